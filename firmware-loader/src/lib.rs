@@ -1,0 +1,1 @@
+//! firmware-loader crate (under construction).

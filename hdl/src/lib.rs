@@ -1,0 +1,1 @@
+//! hdl crate (under construction).

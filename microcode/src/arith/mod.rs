@@ -1,0 +1,1 @@
+//! The core's arithmetic algorithms, written once as Rust functions on bits.

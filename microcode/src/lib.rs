@@ -1,0 +1,8 @@
+//! The TGSI front end and the microcode compiler of the tgsi-core project.
+//!
+//! - [`tgsi`]: the opcode table, the program representation, the text and token front ends and the
+//!   validator.
+//! - [`arith`]: the core's arithmetic algorithms, written once as functions on bits.
+
+pub mod arith;
+pub mod tgsi;

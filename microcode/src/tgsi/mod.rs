@@ -1,0 +1,10 @@
+//! TGSI: the opcode table, the in-memory program, text and binary front ends, validation.
+
+pub mod ir;
+pub mod opcode;
+pub mod text;
+pub mod tokens;
+pub mod validate;
+
+pub use ir::*;
+pub use opcode::{Opcode, OpcodeInfo, OPCODES};

@@ -1,0 +1,1 @@
+//! The TGSI text form: parser (both Mesa dialects) and printer.

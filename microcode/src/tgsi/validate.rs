@@ -1,0 +1,1 @@
+//! The validator between parsing and everything else.

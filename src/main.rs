@@ -1,0 +1,3 @@
+//! `tgsi-core`: the command-line tool.
+
+fn main() {}
