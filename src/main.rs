@@ -1,3 +1,34 @@
-//! `tgsi-core`: the command-line tool.
+//! `tgsi-core`: compile, simulate, synthesise and load TGSI shaders for the iCE40 shader core.
+//!
+//! Each subcommand lives in `src/cmd/<name>.rs` with its clap arguments and a `run` function; this
+//! file only dispatches and turns errors into a message and an exit status.
 
-fn main() {}
+use clap::{Parser, Subcommand};
+use std::process::ExitCode;
+
+mod cmd;
+
+#[derive(Parser)]
+#[command(name = "tgsi-core", version, about, long_about = None)]
+struct Cli {
+    #[command(subcommand)]
+    command: Option<Command>,
+}
+
+#[derive(Subcommand)]
+enum Command {
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let result = match cli.command {
+        None => cmd::demo::run(),
+    };
+    match result {
+        Ok(code) => code,
+        Err(e) => {
+            eprintln!("error: {e:#}");
+            ExitCode::FAILURE
+        }
+    }
+}
