@@ -220,21 +220,22 @@ pub(crate) fn dst_operand(i: &str) -> PResult<'_, DstOperand> {
     }
     if i.starts_with('_') {
         let (rest, w) = word(i)?;
-        d.modulate =
-            match w.to_ascii_uppercase().as_str() {
-                "_X2" => Modulate::X2,
-                "_X4" => Modulate::X4,
-                "_X8" => Modulate::X8,
-                "_D2" => Modulate::Half,
-                "_D4" => Modulate::Quarter,
-                "_D8" => Modulate::Eighth,
-                _ => return fail(
+        d.modulate = match w.to_ascii_uppercase().as_str() {
+            "_X2" => Modulate::X2,
+            "_X4" => Modulate::X4,
+            "_X8" => Modulate::X8,
+            "_D2" => Modulate::Half,
+            "_D4" => Modulate::Quarter,
+            "_D8" => Modulate::Eighth,
+            _ => {
+                return fail(
                     i,
                     format!(
                         "unknown destination scale `{w}`; expected _X2, _X4, _X8, _D2, _D4 or _D8"
                     ),
-                ),
-            };
+                )
+            }
+        };
         i = rest;
     }
     let (rest, _) = sp(i)?;
