@@ -257,6 +257,31 @@ mod tests {
     }
 
     #[test]
+    fn seed_and_reduction_bounds() {
+        // RSQ: |1 - x' y0^2| <= 2^-7.5 at both ends of every interval.
+        for (idx, &y) in RSQ_SEED.iter().enumerate() {
+            let (lo, w) = if idx < 128 {
+                (1.0, 1.0 / 128.0)
+            } else {
+                (2.0, 1.0 / 64.0)
+            };
+            let a = lo + w * (idx & 127) as f64;
+            let y0 = y as f64 / 4096.0;
+            for x in [a, a + w] {
+                assert!((1.0 - x * y0 * y0).abs() <= 2f64.powf(-7.5), "entry {idx}");
+            }
+        }
+        // LG2: |r| < 2^-7 in the table intervals (r exact), A >= 2^-4.5 where A != 0.
+        for j in LG2_NEAR_ONE_LOW..LG2_NEAR_ONE_HIGH {
+            let inv = LG2_INV[j] as f64 / 256.0;
+            for m in [1.0 + j as f64 / 256.0, 1.0 + (j + 1) as f64 / 256.0] {
+                assert!((m * inv - 1.0).abs() < 2f64.powi(-7), "entry {j}");
+            }
+            assert!(LG2_LOG[j] as f64 >= 2f64.powf(32.0 - 4.5), "entry {j}");
+        }
+    }
+
+    #[test]
     fn constants() {
         let f = f32::from_bits;
         assert_eq!(f(EX2_C1), std::f32::consts::LN_2);

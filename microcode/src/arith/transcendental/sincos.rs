@@ -19,7 +19,7 @@
 //! truncation under 2^-28: under 2^-22 absolute (bound 2^-20). Beyond `100 pi` the reduction error
 //! grows like `|x| * 2^-24` (about 2^-20 at |x| = 2^9, 2^-8 at |x| = 2^21), and once `|x| >= 2^31
 //! pi/2` the quadrant count saturates and the result is no longer related to `sin x`; it is always
-//! finite and within `[-1.0001, 1.0001]`.
+//! finite and within `[-1, 1]`.
 //! Why: with an absolute bound of 2^-20 plain Taylor polynomials on a Cody-Waite reduced argument
 //! are accurate enough, so no block RAM is spent.
 
