@@ -34,4 +34,4 @@ pub use fdiv::{fdiv, frcp};
 pub use fmul::fmul;
 pub use int::{iabs, iadd, imax, imin, imod, ineg, isad, ishl, ishr, isub, umax, umin, ushr};
 pub use integral::{fceil, ffloor, ffrac, fround, fround_integral, ftrunc, IntegralMode};
-pub use transcendental::{fcos, fdp3, fex2, flg2, fnrm3, fpow, frsq, fsin, fsincos};
+pub use transcendental::{fcos, fdp3, fdp4, fex2, flg2, fnrm3, fnrm4, fpow, frsq, fsin, fsincos};

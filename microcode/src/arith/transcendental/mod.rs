@@ -11,6 +11,6 @@ mod sincos;
 
 pub use ex2::fex2;
 pub use lg2::flg2;
-pub use pow::{fdp3, fnrm3, fpow};
+pub use pow::{fdp3, fdp4, fnrm3, fnrm4, fpow};
 pub use rsq::frsq;
 pub use sincos::{fcos, fsin, fsincos};
