@@ -142,17 +142,18 @@ impl Ctx<'_> {
                 return fail(at, format!("unknown semantic or interpolation `{w}`"));
             }
         }
-        let (rest, _) = sp(i)?;
-        if rest.starts_with('{') {
-            let (rest, rows) = array_data(rest)?;
+        let (data_at, _) = sp(i)?;
+        if data_at.starts_with('{') {
+            let (rest, rows) = array_data(data_at)?;
             let expected = i64::from(last) - i64::from(first) + 1;
             if rows.len() as i64 != expected {
                 return fail(
-                    i,
+                    data_at,
                     format!(
-                        "{}[{first}..{last}] declares {expected} elements, found {} data rows",
+                        "{}[{first}..{last}] declares {expected} elements, found {} data {}",
                         file.name(),
-                        rows.len()
+                        rows.len(),
+                        if rows.len() == 1 { "row" } else { "rows" }
                     ),
                 );
             }
@@ -215,13 +216,18 @@ impl Ctx<'_> {
     fn property<'a>(&mut self, i: &'a str) -> PResult<'a, ()> {
         let loc = self.loc(i);
         let (i, _) = keyword("PROPERTY")(i)?;
-        let (i, _) = sp(i)?;
-        let (mut i, w) = match word(i) {
+        let (name_at, _) = sp(i)?;
+        let (mut i, w) = match word(name_at) {
             Ok(r) => r,
-            Err(_) => return fail(i, format!("expected a property name{}", found(i))),
+            Err(_) => {
+                return fail(
+                    name_at,
+                    format!("expected a property name{}", found(name_at)),
+                )
+            }
         };
         let Some(name) = names::property(w) else {
-            return fail(i, format!("unknown property `{w}`"));
+            return fail(name_at, format!("unknown property `{w}`"));
         };
         let mut values = Vec::new();
         loop {
@@ -356,7 +362,7 @@ impl Ctx<'_> {
         let (mut i, _) = sp(i)?;
         loop {
             let at = if starts.is_empty() {
-                if i.is_empty() || i.starts_with(['\n', ':', ',']) {
+                if nd + ns == 0 || i.is_empty() || i.starts_with(['\n', ':', ',']) {
                     break;
                 }
                 i
@@ -382,6 +388,13 @@ impl Ctx<'_> {
             };
             (i, _) = sp(rest)?;
         }
+        if nd + ns == 0 && !(i.is_empty() || i.starts_with(['\n', ':', ','])) {
+            return fail(i, format!("{mn} takes no operands"));
+        }
+        let short = inst.dst.len() + inst.src.len() < nd + ns;
+        if short && !(i.is_empty() || i.starts_with(['\n', ':', ','])) {
+            return fail(i, format!("expected `,`{}", found(i)));
+        }
         if inst.dst.len() < nd {
             return fail(
                 i,
@@ -406,7 +419,10 @@ impl Ctx<'_> {
 
         if let Some(rest) = i.strip_prefix(',') {
             let (at, _) = ws(rest)?;
-            let (rest, t) = word(at)?;
+            let (rest, t) = match word(at) {
+                Ok(r) => r,
+                Err(_) => return fail(at, format!("expected a texture target{}", found(at))),
+            };
             let Some(target) = names::texture(t) else {
                 return fail(at, format!("unknown texture target `{t}`"));
             };
