@@ -199,3 +199,26 @@ pub fn lanes_input(i: u32, per_lane: [[f32; 4]; 4]) -> RunInputs {
     }
     inputs
 }
+
+/// Parses TGSI text (panics with the rendered error).
+pub fn prog(text: &str) -> Program {
+    microcode::tgsi::text::parse(text).unwrap_or_else(|e| panic!("{}", e.render(text, "test")))
+}
+
+/// Parses and runs TGSI text.
+pub fn run_text(text: &str, inputs: &RunInputs) -> RunOutput {
+    let p = prog(text);
+    match sim::reference::run(&p, inputs) {
+        Ok(o) => o,
+        Err(e) => panic!("run failed: {e}"),
+    }
+}
+
+/// Parses and runs TGSI text, returning the error.
+pub fn run_text_err(text: &str, inputs: &RunInputs) -> sim::reference::RunError {
+    let p = prog(text);
+    match sim::reference::run(&p, inputs) {
+        Ok(_) => panic!("run succeeded"),
+        Err(e) => e,
+    }
+}
