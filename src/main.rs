@@ -17,12 +17,15 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
+    /// Execute a TGSI program on one quad and print its outputs.
+    Run(cmd::run::RunArgs),
 }
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
         None => cmd::demo::run(),
+        Some(Command::Run(a)) => cmd::run::run(a),
     };
     match result {
         Ok(code) => code,
