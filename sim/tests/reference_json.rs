@@ -55,7 +55,8 @@ fn engine_fields_and_registers_in_index_order() {
     let one = "{\"killed\":false,\"outputs\":{\"OUT[2]\":[0.0,0.0,0.0,0.0],\"OUT[10]\":[\"inf\",\"-inf\",1e-45,16777216.0]},\
         \"bits\":{\"OUT[2]\":[\"00000000\",\"00000000\",\"00000000\",\"00000000\"],\
         \"OUT[10]\":[\"7f800000\",\"ff800000\",\"00000001\",\"4b800000\"]}}";
-    let expected = format!("{{\"engine\":\"rtl\",\"lanes\":[{one},{one},{one},{one}],\"cycles\":1234}}");
+    let expected =
+        format!("{{\"engine\":\"rtl\",\"lanes\":[{one},{one},{one},{one}],\"cycles\":1234}}");
     assert_eq!(run.to_json(), expected);
 }
 
@@ -73,7 +74,10 @@ fn geometry_program_emits_vertices_with_primitive_ends() {
         primitive_end: end,
     };
     for lane in &o.lanes {
-        assert_eq!(lane.vertices, vec![vertex(1.0, false), vertex(2.0, true), vertex(3.0, true)]);
+        assert_eq!(
+            lane.vertices,
+            vec![vertex(1.0, false), vertex(2.0, true), vertex(3.0, true)]
+        );
     }
     let v = |x: &str, bits: &str, end: bool| {
         format!(
@@ -86,6 +90,8 @@ fn geometry_program_emits_vertices_with_primitive_ends() {
         v("2.0", "40000000", true),
         v("3.0", "40400000", true)
     );
-    let expected = format!("{{\"engine\":\"reference\",\"lanes\":[{lane},{lane},{lane},{lane}],\"instructions\":8}}");
+    let expected = format!(
+        "{{\"engine\":\"reference\",\"lanes\":[{lane},{lane},{lane},{lane}],\"instructions\":8}}"
+    );
     assert_eq!(o.to_json(), expected);
 }

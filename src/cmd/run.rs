@@ -41,12 +41,20 @@ pub struct RunArgs {
 /// Runs the program and prints its outputs.
 pub fn run(a: RunArgs) -> anyhow::Result<ExitCode> {
     if !ENGINES.contains(&a.engine.as_str()) {
-        bail!("unknown engine `{}`; engines: {}", a.engine, ENGINES.join(", "));
+        bail!(
+            "unknown engine `{}`; engines: {}",
+            a.engine,
+            ENGINES.join(", ")
+        );
     }
     if a.engine != "reference" {
-        bail!("engine `{}` is not available yet; available: reference", a.engine);
+        bail!(
+            "engine `{}` is not available yet; available: reference",
+            a.engine
+        );
     }
-    let src = std::fs::read_to_string(&a.file).with_context(|| format!("reading {}", a.file.display()))?;
+    let src = std::fs::read_to_string(&a.file)
+        .with_context(|| format!("reading {}", a.file.display()))?;
     let name = a.file.display().to_string();
     let program = text::parse(&src).map_err(|e| anyhow::anyhow!("{}", e.render(&src, &name)))?;
     let mut inputs = RunInputs {
