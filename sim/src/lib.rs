@@ -1,4 +1,5 @@
 //! sim crate (under construction).
 
+pub mod core_model;
 pub mod reference;
 pub mod run_io;
