@@ -166,17 +166,6 @@ fn scalar(op: Opcode) -> Option<Op> {
     })
 }
 
-fn matrix_rows(op: Opcode) -> Option<(usize, usize)> {
-    match op {
-        Opcode::MultiplyMatrix => Some((4, 4)),
-        Opcode::M4x3 => Some((3, 4)),
-        Opcode::M3x4 => Some((4, 3)),
-        Opcode::M3x3 => Some((3, 3)),
-        Opcode::M3x2 => Some((2, 3)),
-        _ => None,
-    }
-}
-
 /// Lowers one TGSI instruction.
 pub(crate) fn instruction(c: &mut Ctx, inst: &Instruction) -> Result<(), CompileError> {
     use Opcode as O;
@@ -217,7 +206,6 @@ pub(crate) fn instruction(c: &mut Ctx, inst: &Instruction) -> Result<(), Compile
     let is_alu = simple(op).is_some()
         || scalar(op).is_some()
         || set_cond(op).is_some()
-        || matrix_rows(op).is_some()
         || matches!(
             op,
             O::Abs
@@ -276,16 +264,6 @@ pub(crate) fn instruction(c: &mut Ctx, inst: &Instruction) -> Result<(), Compile
         if d.mask != 0 {
             c.emit(i);
         }
-        return Ok(());
-    }
-    if let Some((rows, width)) = matrix_rows(op) {
-        let t = c.scratch();
-        for r in 0..rows {
-            let row = s.get(1 + r).copied().unwrap_or_default();
-            c.dot_into(t, r, a, row, width)?;
-        }
-        let mask = (1u8 << rows) - 1;
-        c.fin(Op::Mov, d, mask, &[Ctx::reg(t)]);
         return Ok(());
     }
     match op {
