@@ -693,3 +693,72 @@ fn cycles_follow_the_isa_table() {
     assert_eq!(out.instructions, Some(3));
     assert_eq!(out.engine, "core");
 }
+
+// ---------------------------------------------------------------------------------------------
+// The real corpus.
+
+fn corpus_dir() -> Option<std::path::PathBuf> {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).parent()?;
+    let dir = root.join("..").join("shared").join("corpus");
+    dir.is_dir().then_some(dir)
+}
+
+fn files_under(dir: &std::path::Path, out: &mut Vec<std::path::PathBuf>) {
+    let Ok(rd) = std::fs::read_dir(dir) else {
+        return;
+    };
+    for e in rd.flatten() {
+        let p = e.path();
+        if p.is_dir() {
+            files_under(&p, out);
+        } else if p.extension().is_some_and(|x| x == "sh" || x == "txt") {
+            out.push(p);
+        }
+    }
+}
+
+#[test]
+fn corpus_programs_agree() {
+    let Some(dir) = corpus_dir() else {
+        eprintln!("note: shared corpus not found; corpus differential test skipped");
+        return;
+    };
+    let mut files = Vec::new();
+    files_under(&dir, &mut files);
+    files.sort();
+    let mut rng = XorShift::new(99);
+    let (mut compiled, mut exact) = (0, 0);
+    for f in &files {
+        let Ok(bytes) = std::fs::read(f) else { continue };
+        let Ok(loaded) = microcode::tgsi::load::load(&bytes, None) else { continue };
+        let p = loaded.program;
+        if validate(&p, &Limits::default()).is_err() {
+            continue;
+        }
+        match compile(&p, &CoreConfig::default()) {
+            Ok(_) => compiled += 1,
+            Err(CompileError::Unsupported { .. }) | Err(CompileError::Program(_)) => continue,
+            Err(e) => panic!("{}: {e}", f.display()),
+        }
+        let approx_used = p
+            .instructions
+            .iter()
+            .any(|i| APPROX_OPS.contains(&i.opcode));
+        // Programs with approximated operations are compared with the tolerance on every
+        // output (their results may feed further arithmetic, not flow: the corpus has no such
+        // comparison); the rest bit for bit.
+        let approx: Vec<u32> = if approx_used { (0..32).collect() } else { Vec::new() };
+        if !approx_used {
+            exact += 1;
+        }
+        for _ in 0..8 {
+            let inputs = random_inputs_with(&mut rng, true);
+            match diff(&p, &inputs, &approx) {
+                Ok(_) => {}
+                Err(e) => panic!("{}: {e}", f.display()),
+            }
+        }
+    }
+    eprintln!("corpus: {compiled} of {} files compiled and agree ({exact} bit for bit)", files.len());
+    assert!(compiled >= 100, "only {compiled} corpus programs compiled");
+}
