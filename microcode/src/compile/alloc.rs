@@ -40,7 +40,7 @@ impl Alloc {
         let mut k_needed = 0usize;
         for d in &p.declarations {
             match d.file {
-                File::Temporary | File::Input | File::Output => {
+                File::Temporary | File::Input | File::Output | File::Address => {
                     if d.dimension.is_some() {
                         return Err(CompileError::Program(format!(
                             "2-D declaration of {} is not supported by the core compiler yet",
@@ -129,13 +129,29 @@ impl Alloc {
         Ok(a)
     }
 
+    /// For a relative read of `file`: the place of the first slot, the declared first index and
+    /// the number of slots, when the file has exactly one declared range (so the slots of the
+    /// range are consecutive on the core).
+    pub fn range(&self, p: &Program, file: File) -> Option<(Place, i32, i32)> {
+        let mut decls = p
+            .declarations
+            .iter()
+            .filter(|d| d.file == file && d.dimension.is_none());
+        let d = decls.next()?;
+        if decls.next().is_some() {
+            return None;
+        }
+        let first = self.place(&Register::new(file, d.first))?;
+        Some((first, d.first, d.last - d.first + 1))
+    }
+
     /// The place of a direct register reference; `None` when the file or form is not mapped.
     pub fn place(&self, r: &Register) -> Option<Place> {
         if r.indirect.is_some() {
             return None;
         }
         match r.file {
-            File::Temporary | File::Input | File::Output => {
+            File::Temporary | File::Input | File::Output | File::Address => {
                 if r.dimension.is_some() {
                     return None;
                 }

@@ -21,15 +21,17 @@ struct Dst {
     mask: u8,
     sat: u8,
     scale: u8,
+    /// ADDR destinations: the float result is converted with this operation (F2IF, F2IR).
+    conv: Option<Op>,
 }
 
 /// `o` with its components permuted: component c reads what component `p[c]` read.
 fn perm(o: Operand, p: [usize; 4]) -> Operand {
     let mut r = o;
     r.neg = 0;
-    for c in 0..4 {
-        r.swz[c] = o.swz[p[c]];
-        r.neg |= ((o.neg >> p[c]) & 1) << c;
+    for (c, &from) in p.iter().enumerate() {
+        r.swz[c] = o.swz[from];
+        r.neg |= ((o.neg >> from) & 1) << c;
     }
     r
 }
@@ -43,21 +45,22 @@ fn negated(o: Operand) -> Operand {
 
 /// A scratch register read with a swizzle (0-3 components, SWZ_ZERO / SWZ_ONE literals).
 fn sel(r: u8, swz: [u8; 4]) -> Operand {
-    Operand {
-        swz,
-        ..Ctx::reg(r)
-    }
+    Operand { swz, ..Ctx::reg(r) }
 }
 
 impl Ctx<'_> {
     fn dst(&mut self, inst: &Instruction) -> Result<Dst, CompileError> {
-        let d = inst
-            .dst
-            .first()
-            .ok_or_else(|| CompileError::Program(format!("instruction {}: no destination", self.index)))?;
+        let d = inst.dst.first().ok_or_else(|| {
+            CompileError::Program(format!("instruction {}: no destination", self.index))
+        })?;
         if d.cond.is_some() {
             return Err(self.unsupported("condition-code write test (CONDCODE destination)"));
         }
+        let conv = match (d.reg.file, inst.opcode) {
+            (File::Address, Opcode::Arr) => Some(Op::F2ir),
+            (File::Address, _) => Some(Op::F2if),
+            _ => None,
+        };
         let reg = if d.reg.file == File::Null {
             self.scratch()
         } else {
@@ -76,6 +79,7 @@ impl Ctx<'_> {
             mask: d.write_mask & 0xF,
             sat: inst.saturate as u8,
             scale: d.modulate as u8,
+            conv,
         })
     }
 
@@ -86,6 +90,27 @@ impl Ctx<'_> {
             return;
         }
         let mut i = Instr::new(op);
+        if let Some(conv) = d
+            .conv
+            .filter(|_| op == Op::Mov && d.sat == 0 && d.scale == 0)
+        {
+            self.op(conv, d.reg, m, &src[..1]);
+            return;
+        }
+        if let Some(conv) = d.conv {
+            // Float result into scratch, then the conversion writes the address register.
+            let t = self.scratch();
+            i.dst = t;
+            i.wmask = m;
+            i.sat = d.sat;
+            i.scale = d.scale;
+            for (k, s) in src.iter().enumerate().take(3) {
+                i.src[k] = *s;
+            }
+            self.emit(i);
+            self.op(conv, d.reg, m, &[Ctx::reg(t)]);
+            return;
+        }
         i.dst = d.reg;
         i.wmask = m;
         i.sat = d.sat;
@@ -106,12 +131,24 @@ impl Ctx<'_> {
     }
 
     /// `t.comp = ((a0*b0 + a1*b1) + ...)` over `n` components.
-    fn dot_into(&mut self, t: u8, comp: usize, a: Operand, b: Operand, n: usize) -> Result<(), CompileError> {
+    fn dot_into(
+        &mut self,
+        t: u8,
+        comp: usize,
+        a: Operand,
+        b: Operand,
+        n: usize,
+    ) -> Result<(), CompileError> {
         let mzero = self.lit(ZERO, true)?;
         let m = 1u8 << comp;
         self.op(Op::Fmad, t, m, &[splat(a, 0), splat(b, 0), mzero]);
         for k in 1..n {
-            self.op(Op::Fmad, t, m, &[splat(a, k), splat(b, k), splat(Self::reg(t), comp)]);
+            self.op(
+                Op::Fmad,
+                t,
+                m,
+                &[splat(a, k), splat(b, k), splat(Self::reg(t), comp)],
+            );
         }
         Ok(())
     }
@@ -141,7 +178,9 @@ fn set_cond(op: Opcode) -> Option<Cond> {
 
 fn simple(op: Opcode) -> Option<Op> {
     Some(match op {
-        Opcode::Mov | Opcode::Swz => Op::Mov,
+        Opcode::Mov | Opcode::Swz | Opcode::Arl | Opcode::Arr => Op::Mov,
+        Opcode::Ddx => Op::Ddx,
+        Opcode::Ddy => Op::Ddy,
         Opcode::Min => Op::Min,
         Opcode::Max => Op::Max,
         Opcode::Flr => Op::Flr,
@@ -194,7 +233,10 @@ pub(crate) fn instruction(c: &mut Ctx, inst: &Instruction) -> Result<(), Compile
             return Ok(());
         }
         O::Kil => {
-            let s = inst.src.first().ok_or_else(|| c.unsupported("KIL without a source"))?;
+            let s = inst
+                .src
+                .first()
+                .ok_or_else(|| c.unsupported("KIL without a source"))?;
             let a = c.src(s)?;
             let zero = c.lit(ZERO, false)?;
             c.setp(Cond::Lt, 0xF, a, zero);
@@ -202,6 +244,9 @@ pub(crate) fn instruction(c: &mut Ctx, inst: &Instruction) -> Result<(), Compile
             return Ok(());
         }
         _ => {}
+    }
+    if let Some((rows, width)) = matrix_rows(op) {
+        return lower_matrix(c, inst, rows, width);
     }
     let is_alu = simple(op).is_some()
         || scalar(op).is_some()
@@ -245,6 +290,13 @@ pub(crate) fn instruction(c: &mut Ctx, inst: &Instruction) -> Result<(), Compile
     let zero = c.lit(ZERO, false)?;
     let mzero = c.lit(ZERO, true)?;
     if let Some(cop) = simple(op) {
+        if matches!(cop, Op::Ddx | Op::Ddy)
+            && a.file == crate::core::isa::SrcFile::R
+            && usize::from(a.index) >= c.alloc.fixed_registers
+        {
+            // Modifier sequences run in active lanes only, but a derivative reads all four.
+            return Err(c.unsupported("derivative of an operand with complement, bias, scale2x, ExtDivide or a relative address"));
+        }
         c.fin(cop, d, 0xF, &[a, b]);
         return Ok(());
     }
@@ -253,6 +305,9 @@ pub(crate) fn instruction(c: &mut Ctx, inst: &Instruction) -> Result<(), Compile
         return Ok(());
     }
     if let Some(cond) = set_cond(op) {
+        if d.conv.is_some() {
+            return Err(c.unsupported("comparison into an address register"));
+        }
         let mut i = Instr::new(Op::Set);
         i.cond = cond;
         i.dst = d.reg;
@@ -335,12 +390,21 @@ pub(crate) fn instruction(c: &mut Ctx, inst: &Instruction) -> Result<(), Compile
         }
         O::Xpd => {
             let t = c.scratch();
-            c.op(Op::Fmad, t, 0b0111, &[perm(a, [2, 0, 1, 3]), perm(b, [1, 2, 0, 3]), mzero]);
             c.op(
                 Op::Fmad,
                 t,
                 0b0111,
-                &[perm(a, [1, 2, 0, 3]), perm(b, [2, 0, 1, 3]), negated(Ctx::reg(t))],
+                &[perm(a, [2, 0, 1, 3]), perm(b, [1, 2, 0, 3]), mzero],
+            );
+            c.op(
+                Op::Fmad,
+                t,
+                0b0111,
+                &[
+                    perm(a, [1, 2, 0, 3]),
+                    perm(b, [2, 0, 1, 3]),
+                    negated(Ctx::reg(t)),
+                ],
             );
             c.fin(Op::Mov, d, 0xF, &[sel(t, [0, 1, 2, SWZ_ONE])]);
         }
@@ -355,7 +419,12 @@ pub(crate) fn instruction(c: &mut Ctx, inst: &Instruction) -> Result<(), Compile
             let x = splat(a, 0);
             c.op(Op::Expx, t, 0b0001, &[x]);
             c.op(Op::Flr, t, 0b1000, &[x]);
-            c.op(Op::Fmad, t, 0b0010, &[x, one, negated(splat(Ctx::reg(t), 3))]);
+            c.op(
+                Op::Fmad,
+                t,
+                0b0010,
+                &[x, one, negated(splat(Ctx::reg(t), 3))],
+            );
             c.op(Op::Ex2, t, 0b0100, &[x]);
             c.fin(Op::Mov, d, 0xF, &[sel(t, [0, 1, 2, SWZ_ONE])]);
         }
@@ -394,6 +463,47 @@ pub(crate) fn instruction(c: &mut Ctx, inst: &Instruction) -> Result<(), Compile
         }
         _ => return Err(c.unsupported("")),
     }
+    Ok(())
+}
+
+fn matrix_rows(op: Opcode) -> Option<(usize, usize)> {
+    match op {
+        Opcode::MultiplyMatrix => Some((4, 4)),
+        Opcode::M4x3 => Some((3, 4)),
+        Opcode::M3x4 => Some((4, 3)),
+        Opcode::M3x3 => Some((3, 3)),
+        Opcode::M3x2 => Some((2, 3)),
+        _ => None,
+    }
+}
+
+/// Matrices (`decisions.md` section 1): row r is DPn of src0 with src1's register + r; all rows
+/// are read before the destination is written, components beyond the rows are untouched.
+fn lower_matrix(
+    c: &mut Ctx,
+    inst: &Instruction,
+    rows: usize,
+    width: usize,
+) -> Result<(), CompileError> {
+    let (Some(s0), Some(s1)) = (inst.src.first(), inst.src.get(1)) else {
+        return Err(c.unsupported("matrix without two sources"));
+    };
+    let a = c.src(s0)?;
+    let mut row_ops = Vec::with_capacity(rows);
+    for r in 0..rows {
+        let mut s = *s1;
+        match &mut s.reg.dimension {
+            Some(dim) => dim.index += r as i32,
+            None => s.reg.index += r as i32,
+        }
+        row_ops.push(c.src(&s)?);
+    }
+    let d = c.dst(inst)?;
+    let t = c.scratch();
+    for (r, row) in row_ops.into_iter().enumerate() {
+        c.dot_into(t, r, a, row, width)?;
+    }
+    c.fin(Op::Mov, d, (1u8 << rows) - 1, &[Ctx::reg(t)]);
     Ok(())
 }
 

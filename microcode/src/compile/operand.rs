@@ -64,10 +64,71 @@ impl Ctx<'_> {
     }
 
     /// Lowers a float source operand, emitting modifier sequences into scratch when needed.
+    /// A relative read (`FILE[ADDR[a].c + n]`) into a scratch register with MOVR.
+    fn relative(&mut self, s: &SrcOperand) -> Result<(SrcFile, u8), CompileError> {
+        let ind = s
+            .reg
+            .indirect
+            .ok_or_else(|| self.unsupported("not indirect"))?;
+        let bad = || {
+            format!(
+                "relative read of {} (needs one 1-D declaration of the file)",
+                s.reg.file
+            )
+        };
+        if s.reg.dimension.is_some() || ind.file != crate::tgsi::File::Address {
+            return Err(self.unsupported(bad()));
+        }
+        let (first, decl_first, count) = self
+            .alloc
+            .range(self.program, s.reg.file)
+            .ok_or_else(|| self.unsupported(bad()))?;
+        let (file, base) = match first {
+            Place::R(r) => (SrcFile::R, r),
+            Place::K(k) => (SrcFile::K, k),
+        };
+        let addr = match self
+            .alloc
+            .place(&crate::tgsi::Register::new(ind.file, ind.index))
+        {
+            Some(Place::R(r)) => r,
+            _ => return Err(self.unsupported(bad())),
+        };
+        let off = s.reg.index - decl_first;
+        if !(-512..512).contains(&off) || count > 256 {
+            return Err(self.unsupported("relative offset beyond the 10-bit target field"));
+        }
+        let t = self.scratch();
+        let mut i = Instr::new(Op::Movr);
+        i.dst = t;
+        i.src[0] = Operand {
+            file,
+            index: base,
+            swz: [0, 1, 2, 3],
+            neg: 0,
+            abs: false,
+        };
+        i.src[1] = Operand {
+            file: SrcFile::R,
+            index: addr,
+            swz: [ind.component & 3; 4],
+            neg: 0,
+            abs: false,
+        };
+        i.src[2] = Operand {
+            index: (count - 1) as u8,
+            ..Operand::default()
+        };
+        i.target = (off as u16) & 0x3FF;
+        self.emit(i);
+        Ok((SrcFile::R, t))
+    }
+
     pub(crate) fn src(&mut self, s: &SrcOperand) -> Result<Operand, CompileError> {
         let (file, index) = match self.alloc.place(&s.reg) {
             Some(Place::R(r)) => (SrcFile::R, r),
             Some(Place::K(k)) => (SrcFile::K, k),
+            None if s.reg.indirect.is_some() => self.relative(s)?,
             None => {
                 return Err(self.unsupported(format!(
                     "source register {}[{}]{}",

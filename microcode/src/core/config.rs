@@ -81,7 +81,10 @@ impl Default for CoreConfig {
             call_stack_depth: 8,
             texture_texels: 4096,
             predicates: 1,
-            features: Features::DIVIDER | Features::TEXTURE | Features::INTEGER | Features::SEQUENCER,
+            features: Features::DIVIDER
+                | Features::TEXTURE
+                | Features::INTEGER
+                | Features::SEQUENCER,
             latency: 13,
             literals: BOARD_LITERALS,
         }
@@ -164,9 +167,13 @@ mod tests {
 
     #[test]
     fn bytes_round_trip() {
-        let mut c = CoreConfig::default();
-        c.registers = 32;
-        c.literals[15] = 0x1234_5678;
+        let mut literals = BOARD_LITERALS;
+        literals[15] = 0x1234_5678;
+        let c = CoreConfig {
+            registers: 32,
+            literals,
+            ..CoreConfig::default()
+        };
         let b = c.to_bytes();
         assert_eq!(b.len(), CONFIG_BYTES);
         assert_eq!(CoreConfig::from_bytes(&b), Ok(c));

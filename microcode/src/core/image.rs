@@ -237,7 +237,10 @@ impl Image {
                 computed,
             });
         }
-        let mut r = Reader { b: &b[..body], at: 8 };
+        let mut r = Reader {
+            b: &b[..body],
+            at: 8,
+        };
         let hlen = r.u32()? as usize;
         let hstart = r.at;
         let header = r.take(hlen)?;
@@ -270,7 +273,7 @@ impl Image {
                 // Newer minor versions may add sections: skip them.
                 _ => continue,
             };
-            if len % unit != 0 {
+            if !len.is_multiple_of(unit) {
                 return Err(ImageError::BadLength {
                     offset: tag_at,
                     tag: tag_text,
@@ -337,8 +340,16 @@ impl Image {
             ("program_size", a.program_size, core.program_size),
             ("registers", a.registers, core.registers),
             ("constants", a.constants, core.constants),
-            ("mask_stack_depth", a.mask_stack_depth, core.mask_stack_depth),
-            ("call_stack_depth", a.call_stack_depth, core.call_stack_depth),
+            (
+                "mask_stack_depth",
+                a.mask_stack_depth,
+                core.mask_stack_depth,
+            ),
+            (
+                "call_stack_depth",
+                a.call_stack_depth,
+                core.call_stack_depth,
+            ),
             ("texture_texels", a.texture_texels, core.texture_texels),
             ("predicates", a.predicates, core.predicates),
         ] {
@@ -424,8 +435,10 @@ mod tests {
             Image::from_bytes(&cut),
             Err(ImageError::Truncated { .. })
         ));
-        let mut other = CoreConfig::default();
-        other.registers = 8;
+        let other = CoreConfig {
+            registers: 8,
+            ..CoreConfig::default()
+        };
         assert!(img.check_config(&other).is_err());
         assert!(img.check_config(&CoreConfig::default()).is_ok());
     }

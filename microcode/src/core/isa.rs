@@ -101,6 +101,11 @@ const LG2_STEPS: u32 = 20;
 const SINCOS_STEPS: u32 = 25;
 const POW_STEPS: u32 = 27;
 
+/// Clocks a derivative waits before issue: its lane reads a neighbour up to two lanes later,
+/// whose component c was written `4*2 - 3` clocks too late for a back-to-back issue (see the
+/// module comment); 8 covers it with margin.
+pub const DERIV_BUBBLE: u32 = 8;
+
 op_table! {
     Nop = 0, "NOP", Flow, 0, None, 1, 0, 0, "nothing";
     Mov = 1, "MOV", Fmad, 1, Reg, SLOTS, 0, LATENCY, "d.c = A.c (bits kept; bypass of the pipeline)";
@@ -121,6 +126,9 @@ op_table! {
     F2ir = 16, "F2IR", Cmp, 1, Reg, SLOTS, 0, LATENCY, "d.c = f2i_round(A.c) as bits";
     I2f = 17, "I2F", Cmp, 1, Reg, SLOTS, 0, LATENCY, "d.c = i2f(A.c as int32)";
     U2f = 18, "U2F", Cmp, 1, Reg, SLOTS, 0, LATENCY, "d.c = u2f(A.c)";
+    Movr = 19, "MOVR", Cmp, 3, Reg, SLOTS, 0, LATENCY, "i = int32(R[B.index].(B.swz[0])) + sext10(target); d.c = (0 <= i <= C.index) ? A[A.index + i].c : A of an all-zero vector (relative read)";
+    Ddx = 22, "DDX", Fmad, 1, Reg, SLOTS + DERIV_BUBBLE, 0, LATENCY, "d.c = fsub(A(lane | 1).c, A(lane & 2).c): lanes 0,1 get 1 - 0, lanes 2,3 get 3 - 2";
+    Ddy = 23, "DDY", Fmad, 1, Reg, SLOTS + DERIV_BUBBLE, 0, LATENCY, "d.c = fsub(A(lane | 2).c, A(lane & 1).c): lanes 0,2 get 2 - 0, lanes 1,3 get 3 - 1";
     Rcp = 20, "RCP", Div, 1, Reg, SLOTS, 15, LATENCY, "d.c = frcp(A.c), correctly rounded";
     Div = 21, "DIV", Div, 2, Reg, SLOTS, 15, LATENCY, "d.c = fdiv(A.c, B.c), correctly rounded";
     Rsq = 24, "RSQ", Seq, 1, Reg, SLOTS * RSQ_STEPS, 0, LATENCY, "d.c = frsq(A.x) for every enabled c";
@@ -145,9 +153,7 @@ impl Op {
     /// The table row.
     pub fn info(self) -> &'static OpInfo {
         // The table is complete by construction (the macro emits one row per variant).
-        OPS.iter()
-            .find(|i| i.op == self)
-            .unwrap_or(&OPS[0])
+        OPS.iter().find(|i| i.op == self).unwrap_or(&OPS[0])
     }
 
     /// Looks an operation up by its `op` field value.

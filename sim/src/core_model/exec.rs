@@ -105,18 +105,16 @@ impl<'a> Machine<'a> {
 
     fn read(&self, o: &Operand, lane: usize) -> [u32; 4] {
         let base = match o.file {
-            SrcFile::R => self
-                .r
-                .get(usize::from(o.index))
-                .map_or([0; 4], |v| v[lane]),
+            SrcFile::R => self.r.get(usize::from(o.index)).map_or([0; 4], |v| v[lane]),
             SrcFile::K => self.k.get(usize::from(o.index)).copied().unwrap_or([0; 4]),
-            SrcFile::L => [self
-                .img
-                .config
-                .literals
-                .get(usize::from(o.index))
-                .copied()
-                .unwrap_or(0); 4],
+            SrcFile::L => {
+                [self.img
+                    .config
+                    .literals
+                    .get(usize::from(o.index))
+                    .copied()
+                    .unwrap_or(0); 4]
+            }
         };
         std::array::from_fn(|c| {
             let mut v = match o.swz[c] {
@@ -234,10 +232,13 @@ impl<'a> Machine<'a> {
         match i.op {
             Op::If => {
                 let cond: Mask = std::array::from_fn(|l| self.p[l][0]);
-                self.push(pc, Frame::If {
-                    entry: self.e,
-                    cond,
-                })?;
+                self.push(
+                    pc,
+                    Frame::If {
+                        entry: self.e,
+                        cond,
+                    },
+                )?;
                 self.e = std::array::from_fn(|l| self.e[l] && cond[l]);
                 if !any(self.e) {
                     return Ok(Some(target));
@@ -256,10 +257,13 @@ impl<'a> Machine<'a> {
                 Some(Frame::If { entry, .. }) => self.e = entry,
                 _ => return Err(mismatch("ENDIF")),
             },
-            Op::Loop => self.push(pc, Frame::Loop {
-                entry: self.e,
-                live: self.e,
-            })?,
+            Op::Loop => self.push(
+                pc,
+                Frame::Loop {
+                    entry: self.e,
+                    live: self.e,
+                },
+            )?,
             Op::Endloop => match self.stack.last() {
                 Some(Frame::Loop { entry, live }) => {
                     if any(*live) {
@@ -309,8 +313,8 @@ impl<'a> Machine<'a> {
     }
 
     fn kill(&mut self, lanes: Mask) {
-        for l in 0..LANES {
-            self.killed[l] |= lanes[l];
+        for (k, &x) in self.killed.iter_mut().zip(lanes.iter()) {
+            *k |= x;
         }
         self.e = and_not(self.e, lanes);
         for f in &mut self.stack {
@@ -334,9 +338,37 @@ impl<'a> Machine<'a> {
         }
     }
 
+    /// MOVR's relative read for one lane (see its row in the ISA table).
+    fn read_relative(&self, i: &Instr, lane: usize) -> [u32; 4] {
+        let addr_reg = self
+            .r
+            .get(usize::from(i.src[1].index))
+            .map_or([0; 4], |v| v[lane]);
+        let addr = i64::from(addr_reg[usize::from(i.src[1].swz[0] & 3)] as i32);
+        // The target field holds a 10-bit two's complement offset.
+        let off = i64::from(((i.target << 6) as i16) >> 6);
+        let k = addr + off;
+        let mut o = i.src[0];
+        if (0..=i64::from(i.src[2].index)).contains(&k) {
+            // In range: the slot index fits the 8-bit operand index by construction.
+            o.index = (i64::from(o.index) + k).clamp(0, 255) as u8;
+            self.read(&o, lane)
+        } else {
+            o.file = SrcFile::L;
+            o.index = 0;
+            o.swz = o.swz.map(|s| if s < 4 { SWZ_ZERO } else { s });
+            self.read(&o, lane)
+        }
+    }
+
     fn alu(&mut self, i: &Instr) {
+        let all: [[u32; 4]; LANES] = std::array::from_fn(|l| self.read(&i.src[0], l));
         for l in (0..LANES).filter(|&l| self.e[l]) {
-            let a = self.read(&i.src[0], l);
+            let a = if i.op == Op::Movr {
+                self.read_relative(i, l)
+            } else {
+                self.read(&i.src[0], l)
+            };
             let b = self.read(&i.src[1], l);
             let c3 = self.read(&i.src[2], l);
             let scalar = match i.op {
@@ -353,17 +385,14 @@ impl<'a> Machine<'a> {
                 let (x, y, z) = (a[c], b[c], c3[c]);
                 out[c] = match (scalar, i.op) {
                     (Some(s), _) => s,
-                    (_, Op::Mov) => x,
+                    (_, Op::Mov | Op::Movr) => x,
+                    (_, Op::Ddx) => arith::fsub(all[l | 1][c], all[l & 2][c]),
+                    (_, Op::Ddy) => arith::fsub(all[l | 2][c], all[l & 1][c]),
                     (_, Op::Fmad) => arith::fmad(x, y, z),
                     (_, Op::Min) => arith::fmin(x, y),
                     (_, Op::Max) => arith::fmax(x, y),
-                    (_, Op::Set) => {
-                        if cond(i.cond, x, y) {
-                            ONE
-                        } else {
-                            0
-                        }
-                    }
+                    (_, Op::Set) if cond(i.cond, x, y) => ONE,
+                    (_, Op::Set) => 0,
                     (_, Op::Sel) => arith::bits::flush(if self.p[l][c] { x } else { y }),
                     (_, Op::Flr) => arith::ffloor(x),
                     (_, Op::Ceil) => arith::fceil(x),
