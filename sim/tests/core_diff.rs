@@ -204,6 +204,9 @@ const HAND: &[(&str, &[u32])] = &[
     ("DDX OUT[0], IN[0]\nIF IN[1].xxxx\nDDY OUT[1], -IN[0].wzyx\nENDIF\nEND\n", &[]),
     ("MOV TEMP[0], IN[0]\nMOV TEMP[1], IN[1]\nMOV TEMP[2], CONST[0]\nMOV TEMP[3], CONST[1]\nM4X4 OUT[0], IN[1], TEMP[0]\nM3X2 OUT[1].xzw, IN[0], TEMP[1]\nEND\n", &[]),
     ("MOV TEMP[0], IN[0]\nMOV TEMP[1], IN[1]\nMOV TEMP[2], CONST[0]\nM4X3 OUT[0], IN[1], TEMP[0]\nM3X3 TEMP[0], TEMP[0], TEMP[0]\nM3X4 OUT[1], TEMP[0], TEMP[0]\nEND\n", &[]),
+    ("MOV TEMP[0], IN[0]\nCAL :9\nCALLNZ IN[0].yyyy :9\nMOV OUT[0], TEMP[0]\nREP IN[1].xxxx\n  ADD OUT[1], OUT[1], IMM[0].yyyy\n  BREAKC IN[0].zzzz\nENDREP\nEND\nBGNSUB\n  ADD TEMP[0], TEMP[0], IN[1]\n  IF IN[1].xxxx\n    RET\n  ENDIF\n  MUL TEMP[0], TEMP[0], IMM[0].zzzz\n  RET\nENDSUB\n", &[]),
+    ("IFC IN[0].wwww\n  RET\nENDIF\nMOV OUT[0], IN[1]\nEND\n", &[]),
+    ("REP IMM[0].zzzz\n  REP IN[1].yyyy\n    CAL :9\n    IF IN[0].xxxx\n      CONT\n    ENDIF\n  ENDREP\nENDREP\nEND\nBGNSUB\n  REP IMM[0].zzzz\n    ADD OUT[0], OUT[0], IN[0]\n  ENDREP\n  ADD OUT[1], OUT[1], IMM[0].yyyy\nENDSUB\n", &[]),
     ("MOV TEMP[1], IN[0]\nDP3 TEMP[1], TEMP[1], TEMP[1].zyxw\nMOV OUT[0], TEMP[1]\nXPD TEMP[2], TEMP[2].yzxw, IN[1]\nMOV OUT[1], TEMP[2]\nEND\n", &[]),
 ];
 
@@ -212,12 +215,17 @@ fn hand_written_programs_agree() {
     let mut rng = XorShift::new(7);
     for (body, approx) in HAND {
         let p = parse(body);
+        let mut finished = 0;
         for _ in 0..40 {
             let inputs = random_inputs_with(&mut rng, !approx.is_empty());
-            if let Err(e) = diff(&p, &inputs, approx) {
-                panic!("{e}");
+            match diff(&p, &inputs, approx) {
+                Ok(_) => finished += 1,
+                // Both models hit the budget (a REP of inf): the fault is what is compared.
+                Err(e) if e == "BUDGET" => {}
+                Err(e) => panic!("{e}"),
             }
         }
+        assert!(finished >= 20, "only {finished} runs finished for\n{body}");
     }
 }
 

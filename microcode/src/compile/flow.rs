@@ -10,19 +10,29 @@ use crate::core::isa::{Cond, Instr, Op};
 use crate::tgsi::Instruction;
 
 enum Frame {
-    If {
-        if_pc: usize,
-        else_pc: Option<usize>,
-    },
-    Loop {
-        loop_pc: usize,
-    },
+    If { if_pc: usize, else_pc: Option<usize> },
+    Loop { loop_pc: usize },
+    Rep { loop_pc: usize, counter: u8 },
 }
 
 #[derive(Default)]
 pub(crate) struct FlowState {
     stack: Vec<Frame>,
     pub max_depth: usize,
+    /// (CAL address, TGSI label) to patch once every TGSI instruction has an address.
+    pub calls: Vec<(usize, u32)>,
+    /// REP blocks lowered so far.
+    reps: usize,
+}
+
+/// Number of REP blocks: each gets its own counter register, so that a REP in a subroutine
+/// called from inside another REP cannot clobber the caller's counter (recursion is rejected by
+/// the validator, so one register per block suffices).
+pub(crate) fn rep_count(p: &crate::tgsi::Program) -> usize {
+    p.instructions
+        .iter()
+        .filter(|i| i.opcode == crate::tgsi::Opcode::Rep)
+        .count()
 }
 
 impl Ctx<'_> {
@@ -43,11 +53,12 @@ impl Ctx<'_> {
         pc.min(1023) as u16
     }
 
-    pub(crate) fn lower_if(&mut self, inst: &Instruction) -> Result<(), CompileError> {
+    /// `SETP.NE P.x, src.x, 0`: the test of IF, IFC, BREAKC and CALLNZ.
+    fn test_x(&mut self, inst: &Instruction) -> Result<(), CompileError> {
         let s = inst
             .src
             .first()
-            .ok_or_else(|| self.structure("IF without a source"))?;
+            .ok_or_else(|| self.structure("flow test without a source"))?;
         let a = self.src(s)?;
         let zero = self.lit(super::operand::ZERO, false)?;
         let mut p = Instr::new(Op::Setp);
@@ -56,6 +67,84 @@ impl Ctx<'_> {
         p.src[0] = a;
         p.src[1] = zero;
         self.emit(p);
+        Ok(())
+    }
+
+    pub(crate) fn lower_breakc(&mut self, inst: &Instruction) -> Result<(), CompileError> {
+        self.test_x(inst)?;
+        self.lower_loop_control(Op::Brkp)
+    }
+
+    pub(crate) fn lower_call(&mut self, inst: &Instruction, conditional: bool) -> Result<(), CompileError> {
+        if conditional {
+            self.test_x(inst)?;
+        }
+        let label = inst
+            .label
+            .ok_or_else(|| self.structure("CAL without a label"))?;
+        let pc = self.emit(Instr::new(if conditional { Op::Calp } else { Op::Cal }));
+        self.flow.calls.push((pc, label));
+        Ok(())
+    }
+
+    /// Patches CAL targets: `starts[i]` is the address of TGSI instruction i's first core
+    /// instruction (BGNSUB emits none, so a label on it reaches the body).
+    pub(crate) fn patch_calls(&mut self, starts: &[usize]) -> Result<(), CompileError> {
+        for (pc, label) in std::mem::take(&mut self.flow.calls) {
+            let t = starts
+                .get(label as usize)
+                .copied()
+                .ok_or_else(|| CompileError::Program(format!("CAL at core {pc}: label {label} is not an instruction")))?;
+            self.code[pc].target = Self::target(t);
+        }
+        Ok(())
+    }
+
+    pub(crate) fn lower_rep(&mut self, inst: &Instruction) -> Result<(), CompileError> {
+        let s = inst
+            .src
+            .first()
+            .ok_or_else(|| self.structure("REP without a source"))?;
+        let a = self.src(s)?;
+        let counter = (self.alloc.fixed_registers - self.rep_counters + self.flow.reps).min(255) as u8;
+        self.flow.reps += 1;
+        let zero = self.lit(super::operand::ZERO, false)?;
+        self.op(Op::Flr, counter, 1, &[super::operand::splat(a, 0)]);
+        let mut p = Instr::new(Op::Setp);
+        p.cond = Cond::Gt;
+        p.wmask = 1;
+        p.src[0] = Self::reg(counter);
+        p.src[1] = zero;
+        self.emit(p);
+        let loop_pc = self.emit(Instr::new(Op::Loopp));
+        self.push_frame(Frame::Rep { loop_pc, counter });
+        Ok(())
+    }
+
+    pub(crate) fn lower_endrep(&mut self) -> Result<(), CompileError> {
+        let Some(Frame::Rep { loop_pc, counter }) = self.flow.stack.pop() else {
+            return Err(self.structure("ENDREP without REP"));
+        };
+        let one = self.lit(super::operand::ONE, false)?;
+        let mone = self.lit(super::operand::ONE, true)?;
+        let zero = self.lit(super::operand::ZERO, false)?;
+        self.emit(Instr::new(Op::Next));
+        self.op(Op::Fmad, counter, 1, &[Self::reg(counter), one, mone]);
+        let mut p = Instr::new(Op::Setp);
+        p.cond = Cond::Gt;
+        p.wmask = 1;
+        p.src[0] = Self::reg(counter);
+        p.src[1] = zero;
+        self.emit(p);
+        let mut e = Instr::new(Op::Endloopp);
+        e.target = Self::target(loop_pc + 1);
+        let pc = self.emit(e);
+        self.code[loop_pc].target = Self::target(pc);
+        Ok(())
+    }
+
+    pub(crate) fn lower_if(&mut self, inst: &Instruction) -> Result<(), CompileError> {
+        self.test_x(inst)?;
         let if_pc = self.emit(Instr::new(Op::If));
         self.push_frame(Frame::If {
             if_pc,
@@ -112,7 +201,7 @@ impl Ctx<'_> {
             .flow
             .stack
             .iter()
-            .any(|f| matches!(f, Frame::Loop { .. }))
+            .any(|f| matches!(f, Frame::Loop { .. } | Frame::Rep { .. }))
         {
             return Err(self.structure("BRK or CONT outside a loop"));
         }

@@ -227,6 +227,20 @@ pub(crate) fn instruction(c: &mut Ctx, inst: &Instruction) -> Result<(), Compile
         }
         O::EndLoop => return c.lower_endloop(),
         O::Brk => return c.lower_loop_control(Op::Brk),
+        O::BreakC => return c.lower_breakc(inst),
+        O::Cal => return c.lower_call(inst, false),
+        O::CallNz => return c.lower_call(inst, true),
+        O::Ret => {
+            c.emit(Instr::new(Op::Ret));
+            return Ok(());
+        }
+        O::BgnSub => return Ok(()),
+        O::EndSub => {
+            c.emit(Instr::new(Op::Endsub));
+            return Ok(());
+        }
+        O::Rep => return c.lower_rep(inst),
+        O::EndRep => return c.lower_endrep(),
         O::Cont => return c.lower_loop_control(Op::Cont),
         O::Kilp => {
             c.emit(Instr::new(Op::Kill));

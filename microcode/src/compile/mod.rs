@@ -106,7 +106,9 @@ pub fn compile(program: &Program, config: &CoreConfig) -> Result<Compiled, Compi
             "geometry programs are not supported by the core compiler yet".into(),
         ));
     }
-    let alloc = alloc::Alloc::new(program, config)?;
+    let mut alloc = alloc::Alloc::new(program, config)?;
+    let rep_counters = flow::rep_count(program);
+    alloc.fixed_registers += rep_counters;
     let mut c = Ctx {
         program,
         config,
@@ -118,16 +120,17 @@ pub fn compile(program: &Program, config: &CoreConfig) -> Result<Compiled, Compi
         scratch_used: 0,
         scratch_max: 0,
         flow: flow::FlowState::default(),
+        rep_counters,
     };
+    let mut starts = Vec::with_capacity(program.instructions.len());
     for (index, inst) in program.instructions.iter().enumerate() {
         c.index = index;
         c.opcode = inst.opcode;
         c.scratch_used = 0;
+        starts.push(c.code.len());
         lower::instruction(&mut c, inst)?;
-        if inst.opcode == Opcode::End {
-            break;
-        }
     }
+    c.patch_calls(&starts)?;
     if c.code.last().map(|i| i.op) != Some(Op::End) {
         c.emit(Instr::new(Op::End));
     }
@@ -186,6 +189,8 @@ pub(crate) struct Ctx<'a> {
     scratch_used: usize,
     scratch_max: usize,
     flow: flow::FlowState,
+    /// Registers reserved for REP counters (the last ones before scratch).
+    rep_counters: usize,
 }
 
 impl Ctx<'_> {

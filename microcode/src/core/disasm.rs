@@ -72,7 +72,10 @@ pub fn instr_text(i: &Instr) -> String {
         t.push(' ');
         t.push_str(&parts.join(", "));
     }
-    if info.unit == Unit::Flow && matches!(i.op, Op::If | Op::Else | Op::Endloop | Op::Loop) {
+    if info.unit == Unit::Flow && matches!(
+            i.op,
+            Op::If | Op::Else | Op::Endloop | Op::Loop | Op::Cal | Op::Calp | Op::Loopp | Op::Endloopp
+        ) {
         let _ = write!(t, " -> {}", i.target);
     }
     t

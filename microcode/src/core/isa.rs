@@ -147,6 +147,14 @@ op_table! {
     Kilp = 55, "KILP", Flow, 0, None, 1 + LATENCY, 0, 0, "kill active lanes with any P.c set for c in wmask";
     Kill = 56, "KILL", Flow, 0, None, 2, 0, 0, "kill every active lane";
     End = 57, "END", Flow, 0, None, 1 + LATENCY, 0, 0, "stop after the last write reaches writeback";
+    Cal = 58, "CAL", Flow, 0, None, 2, 0, 0, "if E != 0: push a call frame (entry = live = E, return = pc + 1), jump to target";
+    Calp = 59, "CALP", Flow, 0, None, 1 + LATENCY, 0, 0, "CAL for the active lanes with P.x (E &= P.x inside; the frame keeps the full entry)";
+    Ret = 60, "RET", Flow, 0, None, 2, 0, 0, "active lanes leave the function (cleared from E, frames and live); when none is live: pop, E = entry, jump to return. In main: those lanes stop; END when none is left";
+    Endsub = 61, "ENDSUB", Flow, 0, None, 2, 0, 0, "return from the innermost call (pop to its frame, E = entry, jump to return)";
+    Brkp = 62, "BRKP", Flow, 0, None, 1 + LATENCY, 0, 0, "BRK for the active lanes with P.x";
+    Loopp = 63, "LOOPP", Flow, 0, None, 1 + LATENCY, 0, 0, "push a loop frame (entry = E, live = E & P.x), E = live; if E == 0 jump to target (its ENDLOOPP)";
+    Next = 64, "NEXT", Flow, 0, None, 2, 0, 0, "end of a loop body: E = live of the innermost loop (CONT lanes come back)";
+    Endloopp = 65, "ENDLOOPP", Flow, 0, None, 1 + LATENCY, 0, 0, "live &= P.x; then as ENDLOOP";
 }
 
 impl Op {

@@ -27,6 +27,7 @@ type Mask = [bool; LANES];
 enum Frame {
     If { entry: Mask, cond: Mask },
     Loop { entry: Mask, live: Mask },
+    Call { entry: Mask, live: Mask, ret: usize },
 }
 
 pub(super) struct Machine<'a> {
@@ -37,6 +38,8 @@ pub(super) struct Machine<'a> {
     p: [[bool; 4]; LANES],
     e: Mask,
     killed: Mask,
+    /// Lanes that have not executed RET in the main program.
+    main_live: Mask,
     stack: Vec<Frame>,
     cycles: u64,
     count: u64,
@@ -97,6 +100,7 @@ impl<'a> Machine<'a> {
             p: [[false; 4]; LANES],
             e: [true; LANES],
             killed: [false; LANES],
+            main_live: [true; LANES],
             stack: Vec::new(),
             cycles: 0,
             count: 0,
@@ -140,7 +144,7 @@ impl<'a> Machine<'a> {
     pub fn run(mut self, mut trace: Option<&mut dyn FnMut(&str)>) -> Result<RunOutput, CoreFault> {
         let mut pc = 0usize;
         while let Some(i) = self.img.code.get(pc).copied() {
-            if !any(and_not([true; LANES], self.killed)) {
+            if !any(and_not(self.main_live, self.killed)) {
                 break;
             }
             if self.count >= self.budget {
@@ -275,14 +279,19 @@ impl<'a> Machine<'a> {
                 }
                 _ => return Err(mismatch("ENDLOOP")),
             },
-            Op::Brk | Op::Cont => {
-                let lanes = self.e;
-                self.e = [false; LANES];
+            Op::Brk | Op::Brkp | Op::Cont => {
+                let lanes: Mask = if i.op == Op::Brkp {
+                    std::array::from_fn(|l| self.e[l] && self.p[l][0])
+                } else {
+                    self.e
+                };
+                self.e = and_not(self.e, lanes);
                 for f in self.stack.iter_mut().rev() {
                     match f {
                         Frame::If { entry, .. } => *entry = and_not(*entry, lanes),
+                        Frame::Call { .. } => break,
                         Frame::Loop { live, .. } => {
-                            if i.op == Op::Brk {
+                            if i.op != Op::Cont {
                                 *live = and_not(*live, lanes);
                             }
                             break;
@@ -297,6 +306,68 @@ impl<'a> Machine<'a> {
                 self.kill(lanes);
             }
             Op::Kill => self.kill(self.e),
+            Op::Cal | Op::Calp => {
+                let callers: Mask = if i.op == Op::Calp {
+                    std::array::from_fn(|l| self.e[l] && self.p[l][0])
+                } else {
+                    self.e
+                };
+                if !any(callers) {
+                    return Ok(Some(next));
+                }
+                let depth = usize::from(self.img.config.call_stack_depth);
+                let calls = self
+                    .stack
+                    .iter()
+                    .filter(|f| matches!(f, Frame::Call { .. }))
+                    .count();
+                if calls >= depth {
+                    return Err(self.fault(pc, FaultKind::CallStackOverflow { depth }));
+                }
+                self.stack.push(Frame::Call {
+                    entry: self.e,
+                    live: callers,
+                    ret: next,
+                });
+                self.e = callers;
+                return Ok(Some(target));
+            }
+            Op::Ret => return Ok(self.ret(next)),
+            Op::Endsub => {
+                if self.stack.iter().any(|f| matches!(f, Frame::Call { .. })) {
+                    return Ok(Some(self.return_from_call()));
+                }
+            }
+            Op::Loopp => {
+                let live: Mask = std::array::from_fn(|l| self.e[l] && self.p[l][0]);
+                self.push(pc, Frame::Loop {
+                    entry: self.e,
+                    live,
+                })?;
+                self.e = live;
+                if !any(live) {
+                    return Ok(Some(target));
+                }
+            }
+            Op::Next => match self.stack.last() {
+                Some(Frame::Loop { live, .. }) => self.e = *live,
+                _ => return Err(mismatch("NEXT")),
+            },
+            Op::Endloopp => {
+                let p = self.p;
+                match self.stack.last_mut() {
+                    Some(Frame::Loop { entry, live }) => {
+                        *live = std::array::from_fn(|l| live[l] && p[l][0]);
+                        if any(*live) {
+                            self.e = *live;
+                            return Ok(Some(target));
+                        }
+                        self.e = *entry;
+                        self.stack.pop();
+                    }
+                    _ => return Err(mismatch("ENDLOOPP")),
+                }
+            }
             Op::End => return Ok(None),
             _ => {}
         }
@@ -312,6 +383,50 @@ impl<'a> Machine<'a> {
         Ok(())
     }
 
+    /// RET: the active lanes leave the innermost function (or the program).
+    fn ret(&mut self, next: usize) -> Option<usize> {
+        let lanes = self.e;
+        self.e = [false; LANES];
+        let mut in_call = false;
+        for f in self.stack.iter_mut().rev() {
+            match f {
+                Frame::If { entry, .. } => *entry = and_not(*entry, lanes),
+                Frame::Loop { entry, live } => {
+                    *entry = and_not(*entry, lanes);
+                    *live = and_not(*live, lanes);
+                }
+                Frame::Call { live, .. } => {
+                    *live = and_not(*live, lanes);
+                    in_call = true;
+                    if any(and_not(*live, self.killed)) {
+                        return Some(next);
+                    }
+                    break;
+                }
+            }
+        }
+        if in_call {
+            return Some(self.return_from_call());
+        }
+        self.main_live = and_not(self.main_live, lanes);
+        if any(and_not(self.main_live, self.killed)) {
+            Some(next)
+        } else {
+            None
+        }
+    }
+
+    /// Pops frames up to and including the innermost call frame; returns its return address.
+    fn return_from_call(&mut self) -> usize {
+        while let Some(f) = self.stack.pop() {
+            if let Frame::Call { entry, ret, .. } = f {
+                self.e = and_not(entry, self.killed);
+                return ret;
+            }
+        }
+        0
+    }
+
     fn kill(&mut self, lanes: Mask) {
         for (k, &x) in self.killed.iter_mut().zip(lanes.iter()) {
             *k |= x;
@@ -320,7 +435,7 @@ impl<'a> Machine<'a> {
         for f in &mut self.stack {
             match f {
                 Frame::If { entry, .. } => *entry = and_not(*entry, lanes),
-                Frame::Loop { entry, live } => {
+                Frame::Loop { entry, live } | Frame::Call { entry, live, .. } => {
                     *entry = and_not(*entry, lanes);
                     *live = and_not(*live, lanes);
                 }

@@ -34,6 +34,8 @@ pub enum FaultKind {
     BudgetExhausted { budget: u64 },
     #[error("mask stack overflow (depth {depth})")]
     StackOverflow { depth: usize },
+    #[error("call stack overflow (depth {depth})")]
+    CallStackOverflow { depth: usize },
     #[error("mask stack underflow or mismatched frame at {op}")]
     StackMismatch { op: &'static str },
     #[error("operation {op} needs a unit this core build lacks")]
