@@ -348,6 +348,10 @@ struct Gen {
     rng: XorShift,
     hist: BTreeMap<String, usize>,
     out: Vec<Instruction>,
+    /// (instruction index of a CAL / CALLNZ, subroutine number) to patch with the label.
+    calls: Vec<(usize, usize)>,
+    /// Inside a subroutine (no calls, no TEMP[3] loops there).
+    in_sub: bool,
 }
 
 fn reg(file: File, index: i32) -> Register {
@@ -524,8 +528,13 @@ impl Gen {
             match self.pick(16) {
                 0 | 1 if depth < 3 => {
                     let s = self.src();
-                    self.note("IF");
-                    self.simple(Opcode::If, Some(s));
+                    let op = if self.chance(20) {
+                        Opcode::Ifc
+                    } else {
+                        Opcode::If
+                    };
+                    self.note(op.mnemonic());
+                    self.simple(op, Some(s));
                     self.block(depth + 1, loops, budget);
                     if self.chance(50) {
                         self.note("ELSE");
@@ -534,7 +543,45 @@ impl Gen {
                     }
                     self.simple(Opcode::EndIf, None);
                 }
-                2 if depth < 3 && loops < 2 => self.lp(depth, loops, budget),
+                2 if depth < 3 && loops < 2 && !self.in_sub => self.lp(depth, loops, budget),
+                6 if depth < 3 && loops < 2 && self.chance(50) => {
+                    // REP of 0, 1 or 3 iterations (IMM[0] = 0, 1, 3, 0.5).
+                    let mut s = SrcOperand::new(reg(File::Immediate, 0));
+                    s.swizzle = [self.pick(4) as u8; 4];
+                    self.note("REP");
+                    self.simple(Opcode::Rep, Some(s));
+                    self.block(depth + 1, loops + 1, budget);
+                    self.simple(Opcode::EndRep, None);
+                }
+                7 if !self.in_sub && self.chance(50) => {
+                    let at = self.out.len();
+                    if self.chance(50) {
+                        self.note("CAL");
+                        self.simple(Opcode::Cal, None);
+                    } else {
+                        let s = self.src();
+                        self.note("CALLNZ");
+                        self.simple(Opcode::CallNz, Some(s));
+                    }
+                    let n = self.pick(2);
+                    self.calls.push((at, n));
+                }
+                8 if self.chance(20) => {
+                    let s = self.src();
+                    self.note(if self.in_sub {
+                        "RET in subroutine"
+                    } else {
+                        "RET in main"
+                    });
+                    self.simple(Opcode::If, Some(s));
+                    self.simple(Opcode::Ret, None);
+                    self.simple(Opcode::EndIf, None);
+                }
+                3 if loops > 0 && self.chance(25) => {
+                    let s = self.src();
+                    self.note("BREAKC");
+                    self.simple(Opcode::BreakC, Some(s));
+                }
                 3 if loops > 0 => {
                     let s = self.src();
                     let ctl = if self.chance(50) {
@@ -610,9 +657,24 @@ impl Gen {
 
     fn program(&mut self) -> Program {
         self.out.clear();
+        self.calls.clear();
+        self.in_sub = false;
         let mut budget = 24;
         self.block(0, 0, &mut budget);
         self.simple(Opcode::End, None);
+        let mut starts = Vec::new();
+        self.in_sub = true;
+        for _ in 0..2 {
+            starts.push(self.out.len() as u32);
+            self.simple(Opcode::BgnSub, None);
+            let mut budget = 8;
+            self.block(1, 0, &mut budget);
+            self.simple(Opcode::Ret, None);
+            self.simple(Opcode::EndSub, None);
+        }
+        for (at, n) in self.calls.clone() {
+            self.out[at].label = Some(starts[n]);
+        }
         let mut p = parse("END\n");
         p.immediates[1].values = (0..4).map(|_| random_value(&mut self.rng)).collect();
         p.instructions = std::mem::take(&mut self.out);
@@ -626,6 +688,8 @@ fn random_programs_agree_and_cover_everything_lowered() {
         rng: XorShift::new(2026),
         hist: BTreeMap::new(),
         out: Vec::new(),
+        calls: Vec::new(),
+        in_sub: false,
     };
     let mut budget_faults = 0;
     for n in 0..400 {
@@ -678,6 +742,13 @@ fn random_programs_agree_and_cover_everything_lowered() {
         "KILP",
         "relative CONST",
         "relative TEMP",
+        "IFC",
+        "REP",
+        "CAL",
+        "CALLNZ",
+        "BREAKC",
+        "RET in main",
+        "RET in subroutine",
     ] {
         required.push(k.to_string());
     }

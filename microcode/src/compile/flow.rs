@@ -10,9 +10,17 @@ use crate::core::isa::{Cond, Instr, Op};
 use crate::tgsi::Instruction;
 
 enum Frame {
-    If { if_pc: usize, else_pc: Option<usize> },
-    Loop { loop_pc: usize },
-    Rep { loop_pc: usize, counter: u8 },
+    If {
+        if_pc: usize,
+        else_pc: Option<usize>,
+    },
+    Loop {
+        loop_pc: usize,
+    },
+    Rep {
+        loop_pc: usize,
+        counter: u8,
+    },
 }
 
 #[derive(Default)]
@@ -75,7 +83,11 @@ impl Ctx<'_> {
         self.lower_loop_control(Op::Brkp)
     }
 
-    pub(crate) fn lower_call(&mut self, inst: &Instruction, conditional: bool) -> Result<(), CompileError> {
+    pub(crate) fn lower_call(
+        &mut self,
+        inst: &Instruction,
+        conditional: bool,
+    ) -> Result<(), CompileError> {
         if conditional {
             self.test_x(inst)?;
         }
@@ -91,10 +103,11 @@ impl Ctx<'_> {
     /// instruction (BGNSUB emits none, so a label on it reaches the body).
     pub(crate) fn patch_calls(&mut self, starts: &[usize]) -> Result<(), CompileError> {
         for (pc, label) in std::mem::take(&mut self.flow.calls) {
-            let t = starts
-                .get(label as usize)
-                .copied()
-                .ok_or_else(|| CompileError::Program(format!("CAL at core {pc}: label {label} is not an instruction")))?;
+            let t = starts.get(label as usize).copied().ok_or_else(|| {
+                CompileError::Program(format!(
+                    "CAL at core {pc}: label {label} is not an instruction"
+                ))
+            })?;
             self.code[pc].target = Self::target(t);
         }
         Ok(())
@@ -106,7 +119,8 @@ impl Ctx<'_> {
             .first()
             .ok_or_else(|| self.structure("REP without a source"))?;
         let a = self.src(s)?;
-        let counter = (self.alloc.fixed_registers - self.rep_counters + self.flow.reps).min(255) as u8;
+        let counter =
+            (self.alloc.fixed_registers - self.rep_counters + self.flow.reps).min(255) as u8;
         self.flow.reps += 1;
         let zero = self.lit(super::operand::ZERO, false)?;
         self.op(Op::Flr, counter, 1, &[super::operand::splat(a, 0)]);

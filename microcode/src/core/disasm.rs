@@ -72,10 +72,19 @@ pub fn instr_text(i: &Instr) -> String {
         t.push(' ');
         t.push_str(&parts.join(", "));
     }
-    if info.unit == Unit::Flow && matches!(
+    if info.unit == Unit::Flow
+        && matches!(
             i.op,
-            Op::If | Op::Else | Op::Endloop | Op::Loop | Op::Cal | Op::Calp | Op::Loopp | Op::Endloopp
-        ) {
+            Op::If
+                | Op::Else
+                | Op::Endloop
+                | Op::Loop
+                | Op::Cal
+                | Op::Calp
+                | Op::Loopp
+                | Op::Endloopp
+        )
+    {
         let _ = write!(t, " -> {}", i.target);
     }
     t

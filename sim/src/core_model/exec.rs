@@ -340,10 +340,13 @@ impl<'a> Machine<'a> {
             }
             Op::Loopp => {
                 let live: Mask = std::array::from_fn(|l| self.e[l] && self.p[l][0]);
-                self.push(pc, Frame::Loop {
-                    entry: self.e,
-                    live,
-                })?;
+                self.push(
+                    pc,
+                    Frame::Loop {
+                        entry: self.e,
+                        live,
+                    },
+                )?;
                 self.e = live;
                 if !any(live) {
                     return Ok(Some(target));
