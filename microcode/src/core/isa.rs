@@ -523,10 +523,50 @@ mod tests {
     }
 
     #[test]
+    fn architecture_md_holds_the_tables() {
+        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../ARCHITECTURE.md");
+        let doc = std::fs::read_to_string(path).unwrap_or_default();
+        let t = tables_markdown();
+        assert!(
+            doc.contains(&t),
+            "ARCHITECTURE.md must contain the generated ISA tables:\n{t}"
+        );
+    }
+
+    #[test]
     fn cycle_columns() {
         assert_eq!(Op::Fmad.info().cycles(0b0001), 16);
         assert_eq!(Op::Div.info().cycles(0b0011), 16 + 15 * 8);
         assert_eq!(Op::Rsq.info().cycles(0xF), 16 * 12);
         assert_eq!(Op::If.info().cycles(0), 14);
     }
+}
+
+/// The operation and field tables as Markdown (ARCHITECTURE.md embeds this text; a test keeps
+/// the two equal).
+pub fn tables_markdown() -> String {
+    use std::fmt::Write;
+    let mut t = String::from(
+        "| op | mnemonic | unit | sources | writes | clocks | per slot | latency | semantics |\n|---|---|---|---|---|---|---|---|---|\n",
+    );
+    for o in OPS {
+        let _ = writeln!(
+            t,
+            "| {} | {} | {:?} | {} | {:?} | {} | {} | {} | {} |",
+            o.number,
+            o.mnemonic,
+            o.unit,
+            o.sources,
+            o.dst,
+            o.issue,
+            o.per_slot,
+            o.latency,
+            o.semantics.replace('|', "\\|")
+        );
+    }
+    t.push_str("\n| field | lsb | width |\n|---|---|---|\n");
+    for f in FIELDS {
+        let _ = writeln!(t, "| {} | {} | {} |", f.name, f.lsb, f.width);
+    }
+    t
 }
