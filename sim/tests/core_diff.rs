@@ -101,8 +101,18 @@ fn close(a: u32, b: u32) -> bool {
 
 /// Runs both models and compares; `approx` lists OUT registers compared with a tolerance.
 fn diff(p: &Program, inputs: &RunInputs, approx: &[u32]) -> Result<(RunOutput, RunOutput), String> {
+    diff_with(p, inputs, approx, &CoreConfig::default())
+}
+
+/// [`diff`] on a core of another configuration.
+fn diff_with(
+    p: &Program,
+    inputs: &RunInputs,
+    approx: &[u32],
+    cfg: &CoreConfig,
+) -> Result<(RunOutput, RunOutput), String> {
     let text = text::print(p);
-    let compiled = compile(p, &CoreConfig::default()).map_err(|e| format!("{e}\n{text}"))?;
+    let compiled = compile(p, cfg).map_err(|e| format!("{e}\n{text}"))?;
     let mut core_inputs = RunInputs {
         inputs: inputs.effective_inputs(p),
         constants: inputs.constants.clone(),
@@ -207,6 +217,9 @@ const HAND: &[(&str, &[u32])] = &[
     ("MOV TEMP[0], IN[0]\nCAL :9\nCALLNZ IN[0].yyyy :9\nMOV OUT[0], TEMP[0]\nREP IN[1].xxxx\n  ADD OUT[1], OUT[1], IMM[0].yyyy\n  BREAKC IN[0].zzzz\nENDREP\nEND\nBGNSUB\n  ADD TEMP[0], TEMP[0], IN[1]\n  IF IN[1].xxxx\n    RET\n  ENDIF\n  MUL TEMP[0], TEMP[0], IMM[0].zzzz\n  RET\nENDSUB\n", &[]),
     ("IFC IN[0].wwww\n  RET\nENDIF\nMOV OUT[0], IN[1]\nEND\n", &[]),
     ("REP IMM[0].zzzz\n  REP IN[1].yyyy\n    CAL :9\n    IF IN[0].xxxx\n      CONT\n    ENDIF\n  ENDREP\nENDREP\nEND\nBGNSUB\n  REP IMM[0].zzzz\n    ADD OUT[0], OUT[0], IN[0]\n  ENDREP\n  ADD OUT[1], OUT[1], IMM[0].yyyy\nENDSUB\n", &[]),
+    ("AND OUT[0], IN[0], IN[1]\nOR OUT[1].xy, IN[0], -IN[1]\nXOR OUT[1].zw, |IN[0]|, IN[1].wzyx\nEND\n", &[]),
+    ("SHL TEMP[0], IN[0], IN[1].y\nSHR TEMP[1], -IN[0], IN[1].z\nNOT TEMP[2], TEMP[0]\nAND OUT[0], TEMP[1], TEMP[2]\nMOD OUT[1].xy, IN[0], IN[1]\nSAD OUT[1].zw, IN[0], IN[1], CONST[0]\nEND\n", &[]),
+    ("I2F OUT[0], -|IN[0]|\nARA ADDR[0], IN[1]\nMOV OUT[1], CONST[ADDR[0].x]\nMOV ADDR[0], IMM[0]\nMOV OUT[1].y, CONST[ADDR[0].y]\nEND\n", &[]),
     ("MOV TEMP[1], IN[0]\nDP3 TEMP[1], TEMP[1], TEMP[1].zyxw\nMOV OUT[0], TEMP[1]\nXPD TEMP[2], TEMP[2].yzxw, IN[1]\nMOV OUT[1], TEMP[2]\nEND\n", &[]),
 ];
 
@@ -320,6 +333,16 @@ const EXACT_OPS: &[Opcode] = &[
     Opcode::M3x4,
     Opcode::M3x3,
     Opcode::M3x2,
+    Opcode::I2f,
+    Opcode::Not,
+    Opcode::And,
+    Opcode::Or,
+    Opcode::Xor,
+    Opcode::Shl,
+    Opcode::Shr,
+    Opcode::Mod,
+    Opcode::Sad,
+    Opcode::Ara,
 ];
 
 const APPROX_OPS: &[Opcode] = &[
@@ -462,7 +485,7 @@ impl Gen {
         let mut i = Instruction::new(op);
         let dreg = if approx {
             reg(File::Output, 1)
-        } else if matches!(op, Opcode::Arl | Opcode::Arr) {
+        } else if matches!(op, Opcode::Arl | Opcode::Arr | Opcode::Ara) {
             reg(File::Address, 0)
         } else if self.chance(25) {
             reg(File::Output, 0)
@@ -493,6 +516,20 @@ impl Gen {
         i.dst.push(d);
         for k in 0..info.num_src {
             let mut s = self.src_from(approx);
+            if info.src_type.is_integer() {
+                // Integer operands: complement, bias, ExtDivide and the integer 1 selector are
+                // not lowered (the validator or the reference reject some of them).
+                s.ext_mod.complement = false;
+                s.ext_mod.bias = false;
+                if let Some(e) = &mut s.ext_swizzle {
+                    e.divide = ExtSel::One;
+                    for sel in &mut e.select {
+                        if *sel == ExtSel::One {
+                            *sel = ExtSel::Zero;
+                        }
+                    }
+                }
+            }
             if matches!(op, Opcode::Ddx | Opcode::Ddy) {
                 // The core lowers derivatives of operands the read path can modify.
                 s.ext_mod.complement = false;
@@ -702,7 +739,13 @@ fn random_programs_agree_and_cover_everything_lowered() {
         }
         for _ in 0..3 {
             let inputs = random_inputs(&mut g.rng);
-            match diff(&p, &inputs, &[1]) {
+            // Random programs may need more registers and instructions than the board build.
+            let big = CoreConfig {
+                registers: 48,
+                program_size: 1024,
+                ..CoreConfig::default()
+            };
+            match diff_with(&p, &inputs, &[1], &big) {
                 Ok(_) => {}
                 Err(e) if e == "BUDGET" => budget_faults += 1,
                 Err(e) => panic!("random program {n}: {e}"),
@@ -879,10 +922,10 @@ fn runtime_faults_budget_and_stack() {
 
 #[test]
 fn unsupported_opcodes_are_reported_with_their_index() {
-    let p = text::parse("FRAG\nDCL TEMP[0]\nDCL ADDR[0]\nDCL OUT[0]\nMOV OUT[0], TEMP[0]\nAND TEMP[0], TEMP[0], TEMP[0]\nEND\n").expect("parses");
+    let p = text::parse("FRAG\nDCL TEMP[0]\nDCL ADDR[0]\nDCL OUT[0]\nMOV OUT[0], TEMP[0]\nUP2H TEMP[0], TEMP[0]\nEND\n").expect("parses");
     match compile(&p, &CoreConfig::default()) {
         Err(CompileError::Unsupported { opcode, index, .. }) => {
-            assert_eq!((opcode, index), (Opcode::And, 1));
+            assert_eq!((opcode, index), (Opcode::Up2h, 1));
         }
         other => panic!("expected Unsupported, got {other:?}"),
     }

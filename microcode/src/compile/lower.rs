@@ -16,9 +16,9 @@ use crate::tgsi::{File, Instruction, Opcode};
 
 /// The destination of the TGSI instruction on the core.
 #[derive(Clone, Copy)]
-struct Dst {
-    reg: u8,
-    mask: u8,
+pub(crate) struct Dst {
+    pub reg: u8,
+    pub mask: u8,
     sat: u8,
     scale: u8,
     /// ADDR destinations: the float result is converted with this operation (F2IF, F2IR).
@@ -49,16 +49,20 @@ fn sel(r: u8, swz: [u8; 4]) -> Operand {
 }
 
 impl Ctx<'_> {
-    fn dst(&mut self, inst: &Instruction) -> Result<Dst, CompileError> {
+    pub(crate) fn dst(&mut self, inst: &Instruction) -> Result<Dst, CompileError> {
         let d = inst.dst.first().ok_or_else(|| {
             CompileError::Program(format!("instruction {}: no destination", self.index))
         })?;
         if d.cond.is_some() {
             return Err(self.unsupported("condition-code write test (CONDCODE destination)"));
         }
+        // Only float results are converted (`decisions.md` section 2); moves and integer
+        // results keep their bits.
+        let float_result = inst.opcode.info().dst_type == crate::tgsi::opcode::OperandType::Float;
         let conv = match (d.reg.file, inst.opcode) {
             (File::Address, Opcode::Arr) => Some(Op::F2ir),
-            (File::Address, _) => Some(Op::F2if),
+            (File::Address, Opcode::Arl) => Some(Op::F2if),
+            (File::Address, _) if float_result => Some(Op::F2if),
             _ => None,
         };
         let reg = if d.reg.file == File::Null {
@@ -84,7 +88,7 @@ impl Ctx<'_> {
     }
 
     /// Emits a write of the TGSI destination (components `mask` of it) with its modifiers.
-    fn fin(&mut self, op: Op, d: Dst, mask: u8, src: &[Operand]) {
+    pub(crate) fn fin(&mut self, op: Op, d: Dst, mask: u8, src: &[Operand]) {
         let m = d.mask & mask;
         if m == 0 {
             return;
@@ -261,6 +265,9 @@ pub(crate) fn instruction(c: &mut Ctx, inst: &Instruction) -> Result<(), Compile
     }
     if let Some((rows, width)) = matrix_rows(op) {
         return lower_matrix(c, inst, rows, width);
+    }
+    if super::int::is_int(op) {
+        return super::int::lower(c, inst);
     }
     let is_alu = simple(op).is_some()
         || scalar(op).is_some()

@@ -14,6 +14,7 @@
 
 mod alloc;
 mod flow;
+mod int;
 mod lower;
 mod operand;
 

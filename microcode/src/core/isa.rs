@@ -137,6 +137,17 @@ op_table! {
     Sin = 27, "SIN", Seq, 1, Reg, SLOTS * SINCOS_STEPS, 0, LATENCY, "d.c = fsin(A.x) for every enabled c";
     Cos = 28, "COS", Seq, 1, Reg, SLOTS * SINCOS_STEPS, 0, LATENCY, "d.c = fcos(A.x) for every enabled c";
     Pow = 29, "POW", Seq, 2, Reg, SLOTS * POW_STEPS, 0, LATENCY, "d.c = fpow(A.x, B.x) for every enabled c";
+    Iadd = 32, "IADD", Int, 2, Reg, SLOTS, 0, LATENCY, "d.c = iadd(A.c, B.c) (wrapping; operand sign bits unused on integer operations)";
+    Isub = 33, "ISUB", Int, 2, Reg, SLOTS, 0, LATENCY, "d.c = isub(A.c, B.c)";
+    Ineg = 34, "INEG", Int, 1, Reg, SLOTS, 0, LATENCY, "d.c = ineg(A.c)";
+    Iabs = 35, "IABS", Int, 1, Reg, SLOTS, 0, LATENCY, "d.c = iabs(A.c) (wrapping)";
+    And = 36, "AND", Int, 2, Reg, SLOTS, 0, LATENCY, "d.c = A.c & B.c";
+    Or = 37, "OR", Int, 2, Reg, SLOTS, 0, LATENCY, "d.c = A.c | B.c";
+    Xor = 38, "XOR", Int, 2, Reg, SLOTS, 0, LATENCY, "d.c = A.c ^ B.c";
+    Not = 39, "NOT", Int, 1, Reg, SLOTS, 0, LATENCY, "d.c = !A.c";
+    Shl = 40, "SHL", Int, 2, Reg, SLOTS, 0, LATENCY, "d.c = ishl(A.c, B.c) (by B.c & 31)";
+    Shr = 41, "SHR", Int, 2, Reg, SLOTS, 0, LATENCY, "d.c = ishr(A.c, B.c) (arithmetic, by B.c & 31)";
+    Imod = 42, "IMOD", Div, 2, Reg, SLOTS, 17, LATENCY, "d.c = imod(A.c, B.c): signed remainder (urem_steps, 32 steps); by 0 gives 0xFFFFFFFF";
     If = 48, "IF", Flow, 0, None, 1 + LATENCY, 0, 0, "push (entry E, cond P.x); E &= P.x; if E == 0 jump to target (its ELSE or ENDIF, which then runs)";
     Else = 49, "ELSE", Flow, 0, None, 2, 0, 0, "E = entry & !cond of the IF frame; if E == 0 jump to target (ENDIF)";
     Endif = 50, "ENDIF", Flow, 0, None, 2, 0, 0, "pop the IF frame; E = its entry mask";
@@ -471,6 +482,35 @@ pub fn decode(w: u128) -> Result<Instr, DecodeError> {
     Ok(i)
 }
 
+/// The operation and field tables as Markdown (ARCHITECTURE.md embeds this text; a test keeps
+/// the two equal).
+pub fn tables_markdown() -> String {
+    use std::fmt::Write;
+    let mut t = String::from(
+        "| op | mnemonic | unit | sources | writes | clocks | per slot | latency | semantics |\n|---|---|---|---|---|---|---|---|---|\n",
+    );
+    for o in OPS {
+        let _ = writeln!(
+            t,
+            "| {} | {} | {:?} | {} | {:?} | {} | {} | {} | {} |",
+            o.number,
+            o.mnemonic,
+            o.unit,
+            o.sources,
+            o.dst,
+            o.issue,
+            o.per_slot,
+            o.latency,
+            o.semantics.replace('|', "\\|")
+        );
+    }
+    t.push_str("\n| field | lsb | width |\n|---|---|---|\n");
+    for f in FIELDS {
+        let _ = writeln!(t, "| {} | {} | {} |", f.name, f.lsb, f.width);
+    }
+    t
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -540,33 +580,4 @@ mod tests {
         assert_eq!(Op::Rsq.info().cycles(0xF), 16 * 12);
         assert_eq!(Op::If.info().cycles(0), 14);
     }
-}
-
-/// The operation and field tables as Markdown (ARCHITECTURE.md embeds this text; a test keeps
-/// the two equal).
-pub fn tables_markdown() -> String {
-    use std::fmt::Write;
-    let mut t = String::from(
-        "| op | mnemonic | unit | sources | writes | clocks | per slot | latency | semantics |\n|---|---|---|---|---|---|---|---|---|\n",
-    );
-    for o in OPS {
-        let _ = writeln!(
-            t,
-            "| {} | {} | {:?} | {} | {:?} | {} | {} | {} | {} |",
-            o.number,
-            o.mnemonic,
-            o.unit,
-            o.sources,
-            o.dst,
-            o.issue,
-            o.per_slot,
-            o.latency,
-            o.semantics.replace('|', "\\|")
-        );
-    }
-    t.push_str("\n| field | lsb | width |\n|---|---|---|\n");
-    for f in FIELDS {
-        let _ = writeln!(t, "| {} | {} | {} |", f.name, f.lsb, f.width);
-    }
-    t
 }

@@ -333,10 +333,8 @@ impl<'a> Machine<'a> {
                 return Ok(Some(target));
             }
             Op::Ret => return Ok(self.ret(next)),
-            Op::Endsub => {
-                if self.stack.iter().any(|f| matches!(f, Frame::Call { .. })) {
-                    return Ok(Some(self.return_from_call()));
-                }
+            Op::Endsub if self.stack.iter().any(|f| matches!(f, Frame::Call { .. })) => {
+                return Ok(Some(self.return_from_call()));
             }
             Op::Loopp => {
                 let live: Mask = std::array::from_fn(|l| self.e[l] && self.p[l][0]);
@@ -524,6 +522,17 @@ impl<'a> Machine<'a> {
                     (_, Op::I2f) => arith::i2f(x as i32),
                     (_, Op::U2f) => arith::u2f(x),
                     (_, Op::Rcp) => arith::frcp(x),
+                    (_, Op::Iadd) => arith::iadd(x, y),
+                    (_, Op::Isub) => arith::isub(x, y),
+                    (_, Op::Ineg) => arith::ineg(x),
+                    (_, Op::Iabs) => arith::iabs(x),
+                    (_, Op::And) => x & y,
+                    (_, Op::Or) => x | y,
+                    (_, Op::Xor) => x ^ y,
+                    (_, Op::Not) => !x,
+                    (_, Op::Shl) => arith::ishl(x, y),
+                    (_, Op::Shr) => arith::ishr(x, y),
+                    (_, Op::Imod) => arith::imod(x, y),
                     (_, Op::Div) => arith::fdiv(x, y),
                     _ => 0,
                 };
