@@ -44,6 +44,11 @@ pub(crate) fn rep_count(p: &crate::tgsi::Program) -> usize {
 }
 
 impl Ctx<'_> {
+    /// Open IF and loop blocks at this point of the compilation.
+    pub(crate) fn flow_depth(&self) -> usize {
+        self.flow.stack.len()
+    }
+
     fn push_frame(&mut self, f: Frame) {
         self.flow.stack.push(f);
         self.flow.max_depth = self.flow.max_depth.max(self.flow.stack.len());
@@ -119,8 +124,7 @@ impl Ctx<'_> {
             .first()
             .ok_or_else(|| self.structure("REP without a source"))?;
         let a = self.src(s)?;
-        let counter =
-            (self.alloc.fixed_registers - self.rep_counters + self.flow.reps).min(255) as u8;
+        let counter = (self.rep_base + self.flow.reps).min(255) as u8;
         self.flow.reps += 1;
         let zero = self.lit(super::operand::ZERO, false)?;
         self.op(Op::Flr, counter, 1, &[super::operand::splat(a, 0)]);
@@ -159,7 +163,9 @@ impl Ctx<'_> {
 
     pub(crate) fn lower_if(&mut self, inst: &Instruction) -> Result<(), CompileError> {
         self.test_x(inst)?;
-        let if_pc = self.emit(Instr::new(Op::If));
+        let mut i = Instr::new(Op::If);
+        i.wmask = 1;
+        let if_pc = self.emit(i);
         self.push_frame(Frame::If {
             if_pc,
             else_pc: None,

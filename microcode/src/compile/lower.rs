@@ -65,7 +65,9 @@ impl Ctx<'_> {
             (File::Address, _) if float_result => Some(Op::F2if),
             _ => None,
         };
-        let reg = if d.reg.file == File::Null {
+        let reg = if let Some(r) = self.redirect {
+            r
+        } else if d.reg.file == File::Null {
             self.scratch()
         } else {
             match self.alloc.place(&d.reg) {
@@ -487,7 +489,7 @@ pub(crate) fn instruction(c: &mut Ctx, inst: &Instruction) -> Result<(), Compile
     Ok(())
 }
 
-fn matrix_rows(op: Opcode) -> Option<(usize, usize)> {
+pub(crate) fn matrix_rows(op: Opcode) -> Option<(usize, usize)> {
     match op {
         Opcode::MultiplyMatrix => Some((4, 4)),
         Opcode::M4x3 => Some((3, 4)),

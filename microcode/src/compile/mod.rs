@@ -13,6 +13,7 @@
 //! much.
 
 mod alloc;
+mod cc;
 mod flow;
 mod int;
 mod lower;
@@ -108,8 +109,13 @@ pub fn compile(program: &Program, config: &CoreConfig) -> Result<Compiled, Compi
         ));
     }
     let mut alloc = alloc::Alloc::new(program, config)?;
-    let rep_counters = flow::rep_count(program);
-    alloc.fixed_registers += rep_counters;
+    let rep_base = alloc.fixed_registers;
+    alloc.fixed_registers += flow::rep_count(program);
+    let cc_base = cc::uses_cc(program).then(|| {
+        let b = alloc.fixed_registers.min(254) as u8;
+        alloc.fixed_registers += 2;
+        b
+    });
     let mut c = Ctx {
         program,
         config,
@@ -121,7 +127,9 @@ pub fn compile(program: &Program, config: &CoreConfig) -> Result<Compiled, Compi
         scratch_used: 0,
         scratch_max: 0,
         flow: flow::FlowState::default(),
-        rep_counters,
+        rep_base,
+        cc_base,
+        redirect: None,
     };
     let mut starts = Vec::with_capacity(program.instructions.len());
     for (index, inst) in program.instructions.iter().enumerate() {
@@ -129,7 +137,7 @@ pub fn compile(program: &Program, config: &CoreConfig) -> Result<Compiled, Compi
         c.opcode = inst.opcode;
         c.scratch_used = 0;
         starts.push(c.code.len());
-        lower::instruction(&mut c, inst)?;
+        cc::instruction(&mut c, inst)?;
     }
     c.patch_calls(&starts)?;
     if c.code.last().map(|i| i.op) != Some(Op::End) {
@@ -190,8 +198,12 @@ pub(crate) struct Ctx<'a> {
     scratch_used: usize,
     scratch_max: usize,
     flow: flow::FlowState,
-    /// Registers reserved for REP counters (the last ones before scratch).
-    rep_counters: usize,
+    /// First of the registers reserved for REP counters (one per REP block).
+    rep_base: usize,
+    /// First of the two condition-code shadow registers, when the program uses condition codes.
+    cc_base: Option<u8>,
+    /// Write the current instruction's result here instead of its destination.
+    redirect: Option<u8>,
 }
 
 impl Ctx<'_> {

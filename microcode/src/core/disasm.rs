@@ -60,7 +60,7 @@ pub fn instr_text(i: &Instr) -> String {
         }
         DstKind::Pred => parts.push(format!("P.{}", mask_text(i.wmask))),
         DstKind::None => {
-            if i.op == Op::Kilp {
+            if matches!(i.op, Op::Kilp | Op::If) {
                 parts.push(format!("P.{}", mask_text(i.wmask)));
             }
         }

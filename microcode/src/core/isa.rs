@@ -148,7 +148,7 @@ op_table! {
     Shl = 40, "SHL", Int, 2, Reg, SLOTS, 0, LATENCY, "d.c = ishl(A.c, B.c) (by B.c & 31)";
     Shr = 41, "SHR", Int, 2, Reg, SLOTS, 0, LATENCY, "d.c = ishr(A.c, B.c) (arithmetic, by B.c & 31)";
     Imod = 42, "IMOD", Div, 2, Reg, SLOTS, 17, LATENCY, "d.c = imod(A.c, B.c): signed remainder (urem_steps, 32 steps); by 0 gives 0xFFFFFFFF";
-    If = 48, "IF", Flow, 0, None, 1 + LATENCY, 0, 0, "push (entry E, cond P.x); E &= P.x; if E == 0 jump to target (its ELSE or ENDIF, which then runs)";
+    If = 48, "IF", Flow, 0, None, 1 + LATENCY, 0, 0, "cond = any P.c for c in wmask; push (entry E, cond); E &= cond; if E == 0 jump to target (its ELSE or ENDIF, which then runs)";
     Else = 49, "ELSE", Flow, 0, None, 2, 0, 0, "E = entry & !cond of the IF frame; if E == 0 jump to target (ENDIF)";
     Endif = 50, "ENDIF", Flow, 0, None, 2, 0, 0, "pop the IF frame; E = its entry mask";
     Loop = 51, "LOOP", Flow, 0, None, 2, 0, 0, "push a loop frame (entry = live = E, start = pc + 1)";

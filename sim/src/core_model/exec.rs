@@ -235,7 +235,9 @@ impl<'a> Machine<'a> {
         };
         match i.op {
             Op::If => {
-                let cond: Mask = std::array::from_fn(|l| self.p[l][0]);
+                let cond: Mask = std::array::from_fn(|l| {
+                    (0..4).any(|c| i.wmask & (1 << c) != 0 && self.p[l][c])
+                });
                 self.push(
                     pc,
                     Frame::If {

@@ -1,0 +1,141 @@
+//! Condition codes (NV_vertex_program2 / NV_fragment_program2) on predicates.
+//!
+//! A CC register's state per component (GT, EQ, LT, UN) is exactly the class of the last value
+//! written with CondDstUpdate (after saturate), and every CC test is a float comparison of that
+//! value with zero (GT `>`, EQ `==`, LT `<`, GE `>=`, LE `<=`, NE `!=`, which UN passes, TR, FL).
+//! So the compiler keeps two per-lane *shadow* registers of R holding the last written values
+//! (all zero at the start: EQ, as `decisions.md` section 4 demands) and turns
+//! - CondDstUpdate into a MOV of the written components into the shadow,
+//! - a CONDCODE destination test into `SETP.cond P, shadow.swz, 0` and a predicated final write,
+//! - a CondFlow test on an instruction into `SETP` + `IF` (any of the four components) around it.
+//!
+//! Integer results update CC by integer comparisons and are not lowered yet.
+
+use super::{CompileError, Ctx};
+use crate::core::isa::{Cond, Instr, Op, Operand, SrcFile};
+use crate::tgsi::opcode::{Flow, Kind, OperandType};
+use crate::tgsi::{CondMask, CondTest, File, Instruction, Program};
+
+/// True when any instruction reads or writes a condition code.
+pub(crate) fn uses_cc(p: &Program) -> bool {
+    p.instructions.iter().any(|i| {
+        i.cond_update.is_some() || i.cond_flow.is_some() || i.dst.iter().any(|d| d.cond.is_some())
+    })
+}
+
+fn cond_of(m: CondMask) -> Cond {
+    match m {
+        CondMask::Gt => Cond::Gt,
+        CondMask::Eq => Cond::Eq,
+        CondMask::Lt => Cond::Lt,
+        CondMask::Ge => Cond::Ge,
+        CondMask::Le => Cond::Le,
+        CondMask::Ne => Cond::Ne,
+        CondMask::Tr => Cond::Tr,
+        CondMask::Fl => Cond::Fl,
+    }
+}
+
+impl Ctx<'_> {
+    /// `SETP.test P.mask, CC[index].swizzle, 0`.
+    fn cc_test(&mut self, t: &CondTest, mask: u8) -> Result<(), CompileError> {
+        let base = self.cc_base.ok_or_else(|| {
+            CompileError::Program("condition codes without shadow registers".into())
+        })?;
+        let mut i = Instr::new(Op::Setp);
+        i.cond = cond_of(t.mask);
+        i.wmask = mask;
+        i.src[0] = Operand {
+            file: SrcFile::R,
+            index: base + t.index.min(1),
+            swz: t.swizzle.map(|s| s & 3),
+            neg: 0,
+            abs: false,
+        };
+        i.src[1] = self.lit(super::operand::ZERO, false)?;
+        self.emit(i);
+        Ok(())
+    }
+}
+
+/// Lowers one TGSI instruction, handling its condition-code parts around the plain lowering.
+pub(crate) fn instruction(c: &mut Ctx, inst: &Instruction) -> Result<(), CompileError> {
+    let dst_cond = inst.dst.first().and_then(|d| d.cond);
+    if inst.cond_update.is_none() && inst.cond_flow.is_none() && dst_cond.is_none() {
+        return super::lower::instruction(c, inst);
+    }
+    let info = inst.opcode.info();
+    let mut inner = inst.clone();
+    inner.cond_flow = None;
+    inner.cond_update = None;
+    if let Some(d) = inner.dst.first_mut() {
+        d.cond = None;
+    }
+    let mut if_pc = None;
+    if let Some(t) = &inst.cond_flow {
+        let wrappable = matches!(
+            info.kind,
+            Kind::Alu | Kind::Kill | Kind::Flow(Flow::Brk | Flow::Cont | Flow::Cal | Flow::Ret)
+        );
+        if !wrappable {
+            return Err(c.unsupported("condition test on this opcode"));
+        }
+        c.cc_test(t, 0xF)?;
+        let mut i = Instr::new(Op::If);
+        i.wmask = 0xF;
+        if_pc = Some(c.emit(i));
+        c.flow.max_depth = c.flow.max_depth.max(c.flow_depth() + 1);
+    }
+    if inst.cond_update.is_some() || dst_cond.is_some() {
+        let d = inst
+            .dst
+            .first()
+            .ok_or_else(|| c.unsupported("condition code without a destination"))?;
+        let float = matches!(info.dst_type, OperandType::Float | OperandType::Untyped);
+        if !float || d.reg.file == File::Address || info.kind != Kind::Alu {
+            return Err(c.unsupported("condition codes on integer, address or non-ALU results"));
+        }
+        let t = c.scratch();
+        c.redirect = Some(t);
+        let r = super::lower::instruction(c, &inner);
+        c.redirect = None;
+        r?;
+        // Matrices leave the components beyond their rows untouched: so does the final write.
+        let written =
+            super::lower::matrix_rows(inst.opcode).map_or(0xF, |(rows, _)| (1u8 << rows) - 1);
+        let mask = d.write_mask & written;
+        let pw = if let Some(test) = &dst_cond {
+            c.cc_test(test, mask)?;
+            1
+        } else {
+            0
+        };
+        if d.reg.file != File::Null {
+            let real = match c.alloc.place(&d.reg) {
+                Some(super::alloc::Place::R(r)) => r,
+                _ => return Err(c.unsupported("destination register")),
+            };
+            let mut m = Instr::new(Op::Mov);
+            m.dst = real;
+            m.wmask = mask;
+            m.pw = pw;
+            m.src[0] = Ctx::reg(t);
+            c.emit(m);
+        }
+        if let (Some(k), Some(base)) = (inst.cond_update, c.cc_base) {
+            let mut m = Instr::new(Op::Mov);
+            m.dst = base + k.min(1);
+            m.wmask = mask;
+            m.pw = pw;
+            m.src[0] = Ctx::reg(t);
+            c.emit(m);
+        }
+    } else {
+        super::lower::instruction(c, &inner)?;
+    }
+    if let Some(at) = if_pc {
+        let end = c.emit(Instr::new(Op::Endif));
+        c.code[at].target = end.min(1023) as u16;
+    }
+    Ok(())
+}
