@@ -172,7 +172,7 @@ fn diff_with(
     Ok((r, c))
 }
 
-const HEADER: &str = "FRAG\nDCL IN[0..1]\nDCL OUT[0..1]\nDCL TEMP[0..3]\nDCL ADDR[0]\nDCL CONST[0..1]\nIMM FLT32 { 0.0, 1.0, 3.0, 0.5 }\nIMM FLT32 { -2.0, 0.25, 7.5, -0.75 }\n";
+const HEADER: &str = "FRAG\nDCL IN[0..1]\nDCL OUT[0..1]\nDCL TEMP[0..3]\nDCL ADDR[0]\nDCL LOOP[0..1]\nDCL CONST[0..1]\nIMM FLT32 { 0.0, 1.0, 3.0, 0.5 }\nIMM FLT32 { -2.0, 0.25, 7.5, -0.75 }\n";
 
 fn parse(body: &str) -> Program {
     let src = format!("{HEADER}{body}");
@@ -222,6 +222,8 @@ const HAND: &[(&str, &[u32])] = &[
     ("I2F OUT[0], -|IN[0]|\nARA ADDR[0], IN[1]\nMOV OUT[1], CONST[ADDR[0].x]\nMOV ADDR[0], IMM[0]\nMOV OUT[1].y, CONST[ADDR[0].y]\nEND\n", &[]),
     ("MOV.CC TEMP[0], IN[0]\nMOV OUT[0] (GT.xyzw), IN[1]\n(LT.x) MOV OUT[1], IN[0]\nADD_SAT.CC1 TEMP[1], IN[0], IN[1]\nMOV OUT[1].yz (NE1.yxzw), IN[1]\n(EQ1.wzyx) ADD.CC OUT[0].xw (LE.zzzz), -IN[1], CONST[0]\nEND\n", &[]),
     ("SLT.CC TEMP[0], IN[0], IN[1]\nBGNLOOP\n  (GE.xxxx) BRK\n  ADD.CC TEMP[0].x, TEMP[0], -IMM[0].wwww\n  (NE.y) CONT\n  ADD OUT[0], OUT[0], IN[0]\nENDLOOP\n(FL.x) KILP\n(NE.yyyy) KILP\nEND\n", &[]),
+    ("BGNFOR LOOP[0], IMM[0].xzyy\n  ADD OUT[0], OUT[0], CONST[LOOP[0].x]\n  BGNFOR LOOP[1], IN[1]\n    ADD OUT[1], OUT[1], IN[0]\n    BRK\n  ENDFOR LOOP[1]\nENDFOR LOOP[0]\nEND\n", &[]),
+    ("BGNFOR LOOP[0], IN[1].xzyw\n  ADD OUT[0], OUT[0], IN[0]\n  IF IN[0].xxxx\n    CONT\n  ENDIF\n  ADD OUT[1], OUT[1], IMM[0].yyyy\nENDFOR LOOP[0]\nEND\n", &[]),
     ("MOV TEMP[1], IN[0]\nDP3 TEMP[1], TEMP[1], TEMP[1].zyxw\nMOV OUT[0], TEMP[1]\nXPD TEMP[2], TEMP[2].yzxw, IN[1]\nMOV OUT[1], TEMP[2]\nEND\n", &[]),
 ];
 
@@ -417,10 +419,11 @@ impl Gen {
         };
         let mut r = r;
         if !tame && matches!(r.file, File::Constant | File::Temporary) && self.chance(10) {
+            let by_loop = self.chance(30);
             r.indirect = Some(Indirect {
-                file: File::Address,
+                file: if by_loop { File::Loop } else { File::Address },
                 index: 0,
-                component: self.pick(4) as u8,
+                component: if by_loop { 0 } else { self.pick(4) as u8 },
             });
             self.note(&format!("relative {}", r.file));
         }
@@ -614,6 +617,21 @@ impl Gen {
                     self.simple(Opcode::Rep, Some(s));
                     self.block(depth + 1, loops + 1, budget);
                     self.simple(Opcode::EndRep, None);
+                }
+                9 if depth < 3 && loops < 2 && self.chance(50) => {
+                    // BGNFOR LOOP[loops]: start, count and step from IMM[0] (0, 1, 3, 0.5).
+                    let mut s = SrcOperand::new(reg(File::Immediate, 0));
+                    s.swizzle = [0; 4].map(|_: u8| self.pick(4) as u8);
+                    let l = DstOperand::new(reg(File::Loop, loops as i32));
+                    self.note("BGNFOR");
+                    let mut b = Instruction::new(Opcode::BgnFor);
+                    b.dst.push(l);
+                    b.src.push(s);
+                    self.out.push(b);
+                    self.block(depth + 1, loops + 1, budget);
+                    let mut e = Instruction::new(Opcode::EndFor);
+                    e.dst.push(l);
+                    self.out.push(e);
                 }
                 7 if !self.in_sub && self.chance(50) => {
                     let at = self.out.len();
@@ -838,6 +856,7 @@ fn random_programs_agree_and_cover_everything_lowered() {
         "CC write test",
         "CC instruction test",
         "CC BRK/CONT",
+        "BGNFOR",
     ] {
         required.push(k.to_string());
     }

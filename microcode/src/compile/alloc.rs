@@ -40,7 +40,7 @@ impl Alloc {
         let mut k_needed = 0usize;
         for d in &p.declarations {
             match d.file {
-                File::Temporary | File::Input | File::Output | File::Address => {
+                File::Temporary | File::Input | File::Output | File::Address | File::Loop => {
                     if d.dimension.is_some() {
                         return Err(CompileError::Program(format!(
                             "2-D declaration of {} is not supported by the core compiler yet",
@@ -151,7 +151,7 @@ impl Alloc {
             return None;
         }
         match r.file {
-            File::Temporary | File::Input | File::Output | File::Address => {
+            File::Temporary | File::Input | File::Output | File::Address | File::Loop => {
                 if r.dimension.is_some() {
                     return None;
                 }

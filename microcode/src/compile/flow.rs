@@ -21,6 +21,9 @@ enum Frame {
         loop_pc: usize,
         counter: u8,
     },
+    For {
+        loop_pc: usize,
+    },
 }
 
 #[derive(Default)]
@@ -161,6 +164,73 @@ impl Ctx<'_> {
         Ok(())
     }
 
+    /// The LOOP register of BGNFOR / ENDFOR (their destination).
+    fn loop_register(&self, inst: &Instruction) -> Result<u8, CompileError> {
+        let d = inst
+            .dst
+            .first()
+            .ok_or_else(|| self.structure("BGNFOR/ENDFOR without a LOOP register"))?;
+        match self.alloc.place(&d.reg) {
+            Some(super::alloc::Place::R(r)) => Ok(r),
+            _ => Err(self.unsupported("LOOP register")),
+        }
+    }
+
+    /// `SETP.GT P.x, float(L.y), 0` (the conversion keeps the sign, so it is the int32 test).
+    fn count_positive(&mut self, l: u8) -> Result<(), CompileError> {
+        let t = self.scratch();
+        let mut y = Self::reg(l);
+        y.swz = [1; 4];
+        self.op(Op::I2f, t, 1, &[y]);
+        let zero = self.lit(super::operand::ZERO, false)?;
+        let mut p = Instr::new(Op::Setp);
+        p.cond = Cond::Gt;
+        p.wmask = 1;
+        p.src[0] = Self::reg(t);
+        p.src[1] = zero;
+        self.emit(p);
+        Ok(())
+    }
+
+    /// BGNFOR LOOP[n], src: LOOP.xyz = floor(src.xyz) as int32; lanes with y > 0 enter.
+    pub(crate) fn lower_bgnfor(&mut self, inst: &Instruction) -> Result<(), CompileError> {
+        let s = inst
+            .src
+            .first()
+            .ok_or_else(|| self.structure("BGNFOR without a source"))?;
+        let a = self.src(s)?;
+        let l = self.loop_register(inst)?;
+        self.op(Op::F2if, l, 0b0111, &[a]);
+        self.count_positive(l)?;
+        let loop_pc = self.emit(Instr::new(Op::Loopp));
+        self.push_frame(Frame::For { loop_pc });
+        Ok(())
+    }
+
+    /// ENDFOR: x += z, y -= 1 (wrapping) in the lanes still looping; they repeat while y > 0.
+    pub(crate) fn lower_endfor(&mut self, inst: &Instruction) -> Result<(), CompileError> {
+        let Some(Frame::For { loop_pc }) = self.flow.stack.pop() else {
+            return Err(self.structure("ENDFOR without BGNFOR"));
+        };
+        let l = self.loop_register(inst)?;
+        let minus_one = self.lit(0xFFFF_FFFF, false)?;
+        self.emit(Instr::new(Op::Next));
+        let mut x = Self::reg(l);
+        x.swz = [0; 4];
+        let mut z = Self::reg(l);
+        z.swz = [2; 4];
+        self.op(Op::Iadd, l, 0b0001, &[x, z]);
+        let mut y = Self::reg(l);
+        y.swz = [1; 4];
+        self.op(Op::Iadd, l, 0b0010, &[y, minus_one]);
+        self.count_positive(l)?;
+        let mut e = Instr::new(Op::Endloopp);
+        e.target = Self::target(loop_pc + 1);
+        let pc = self.emit(e);
+        self.code[loop_pc].target = Self::target(pc);
+        Ok(())
+    }
+
     pub(crate) fn lower_if(&mut self, inst: &Instruction) -> Result<(), CompileError> {
         self.test_x(inst)?;
         let mut i = Instr::new(Op::If);
@@ -217,12 +287,12 @@ impl Ctx<'_> {
     }
 
     pub(crate) fn lower_loop_control(&mut self, op: Op) -> Result<(), CompileError> {
-        if !self
-            .flow
-            .stack
-            .iter()
-            .any(|f| matches!(f, Frame::Loop { .. } | Frame::Rep { .. }))
-        {
+        if !self.flow.stack.iter().any(|f| {
+            matches!(
+                f,
+                Frame::Loop { .. } | Frame::Rep { .. } | Frame::For { .. }
+            )
+        }) {
             return Err(self.structure("BRK or CONT outside a loop"));
         }
         self.emit(Instr::new(op));

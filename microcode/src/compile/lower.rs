@@ -246,6 +246,8 @@ pub(crate) fn instruction(c: &mut Ctx, inst: &Instruction) -> Result<(), Compile
             return Ok(());
         }
         O::Rep => return c.lower_rep(inst),
+        O::BgnFor => return c.lower_bgnfor(inst),
+        O::EndFor => return c.lower_endfor(inst),
         O::EndRep => return c.lower_endrep(),
         O::Cont => return c.lower_loop_control(Op::Cont),
         O::Kilp => {

@@ -76,7 +76,12 @@ impl Ctx<'_> {
                 s.reg.file
             )
         };
-        if s.reg.dimension.is_some() || ind.file != crate::tgsi::File::Address {
+        if s.reg.dimension.is_some()
+            || !matches!(
+                ind.file,
+                crate::tgsi::File::Address | crate::tgsi::File::Loop
+            )
+        {
             return Err(self.unsupported(bad()));
         }
         let (first, decl_first, count) = self

@@ -49,8 +49,8 @@ impl Features {
     pub const SEQUENCER: u32 = 8;
 }
 
-/// The literal set of the board build: 0, 1, 0.5, 2, 4, 8, 0.25, 0.125, 128, 3, 255, 1/255 ... (signs
-/// come from the operand's negate bits).
+/// The literal set of the board build: 0, 1, 0.5, 2, 4, 8, 0.25, 0.125, 128, 3, 255, 0.75, 1.5,
+/// integer -1, 2^-64, 2^64 (signs come from the operand's negate bits).
 pub const BOARD_LITERALS: [u32; LITERALS] = [
     0x0000_0000, // 0.0
     0x3F80_0000, // 1.0
@@ -65,7 +65,7 @@ pub const BOARD_LITERALS: [u32; LITERALS] = [
     0x437F_0000, // 255.0
     0x3F40_0000, // 0.75
     0x3FC0_0000, // 1.5
-    0x4f00_0000, // 2^31
+    0xFFFF_FFFF, // integer -1 (ENDFOR's count); never read as a float
     0x1F80_0000, // 2^-64
     0x5F80_0000, // 2^64
 ];
