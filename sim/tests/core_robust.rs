@@ -52,7 +52,11 @@ fn crc32fast_hash(b: &[u8]) -> u32 {
     for &x in b {
         crc ^= u32::from(x);
         for _ in 0..8 {
-            crc = if crc & 1 != 0 { (crc >> 1) ^ 0xEDB8_8320 } else { crc >> 1 };
+            crc = if crc & 1 != 0 {
+                (crc >> 1) ^ 0xEDB8_8320
+            } else {
+                crc >> 1
+            };
         }
     }
     !crc
