@@ -77,7 +77,30 @@ fn random_inputs_with(rng: &mut XorShift, tame: bool) -> RunInputs {
         inp.set_const(0, i, v);
     }
     inp.budget = 100_000;
+    inp.textures = vec![Some(Box::new(TestSampler))];
     inp
+}
+
+/// A procedural texture bound to unit 0 (the sampler is shared by both models; the test checks
+/// that both call it with the same coordinates and write its results the same way).
+struct TestSampler;
+
+impl sim::run_io::Sampler for TestSampler {
+    fn sample(&self, target: TextureTarget, c: [f32; 4]) -> [u32; 4] {
+        let t = target as u32 as f32;
+        [
+            (c[0] + c[1]).to_bits(),
+            (c[0] * 2.0 - c[2]).to_bits(),
+            (c[1] * 0.5 + t).to_bits(),
+            c[3].to_bits(),
+        ]
+    }
+    fn fetch(&self, texel: [i32; 4]) -> [u32; 4] {
+        texel.map(|x| (x.wrapping_mul(3) as f32).to_bits())
+    }
+    fn size(&self) -> [u32; 4] {
+        [8, 4, 1, 1]
+    }
 }
 
 fn random_inputs(rng: &mut XorShift) -> RunInputs {
@@ -113,15 +136,11 @@ fn diff_with(
 ) -> Result<(RunOutput, RunOutput), String> {
     let text = text::print(p);
     let compiled = compile(p, cfg).map_err(|e| format!("{e}\n{text}"))?;
-    let mut core_inputs = RunInputs {
-        inputs: inputs.effective_inputs(p),
-        constants: inputs.constants.clone(),
-        budget: inputs.budget,
-        ..RunInputs::default()
-    };
-    core_inputs.face = None;
+    // The core model reads `inputs` directly: the tests never set FACE, so the effective inputs
+    // are the inputs (and the textures are shared).
+    assert!(inputs.face.is_none());
     let r = sim::reference::run(p, inputs);
-    let c = sim::core_model::run(&compiled.image, &core_inputs);
+    let c = sim::core_model::run(&compiled.image, inputs);
     let (r, c) = match (r, c) {
         (Ok(r), Ok(c)) => (r, c),
         (Err(re), Err(ce)) => {
@@ -172,7 +191,7 @@ fn diff_with(
     Ok((r, c))
 }
 
-const HEADER: &str = "FRAG\nDCL IN[0..1]\nDCL OUT[0..1]\nDCL TEMP[0..3]\nDCL ADDR[0]\nDCL LOOP[0..1]\nDCL CONST[0..1]\nIMM FLT32 { 0.0, 1.0, 3.0, 0.5 }\nIMM FLT32 { -2.0, 0.25, 7.5, -0.75 }\n";
+const HEADER: &str = "FRAG\nDCL IN[0..1]\nDCL OUT[0..1]\nDCL TEMP[0..3]\nDCL ADDR[0]\nDCL LOOP[0..1]\nDCL SAMP[0]\nDCL CONST[0..1]\nIMM FLT32 { 0.0, 1.0, 3.0, 0.5 }\nIMM FLT32 { -2.0, 0.25, 7.5, -0.75 }\n";
 
 fn parse(body: &str) -> Program {
     let src = format!("{HEADER}{body}");
@@ -224,6 +243,9 @@ const HAND: &[(&str, &[u32])] = &[
     ("SLT.CC TEMP[0], IN[0], IN[1]\nBGNLOOP\n  (GE.xxxx) BRK\n  ADD.CC TEMP[0].x, TEMP[0], -IMM[0].wwww\n  (NE.y) CONT\n  ADD OUT[0], OUT[0], IN[0]\nENDLOOP\n(FL.x) KILP\n(NE.yyyy) KILP\nEND\n", &[]),
     ("BGNFOR LOOP[0], IMM[0].xzyy\n  ADD OUT[0], OUT[0], CONST[LOOP[0].x]\n  BGNFOR LOOP[1], IN[1]\n    ADD OUT[1], OUT[1], IN[0]\n    BRK\n  ENDFOR LOOP[1]\nENDFOR LOOP[0]\nEND\n", &[]),
     ("BGNFOR LOOP[0], IN[1].xzyw\n  ADD OUT[0], OUT[0], IN[0]\n  IF IN[0].xxxx\n    CONT\n  ENDIF\n  ADD OUT[1], OUT[1], IMM[0].yyyy\nENDFOR LOOP[0]\nEND\n", &[]),
+    ("TEX OUT[0], IN[0], SAMP[0], 2D\nTXP OUT[1], -IN[1].yxzw, SAMP[0], 3D\nEND\n", &[]),
+    ("TXB_SAT OUT[0], IN[0], SAMP[0], CUBE\nIF IN[1].xxxx\n  TXL OUT[1].xy, |IN[1]|, SAMP[0], RECT\n  TXD OUT[1].zw, IN[0], IN[1], IN[1], SAMP[0], 1D\nENDIF\nEND\n", &[]),
+    ("TXF OUT[0], -IN[0], SAMP[0], 2D\nTXQ OUT[1], IN[0], SAMP[0], 2D\nEND\n", &[]),
     ("MOV TEMP[1], IN[0]\nDP3 TEMP[1], TEMP[1], TEMP[1].zyxw\nMOV OUT[0], TEMP[1]\nXPD TEMP[2], TEMP[2].yzxw, IN[1]\nMOV OUT[1], TEMP[2]\nEND\n", &[]),
 ];
 
@@ -347,6 +369,13 @@ const EXACT_OPS: &[Opcode] = &[
     Opcode::Mod,
     Opcode::Sad,
     Opcode::Ara,
+    Opcode::Tex,
+    Opcode::Txp,
+    Opcode::Txb,
+    Opcode::Txl,
+    Opcode::Txd,
+    Opcode::Txf,
+    Opcode::Txq,
 ];
 
 const APPROX_OPS: &[Opcode] = &[
@@ -533,6 +562,9 @@ impl Gen {
                 self.note("CC instruction test");
             }
         }
+        if info.is_texture() {
+            i.texture = TextureTarget::from_number(1 + self.pick(8) as u32);
+        }
         i.dst.push(d);
         for k in 0..info.num_src {
             let mut s = self.src_from(approx);
@@ -559,6 +591,9 @@ impl Gen {
                 if let Some(e) = &mut s.ext_swizzle {
                     e.divide = ExtSel::One;
                 }
+            }
+            if info.is_texture() && usize::from(k) == if op == Opcode::Txd { 3 } else { 1 } {
+                s = SrcOperand::new(reg(File::Sampler, 0));
             }
             if k == 1 && op.info().output == OutputMode::Special && matrix(op) {
                 // Matrix rows are TEMP[0..rows-1], all declared.

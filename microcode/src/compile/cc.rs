@@ -75,7 +75,10 @@ pub(crate) fn instruction(c: &mut Ctx, inst: &Instruction) -> Result<(), Compile
     if let Some(t) = &inst.cond_flow {
         let wrappable = matches!(
             info.kind,
-            Kind::Alu | Kind::Kill | Kind::Flow(Flow::Brk | Flow::Cont | Flow::Cal | Flow::Ret)
+            Kind::Alu
+                | Kind::Texture
+                | Kind::Kill
+                | Kind::Flow(Flow::Brk | Flow::Cont | Flow::Cal | Flow::Ret)
         );
         if !wrappable {
             return Err(c.unsupported("condition test on this opcode"));
@@ -92,8 +95,9 @@ pub(crate) fn instruction(c: &mut Ctx, inst: &Instruction) -> Result<(), Compile
             .first()
             .ok_or_else(|| c.unsupported("condition code without a destination"))?;
         let float = matches!(info.dst_type, OperandType::Float | OperandType::Untyped);
-        if !float || d.reg.file == File::Address || info.kind != Kind::Alu {
-            return Err(c.unsupported("condition codes on integer, address or non-ALU results"));
+        if !float || d.reg.file == File::Address || !matches!(info.kind, Kind::Alu | Kind::Texture)
+        {
+            return Err(c.unsupported("condition codes on integer or address results"));
         }
         let t = c.scratch();
         c.redirect = Some(t);

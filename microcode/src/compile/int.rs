@@ -27,7 +27,7 @@ pub(crate) fn is_int(op: Opcode) -> bool {
 
 impl Ctx<'_> {
     /// An integer source operand.
-    fn int_src(&mut self, s: &SrcOperand) -> Result<Operand, CompileError> {
+    pub(crate) fn int_src(&mut self, s: &SrcOperand) -> Result<Operand, CompileError> {
         let plain = SrcOperand {
             negate: false,
             ext_mod: Default::default(),

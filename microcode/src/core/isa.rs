@@ -37,6 +37,8 @@ pub enum Unit {
     Seq,
     /// Sequencer flow control: masks, stacks, branches, kills.
     Flow,
+    /// Texture unit: texel fetch from texture memory and the filtering sequence.
+    Tex,
 }
 
 /// What an operation writes.
@@ -100,6 +102,9 @@ const EX2_STEPS: u32 = 6;
 const LG2_STEPS: u32 = 20;
 const SINCOS_STEPS: u32 = 25;
 const POW_STEPS: u32 = 27;
+/// Passes of the texture sequence (address, 4 texel fetches, bilinear weights and 3 lerps per
+/// channel pair): a provisional figure until the texture unit is built.
+const TEX_STEPS: u32 = 8;
 
 /// Clocks a derivative waits before issue: its lane reads a neighbour up to two lanes later,
 /// whose component c was written `4*2 - 3` clocks too late for a back-to-back issue (see the
@@ -148,6 +153,9 @@ op_table! {
     Shl = 40, "SHL", Int, 2, Reg, SLOTS, 0, LATENCY, "d.c = ishl(A.c, B.c) (by B.c & 31)";
     Shr = 41, "SHR", Int, 2, Reg, SLOTS, 0, LATENCY, "d.c = ishr(A.c, B.c) (arithmetic, by B.c & 31)";
     Imod = 42, "IMOD", Div, 2, Reg, SLOTS, 17, LATENCY, "d.c = imod(A.c, B.c): signed remainder (urem_steps, 32 steps); by 0 gives 0xFFFFFFFF";
+    Tex = 44, "TEX", Tex, 1, Reg, SLOTS * TEX_STEPS, 0, LATENCY, "d = sample(unit B.index, target C.index, A as float coordinates) (decisions.md section 6)";
+    Txf = 45, "TXF", Tex, 1, Reg, SLOTS * 2, 0, LATENCY, "d = texel(unit B.index, A as int32 coordinates)";
+    Txq = 46, "TXQ", Tex, 0, Reg, SLOTS, 0, LATENCY, "d = size(unit B.index) as int32 (width, height, depth, levels)";
     If = 48, "IF", Flow, 0, None, 1 + LATENCY, 0, 0, "cond = any P.c for c in wmask; push (entry E, cond); E &= cond; if E == 0 jump to target (its ELSE or ENDIF, which then runs)";
     Else = 49, "ELSE", Flow, 0, None, 2, 0, 0, "E = entry & !cond of the IF frame; if E == 0 jump to target (ENDIF)";
     Endif = 50, "ENDIF", Flow, 0, None, 2, 0, 0, "pop the IF frame; E = its entry mask";

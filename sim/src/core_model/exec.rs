@@ -32,6 +32,7 @@ enum Frame {
 
 pub(super) struct Machine<'a> {
     img: &'a Image,
+    inputs: &'a RunInputs,
     budget: u64,
     r: Vec<[[u32; 4]; LANES]>,
     k: Vec<[u32; 4]>,
@@ -67,7 +68,7 @@ fn cond(c: Cond, a: u32, b: u32) -> bool {
 }
 
 impl<'a> Machine<'a> {
-    pub fn new(img: &'a Image, inputs: &RunInputs) -> Machine<'a> {
+    pub fn new(img: &'a Image, inputs: &'a RunInputs) -> Machine<'a> {
         let regs = usize::from(img.config.registers);
         let mut r = vec![[[0u32; 4]; LANES]; regs];
         for m in &img.inputs {
@@ -94,6 +95,7 @@ impl<'a> Machine<'a> {
         }
         Machine {
             img,
+            inputs,
             budget: inputs.budget,
             r,
             k,
@@ -203,6 +205,7 @@ impl<'a> Machine<'a> {
             Unit::Div => Features::DIVIDER,
             Unit::Seq => Features::SEQUENCER,
             Unit::Int => Features::INTEGER,
+            Unit::Tex => Features::TEXTURE,
             _ => 0,
         };
         if need != 0 && !self.img.config.has(need) {
@@ -220,6 +223,10 @@ impl<'a> Machine<'a> {
     fn step(&mut self, pc: usize, i: &Instr) -> Result<Option<usize>, CoreFault> {
         self.require(pc, i)?;
         let info = i.op.info();
+        if info.unit == Unit::Tex {
+            self.texture(pc, i)?;
+            return Ok(Some(pc + 1));
+        }
         if info.unit != Unit::Flow {
             match info.dst {
                 DstKind::Pred => self.setp(i),
@@ -446,6 +453,34 @@ impl<'a> Machine<'a> {
         }
     }
 
+    /// TEX / TXF / TXQ through the sampler bound to the unit (the texture memory's contents and
+    /// the filtering sequence, shared with the reference model: `decisions.md` section 6).
+    fn texture(&mut self, pc: usize, i: &Instr) -> Result<(), CoreFault> {
+        let unit = usize::from(i.src[1].index);
+        let sampler = self
+            .inputs
+            .textures
+            .get(unit)
+            .and_then(Option::as_ref)
+            .ok_or(CoreFault {
+                pc,
+                kind: FaultKind::MissingTexture { unit },
+            })?;
+        let target = microcode::tgsi::TextureTarget::from_number(u32::from(i.src[2].index))
+            .unwrap_or(microcode::tgsi::TextureTarget::Unknown);
+        let active = self.e;
+        for l in (0..LANES).filter(|&l| active[l]) {
+            let a = self.read(&i.src[0], l);
+            let out = match i.op {
+                Op::Txq => sampler.size(),
+                Op::Txf => sampler.fetch(a.map(|x| x as i32)),
+                _ => sampler.sample(target, a.map(|x| f32::from_bits(arith::bits::flush(x)))),
+            };
+            self.write(i, l, out);
+        }
+        Ok(())
+    }
+
     fn setp(&mut self, i: &Instr) {
         for l in (0..LANES).filter(|&l| self.e[l]) {
             let a = self.read(&i.src[0], l);
@@ -481,7 +516,8 @@ impl<'a> Machine<'a> {
 
     fn alu(&mut self, i: &Instr) {
         let all: [[u32; 4]; LANES] = std::array::from_fn(|l| self.read(&i.src[0], l));
-        for l in (0..LANES).filter(|&l| self.e[l]) {
+        let active = self.e;
+        for l in (0..LANES).filter(|&l| active[l]) {
             let a = if i.op == Op::Movr {
                 self.read_relative(i, l)
             } else {
@@ -539,9 +575,16 @@ impl<'a> Machine<'a> {
                     _ => 0,
                 };
             }
-            let Some(dst) = self.r.get_mut(usize::from(i.dst)) else {
-                continue;
-            };
+            self.write(i, l, out);
+        }
+    }
+
+    /// The destination stage: write mask, predicated write, MODULATE scale, saturate.
+    fn write(&mut self, i: &Instr, l: usize, out: [u32; 4]) {
+        let Some(dst) = self.r.get_mut(usize::from(i.dst)) else {
+            return;
+        };
+        {
             for (c, &v) in out.iter().enumerate() {
                 if i.wmask & (1 << c) == 0 {
                     continue;

@@ -38,6 +38,8 @@ pub enum FaultKind {
     CallStackOverflow { depth: usize },
     #[error("mask stack underflow or mismatched frame at {op}")]
     StackMismatch { op: &'static str },
+    #[error("no texture bound to sampler unit {unit}")]
+    MissingTexture { unit: usize },
     #[error("operation {op} needs a unit this core build lacks")]
     MissingUnit { op: &'static str },
 }
