@@ -447,7 +447,10 @@ impl Gen {
             }
         };
         let mut r = r;
-        if !tame && matches!(r.file, File::Constant | File::Temporary) && self.chance(10) {
+        if !tame
+            && matches!(r.file, File::Constant | File::Temporary | File::Immediate)
+            && self.chance(10)
+        {
             let by_loop = self.chance(30);
             r.indirect = Some(Indirect {
                 file: if by_loop { File::Loop } else { File::Address },
@@ -879,6 +882,7 @@ fn random_programs_agree_and_cover_everything_lowered() {
         "KIL",
         "KILP",
         "relative CONST",
+        "relative IMM",
         "relative TEMP",
         "IFC",
         "REP",

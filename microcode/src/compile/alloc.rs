@@ -133,6 +133,12 @@ impl Alloc {
     /// the number of slots, when the file has exactly one declared range (so the slots of the
     /// range are consecutive on the core).
     pub fn range(&self, p: &Program, file: File) -> Option<(Place, i32, i32)> {
+        if file == File::Immediate {
+            // Immediates take consecutive K slots in order; their "declaration" is the list.
+            let n = i32::try_from(p.immediates.len()).ok()?;
+            let first = self.place(&Register::new(file, 0))?;
+            return Some((first, 0, n));
+        }
         let mut decls = p
             .declarations
             .iter()
