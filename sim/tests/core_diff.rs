@@ -76,6 +76,12 @@ fn random_inputs_with(rng: &mut XorShift, tame: bool) -> RunInputs {
         let v = [0; 4].map(|_: u32| random_value(rng));
         inp.set_const(0, i, v);
     }
+    for v in 0..6 {
+        for n in 0..4 {
+            let val = [0; 4].map(|_: u32| tame_value(rng));
+            inp.geometry_inputs.insert((v, n), val);
+        }
+    }
     inp.budget = 100_000;
     inp.textures = vec![Some(Box::new(TestSampler))];
     inp
@@ -161,6 +167,28 @@ fn diff_with(
         }
     };
     for l in 0..4 {
+        let (rv, cv) = (&r.lanes[l].vertices, &c.lanes[l].vertices);
+        let same_vertices = rv.len() == cv.len()
+            && rv.iter().zip(cv).all(|(a, b)| {
+                a.primitive_end == b.primitive_end
+                    && a.outputs.len() == b.outputs.len()
+                    && a.outputs.iter().all(|(k, x)| {
+                        b.outputs.get(k).is_some_and(|y| {
+                            (0..4).all(|i| {
+                                if approx.contains(k) {
+                                    close(x[i], y[i])
+                                } else {
+                                    x[i] == y[i]
+                                }
+                            })
+                        })
+                    })
+            });
+        if !same_vertices {
+            return Err(format!(
+                "lane {l} vertices differ:\nreference {rv:?}\ncore {cv:?}\n{text}"
+            ));
+        }
         if r.lanes[l].killed != c.lanes[l].killed {
             return Err(format!(
                 "lane {l} killed differs\n{text}\n{}",
@@ -1124,4 +1152,21 @@ fn corpus_programs_agree() {
         files.len()
     );
     assert!(compiled >= 100, "only {compiled} corpus programs compiled");
+}
+
+#[test]
+fn geometry_programs_agree() {
+    let src = "GEOM\nPROPERTY GS_INPUT_PRIMITIVE TRIANGLES\nPROPERTY GS_OUTPUT_PRIMITIVE TRIANGLE_STRIP\nPROPERTY GS_MAX_OUTPUT_VERTICES 4\nDCL IN[][0..1]\nDCL OUT[0..1]\nMOV OUT[0], IN[0][0]\nADD OUT[1], IN[1][1], -IN[2][0]\nEMIT\nIF IN[0][1].xxxx\n  MUL OUT[0], OUT[0], IN[2][1]\n  EMIT\nENDIF\nENDPRIM\nMOV OUT[0], -IN[2][1].wzyx\nEMIT\nEND\n";
+    let p = text::parse(src).unwrap_or_else(|e| panic!("{}", e.render(src, "geom")));
+    validate(&p, &Limits::default()).expect("valid");
+    let mut rng = XorShift::new(5);
+    let mut emitted = 0;
+    for _ in 0..40 {
+        let inputs = random_inputs(&mut rng);
+        let (r, c) = diff(&p, &inputs, &[]).unwrap_or_else(|e| panic!("{e}"));
+        assert!(c.geometry);
+        emitted += c.lanes[0].vertices.len();
+        assert_eq!(r.lanes[0].vertices, c.lanes[0].vertices);
+    }
+    assert!(emitted >= 80, "{emitted} vertices in 40 runs");
 }

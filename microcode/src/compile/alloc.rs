@@ -5,7 +5,22 @@
 use super::{check_limit, CompileError};
 use crate::core::image::{ConstSlot, ConstSource, RegMap};
 use crate::core::CoreConfig;
-use crate::tgsi::{DeclDimension, File, Program, Register};
+use crate::tgsi::{DeclDimension, File, Processor, Program, PropertyName, Register};
+
+/// Vertices of the geometry program's input primitive (GS_INPUT_PRIMITIVE; 6, the most, when the
+/// program does not say).
+fn input_vertices(p: &Program) -> i32 {
+    match p
+        .property(PropertyName::GsInputPrimitive)
+        .and_then(|v| v.first().copied())
+    {
+        Some(0) => 1,
+        Some(1..=3) => 2,
+        Some(4..=6) => 3,
+        Some(10 | 11) => 4,
+        _ => 6,
+    }
+}
 use std::collections::HashMap;
 
 /// Where a TGSI register lives on the core.
@@ -40,6 +55,24 @@ impl Alloc {
         let mut k_needed = 0usize;
         for d in &p.declarations {
             match d.file {
+                File::Input if p.processor == Processor::Geometry => {
+                    // Geometry inputs are the same for the four invocations: K slots, one per
+                    // vertex of the input primitive and declared index.
+                    for v in 0..input_vertices(p) {
+                        for i in d.first..=d.last {
+                            let slot = k_needed;
+                            k_needed += 1;
+                            a.k.insert((File::Input, v, i), slot.min(255) as u8);
+                            a.constants.push(ConstSlot {
+                                k: slot.min(usize::from(u16::MAX)) as u16,
+                                source: ConstSource::Geometry {
+                                    vertex: v.clamp(0, i32::from(u16::MAX)) as u16,
+                                    index: i.clamp(0, i32::from(u16::MAX)) as u16,
+                                },
+                            });
+                        }
+                    }
+                }
                 File::Temporary | File::Input | File::Output | File::Address | File::Loop => {
                     if d.dimension.is_some() {
                         return Err(CompileError::Program(format!(
@@ -157,6 +190,15 @@ impl Alloc {
             return None;
         }
         match r.file {
+            File::Input if r.dimension.is_some() => {
+                let d = r.dimension?;
+                if d.indirect.is_some() {
+                    return None;
+                }
+                self.k
+                    .get(&(File::Input, r.index, d.index))
+                    .map(|&x| Place::K(x))
+            }
             File::Temporary | File::Input | File::Output | File::Address | File::Loop => {
                 if r.dimension.is_some() {
                     return None;

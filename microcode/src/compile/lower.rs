@@ -250,6 +250,14 @@ pub(crate) fn instruction(c: &mut Ctx, inst: &Instruction) -> Result<(), Compile
         O::EndFor => return c.lower_endfor(inst),
         O::EndRep => return c.lower_endrep(),
         O::Cont => return c.lower_loop_control(Op::Cont),
+        O::Emit => {
+            c.emit(Instr::new(Op::Emit));
+            return Ok(());
+        }
+        O::EndPrim => {
+            c.emit(Instr::new(Op::Endprim));
+            return Ok(());
+        }
         O::Kilp => {
             c.emit(Instr::new(Op::Kill));
             return Ok(());

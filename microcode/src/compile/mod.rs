@@ -22,7 +22,7 @@ mod operand;
 use crate::core::image::Image;
 use crate::core::isa::{Instr, Op};
 use crate::core::CoreConfig;
-use crate::tgsi::{text, Opcode, Processor, Program};
+use crate::tgsi::{text, Opcode, Program};
 use std::fmt::Write;
 use thiserror::Error;
 
@@ -101,11 +101,6 @@ pub fn compile(program: &Program, config: &CoreConfig) -> Result<Compiled, Compi
     if !program.executable {
         return Err(CompileError::Program(
             "the program is of a newer token version and is not executable".into(),
-        ));
-    }
-    if program.processor == Processor::Geometry {
-        return Err(CompileError::Program(
-            "geometry programs are not supported by the core compiler yet".into(),
         ));
     }
     let mut alloc = alloc::Alloc::new(program, config)?;

@@ -117,6 +117,9 @@ pub fn listing(img: &Image) -> String {
             ConstSource::Buffer { buffer, index } => {
                 let _ = writeln!(t, "; K{} = CONST[{buffer}][{index}]", k.k);
             }
+            ConstSource::Geometry { vertex, index } => {
+                let _ = writeln!(t, "; K{} = IN[{vertex}][{index}]", k.k);
+            }
         }
     }
     for m in &img.inputs {

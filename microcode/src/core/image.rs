@@ -8,8 +8,8 @@
 //! 12  CoreConfig::to_bytes, u8 processor, 3 zero bytes
 //! ..  sections: u32 tag (4 ASCII), u32 payload length, payload
 //!     CODE  16 bytes per instruction (the u128 word of isa::encode)
-//!     KMAP  24 bytes per constant slot: u16 K index, u16 kind (0 data, 1 CONST), u16 buffer,
-//!           u16 index, 4 x u32 data
+//!     KMAP  24 bytes per constant slot: u16 K index, u16 kind (0 data, 1 CONST, 2 geometry
+//!           input), u16 buffer (or vertex), u16 index, 4 x u32 data
 //!     IMAP  4 bytes per input: u16 TGSI IN index, u16 R register
 //!     OMAP  4 bytes per output: u16 TGSI OUT index, u16 R register
 //!     ORIG  2 bytes per instruction: the TGSI instruction index it came from
@@ -33,6 +33,8 @@ pub enum ConstSource {
     Data([u32; 4]),
     /// `CONST[buffer][index]`, written by the host before the run.
     Buffer { buffer: u16, index: u16 },
+    /// Geometry input `IN[vertex][index]`, written by the host before the run.
+    Geometry { vertex: u16, index: u16 },
 }
 
 /// One slot of the constant file K.
@@ -176,6 +178,7 @@ impl Image {
             let (kind, buffer, index, data) = match c.source {
                 ConstSource::Data(d) => (0, 0, 0, d),
                 ConstSource::Buffer { buffer, index } => (1, buffer, index, [0; 4]),
+                ConstSource::Geometry { vertex, index } => (2, vertex, index, [0; 4]),
             };
             put16(&mut k, kind);
             put16(&mut k, buffer);
@@ -302,6 +305,10 @@ impl Image {
                             0 => ConstSource::Data(std::array::from_fn(|c| le32(e, 8 + 4 * c))),
                             1 => ConstSource::Buffer {
                                 buffer: le16(e, 4),
+                                index: le16(e, 6),
+                            },
+                            2 => ConstSource::Geometry {
+                                vertex: le16(e, 4),
                                 index: le16(e, 6),
                             },
                             _ => return Err(ImageError::BadConstKind { offset, kind }),

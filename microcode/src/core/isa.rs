@@ -173,6 +173,8 @@ op_table! {
     Brkp = 62, "BRKP", Flow, 0, None, 1 + LATENCY, 0, 0, "BRK for the active lanes with P.x";
     Loopp = 63, "LOOPP", Flow, 0, None, 1 + LATENCY, 0, 0, "push a loop frame (entry = E, live = E & P.x), E = live; if E == 0 jump to target (its ENDLOOPP)";
     Next = 64, "NEXT", Flow, 0, None, 2, 0, 0, "end of a loop body: E = live of the innermost loop (CONT lanes come back)";
+    Emit = 66, "EMIT", Flow, 0, None, SLOTS, 0, 0, "active lanes append a vertex: the output registers (OMAP), streamed to the host";
+    Endprim = 67, "ENDPRIM", Flow, 0, None, 2, 0, 0, "active lanes mark their last vertex as the end of a primitive";
     Endloopp = 65, "ENDLOOPP", Flow, 0, None, 1 + LATENCY, 0, 0, "live &= P.x; then as ENDLOOP";
 }
 

@@ -1,7 +1,7 @@
 //! The core model's machine: state and the per-instruction step.
 
 use super::{CoreFault, FaultKind, ENGINE};
-use crate::run_io::{LaneOutput, RunInputs, RunOutput, LANES};
+use crate::run_io::{LaneOutput, RunInputs, RunOutput, Vertex, LANES};
 use microcode::arith;
 use microcode::core::config::Features;
 use microcode::core::disasm::instr_text;
@@ -42,6 +42,8 @@ pub(super) struct Machine<'a> {
     /// Lanes that have not executed RET in the main program.
     main_live: Mask,
     stack: Vec<Frame>,
+    /// Geometry programs: the vertices each lane emitted.
+    vertices: [Vec<Vertex>; LANES],
     cycles: u64,
     count: u64,
 }
@@ -88,6 +90,11 @@ impl<'a> Machine<'a> {
                     .get(&(u32::from(buffer), u32::from(index)))
                     .copied()
                     .unwrap_or([0; 4]),
+                ConstSource::Geometry { vertex, index } => inputs
+                    .geometry_inputs
+                    .get(&(u32::from(vertex), u32::from(index)))
+                    .copied()
+                    .unwrap_or([0; 4]),
             };
             if let Some(slot) = k.get_mut(usize::from(c.k)) {
                 *slot = v;
@@ -104,6 +111,7 @@ impl<'a> Machine<'a> {
             killed: [false; LANES],
             main_live: [true; LANES],
             stack: Vec::new(),
+            vertices: Default::default(),
             cycles: 0,
             count: 0,
         }
@@ -175,19 +183,29 @@ impl<'a> Machine<'a> {
         Ok(self.finish())
     }
 
-    fn finish(self) -> RunOutput {
-        let lanes: [LaneOutput; LANES] = std::array::from_fn(|l| LaneOutput {
-            killed: self.killed[l],
-            outputs: self
-                .img
-                .outputs
-                .iter()
-                .map(|m| {
-                    let v = self.r.get(usize::from(m.reg)).map_or([0; 4], |v| v[l]);
-                    (u32::from(m.tgsi), v)
-                })
-                .collect(),
-            vertices: Vec::new(),
+    /// The output registers of one lane, by TGSI index.
+    fn outputs(&self, l: usize) -> std::collections::BTreeMap<u32, [u32; 4]> {
+        self.img
+            .outputs
+            .iter()
+            .map(|m| {
+                let v = self.r.get(usize::from(m.reg)).map_or([0; 4], |v| v[l]);
+                (u32::from(m.tgsi), v)
+            })
+            .collect()
+    }
+
+    fn finish(mut self) -> RunOutput {
+        let lanes: [LaneOutput; LANES] = std::array::from_fn(|l| {
+            let mut vertices = std::mem::take(&mut self.vertices[l]);
+            if let Some(v) = vertices.last_mut() {
+                v.primitive_end = true;
+            }
+            LaneOutput {
+                killed: self.killed[l],
+                outputs: self.outputs(l),
+                vertices,
+            }
         });
         RunOutput {
             engine: ENGINE.to_string(),
@@ -195,7 +213,7 @@ impl<'a> Machine<'a> {
             instructions: Some(self.count),
             cycles: Some(self.cycles),
             fault: None,
-            geometry: false,
+            geometry: self.img.processor == 2,
             warnings: Vec::new(),
         }
     }
@@ -315,6 +333,22 @@ impl<'a> Machine<'a> {
                 self.kill(lanes);
             }
             Op::Kill => self.kill(self.e),
+            Op::Emit => {
+                for l in (0..LANES).filter(|&l| self.e[l]) {
+                    let outputs = self.outputs(l);
+                    self.vertices[l].push(Vertex {
+                        outputs,
+                        primitive_end: false,
+                    });
+                }
+            }
+            Op::Endprim => {
+                for l in (0..LANES).filter(|&l| self.e[l]) {
+                    if let Some(v) = self.vertices[l].last_mut() {
+                        v.primitive_end = true;
+                    }
+                }
+            }
             Op::Cal | Op::Calp => {
                 let callers: Mask = if i.op == Op::Calp {
                     std::array::from_fn(|l| self.e[l] && self.p[l][0])
