@@ -1050,6 +1050,21 @@ fn runtime_faults_budget_and_stack() {
         f.kind,
         sim::core_model::FaultKind::StackOverflow { depth: 1 }
     );
+
+    // A call from inside a subroutine needs two call frames.
+    let calls =
+        parse("CAL :2\nEND\nBGNSUB\nCAL :6\nRET\nENDSUB\nBGNSUB\nMOV OUT[0], IN[1]\nRET\nENDSUB\n");
+    let mut img = compile(&calls, &CoreConfig::default())
+        .expect("compiles")
+        .image;
+    let ok = sim::core_model::run(&img, &inputs).expect("two calls fit the board build");
+    assert_eq!(ok.lanes[0].outputs.get(&0), Some(&[0u32; 4]));
+    img.config.call_stack_depth = 1;
+    let f = sim::core_model::run(&img, &inputs).expect_err("call overflow");
+    assert_eq!(
+        f.kind,
+        sim::core_model::FaultKind::CallStackOverflow { depth: 1 }
+    );
 }
 
 #[test]
