@@ -274,6 +274,7 @@ const HAND: &[(&str, &[u32])] = &[
     ("TEX OUT[0], IN[0], SAMP[0], 2D\nTXP OUT[1], -IN[1].yxzw, SAMP[0], 3D\nEND\n", &[]),
     ("TXB_SAT OUT[0], IN[0], SAMP[0], CUBE\nIF IN[1].xxxx\n  TXL OUT[1].xy, |IN[1]|, SAMP[0], RECT\n  TXD OUT[1].zw, IN[0], IN[1], IN[1], SAMP[0], 1D\nENDIF\nEND\n", &[]),
     ("TXF OUT[0], -IN[0], SAMP[0], 2D\nTXQ OUT[1], IN[0], SAMP[0], 2D\nEND\n", &[]),
+    ("ARL ADDR[0], IN[0]\nPUSHA ADDR[0]\nPUSHA -ADDR[0].yxwz\nARL ADDR[0], IMM[0]\nPOPA ADDR[0].xy\nMOV OUT[0], CONST[ADDR[0].x+1]\nPOPA ADDR[0]\nMOV OUT[1], CONST[ADDR[0].y]\nEND\n", &[]),
     ("MOV TEMP[1], IN[0]\nDP3 TEMP[1], TEMP[1], TEMP[1].zyxw\nMOV OUT[0], TEMP[1]\nXPD TEMP[2], TEMP[2].yzxw, IN[1]\nMOV OUT[1], TEMP[2]\nEND\n", &[]),
 ];
 

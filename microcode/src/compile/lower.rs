@@ -250,6 +250,20 @@ pub(crate) fn instruction(c: &mut Ctx, inst: &Instruction) -> Result<(), Compile
         O::EndFor => return c.lower_endfor(inst),
         O::EndRep => return c.lower_endrep(),
         O::Cont => return c.lower_loop_control(Op::Cont),
+        O::Pusha => {
+            let s = inst
+                .src
+                .first()
+                .ok_or_else(|| c.unsupported("PUSHA without a source"))?;
+            let a = c.int_src(s)?;
+            c.op(Op::Pusha, 0, 0xF, &[a]);
+            return Ok(());
+        }
+        O::Popa => {
+            let d = c.dst(inst)?;
+            c.fin(Op::Popa, d, 0xF, &[]);
+            return Ok(());
+        }
         O::Emit => {
             c.emit(Instr::new(Op::Emit));
             return Ok(());

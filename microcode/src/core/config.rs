@@ -8,7 +8,7 @@ use thiserror::Error;
 pub const LITERALS: usize = 16;
 
 /// Size of [`CoreConfig::to_bytes`].
-pub const CONFIG_BYTES: usize = 2 * 7 + 4 + 4 + 4 * LITERALS;
+pub const CONFIG_BYTES: usize = 2 * 8 + 4 + 4 + 4 * LITERALS;
 
 /// Feature parameters and limits of one core build.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -27,6 +27,8 @@ pub struct CoreConfig {
     pub texture_texels: u16,
     /// Number of per-lane predicate vectors (P registers).
     pub predicates: u16,
+    /// Depth of the per-lane address stack (PUSHA / POPA), in vec4 entries.
+    pub address_stack_depth: u16,
     /// Which optional units exist ([`Features`] bits).
     pub features: u32,
     /// Read-to-writeback latency of the pipeline in clocks (at most 13: see the ISA's cycle model).
@@ -81,6 +83,7 @@ impl Default for CoreConfig {
             call_stack_depth: 8,
             texture_texels: 4096,
             predicates: 1,
+            address_stack_depth: 32,
             features: Features::DIVIDER
                 | Features::TEXTURE
                 | Features::INTEGER
@@ -117,6 +120,7 @@ impl CoreConfig {
             self.call_stack_depth,
             self.texture_texels,
             self.predicates,
+            self.address_stack_depth,
         ] {
             v.extend_from_slice(&x.to_le_bytes());
         }
@@ -140,7 +144,7 @@ impl CoreConfig {
         let w = |o: usize| u32::from_le_bytes([b[o], b[o + 1], b[o + 2], b[o + 3]]);
         let mut literals = [0; LITERALS];
         for (i, l) in literals.iter_mut().enumerate() {
-            *l = w(22 + 4 * i);
+            *l = w(24 + 4 * i);
         }
         let c = CoreConfig {
             program_size: h(0),
@@ -150,8 +154,9 @@ impl CoreConfig {
             call_stack_depth: h(4),
             texture_texels: h(5),
             predicates: h(6),
-            features: w(14),
-            latency: w(18),
+            address_stack_depth: h(7),
+            features: w(16),
+            latency: w(20),
             literals,
         };
         if c.latency > 13 {

@@ -359,6 +359,11 @@ impl Image {
             ),
             ("texture_texels", a.texture_texels, core.texture_texels),
             ("predicates", a.predicates, core.predicates),
+            (
+                "address_stack_depth",
+                a.address_stack_depth,
+                core.address_stack_depth,
+            ),
         ] {
             if x != y {
                 diffs.push(format!("{name} {x} (core has {y})"));

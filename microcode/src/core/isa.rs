@@ -175,6 +175,8 @@ op_table! {
     Next = 64, "NEXT", Flow, 0, None, 2, 0, 0, "end of a loop body: E = live of the innermost loop (CONT lanes come back)";
     Emit = 66, "EMIT", Flow, 0, None, SLOTS, 0, 0, "active lanes append a vertex: the output registers (OMAP), streamed to the host";
     Endprim = 67, "ENDPRIM", Flow, 0, None, 2, 0, 0, "active lanes mark their last vertex as the end of a primitive";
+    Pusha = 70, "PUSHA", Flow, 1, None, SLOTS, 0, 0, "active lanes push A (4 words) on their address stack (overflow: fault)";
+    Popa = 71, "POPA", Flow, 0, Reg, SLOTS, 0, LATENCY, "active lanes pop their address stack into d (empty: fault)";
     Endloopp = 65, "ENDLOOPP", Flow, 0, None, 1 + LATENCY, 0, 0, "live &= P.x; then as ENDLOOP";
 }
 

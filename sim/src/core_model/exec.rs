@@ -42,6 +42,8 @@ pub(super) struct Machine<'a> {
     /// Lanes that have not executed RET in the main program.
     main_live: Mask,
     stack: Vec<Frame>,
+    /// PUSHA / POPA stacks, per lane.
+    addr_stack: [Vec<[u32; 4]>; LANES],
     /// Geometry programs: the vertices each lane emitted.
     vertices: [Vec<Vertex>; LANES],
     cycles: u64,
@@ -112,6 +114,7 @@ impl<'a> Machine<'a> {
             main_live: [true; LANES],
             stack: Vec::new(),
             vertices: Default::default(),
+            addr_stack: Default::default(),
             cycles: 0,
             count: 0,
         }
@@ -241,6 +244,10 @@ impl<'a> Machine<'a> {
     fn step(&mut self, pc: usize, i: &Instr) -> Result<Option<usize>, CoreFault> {
         self.require(pc, i)?;
         let info = i.op.info();
+        if matches!(i.op, Op::Pusha | Op::Popa) {
+            self.address_stack(pc, i)?;
+            return Ok(Some(pc + 1));
+        }
         if info.unit == Unit::Tex {
             self.texture(pc, i)?;
             return Ok(Some(pc + 1));
@@ -511,6 +518,27 @@ impl<'a> Machine<'a> {
                 _ => sampler.sample(target, a.map(|x| f32::from_bits(arith::bits::flush(x)))),
             };
             self.write(i, l, out);
+        }
+        Ok(())
+    }
+
+    fn address_stack(&mut self, pc: usize, i: &Instr) -> Result<(), CoreFault> {
+        let depth = usize::from(self.img.config.address_stack_depth);
+        let active = self.e;
+        for l in (0..LANES).filter(|&l| active[l]) {
+            if i.op == Op::Pusha {
+                if self.addr_stack[l].len() >= depth {
+                    return Err(self.fault(pc, FaultKind::AddressStackOverflow { lane: l, depth }));
+                }
+                let v = self.read(&i.src[0], l);
+                self.addr_stack[l].push(v);
+            } else {
+                let v = self.addr_stack[l].pop().ok_or(CoreFault {
+                    pc,
+                    kind: FaultKind::AddressStackUnderflow { lane: l },
+                })?;
+                self.write(i, l, v);
+            }
         }
         Ok(())
     }

@@ -38,6 +38,10 @@ pub enum FaultKind {
     CallStackOverflow { depth: usize },
     #[error("mask stack underflow or mismatched frame at {op}")]
     StackMismatch { op: &'static str },
+    #[error("address stack overflow in lane {lane} (depth {depth})")]
+    AddressStackOverflow { lane: usize, depth: usize },
+    #[error("address stack underflow in lane {lane} (POPA on an empty stack)")]
+    AddressStackUnderflow { lane: usize },
     #[error("no texture bound to sampler unit {unit}")]
     MissingTexture { unit: usize },
     #[error("operation {op} needs a unit this core build lacks")]
