@@ -281,6 +281,8 @@ const HAND: &[(&str, &[u32])] = &[
     ("TXB_SAT OUT[0], IN[0], SAMP[0], CUBE\nIF IN[1].xxxx\n  TXL OUT[1].xy, |IN[1]|, SAMP[0], RECT\n  TXD OUT[1].zw, IN[0], IN[1], IN[1], SAMP[0], 1D\nENDIF\nEND\n", &[]),
     ("TXF OUT[0], -IN[0], SAMP[0], 2D\nTXQ OUT[1], IN[0], SAMP[0], 2D\nEND\n", &[]),
     ("ARL ADDR[0], IN[0]\nPUSHA ADDR[0]\nPUSHA -ADDR[0].yxwz\nARL ADDR[0], IMM[0]\nPOPA ADDR[0].xy\nMOV OUT[0], CONST[ADDR[0].x+1]\nPOPA ADDR[0]\nMOV OUT[1], CONST[ADDR[0].y]\nEND\n", &[]),
+    ("MOV OUT[0], IN[0]\nBRA :3\nMOV OUT[0], IN[1]\nADD OUT[1], OUT[0], IN[0]\nEND\n", &[]),
+    ("MOV.CC TEMP[0], IMM[0].wyxx\n(GT.x) BRA :4\n(EQ.z) BRA :5\nMOV OUT[0], IN[1]\nMOV OUT[1], IN[0]\n(LT.y) BRA :1\nEND\n", &[]),
     ("MOV TEMP[1], IN[0]\nDP3 TEMP[1], TEMP[1], TEMP[1].zyxw\nMOV OUT[0], TEMP[1]\nXPD TEMP[2], TEMP[2].yzxw, IN[1]\nMOV OUT[1], TEMP[2]\nEND\n", &[]),
 ];
 
@@ -1086,6 +1088,23 @@ fn runtime_faults_budget_and_stack() {
         .image;
     let ok = sim::core_model::run(&img, &inputs).expect("two calls fit the board build");
     assert_eq!(ok.lanes[0].outputs.get(&0), Some(&[0u32; 4]));
+    // BRA with a test that the lanes disagree on: both models stop with an error.
+    let bra = parse("MOV.CC TEMP[0], IN[0]\n(GT.x) BRA :3\nMOV OUT[0], IN[1]\nEND\n");
+    let bra_img = compile(&bra, &CoreConfig::default())
+        .expect("compiles")
+        .image;
+    let mut split = RunInputs::default();
+    split.set_input_lane(0, 0, [F(1.0); 4]);
+    split.set_input_lane(0, 1, [F(-1.0); 4]);
+    let f = sim::core_model::run(&bra_img, &split).expect_err("divergent");
+    assert_eq!(
+        f.kind,
+        sim::core_model::FaultKind::DivergentBranch {
+            taken: [true, false, false, false]
+        }
+    );
+    assert!(sim::reference::run(&bra, &split).is_err());
+
     img.config.call_stack_depth = 1;
     let f = sim::core_model::run(&img, &inputs).expect_err("call overflow");
     assert_eq!(

@@ -37,6 +37,24 @@ fn cond_of(m: CondMask) -> Cond {
 }
 
 impl Ctx<'_> {
+    /// BRA: JMP for the whole quad, or with a condition test JMPP (all active lanes agree, or the
+    /// core faults as the reference model does).
+    fn lower_bra(&mut self, inst: &Instruction) -> Result<(), CompileError> {
+        let label = inst
+            .label
+            .ok_or_else(|| self.unsupported("BRA without a label"))?;
+        let op = match &inst.cond_flow {
+            Some(t) => {
+                self.cc_test(t, 0xF)?;
+                Op::Jmpp
+            }
+            None => Op::Jmp,
+        };
+        let pc = self.emit(Instr::new(op));
+        self.flow.calls.push((pc, label));
+        Ok(())
+    }
+
     /// `SETP.test P.mask, CC[index].swizzle, 0`.
     fn cc_test(&mut self, t: &CondTest, mask: u8) -> Result<(), CompileError> {
         let base = self.cc_base.ok_or_else(|| {
@@ -61,6 +79,9 @@ impl Ctx<'_> {
 /// Lowers one TGSI instruction, handling its condition-code parts around the plain lowering.
 pub(crate) fn instruction(c: &mut Ctx, inst: &Instruction) -> Result<(), CompileError> {
     let dst_cond = inst.dst.first().and_then(|d| d.cond);
+    if inst.opcode == crate::tgsi::Opcode::Bra {
+        return c.lower_bra(inst);
+    }
     if inst.cond_update.is_none() && inst.cond_flow.is_none() && dst_cond.is_none() {
         return super::lower::instruction(c, inst);
     }

@@ -83,6 +83,8 @@ pub fn instr_text(i: &Instr) -> String {
                 | Op::Calp
                 | Op::Loopp
                 | Op::Endloopp
+                | Op::Jmp
+                | Op::Jmpp
         )
     {
         let _ = write!(t, " -> {}", i.target);

@@ -177,6 +177,8 @@ op_table! {
     Endprim = 67, "ENDPRIM", Flow, 0, None, 2, 0, 0, "active lanes mark their last vertex as the end of a primitive";
     Pusha = 70, "PUSHA", Flow, 1, None, SLOTS, 0, 0, "active lanes push A (4 words) on their address stack (overflow: fault)";
     Popa = 71, "POPA", Flow, 0, Reg, SLOTS, 0, LATENCY, "active lanes pop their address stack into d (empty: fault)";
+    Jmp = 72, "JMP", Flow, 0, None, 2, 0, 0, "jump to target for the whole quad (BRA)";
+    Jmpp = 73, "JMPP", Flow, 0, None, 1 + LATENCY, 0, 0, "jump when every active lane has any P.c (c in wmask), fall through when none has; lanes that disagree: fault";
     Endloopp = 65, "ENDLOOPP", Flow, 0, None, 1 + LATENCY, 0, 0, "live &= P.x; then as ENDLOOP";
 }
 

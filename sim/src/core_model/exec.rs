@@ -340,6 +340,20 @@ impl<'a> Machine<'a> {
                 self.kill(lanes);
             }
             Op::Kill => self.kill(self.e),
+            Op::Jmp => return Ok(Some(target)),
+            Op::Jmpp => {
+                let active = and_not(self.e, self.killed);
+                let taken: Mask = std::array::from_fn(|l| {
+                    active[l] && (0..4).any(|c| i.wmask & (1 << c) != 0 && self.p[l][c])
+                });
+                let all = (0..LANES).all(|l| !active[l] || taken[l]);
+                if any(taken) && !all {
+                    return Err(self.fault(pc, FaultKind::DivergentBranch { taken }));
+                }
+                if any(taken) {
+                    return Ok(Some(target));
+                }
+            }
             Op::Emit => {
                 for l in (0..LANES).filter(|&l| self.e[l]) {
                     let outputs = self.outputs(l);

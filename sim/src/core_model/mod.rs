@@ -42,6 +42,8 @@ pub enum FaultKind {
     AddressStackOverflow { lane: usize, depth: usize },
     #[error("address stack underflow in lane {lane} (POPA on an empty stack)")]
     AddressStackUnderflow { lane: usize },
+    #[error("conditional branch taken by some active lanes only (taken per lane: {taken:?})")]
+    DivergentBranch { taken: [bool; 4] },
     #[error("no texture bound to sampler unit {unit}")]
     MissingTexture { unit: usize },
     #[error("operation {op} needs a unit this core build lacks")]
