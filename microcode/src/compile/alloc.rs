@@ -7,6 +7,11 @@ use crate::core::image::{ConstSlot, ConstSource, RegMap};
 use crate::core::CoreConfig;
 use crate::tgsi::{DeclDimension, File, Processor, Program, PropertyName, Register};
 
+/// One key for TEMPX element `[array][index]` (both are 16-bit token fields).
+fn tempx_key(array: i32, index: i32) -> i32 {
+    (array << 16) | (index & 0xFFFF)
+}
+
 /// Vertices of the geometry program's input primitive (GS_INPUT_PRIMITIVE; 6, the most, when the
 /// program does not say).
 fn input_vertices(p: &Program) -> i32 {
@@ -71,6 +76,21 @@ impl Alloc {
                                 },
                             });
                         }
+                    }
+                }
+                File::TemporaryArray => {
+                    // TEMPX[a][first..last]: registers of R, keyed by (array, element).
+                    let array = match d.dimension {
+                        Some(DeclDimension::Index(a)) => a,
+                        _ => 0,
+                    };
+                    for i in d.first..=d.last {
+                        let key = (File::TemporaryArray, tempx_key(array, i));
+                        if a.r.contains_key(&key) {
+                            continue;
+                        }
+                        a.r.insert(key, r_needed.min(255) as u8);
+                        r_needed += 1;
                     }
                 }
                 File::Temporary | File::Input | File::Output | File::Address | File::Loop => {
@@ -190,6 +210,15 @@ impl Alloc {
             return None;
         }
         match r.file {
+            File::TemporaryArray => {
+                let d = r.dimension?;
+                if d.indirect.is_some() {
+                    return None;
+                }
+                self.r
+                    .get(&(File::TemporaryArray, tempx_key(r.index, d.index)))
+                    .map(|&x| Place::R(x))
+            }
             File::Input if r.dimension.is_some() => {
                 let d = r.dimension?;
                 if d.indirect.is_some() {
