@@ -1,1 +1,2 @@
 //! sim crate (under construction).
+pub mod texture;
