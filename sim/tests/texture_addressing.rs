@@ -46,7 +46,10 @@ fn nearest_picks_floor_of_u_times_size() {
     // 0.5 * 2 = 1 exactly: the second texel.
     assert_eq!(red2(&t, 0.5, 0.0), 2.0);
     // All four channels come back, the texel's bits unchanged.
-    assert_eq!(sample(&t, TextureTarget::T2D, [0.75, 0.75, 0.0, 1.0]), [4.0, 40.0, 0.0, 1.0]);
+    assert_eq!(
+        sample(&t, TextureTarget::T2D, [0.75, 0.75, 0.0, 1.0]),
+        [4.0, 40.0, 0.0, 1.0]
+    );
 }
 
 #[test]
@@ -58,7 +61,7 @@ fn nearest_repeat_wraps_negative_and_large_coordinates() {
     assert_eq!(red1(&t, 1.0), 1.0); // 3 -> 0
     assert_eq!(red1(&t, -1.0), 1.0); // -3 -> 0
     assert_eq!(red1(&t, 2.5), 2.0); // 7.5 -> 7 -> 1
-    // Beyond int32 the index saturates: 2147483647 mod 3 = 1, -2147483648 mod 3 = 1.
+                                    // Beyond int32 the index saturates: 2147483647 mod 3 = 1, -2147483648 mod 3 = 1.
     assert_eq!(red1(&t, 1.0e10), 2.0);
     assert_eq!(red1(&t, -1.0e10), 2.0);
     // On 2 texels: 2147483647 mod 2 = 1, -2147483648 mod 2 = 0.
@@ -119,7 +122,10 @@ fn bilinear_1d_hand_values() {
 fn bilinear_2d_hand_values() {
     let t = square().with_filter(Filter::Bilinear);
     // Centre: (1*.5 + 2*.5)*.5 + (3*.5 + 4*.5)*.5 = 2.5; second channel 10x; alpha stays 1.
-    assert_eq!(sample(&t, TextureTarget::T2D, [0.5, 0.5, 0.0, 1.0]), [2.5, 25.0, 0.0, 1.0]);
+    assert_eq!(
+        sample(&t, TextureTarget::T2D, [0.5, 0.5, 0.0, 1.0]),
+        [2.5, 25.0, 0.0, 1.0]
+    );
     // Texel centre: f = g = 0.
     assert_eq!(red2(&t, 0.25, 0.25), 1.0);
     // f = 0.25, g = 0.75: (1*.75 + 2*.25)*.25 + (3*.75 + 4*.25)*.75 = 0.3125 + 2.4375.
@@ -130,9 +136,11 @@ fn bilinear_2d_hand_values() {
     assert_eq!(red2(&c, 0.0, 0.0), 1.0);
     assert_eq!(red2(&c, 1.0, 1.0), 4.0);
     // Clamp on s only, repeat on t: s at the right edge (texel 1), t wraps between rows 1 and 0.
-    let m = square()
-        .with_filter(Filter::Bilinear)
-        .with_wrap([Wrap::ClampToEdge, Wrap::Repeat, Wrap::Repeat]);
+    let m = square().with_filter(Filter::Bilinear).with_wrap([
+        Wrap::ClampToEdge,
+        Wrap::Repeat,
+        Wrap::Repeat,
+    ]);
     // (4*.5 + 4*.5)*.5 + (2*.5 + 2*.5)*.5 = 3
     assert_eq!(red2(&m, 1.0, 0.0), 3.0);
 }
@@ -191,7 +199,10 @@ fn rect_uses_unnormalised_coordinates() {
     assert_eq!(rect(&b, 1.0), 1.5); // a = 0.5
     assert_eq!(rect(&b, 1.75), 2.25); // a = 1.25: 2*.75 + 3*.25
     let s = square();
-    assert_eq!(sample(&s, TextureTarget::Rect, [1.5, 1.5, 0.0, 1.0])[0], 4.0);
+    assert_eq!(
+        sample(&s, TextureTarget::Rect, [1.5, 1.5, 0.0, 1.0])[0],
+        4.0
+    );
 }
 
 #[test]
@@ -202,21 +213,30 @@ fn three_d_slices_are_stacked() {
     assert_eq!(red3(&t, 0.6), 3.0); // 2.4 -> 2
     assert_eq!(red3(&t, 0.1), 1.0);
     assert_eq!(red3(&t, -0.1), 4.0); // repeat
-    // A 2-D lookup reads slice 0.
+                                     // A 2-D lookup reads slice 0.
     assert_eq!(red2(&t, 0.5, 0.5), 1.0);
     let b = texture(1, 1, 4, &[1.0, 2.0, 3.0, 4.0]).with_filter(Filter::Bilinear);
     assert_eq!(red3(&b, 0.5), 2.5); // a = 1.5
-    // 2x2x2, t = 1 + x + 2y + 4z: the centre averages all eight: 2.5*.5 + 6.5*.5.
+                                    // 2x2x2, t = 1 + x + 2y + 4z: the centre averages all eight: 2.5*.5 + 6.5*.5.
     let values: Vec<f32> = (0..8).map(|n| 1.0 + n as f32).collect();
     let cube = texture(2, 2, 2, &values).with_filter(Filter::Bilinear);
-    assert_eq!(sample(&cube, TextureTarget::T3D, [0.5, 0.5, 0.5, 1.0])[0], 4.5);
+    assert_eq!(
+        sample(&cube, TextureTarget::T3D, [0.5, 0.5, 0.5, 1.0])[0],
+        4.5
+    );
     // Nearest picks (1, 0, 1): 1 + 1 + 4.
     let nearest = texture(2, 2, 2, &values);
-    assert_eq!(sample(&nearest, TextureTarget::T3D, [0.75, 0.25, 0.75, 1.0])[0], 6.0);
+    assert_eq!(
+        sample(&nearest, TextureTarget::T3D, [0.75, 0.25, 0.75, 1.0])[0],
+        6.0
+    );
 }
 
 #[test]
 fn one_d_lookups_read_row_zero() {
     let t = square();
-    assert_eq!(sample(&t, TextureTarget::T1D, [0.75, 0.75, 0.0, 1.0])[0], 2.0);
+    assert_eq!(
+        sample(&t, TextureTarget::T1D, [0.75, 0.75, 0.0, 1.0])[0],
+        2.0
+    );
 }

@@ -91,7 +91,10 @@ fn cube_on_a_flat_texture_uses_its_image_and_2d_on_a_cube_uses_face_zero() {
     // -Y face coordinates s = 0.75, t = 0.375: texel (1, 0).
     assert_eq!(cube_red(&flat, 0.5, -1.0, 0.25), 2.0);
     let c = cube();
-    assert_eq!(sample(&c, TextureTarget::T2D, [0.75, 0.75, 0.0, 1.0])[0], 4.0);
+    assert_eq!(
+        sample(&c, TextureTarget::T2D, [0.75, 0.75, 0.0, 1.0])[0],
+        4.0
+    );
 }
 
 #[test]
@@ -110,28 +113,58 @@ fn depth(depths: &[f32]) -> Texture {
 #[test]
 fn shadow_compares_r_with_each_texel() {
     let t = depth(&[0.25, 0.75]);
-    assert_eq!(sample(&t, TextureTarget::Shadow2D, [0.25, 0.0, 0.5, 1.0]), [0.0, 0.0, 0.0, 1.0]);
-    assert_eq!(sample(&t, TextureTarget::Shadow2D, [0.75, 0.0, 0.5, 1.0]), [1.0, 1.0, 1.0, 1.0]);
+    assert_eq!(
+        sample(&t, TextureTarget::Shadow2D, [0.25, 0.0, 0.5, 1.0]),
+        [0.0, 0.0, 0.0, 1.0]
+    );
+    assert_eq!(
+        sample(&t, TextureTarget::Shadow2D, [0.75, 0.0, 0.5, 1.0]),
+        [1.0, 1.0, 1.0, 1.0]
+    );
     // Equal passes (r <= texel).
-    assert_eq!(sample(&t, TextureTarget::Shadow1D, [0.25, 9.0, 0.25, 1.0]), [1.0, 1.0, 1.0, 1.0]);
+    assert_eq!(
+        sample(&t, TextureTarget::Shadow1D, [0.25, 9.0, 0.25, 1.0]),
+        [1.0, 1.0, 1.0, 1.0]
+    );
     // NaN fails on either side.
-    assert_eq!(sample(&t, TextureTarget::Shadow1D, [0.75, 0.0, f32::NAN, 1.0])[0], 0.0);
+    assert_eq!(
+        sample(&t, TextureTarget::Shadow1D, [0.75, 0.0, f32::NAN, 1.0])[0],
+        0.0
+    );
     let n = depth(&[f32::NAN]);
-    assert_eq!(sample(&n, TextureTarget::Shadow1D, [0.5, 0.0, 0.0, 1.0])[0], 0.0);
+    assert_eq!(
+        sample(&n, TextureTarget::Shadow1D, [0.5, 0.0, 0.0, 1.0])[0],
+        0.0
+    );
     // ShadowRect: unnormalised, x = 1.
-    assert_eq!(sample(&t, TextureTarget::ShadowRect, [1.5, 0.0, 0.5, 1.0])[0], 1.0);
-    assert_eq!(sample(&t, TextureTarget::ShadowRect, [0.5, 0.0, 0.5, 1.0])[0], 0.0);
+    assert_eq!(
+        sample(&t, TextureTarget::ShadowRect, [1.5, 0.0, 0.5, 1.0])[0],
+        1.0
+    );
+    assert_eq!(
+        sample(&t, TextureTarget::ShadowRect, [0.5, 0.0, 0.5, 1.0])[0],
+        0.0
+    );
 }
 
 #[test]
 fn shadow_filters_the_comparison_results() {
     let t = depth(&[0.25, 0.75]).with_filter(Filter::Bilinear);
     // a = 0.5: f = 0.5 over results (0, 1).
-    assert_eq!(sample(&t, TextureTarget::Shadow2D, [0.5, 0.0, 0.5, 1.0]), [0.5, 0.5, 0.5, 1.0]);
+    assert_eq!(
+        sample(&t, TextureTarget::Shadow2D, [0.5, 0.0, 0.5, 1.0]),
+        [0.5, 0.5, 0.5, 1.0]
+    );
     // f = 0.25 (u = 0.375): 0 * 0.75 + 1 * 0.25.
-    assert_eq!(sample(&t, TextureTarget::Shadow1D, [0.375, 0.0, 0.5, 1.0])[0], 0.25);
+    assert_eq!(
+        sample(&t, TextureTarget::Shadow1D, [0.375, 0.0, 0.5, 1.0])[0],
+        0.25
+    );
     // Filtering the depths first would give 0.375 < 0.5 -> 0; compare first gives 0.25.
-    assert_eq!(sample(&t, TextureTarget::Shadow1D, [0.375, 0.0, 0.4, 1.0])[0], 0.25);
+    assert_eq!(
+        sample(&t, TextureTarget::Shadow1D, [0.375, 0.0, 0.4, 1.0])[0],
+        0.25
+    );
 }
 
 #[test]
@@ -139,6 +172,12 @@ fn shadow_reads_subnormal_depths_as_zero() {
     let t = depth(&[f32::from_bits(0x0000_0010)]);
     // r = +2^-149 (flushed to 0) <= texel (flushed to 0).
     let r = f32::from_bits(1);
-    assert_eq!(sample(&t, TextureTarget::Shadow2D, [0.5, 0.5, r, 1.0])[0], 1.0);
-    assert_eq!(sample(&t, TextureTarget::Shadow2D, [0.5, 0.5, 1e-30, 1.0])[0], 0.0);
+    assert_eq!(
+        sample(&t, TextureTarget::Shadow2D, [0.5, 0.5, r, 1.0])[0],
+        1.0
+    );
+    assert_eq!(
+        sample(&t, TextureTarget::Shadow2D, [0.5, 0.5, 1e-30, 1.0])[0],
+        0.0
+    );
 }
