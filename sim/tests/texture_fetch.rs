@@ -160,3 +160,27 @@ fn option_names_parse() {
     assert_eq!(Wrap::from_name("REPEAT").unwrap(), Wrap::Repeat);
     assert!(Wrap::from_name("mirror").is_err());
 }
+
+#[test]
+fn load_options_parse() {
+    use sim::texture::{Layout, LoadOptions};
+    assert_eq!(LoadOptions::parse("").unwrap(), LoadOptions::default());
+    let o = LoadOptions::parse("format=LA, filter=bilinear,wrap=clamp,layout=cube").unwrap();
+    assert_eq!(o.format, Some(Format::La));
+    assert_eq!(o.filter, Filter::Bilinear);
+    assert_eq!(o.wrap, [Wrap::ClampToEdge; 3]);
+    assert_eq!(o.layout, Layout::Cube);
+    let o = LoadOptions::parse("layout=3d:4,wrap=repeat:clamp:repeat").unwrap();
+    assert_eq!(o.layout, Layout::Volume { depth: 4 });
+    assert_eq!(o.wrap, [Wrap::Repeat, Wrap::ClampToEdge, Wrap::Repeat]);
+    for bad in [
+        "format",
+        "colour=red",
+        "layout=3d:0",
+        "layout=3d:x",
+        "wrap=clamp:repeat",
+        "format=q",
+    ] {
+        assert!(LoadOptions::parse(bad).is_err(), "{bad}");
+    }
+}
