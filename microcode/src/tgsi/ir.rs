@@ -680,6 +680,24 @@ pub struct Program {
     pub declarations: Vec<Declaration>,
     pub immediates: Vec<Immediate>,
     pub instructions: Vec<Instruction>,
+    /// False when the program came from a token stream of a newer minor version than this crate
+    /// knows (the 004 document: load it, but refuse to execute it). True for everything else.
+    pub executable: bool,
+    /// Extension tokens that appeared twice on one instruction or operand in a token stream
+    /// (`decisions.md` section 1 makes that a validation error). Always empty for text.
+    pub duplicate_extensions: Vec<DuplicateExtension>,
+}
+
+/// An extension token that a token stream repeated on one instruction or operand. The decoder keeps
+/// the first and records the repetition here so that the validator can reject the program.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct DuplicateExtension {
+    /// Index of the instruction in [`Program::instructions`].
+    pub instruction: usize,
+    /// Which token, for messages: `NV`, `dst 0 CONDCODE`, `src 1 EXT_MOD`, ...
+    pub what: String,
+    /// Where the repeated token is.
+    pub loc: Loc,
 }
 
 impl Program {
@@ -691,6 +709,8 @@ impl Program {
             declarations: Vec::new(),
             immediates: Vec::new(),
             instructions: Vec::new(),
+            executable: true,
+            duplicate_extensions: Vec::new(),
         }
     }
 

@@ -8,3 +8,5 @@ pub mod validate;
 
 pub use ir::*;
 pub use opcode::{Opcode, OpcodeInfo, OPCODES};
+#[cfg(any(test, feature = "proptest"))]
+pub mod arbitrary;
