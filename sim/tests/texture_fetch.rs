@@ -184,3 +184,27 @@ fn load_options_parse() {
         assert!(LoadOptions::parse(bad).is_err(), "{bad}");
     }
 }
+
+#[test]
+fn texture_is_a_run_io_sampler() {
+    use sim::run_io::Sampler;
+    let boxed: Box<dyn Sampler> = Box::new(Texture::graw_test());
+    let direct = Texture::graw_test();
+    let coord = [4.5 / 16.0, 9.5 / 16.0, 0.0, 1.0];
+    assert_eq!(
+        boxed.sample(TextureTarget::T2D, coord),
+        direct.texel(0, 4, 9, 0).unwrap()
+    );
+    assert_eq!(boxed.size(), [16, 16, 1, 1]);
+    // TXF without a target: a 2-D texture ignores z.
+    assert_eq!(boxed.fetch([4, 9, 7, 0]), direct.texel(0, 4, 9, 0).unwrap());
+    assert_eq!(boxed.fetch([16, 0, 0, 0]), [0; 4]);
+    // A 3-D texture reads z; a one-row texture ignores y; a cube map takes z as the face.
+    let v = volume();
+    assert_eq!(Sampler::fetch(&v, [1, 0, 1, 0]), [bits(6.0); 4]);
+    assert_eq!(v.shape_target(), TextureTarget::T3D);
+    let row = Texture::from_floats(2, 1, 1, Format::L, &[[0.0; 4], [5.0; 4]]).unwrap();
+    assert_eq!(Sampler::fetch(&row, [1, 3, 3, 0]), [bits(5.0); 4]);
+    let cube = Texture::new_cube(1, Format::L, (0..6).map(|f| [f; 4]).collect()).unwrap();
+    assert_eq!(Sampler::fetch(&cube, [0, 0, 4, 0]), [4; 4]);
+}

@@ -43,6 +43,7 @@ pub mod image;
 mod options;
 pub mod png;
 pub mod sample;
+mod sampler;
 pub mod shadow;
 
 pub use self::png::{decode_png, load_png, Layout, LoadOptions};
