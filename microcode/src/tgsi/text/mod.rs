@@ -11,6 +11,7 @@
 //! The parser never panics; every failure is a [`ParseError`] located at the offending token.
 
 mod error;
+mod instruction;
 mod lexer;
 mod names;
 pub mod number;
