@@ -85,3 +85,61 @@ proptest! {
         prop_assert!(r == [0; 4] || t.texels().contains(&r));
     }
 }
+
+/// Host IEEE arithmetic with the section-2 rules applied around it: the oracle the texture unit's
+/// float helpers (built on `microcode::arith`) must match.
+mod host {
+    fn operand(bits: u32) -> f32 {
+        if bits & 0x7F80_0000 == 0 {
+            f32::from_bits(bits & 0x8000_0000)
+        } else {
+            f32::from_bits(bits)
+        }
+    }
+
+    pub fn rule(a: u32, b: u32, op: fn(f32, f32) -> f32) -> u32 {
+        let r = op(operand(a), operand(b));
+        if r.is_nan() {
+            0x7FC0_0000
+        } else if r.is_subnormal() {
+            r.to_bits() & 0x8000_0000
+        } else {
+            r.to_bits()
+        }
+    }
+}
+
+/// Bit patterns weighted toward the edges: subnormals, tiny and huge normals, zeros, infinities
+/// and NaNs, with either sign.
+fn edge_bits() -> impl Strategy<Value = u32> {
+    let magnitude = prop_oneof![
+        any::<u32>(),
+        0u32..0x0080_0000,
+        0x0080_0000u32..0x0180_0000,
+        0x7E80_0000u32..0x7F80_0000,
+        0x3F00_0000u32..0x4000_0000,
+        Just(0u32),
+        Just(0x7F80_0000u32),
+        0x7F80_0001u32..0x8000_0000,
+    ];
+    (magnitude, any::<bool>())
+        .prop_map(|(m, neg)| (m & 0x7FFF_FFFF) | if neg { 0x8000_0000 } else { 0 })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(4096))]
+    #[test]
+    fn float_helpers_match_host_ieee_with_the_rules(a in edge_bits(), b in edge_bits()) {
+        use sim::texture::float;
+        let (x, y) = (f32::from_bits(a), f32::from_bits(b));
+        prop_assert_eq!(float::add(x, y).to_bits(), host::rule(a, b, |p, q| p + q));
+        prop_assert_eq!(float::sub(x, y).to_bits(), host::rule(a, b, |p, q| p - q));
+        prop_assert_eq!(float::mul(x, y).to_bits(), host::rule(a, b, |p, q| p * q));
+        prop_assert_eq!(float::div(x, y).to_bits(), host::rule(a, b, |p, q| p / q));
+        prop_assert_eq!(float::floor(x).to_bits(), host::rule(a, 0, |p, _| p.floor()));
+        let le = host::rule(a, b, |p, q| if p <= q { 1.0 } else { 0.0 }) == 1.0f32.to_bits();
+        prop_assert_eq!(float::le(x, y), le);
+        let floored = f32::from_bits(host::rule(a, 0, |p, _| p.floor()));
+        prop_assert_eq!(float::floor_to_int(x), floored as i32);
+    }
+}

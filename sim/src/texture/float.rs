@@ -3,8 +3,11 @@
 //! Every operation reads subnormal operands as zero (keeping their sign), rounds once to
 //! nearest-even (the host's IEEE arithmetic does exactly that, on the subnormal grid), then flushes
 //! a subnormal result to zero with its sign and replaces any NaN by the canonical 0x7FC00000.
-//! Sampling uses only these helpers, so a hardware texture unit that implements the same few
-//! operations matches the model bit for bit.
+//! Sampling uses only these helpers, which call the core's bit-level algorithms
+//! ([`microcode::arith`]), so a hardware texture unit built from the same units matches the model
+//! bit for bit.
+
+use microcode::arith;
 
 /// The only NaN a float operation produces.
 pub const CANONICAL_NAN: u32 = 0x7FC0_0000;
@@ -21,7 +24,7 @@ pub fn operand(bits: u32) -> f32 {
     }
 }
 
-/// Applies the result rules to an exactly rounded host result.
+/// Applies the result rules to a value computed outside these helpers.
 fn result(value: f32) -> f32 {
     if value.is_nan() {
         f32::from_bits(CANONICAL_NAN)
@@ -39,27 +42,27 @@ pub fn bits(value: f32) -> u32 {
 
 /// `a + b`, one rounding.
 pub fn add(a: f32, b: f32) -> f32 {
-    result(operand(a.to_bits()) + operand(b.to_bits()))
+    f32::from_bits(arith::fadd(a.to_bits(), b.to_bits()))
 }
 
 /// `a - b`, one rounding.
 pub fn sub(a: f32, b: f32) -> f32 {
-    result(operand(a.to_bits()) - operand(b.to_bits()))
+    f32::from_bits(arith::fsub(a.to_bits(), b.to_bits()))
 }
 
 /// `a * b`, one rounding.
 pub fn mul(a: f32, b: f32) -> f32 {
-    result(operand(a.to_bits()) * operand(b.to_bits()))
+    f32::from_bits(arith::fmul(a.to_bits(), b.to_bits()))
 }
 
 /// `a / b`, correctly rounded.
 pub fn div(a: f32, b: f32) -> f32 {
-    result(operand(a.to_bits()) / operand(b.to_bits()))
+    f32::from_bits(arith::fdiv(a.to_bits(), b.to_bits()))
 }
 
 /// IEEE roundToIntegral toward negative infinity (keeps the sign of a zero).
 pub fn floor(a: f32) -> f32 {
-    result(operand(a.to_bits()).floor())
+    f32::from_bits(arith::ffloor(a.to_bits()))
 }
 
 /// Absolute value as a move: clears the sign bit (a subnormal becomes +0).
@@ -69,23 +72,22 @@ pub fn abs(a: f32) -> f32 {
 
 /// Float comparison `a <= b` (false when either is NaN).
 pub fn le(a: f32, b: f32) -> bool {
-    operand(a.to_bits()) <= operand(b.to_bits())
+    arith::fle(a.to_bits(), b.to_bits())
 }
 
 /// Float comparison `a >= b` (false when either is NaN).
 pub fn ge(a: f32, b: f32) -> bool {
-    operand(a.to_bits()) >= operand(b.to_bits())
+    arith::fge(a.to_bits(), b.to_bits())
 }
 
 /// Float comparison `a < b` (false when either is NaN).
 pub fn lt(a: f32, b: f32) -> bool {
-    operand(a.to_bits()) < operand(b.to_bits())
+    arith::flt(a.to_bits(), b.to_bits())
 }
 
-/// Converts an integral float to int32 as ARL stores it: NaN gives 0, values beyond int32 saturate.
-pub fn to_int_saturating(a: f32) -> i32 {
-    // Rust's float-to-int cast is defined as exactly this: NaN -> 0, saturation at the bounds.
-    operand(a.to_bits()) as i32
+/// `floor(a)` as int32, as ARL stores it: NaN gives 0, values beyond int32 saturate.
+pub fn floor_to_int(a: f32) -> i32 {
+    arith::f2i_floor(a.to_bits())
 }
 
 #[cfg(test)]
@@ -114,10 +116,12 @@ mod tests {
 
     #[test]
     fn conversion_saturates_like_arl() {
-        assert_eq!(to_int_saturating(f32::NAN), 0);
-        assert_eq!(to_int_saturating(3.0e10), i32::MAX);
-        assert_eq!(to_int_saturating(-3.0e10), i32::MIN);
-        assert_eq!(to_int_saturating(-2.0), -2);
+        assert_eq!(floor_to_int(f32::NAN), 0);
+        assert_eq!(floor_to_int(3.0e10), i32::MAX);
+        assert_eq!(floor_to_int(-3.0e10), i32::MIN);
+        assert_eq!(floor_to_int(-2.0), -2);
+        assert_eq!(floor_to_int(-1.5), -2);
+        assert_eq!(floor_to_int(f32::INFINITY), i32::MAX);
         assert_eq!(floor(-0.0).to_bits(), SIGN);
         assert_eq!(floor(-0.25), -1.0);
     }

@@ -7,7 +7,7 @@
 use microcode::tgsi::TextureTarget;
 
 use super::cube::select_face;
-use super::float::{self, add, floor, mul, operand, sub, to_int_saturating};
+use super::float::{self, add, floor, floor_to_int, mul, operand, sub};
 use super::image::{Filter, Texture, Wrap};
 use super::shadow;
 
@@ -39,7 +39,7 @@ pub fn nearest_index(coord: f32, size: u32, normalized: bool, wrap: Wrap) -> u32
     } else {
         coord
     };
-    wrap.apply(i64::from(to_int_saturating(floor(scaled))), size)
+    wrap.apply(i64::from(floor_to_int(scaled)), size)
 }
 
 /// Linear addressing of one axis: `a = u * size - 0.5` (or `u - 0.5` unnormalised),
@@ -64,7 +64,7 @@ pub fn linear_indices(coord: f32, size: u32, normalized: bool, wrap: Wrap) -> Ax
     let a = sub(scaled, 0.5);
     let i = floor(a);
     let f = sub(a, i);
-    let index = i64::from(to_int_saturating(i));
+    let index = i64::from(floor_to_int(i));
     AxisSample::Linear {
         i0: wrap.apply(index, size),
         i1: wrap.apply(index + 1, size),
