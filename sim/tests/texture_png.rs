@@ -290,3 +290,57 @@ fn load_png_reads_files_and_reports_missing_ones() {
     assert!(matches!(err, TextureError::Io { .. }), "{err:?}");
     assert!(err.to_string().contains("missing.png"), "{err}");
 }
+
+/// CRC-32 (IEEE, reflected) of a PNG chunk's type and data.
+fn crc32(bytes: &[u8]) -> u32 {
+    let mut crc = !0u32;
+    for &b in bytes {
+        crc ^= u32::from(b);
+        for _ in 0..8 {
+            crc = if crc & 1 == 1 {
+                (crc >> 1) ^ 0xEDB8_8320
+            } else {
+                crc >> 1
+            };
+        }
+    }
+    !crc
+}
+
+#[test]
+fn oversized_images_are_refused_before_decoding() {
+    let mut bytes = encode(1, 1, ColorType::Rgba, BitDepth::Eight, &[0; 4]);
+    // IHDR: length at 8, type at 12, width at 16, height at 20, CRC at 29.
+    bytes[16..20].copy_from_slice(&100_000u32.to_be_bytes());
+    bytes[20..24].copy_from_slice(&100_000u32.to_be_bytes());
+    let crc = crc32(&bytes[12..29]);
+    bytes[29..33].copy_from_slice(&crc.to_be_bytes());
+    let err = decode(&bytes, &LoadOptions::default()).unwrap_err();
+    assert!(
+        matches!(
+            err,
+            TextureError::TooLarge {
+                width: 100_000,
+                height: 100_000,
+                ..
+            }
+        ),
+        "{err:?}"
+    );
+    assert!(err.to_string().contains("test.png"), "{err}");
+
+    // Within the pixel limit but wider than a texture may be.
+    let wide = encode(
+        17_000,
+        1,
+        ColorType::Grayscale,
+        BitDepth::Eight,
+        &vec![0; 17_000],
+    );
+    let err = decode(&wide, &LoadOptions::default()).unwrap_err();
+    assert!(matches!(err, TextureError::Image { .. }), "{err:?}");
+    assert!(
+        err.to_string().contains("test.png") && err.to_string().contains("width"),
+        "{err}"
+    );
+}
