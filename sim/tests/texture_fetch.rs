@@ -208,3 +208,19 @@ fn texture_is_a_run_io_sampler() {
     let cube = Texture::new_cube(1, Format::L, (0..6).map(|f| [f; 4]).collect()).unwrap();
     assert_eq!(Sampler::fetch(&cube, [0, 0, 4, 0]), [4; 4]);
 }
+
+#[test]
+fn checkerboard_refuses_huge_sizes_without_allocating() {
+    let colors = [[0.0; 4], [1.0; 4]];
+    let err = Texture::checkerboard(16384, 16384, 8, colors).unwrap_err();
+    assert!(
+        matches!(
+            err,
+            TextureError::Dimension {
+                what: "texel count",
+                ..
+            }
+        ),
+        "{err:?}"
+    );
+}

@@ -325,6 +325,15 @@ impl Texture {
         check_dimension("cell size", cell)?;
         check_dimension("width", width)?;
         check_dimension("height", height)?;
+        // Refuse before generating the texels.
+        let count = u64::from(width) * u64::from(height);
+        if count > MAX_TEXELS {
+            return Err(TextureError::Dimension {
+                what: "texel count",
+                value: count,
+                max: MAX_TEXELS,
+            });
+        }
         let texels: Vec<[f32; 4]> = (0..height)
             .flat_map(|y| (0..width).map(move |x| colors[((x / cell + y / cell) % 2) as usize]))
             .collect();

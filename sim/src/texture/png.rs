@@ -166,7 +166,7 @@ fn decode_pixels(bytes: &[u8], path: &Path) -> Result<Decoded, TextureError> {
     let row_bytes = frame.line_size;
     let pixel_bytes = channels * bytes_per_sample;
     let mut pixels = Vec::with_capacity(width as usize * height as usize);
-    for row in buffer.chunks(row_bytes).take(height as usize) {
+    for row in buffer.chunks(row_bytes.max(1)).take(height as usize) {
         for pixel in row.chunks_exact(pixel_bytes).take(width as usize) {
             let samples: Vec<f32> = pixel
                 .chunks_exact(bytes_per_sample)
