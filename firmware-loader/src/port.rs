@@ -345,6 +345,11 @@ impl<T: Transport> FaultyTransport<T> {
         }
     }
 
+    /// Changes the fault rate (0 makes the link clean).
+    pub fn set_rate(&mut self, rate: f64) {
+        self.rate = rate;
+    }
+
     fn mangle(&mut self, bytes: &[u8]) -> Vec<u8> {
         let mut out = Vec::with_capacity(bytes.len() + 4);
         for &b in bytes {
