@@ -25,6 +25,12 @@ enum Command {
     Decode(cmd::decode::DecodeArgs),
     /// Parse and validate programs.
     Check(cmd::check::CheckArgs),
+    /// List serial ports.
+    Ports(cmd::ports::PortsArgs),
+    /// Upload an image to the board over the serial loader, verify and commit it.
+    Load(cmd::load::LoadArgs),
+    /// Bring-up check of a board: loader round trip (core unit programs later).
+    Selftest(cmd::selftest::SelftestArgs),
 }
 
 fn main() -> ExitCode {
@@ -35,6 +41,9 @@ fn main() -> ExitCode {
         Some(Command::Encode(a)) => cmd::encode::run(a),
         Some(Command::Decode(a)) => cmd::decode::run(a),
         Some(Command::Check(a)) => cmd::check::run(a),
+        Some(Command::Ports(a)) => cmd::ports::run(a),
+        Some(Command::Load(a)) => cmd::load::run(a),
+        Some(Command::Selftest(a)) => cmd::selftest::run(a),
     };
     match result {
         Ok(code) => code,

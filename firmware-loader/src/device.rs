@@ -80,8 +80,12 @@ pub struct QuadOutcome {
 /// Runs one quad of the active image: the seam where a core model (or the HDL core) plugs in.
 pub trait QuadRunner {
     /// Reads `inputs` (the quad's INPUTS slice), writes `outputs` (its OUTPUTS slice, zeroed).
-    fn run_quad(&mut self, image: &ActiveImage<'_>, inputs: &[u8], outputs: &mut [u8])
-        -> QuadOutcome;
+    fn run_quad(
+        &mut self,
+        image: &ActiveImage<'_>,
+        inputs: &[u8],
+        outputs: &mut [u8],
+    ) -> QuadOutcome;
 }
 
 /// A stand-in runner until the core model exists: copies the inputs to the outputs (as far as both
@@ -350,7 +354,11 @@ impl<R: QuadRunner> Device<R> {
             }
             Command::Read => {
                 exact(7)?;
-                self.read(p[0], le32(p, 1), usize::from(u16::from_le_bytes([p[5], p[6]])))
+                self.read(
+                    p[0],
+                    le32(p, 1),
+                    usize::from(u16::from_le_bytes([p[5], p[6]])),
+                )
             }
             Command::Reset => {
                 exact(0)?;

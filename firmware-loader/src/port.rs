@@ -145,7 +145,12 @@ impl Transport for SerialTransport {
             .map_err(|e| port_error(&self.path, e))?;
         match self.port.read(buf) {
             Ok(n) => Ok(n),
-            Err(e) if matches!(e.kind(), io::ErrorKind::TimedOut | io::ErrorKind::WouldBlock) => {
+            Err(e)
+                if matches!(
+                    e.kind(),
+                    io::ErrorKind::TimedOut | io::ErrorKind::WouldBlock
+                ) =>
+            {
                 Ok(0)
             }
             Err(e) if e.kind() == io::ErrorKind::Interrupted => Ok(0),
@@ -181,11 +186,9 @@ pub struct PtyPair {
 /// Opens a new pseudo-terminal pair in raw mode.
 #[cfg(unix)]
 pub fn pty_pair(baud: u32) -> Result<PtyPair, PortError> {
-    let (master, mut slave) = serialport::TTYPort::pair().map_err(|e| port_error("pty", e))?;
-    // Let the client open the slave path too.
-    slave
-        .set_exclusive(false)
-        .map_err(|e| port_error("pty", e))?;
+    // The pair's slave end holds no lock (TIOCEXCL or flock), so a client can open its path
+    // exclusively while it stays open here.
+    let (master, slave) = serialport::TTYPort::pair().map_err(|e| port_error("pty", e))?;
     let slave_path = serialport::SerialPort::name(&slave).ok_or_else(|| PortError::Other {
         path: "pty".into(),
         message: "the slave end has no path".into(),

@@ -271,7 +271,14 @@ impl Info {
             v.extend_from_slice(&x.to_le_bytes());
         }
         let l = &self.limits;
-        for x in [l.program, l.constants, l.textures, l.inputs, l.outputs, l.params] {
+        for x in [
+            l.program,
+            l.constants,
+            l.textures,
+            l.inputs,
+            l.outputs,
+            l.params,
+        ] {
             v.extend_from_slice(&x.to_le_bytes());
         }
         v.extend_from_slice(&l.max_quads.to_le_bytes());

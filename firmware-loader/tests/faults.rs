@@ -10,7 +10,13 @@ use firmware_loader::protocol::LoadState;
 use firmware_loader::server::ServeOptions;
 use std::time::Duration;
 
-fn noisy(rate: f64, seed: u64) -> (Client<FaultyTransport<firmware_loader::port::MemPort>>, Served) {
+fn noisy(
+    rate: f64,
+    seed: u64,
+) -> (
+    Client<FaultyTransport<firmware_loader::port::MemPort>>,
+    Served,
+) {
     let (host, dev) = mem_pipe(115_200);
     let served = serve_on(dev, ServeOptions::default());
     let opts = ClientOptions {
@@ -20,7 +26,10 @@ fn noisy(rate: f64, seed: u64) -> (Client<FaultyTransport<firmware_loader::port:
         run_timeout: Duration::from_millis(100),
         min_chunk: 16,
     };
-    (Client::new(FaultyTransport::new(host, rate, seed), opts), served)
+    (
+        Client::new(FaultyTransport::new(host, rate, seed), opts),
+        served,
+    )
 }
 
 /// The active image, if any, is exactly one of the uploaded images, and its STATUS CRC says which.
@@ -38,7 +47,9 @@ fn check_active(served: &Served, images: &[Upload]) -> Option<usize> {
     let i = images
         .iter()
         .rposition(|u| u.regions.concat() == content)
-        .unwrap_or_else(|| panic!("the active image is none of the uploaded ones (STATUS {status:?})"));
+        .unwrap_or_else(|| {
+            panic!("the active image is none of the uploaded ones (STATUS {status:?})")
+        });
     assert_eq!(status.active_crc, image_crc(&images[i]));
     Some(i)
 }
@@ -56,7 +67,11 @@ fn one_percent_byte_faults_upload_complete_and_verify() {
         if let Ok(report) = result {
             completed += 1;
             assert_eq!(report.crc, image_crc(img));
-            assert_eq!(active, Some(images.len() - 1), "upload {n} reported success");
+            assert_eq!(
+                active,
+                Some(images.len() - 1),
+                "upload {n} reported success"
+            );
         }
     }
     let f = c.transport_mut().counts;
@@ -64,8 +79,14 @@ fn one_percent_byte_faults_upload_complete_and_verify() {
         "1% faults: {completed}/200 uploads completed; injected {} drops, {} duplicates, {} flips; {} attempts for {} requests",
         f.dropped, f.duplicated, f.flipped, c.stats.attempts, c.stats.requests
     );
-    assert!(f.dropped > 100 && f.duplicated > 100 && f.flipped > 100, "{f:?}");
-    assert!(completed >= 198, "only {completed} of 200 uploads completed");
+    assert!(
+        f.dropped > 100 && f.duplicated > 100 && f.flipped > 100,
+        "{f:?}"
+    );
+    assert!(
+        completed >= 198,
+        "only {completed} of 200 uploads completed"
+    );
 }
 
 fn never_corrupt(rate: f64, seed: u64, rounds: u64) -> [u32; 4] {

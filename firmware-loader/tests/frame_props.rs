@@ -8,7 +8,10 @@ fn frame() -> impl Strategy<Value = Frame> {
         any::<u8>(),
         any::<u8>(),
         // Bias payloads towards the delimiter and escape bytes so stuffing is exercised.
-        prop::collection::vec(prop_oneof![Just(0xC0u8), Just(0xDBu8), any::<u8>()], 0..=MAX_PAYLOAD),
+        prop::collection::vec(
+            prop_oneof![Just(0xC0u8), Just(0xDBu8), any::<u8>()],
+            0..=MAX_PAYLOAD,
+        ),
     )
         .prop_map(|(cmd, seq, payload)| Frame { cmd, seq, payload })
 }

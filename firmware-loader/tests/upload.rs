@@ -25,7 +25,9 @@ fn upload_verify_commit_and_status_crc() {
     let (mut c, served) = setup(fast());
     let img = image(1, [1000, 300, 77]);
     let mut seen = Vec::new();
-    let report = c.upload(&img, &mut |done, total| seen.push((done, total))).unwrap();
+    let report = c
+        .upload(&img, &mut |done, total| seen.push((done, total)))
+        .unwrap();
     assert_eq!(report.crc, image_crc(&img));
     assert_eq!(report.bytes, 1377);
     assert_eq!(seen.first(), Some(&(0, 1377)));
@@ -54,12 +56,18 @@ fn second_upload_becomes_active_only_at_commit() {
         isa_hash: ISA ^ 1,
         lengths: [16, 0, 0],
     };
-    assert_eq!(nak(c.request(Command::Begin, &foreign.to_bytes())), Reason::IsaMismatch);
+    assert_eq!(
+        nak(c.request(Command::Begin, &foreign.to_bytes())),
+        Reason::IsaMismatch
+    );
     let huge = Begin {
         isa_hash: ISA,
         lengths: [1 << 20, 0, 0],
     };
-    assert_eq!(nak(c.request(Command::Begin, &huge.to_bytes())), Reason::OutOfRange);
+    assert_eq!(
+        nak(c.request(Command::Begin, &huge.to_bytes())),
+        Reason::OutOfRange
+    );
     let s = c.status().unwrap();
     assert_eq!((s.state, s.active_crc), (LoadState::Valid, image_crc(&a)));
 
@@ -80,7 +88,10 @@ fn second_upload_becomes_active_only_at_commit() {
         output_stride: 0,
         inline_inputs: vec![],
     };
-    assert_eq!(nak(c.request(Command::Run, &run.to_bytes())), Reason::NoValidImage);
+    assert_eq!(
+        nak(c.request(Command::Run, &run.to_bytes())),
+        Reason::NoValidImage
+    );
 
     // A COMMIT with the wrong CRC fails and activates nothing.
     assert!(matches!(
@@ -92,7 +103,10 @@ fn second_upload_becomes_active_only_at_commit() {
     ));
     let s = c.status().unwrap();
     assert_eq!((s.state, s.active_crc), (LoadState::Failed, 0));
-    assert_eq!(nak(c.request(Command::Run, &run.to_bytes())), Reason::NoValidImage);
+    assert_eq!(
+        nak(c.request(Command::Run, &run.to_bytes())),
+        Reason::NoValidImage
+    );
 
     c.commit(image_crc(&b)).unwrap();
     let s = c.status().unwrap();
@@ -128,8 +142,14 @@ fn refusals_carry_reasons() {
     w[0] = 9;
     assert_eq!(nak(c.request(Command::Write, &w)), Reason::BadRegion);
     assert_eq!(nak(c.request(Command::Status, &[0])), Reason::BadLength);
-    assert_eq!(nak(c.request(Command::Read, &read_payload(Region::Inputs, 0, 0))), Reason::BadLength);
-    assert_eq!(nak(c.request(Command::SetBaud, &9600u32.to_le_bytes())), Reason::BadBaud);
+    assert_eq!(
+        nak(c.request(Command::Read, &read_payload(Region::Inputs, 0, 0))),
+        Reason::BadLength
+    );
+    assert_eq!(
+        nak(c.request(Command::SetBaud, &9600u32.to_le_bytes())),
+        Reason::BadBaud
+    );
     assert_eq!(c.status().unwrap().last_nak, Reason::BadBaud as u8);
     // RESET aborts the upload.
     c.reset().unwrap();
@@ -141,8 +161,15 @@ fn refusals_carry_reasons() {
 fn unknown_command_is_refused_with_its_own_code() {
     let (mut host, dev) = mem_pipe(115_200);
     let _served = serve_on(dev, ServeOptions::default());
-    host.write_all(&encode(&Frame { cmd: 0x42, seq: 7, payload: vec![] }).unwrap())
-        .unwrap();
+    host.write_all(
+        &encode(&Frame {
+            cmd: 0x42,
+            seq: 7,
+            payload: vec![],
+        })
+        .unwrap(),
+    )
+    .unwrap();
     let mut d = Decoder::new();
     let mut buf = [0u8; 64];
     let deadline = std::time::Instant::now() + Duration::from_secs(2);
@@ -209,21 +236,33 @@ fn baud_change_and_fallback() {
     assert_eq!(c.info().unwrap().baud, 3_000_000);
     assert_eq!(c.transport_mut().baud(), 3_000_000);
     // Ask for a new rate but stay at the old one: the device falls back after the confirmation time.
-    c.request(Command::SetBaud, &1_000_000u32.to_le_bytes()).unwrap();
+    c.request(Command::SetBaud, &1_000_000u32.to_le_bytes())
+        .unwrap();
     std::thread::sleep(Duration::from_millis(400));
     assert_eq!(served.device.lock().unwrap().baud(), 3_000_000);
     assert_eq!(c.info().unwrap().baud, 3_000_000);
 }
 
 /// Something that answers every request with a fixed answer payload, or with damaged frames.
-fn fake_device(payload: Vec<u8>, damage: bool) -> (Client<firmware_loader::port::MemPort>, std::thread::JoinHandle<()>) {
+fn fake_device(
+    payload: Vec<u8>,
+    damage: bool,
+) -> (
+    Client<firmware_loader::port::MemPort>,
+    std::thread::JoinHandle<()>,
+) {
     let (host, mut dev) = mem_pipe(115_200);
     let t = std::thread::spawn(move || {
         let mut d = Decoder::new();
         let mut buf = [0u8; 256];
         while let Ok(n) = dev.read(&mut buf, Duration::from_millis(20)) {
             for f in d.push_all(&buf[..n]).into_iter().flatten() {
-                let mut wire = encode(&Frame { cmd: f.cmd | 0x80, seq: f.seq, payload: payload.clone() }).unwrap();
+                let mut wire = encode(&Frame {
+                    cmd: f.cmd | 0x80,
+                    seq: f.seq,
+                    payload: payload.clone(),
+                })
+                .unwrap();
                 if damage {
                     let i = wire.len() - 2;
                     wire[i] ^= 0x10;
@@ -247,7 +286,11 @@ fn wrong_device_no_answer_and_crc_failures_are_told_apart() {
 
     let (mut c, _t) = fake_device(vec![0], true);
     match c.status() {
-        Err(HostError::CrcFailures { attempts: 3, bad_frames, .. }) => assert!(bad_frames >= 3),
+        Err(HostError::CrcFailures {
+            attempts: 3,
+            bad_frames,
+            ..
+        }) => assert!(bad_frames >= 3),
         other => panic!("expected CRC failures, got {other:?}"),
     }
 
@@ -279,7 +322,11 @@ fn isa_mismatch_and_oversized_images_are_refused_before_writing() {
     };
     assert!(matches!(
         c.upload(&big, &mut |_, _| {}),
-        Err(HostError::TooLarge { region: Region::Program, len: 5000, limit: 4096 })
+        Err(HostError::TooLarge {
+            region: Region::Program,
+            len: 5000,
+            limit: 4096
+        })
     ));
     assert_eq!(served.device.lock().unwrap().status().staged_bytes, 0);
 }
@@ -293,4 +340,26 @@ fn missing_port_is_named() {
         Err(e) => panic!("unexpected error {e}"),
         Ok(_) => panic!("opened a port that does not exist"),
     }
+}
+
+#[test]
+fn a_frame_cut_off_mid_way_is_dropped_by_the_interbyte_timeout() {
+    let (mut host, dev) = mem_pipe(115_200);
+    let served = serve_on(dev, ServeOptions::default());
+    let wire = encode(&Frame {
+        cmd: Command::Status as u8,
+        seq: 1,
+        payload: vec![],
+    })
+    .unwrap();
+    host.write_all(&wire[..4]).unwrap();
+    std::thread::sleep(Duration::from_millis(150));
+    {
+        let dev = served.device.lock().unwrap();
+        assert!(!dev.in_frame());
+        assert_eq!(dev.status().bad_frames, 1);
+    }
+    // The link works normally afterwards.
+    let mut c = Client::new(host, fast());
+    assert_eq!(c.status().unwrap().bad_frames, 1);
 }

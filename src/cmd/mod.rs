@@ -6,4 +6,7 @@ pub mod demo;
 pub mod dump;
 pub mod encode;
 pub mod input;
+pub mod load;
 pub mod output;
+pub mod ports;
+pub mod selftest;

@@ -32,7 +32,10 @@ impl Drop for Served {
 }
 
 pub fn serve_on<T: Transport + 'static>(mut t: T, opts: ServeOptions) -> Served {
-    let device = Arc::new(Mutex::new(Device::new(DeviceConfig::board(ISA), CopyRunner)));
+    let device = Arc::new(Mutex::new(Device::new(
+        DeviceConfig::board(ISA),
+        CopyRunner,
+    )));
     let stop = Arc::new(AtomicBool::new(false));
     let (d, s) = (device.clone(), stop.clone());
     let thread = std::thread::spawn(move || {
@@ -48,7 +51,10 @@ pub fn serve_on<T: Transport + 'static>(mut t: T, opts: ServeOptions) -> Served 
 /// A client and a served device model over an in-memory pipe.
 pub fn setup(opts: ClientOptions) -> (Client<MemPort>, Served) {
     let (host, dev) = mem_pipe(115_200);
-    (Client::new(host, opts), serve_on(dev, ServeOptions::default()))
+    (
+        Client::new(host, opts),
+        serve_on(dev, ServeOptions::default()),
+    )
 }
 
 pub fn fast() -> ClientOptions {

@@ -56,9 +56,9 @@ impl Ranges {
 
     fn contains(&self, slot: Slot) -> bool {
         let hit = |key| {
-            self.map
-                .get(&key)
-                .is_some_and(|rs: &Vec<(i64, i64)>| rs.iter().any(|&(a, b)| (a..=b).contains(&slot.index)))
+            self.map.get(&key).is_some_and(|rs: &Vec<(i64, i64)>| {
+                rs.iter().any(|&(a, b)| (a..=b).contains(&slot.index))
+            })
         };
         hit((slot.file, Some(slot.dim))) || hit((slot.file, None))
     }
@@ -116,7 +116,9 @@ impl<'a> State<'a> {
     pub fn in_range(&self, slot: Slot) -> bool {
         match slot.file {
             File::Immediate => {
-                slot.dim == 0 && slot.index >= 0 && (slot.index as usize) < self.program.immediates.len()
+                slot.dim == 0
+                    && slot.index >= 0
+                    && (slot.index as usize) < self.program.immediates.len()
             }
             File::Null => true,
             _ => self.ranges.contains(slot),
