@@ -7,7 +7,9 @@
 //! - [`host`]: the client: retries, chunked uploads, verification, runs.
 //! - [`port`]: transports (serial port, in-memory pipe, pseudo-terminal, fault injector).
 //! - [`image`]: reading the compiler's image file into upload regions.
+//! - [`board`]: running an image's quads in TGSI terms (inputs, CONST values, outputs).
 
+pub mod board;
 pub mod device;
 pub mod frame;
 pub mod host;

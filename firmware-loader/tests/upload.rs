@@ -363,3 +363,47 @@ fn a_frame_cut_off_mid_way_is_dropped_by_the_interbyte_timeout() {
     let mut c = Client::new(host, fast());
     assert_eq!(c.status().unwrap().bad_frames, 1);
 }
+
+#[test]
+fn run_image_maps_tgsi_registers_and_constants() {
+    use firmware_loader::board::run_image;
+    use firmware_loader::image::{parse, write_image, KSlot, RegMap};
+    let (mut c, served) = setup(fast());
+    // The fixture device has a fixed ISA hash; it replaces the image's own (CRC-32 of "cfg").
+    let file = write_image(
+        b"cfg",
+        0,
+        &[0xAB; 32],
+        &[KSlot::Data(0, [1, 2, 3, 4]), KSlot::Buffer(2, 0, 7)],
+        &[RegMap { tgsi: 0, reg: 0 }, RegMap { tgsi: 2, reg: 1 }],
+        &[RegMap { tgsi: 0, reg: 5 }, RegMap { tgsi: 1, reg: 6 }],
+    );
+    let mut img = parse(&file).unwrap();
+    img.upload.isa_hash = ISA;
+    c.upload(&img.upload, &mut |_, _| {}).unwrap();
+    let in0 = [
+        [1, 2, 3, 4],
+        [5, 6, 7, 8],
+        [9, 10, 11, 12],
+        [13, 14, 15, 16],
+    ];
+    let in2 = [[0x3F80_0000; 4]; 4];
+    let quads = vec![
+        vec![(2, in2), (0, [[9; 4]; 4]), (0, in0), (5, [[7; 4]; 4])],
+        vec![],
+    ];
+    let got = run_image(&mut c, &img, &quads, &|b, i| {
+        [u32::from(b), u32::from(i), 0, 0]
+    })
+    .unwrap();
+    assert_eq!(got.len(), 2);
+    // The copy runner copies INPUTS (IN[0], IN[2]) into OUTPUTS (OUT[0], OUT[1]).
+    assert_eq!(got[0].outputs, vec![(0, in0), (1, in2)]);
+    assert_eq!(got[1].outputs, vec![(0, [[0; 4]; 4]), (1, [[0; 4]; 4])]);
+    let dev = served.device.lock().unwrap();
+    let params = dev.memory(Region::Params);
+    assert_eq!(
+        &params[32..48],
+        &[0, 0, 0, 0, 7, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0]
+    );
+}
