@@ -222,7 +222,7 @@ impl<T: Transport> Client<T> {
         } else {
             self.opts.timeout
         };
-        self.exchange(cmd, payload, self.opts.retries + 1, timeout)
+        self.exchange(cmd, payload, self.opts.retries.saturating_add(1), timeout)
     }
 
     /// One request, up to `attempts` sends of the same frame (same sequence number).
@@ -360,12 +360,12 @@ impl<T: Transport> Client<T> {
         let mut off = 0;
         while off < data.len() {
             let n = chunk.min(data.len() - off);
-            let payload = write_payload(region, addr + off as u32, &data[off..off + n]);
+            let payload = write_payload(region, addr.wrapping_add(off as u32), &data[off..off + n]);
             // Big chunks get one attempt: on a noisy line a smaller one is likelier to get through.
             let attempts = if chunk > min {
                 1
             } else {
-                self.opts.retries + 1
+                self.opts.retries.saturating_add(1)
             };
             match self.exchange(Command::Write, &payload, attempts, self.opts.timeout) {
                 Ok(_) => {
@@ -395,7 +395,7 @@ impl<T: Transport> Client<T> {
             let n = (len - out.len()).min(frame::MAX_PAYLOAD - 1);
             let data = self.request(
                 Command::Read,
-                &read_payload(region, addr + out.len() as u32, n as u16),
+                &read_payload(region, addr.wrapping_add(out.len() as u32), n as u16),
             )?;
             if data.len() != n {
                 return Err(HostError::Malformed {
@@ -460,16 +460,27 @@ impl<T: Transport> Client<T> {
             isa_hash: image.isa_hash,
             lengths,
         })?;
-        progress(0, total);
-        let mut done = 0;
-        for (data, region) in image.regions.iter().zip(Region::IMAGE) {
-            let base = done;
-            self.write_region(region, 0, data, max_chunk, &mut |n| {
-                progress(base + n, total)
-            })?;
-            done += data.len();
+        // A COMMIT that finds another CRC means a chunk landed damaged (a hardware receiver may write
+        // before it checks the frame CRC): write everything once more before giving up.
+        for pass in 0..2 {
+            progress(0, total);
+            let mut done = 0;
+            for (data, region) in image.regions.iter().zip(Region::IMAGE) {
+                let base = done;
+                self.write_region(region, 0, data, max_chunk, &mut |n| {
+                    progress(base + n, total)
+                })?;
+                done += data.len();
+            }
+            match self.commit(crc) {
+                Err(HostError::Nak {
+                    reason: Reason::CrcMismatch,
+                    ..
+                }) if pass == 0 => continue,
+                other => other?,
+            }
+            break;
         }
-        self.commit(crc)?;
         self.verify(crc)?;
         Ok(UploadReport {
             crc,
@@ -597,7 +608,7 @@ pub fn run_quads<T: Transport>(
             cmd: Command::Run,
             source,
         })?;
-        let done = usize::from(summary.quads_run);
+        let done = usize::from(summary.quads_run).min(quads.len());
         let outs = client.read_region(Region::Outputs, 0, done * output_stride)?;
         let recs = client.read_region(Region::Results, 0, done * RESULT_RECORD)?;
         for q in 0..done {

@@ -407,3 +407,58 @@ fn run_image_maps_tgsi_registers_and_constants() {
         &[0, 0, 0, 0, 7, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0]
     );
 }
+
+/// Corrupts the data of the first WRITE behind a valid CRC, as a receiver writing before its CRC
+/// check could.
+struct CorruptFirstWrite<T> {
+    inner: T,
+    done: bool,
+}
+
+impl<T: Transport> Transport for CorruptFirstWrite<T> {
+    fn write_all(&mut self, bytes: &[u8]) -> Result<(), PortError> {
+        let frames: Vec<Frame> = Decoder::new()
+            .push_all(bytes)
+            .into_iter()
+            .flatten()
+            .collect();
+        match frames.as_slice() {
+            [f] if f.cmd == Command::Write as u8 && !self.done => {
+                self.done = true;
+                let mut f = f.clone();
+                f.payload[5] ^= 0x01;
+                self.inner.write_all(&encode(&f).unwrap())
+            }
+            _ => self.inner.write_all(bytes),
+        }
+    }
+    fn read(&mut self, buf: &mut [u8], timeout: Duration) -> Result<usize, PortError> {
+        self.inner.read(buf, timeout)
+    }
+    fn set_baud(&mut self, baud: u32) -> Result<(), PortError> {
+        self.inner.set_baud(baud)
+    }
+    fn baud(&self) -> u32 {
+        self.inner.baud()
+    }
+}
+
+#[test]
+fn a_commit_crc_mismatch_is_repaired_by_one_rewrite() {
+    let (host, dev) = mem_pipe(115_200);
+    let served = serve_on(dev, ServeOptions::default());
+    let mut c = Client::new(
+        CorruptFirstWrite {
+            inner: host,
+            done: false,
+        },
+        fast(),
+    );
+    let img = image(9, [600, 0, 0]);
+    let r = c.upload(&img, &mut |_, _| {}).unwrap();
+    // INFO, BEGIN, 3 WRITEs, COMMIT (refused), 3 WRITEs, COMMIT, STATUS.
+    assert_eq!(r.stats.requests, 11);
+    assert_eq!(r.stats.image_bytes, 1200);
+    let dev = served.device.lock().unwrap();
+    assert_eq!(dev.active_image().unwrap().program, &img.regions[0][..]);
+}
