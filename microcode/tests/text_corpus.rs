@@ -79,3 +79,27 @@ fn corpus_round_trips() {
     }
     assert_eq!(checked, all.len() - 4);
 }
+
+/// The project's own example programs (`examples/*.tgsi`) round-trip the same way.
+#[test]
+fn examples_round_trip() {
+    let Some(root) = Path::new(env!("CARGO_MANIFEST_DIR")).parent() else {
+        return;
+    };
+    let mut all = Vec::new();
+    if let Ok(entries) = std::fs::read_dir(root.join("examples")) {
+        for e in entries.flatten() {
+            if e.path().extension().and_then(|x| x.to_str()) == Some("tgsi") {
+                all.push(e.path());
+            }
+        }
+    }
+    for path in &all {
+        let src = std::fs::read_to_string(path).expect("readable example");
+        let p =
+            parse(&src).unwrap_or_else(|e| panic!("{}", e.render(&src, &path.to_string_lossy())));
+        let text = print(&p);
+        assert_eq!(parse(&text).as_ref(), Ok(&p), "{}", path.display());
+        assert_eq!(print(&parse(&text).unwrap()), text);
+    }
+}
