@@ -92,7 +92,11 @@ impl fmt::Debug for RunInputs {
             .field("face", &self.face)
             .field(
                 "textures",
-                &self.textures.iter().map(|t| t.is_some()).collect::<Vec<_>>(),
+                &self
+                    .textures
+                    .iter()
+                    .map(|t| t.is_some())
+                    .collect::<Vec<_>>(),
             )
             .field("budget", &self.budget)
             .finish()

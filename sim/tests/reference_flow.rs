@@ -30,9 +30,20 @@ fn nested_if_else_with_divergent_lanes() {
     b.op(Opcode::Mov, &[out(0)], &[three]);
     b.op(Opcode::EndIf, &[], &[]);
     b.op(Opcode::End, &[], &[]);
-    let inputs = lanes_input(0, [[1.0, 1.0, 0.0, 0.0], [0.0, 1.0, 0.0, 0.0], [1.0, 0.0, 0.0, 0.0], [0.0; 4]]);
+    let inputs = lanes_input(
+        0,
+        [
+            [1.0, 1.0, 0.0, 0.0],
+            [0.0, 1.0, 0.0, 0.0],
+            [1.0, 0.0, 0.0, 0.0],
+            [0.0; 4],
+        ],
+    );
     let o = run(&b, &inputs);
-    assert_eq!(outs(&o, 0), [v4([1.0; 4]), v4([3.0; 4]), v4([2.0; 4]), v4([3.0; 4])]);
+    assert_eq!(
+        outs(&o, 0),
+        [v4([1.0; 4]), v4([3.0; 4]), v4([2.0; 4]), v4([3.0; 4])]
+    );
     assert!(o.lanes.iter().all(|l| !l.killed));
 }
 
@@ -45,7 +56,10 @@ fn if_tests_a_float_not_bits() {
     b.op(Opcode::EndIf, &[], &[]);
     let mut inputs = RunInputs::default();
     // -0.0, NaN, a subnormal, integer 1 (also a subnormal as a float).
-    for (l, x) in [0x8000_0000u32, 0x7FC0_0000, 0x0000_0100, 1].iter().enumerate() {
+    for (l, x) in [0x8000_0000u32, 0x7FC0_0000, 0x0000_0100, 1]
+        .iter()
+        .enumerate()
+    {
         inputs.set_input_lane(0, l, [*x, 0, 0, 0]);
     }
     let o = run(&b, &inputs);
@@ -62,7 +76,11 @@ fn loop_with_break_and_continue_in_some_lanes() {
     b.op(Opcode::Mov, &[tmpd(0)], &[zero]);
     b.op(Opcode::BgnLoop, &[], &[]);
     b.op(Opcode::Add, &[tmpd(0).mask("x")], &[tmp(0).swz("x"), one]);
-    b.op(Opcode::Sge, &[tmpd(1).mask("x")], &[tmp(0).swz("x"), inp(0).swz("x")]);
+    b.op(
+        Opcode::Sge,
+        &[tmpd(1).mask("x")],
+        &[tmp(0).swz("x"), inp(0).swz("x")],
+    );
     b.op(Opcode::If, &[], &[tmp(1).swz("x")]);
     b.op(Opcode::Brk, &[], &[]);
     b.op(Opcode::EndIf, &[], &[]);
@@ -79,7 +97,15 @@ fn loop_with_break_and_continue_in_some_lanes() {
     // Lane with limit L stops when the counter reaches L; y counts the iterations with
     // 2 <= counter < L.
     let expect = |l: f32, y: f32| v4([l, y, 0.0, 0.0]);
-    assert_eq!(outs(&o, 0), [expect(1.0, 0.0), expect(2.0, 0.0), expect(3.0, 1.0), expect(4.0, 2.0)]);
+    assert_eq!(
+        outs(&o, 0),
+        [
+            expect(1.0, 0.0),
+            expect(2.0, 0.0),
+            expect(3.0, 1.0),
+            expect(4.0, 2.0)
+        ]
+    );
 }
 
 #[test]
@@ -103,7 +129,11 @@ fn bgnfor_steps_the_loop_register_used_as_index() {
     b.decl(File::Loop, 0, 0);
     let params = b.imm([2.0, 3.0, 5.0, 0.0]); // start 2, three iterations, step 5
     b.op(Opcode::BgnFor, &[dst(File::Loop, 0)], &[params]);
-    b.op(Opcode::Add, &[tmpd(0)], &[tmp(0), src(File::Constant, 0).ind(File::Loop, 0, 0)]);
+    b.op(
+        Opcode::Add,
+        &[tmpd(0)],
+        &[tmp(0), src(File::Constant, 0).ind(File::Loop, 0, 0)],
+    );
     b.op(Opcode::EndFor, &[dst(File::Loop, 0)], &[]);
     b.op(Opcode::Mov, &[out(0)], &[tmp(0)]);
     let mut inputs = RunInputs::default();
@@ -208,7 +238,10 @@ fn kil_kills_lanes_with_a_negative_component_only_when_active() {
     let o = run(&b, &inputs);
     let killed: Vec<bool> = o.lanes.iter().map(|l| l.killed).collect();
     assert_eq!(killed, [false, true, false, false]);
-    assert_eq!(outs(&o, 0), [v4([1.0; 4]), [0; 4], v4([1.0; 4]), v4([1.0; 4])]);
+    assert_eq!(
+        outs(&o, 0),
+        [v4([1.0; 4]), [0; 4], v4([1.0; 4]), v4([1.0; 4])]
+    );
 }
 
 #[test]
@@ -325,7 +358,10 @@ fn address_stack_push_pop_and_overflow() {
     b.op(Opcode::Pusha, &[], &[src(File::Address, 0)]);
     b.op(Opcode::EndLoop, &[], &[]);
     let e = sim::reference::run(&b.p, &RunInputs::default()).unwrap_err();
-    assert!(matches!(e.kind, RunErrorKind::AddressStackOverflow { lane: 0, .. }));
+    assert!(matches!(
+        e.kind,
+        RunErrorKind::AddressStackOverflow { lane: 0, .. }
+    ));
 
     let mut b = Builder::frag();
     b.op(Opcode::Popa, &[addrd(0)], &[]);

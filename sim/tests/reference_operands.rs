@@ -23,9 +23,15 @@ fn negate_and_absolute_keep_bits() {
         &frag("MOV OUT[0], -IN[0]\nMOV OUT[1], |IN[0]|\nMOV OUT[2], -|IN[0]|"),
         &with_in0([0x7FC0_0001, 0x8000_0001, 0xBF80_0000, 0]),
     );
-    assert_eq!(outs(&o, 0)[0], [0xFFC0_0001, 0x0000_0001, 0x3F80_0000, 0x8000_0000]);
+    assert_eq!(
+        outs(&o, 0)[0],
+        [0xFFC0_0001, 0x0000_0001, 0x3F80_0000, 0x8000_0000]
+    );
     assert_eq!(outs(&o, 1)[0], [0x7FC0_0001, 0x0000_0001, 0x3F80_0000, 0]);
-    assert_eq!(outs(&o, 2)[0], [0xFFC0_0001, 0x8000_0001, 0xBF80_0000, 0x8000_0000]);
+    assert_eq!(
+        outs(&o, 2)[0],
+        [0xFFC0_0001, 0x8000_0001, 0xBF80_0000, 0x8000_0000]
+    );
 }
 
 #[test]
@@ -52,7 +58,10 @@ fn extended_swizzle_composes_with_the_simple_swizzle() {
 
 #[test]
 fn ext_divide_divides_xyz_by_w_last() {
-    let o = run_text(&frag("MOV OUT[0], -IN[0]/w"), &with_in0(v4([2.0, 4.0, 6.0, 2.0])));
+    let o = run_text(
+        &frag("MOV OUT[0], -IN[0]/w"),
+        &with_in0(v4([2.0, 4.0, 6.0, 2.0])),
+    );
     // Negated first (-2, -4, -6, -2), then divided by the negated w.
     assert_eq!(outs(&o, 0)[0], v4([1.0, 2.0, 3.0, -2.0]));
 }
@@ -73,7 +82,10 @@ fn double_opcodes_negate_the_high_word() {
     let b = 0.25f64.to_bits();
     let mut inputs = RunInputs::default();
     inputs.set_input(0, [a as u32, (a >> 32) as u32, b as u32, (b >> 32) as u32]);
-    let o = run_text(&frag("DADD OUT[0], -IN[0], IN[1]\nDADD OUT[1], |-IN[0]|, IN[1]"), &inputs);
+    let o = run_text(
+        &frag("DADD OUT[0], -IN[0], IN[1]\nDADD OUT[1], |-IN[0]|, IN[1]"),
+        &inputs,
+    );
     let r = outs(&o, 0)[0];
     let join = |lo: u32, hi: u32| f64::from_bits(u64::from(lo) | u64::from(hi) << 32);
     assert_eq!((join(r[0], r[1]), join(r[2], r[3])), (-1.5, -0.25));
@@ -119,7 +131,9 @@ fn condition_codes_mask_writes_per_component() {
     ];
     for (name, expect) in tests {
         let o = run_text(
-            &frag(&format!("MOV.CC TEMP[0], IN[0]\nMOV OUT[0] ({name}), IN[1]")),
+            &frag(&format!(
+                "MOV.CC TEMP[0], IN[0]\nMOV OUT[0] ({name}), IN[1]"
+            )),
             &{
                 let mut i = with_in0([0x3F80_0000, 0xBF80_0000, 0x8000_0000, 0x7FC0_0000]);
                 i.set_input(1, v4([9.0; 4]));
@@ -193,7 +207,10 @@ fn address_register_conversions() {
 
 #[test]
 fn float_results_written_to_address_are_floored() {
-    let o = run_text(&frag("ADD ADDR[0], IN[0], IN[0]\nMOV OUT[0], ADDR[0]"), &with_in0(v4([0.75, -0.75, 1e10, f32::NAN])));
+    let o = run_text(
+        &frag("ADD ADDR[0], IN[0], IN[0]\nMOV OUT[0], ADDR[0]"),
+        &with_in0(v4([0.75, -0.75, 1e10, f32::NAN])),
+    );
     assert_eq!(outs(&o, 0)[0].map(|x| x as i32), [1, -2, i32::MAX, 0]);
 }
 
@@ -222,8 +239,14 @@ fn indirect_reads_and_writes() {
     let ts: Vec<f32> = outs(&o, 2).iter().map(|v| f32::from_bits(v[0])).collect();
     assert_eq!(ts, [13.0, 10.0, 13.0, 13.0]);
     assert_eq!(o.warnings.len(), 2, "{:?}", o.warnings);
-    assert!(o.warnings.iter().any(|w| w.contains("CONST[6]") && w.contains("lane 3")));
-    assert!(o.warnings.iter().any(|w| w.contains("TEMP[4]") && w.contains("dropped")));
+    assert!(o
+        .warnings
+        .iter()
+        .any(|w| w.contains("CONST[6]") && w.contains("lane 3")));
+    assert!(o
+        .warnings
+        .iter()
+        .any(|w| w.contains("TEMP[4]") && w.contains("dropped")));
 }
 
 #[test]

@@ -136,7 +136,11 @@ pub trait SrcExt {
 impl SrcExt for SrcOperand {
     fn swz(mut self, s: &str) -> Self {
         let l = letters(s);
-        self.swizzle = if l.len() == 1 { [l[0]; 4] } else { [l[0], l[1], l[2], l[3]] };
+        self.swizzle = if l.len() == 1 {
+            [l[0]; 4]
+        } else {
+            [l[0], l[1], l[2], l[3]]
+        };
         self
     }
     fn neg(mut self) -> Self {
@@ -174,7 +178,11 @@ pub fn cc(mask: CondMask, swz: &str) -> CondTest {
     CondTest {
         mask,
         index: 0,
-        swizzle: if l.len() == 1 { [l[0]; 4] } else { [l[0], l[1], l[2], l[3]] },
+        swizzle: if l.len() == 1 {
+            [l[0]; 4]
+        } else {
+            [l[0], l[1], l[2], l[3]]
+        },
     }
 }
 
