@@ -1,1 +1,4 @@
 //! sim crate (under construction).
+
+pub mod reference;
+pub mod run_io;
