@@ -1,5 +1,5 @@
-//! Mesa's own test shaders (the corpus of `../shared/corpus`, 7.7 and 7.9 dialects, fragment and
-//! vertex) on the reference model, fed the inputs Mesa's graw/python harness used, must give Mesa
+//! Mesa's own test shaders (the corpus of `../shared/corpus`, 7.7 and 7.9 dialects, fragment,
+//! vertex and geometry; the five post-7.9 files are skipped) on the reference model, fed the inputs Mesa's graw/python harness used, must give Mesa
 //! 7.9's results as computed by the independent evaluator in `common/mesa79.rs`: exactly for exact
 //! opcodes, within 1% where Mesa uses tables (EX2, LG2, POW, LIT), and where `decisions.md` section 8
 //! deliberately differs, the case is named and our documented behaviour is checked instead.
@@ -13,6 +13,10 @@
 //!   texture, so sampler 0 stays unbound.
 //! - vertex: a 16x16 grid, `IN[0]` = (ix/16*2-1, iy/16*2-1, 0, 1), `IN[1]` = (0.5, ix/16, iy/16, 1);
 //!   each run is the 2x2 block (ix, iy), (ix+1, iy), (ix, iy+1), (ix+1, iy+1) for even ix, iy.
+//! - geometry: one triangle ([`geometry_cases`]); the emitted vertices and primitive ends are compared.
+//!
+//! Runs where the corpus shows a documented difference are listed in [`expected_differences`]; the
+//! test fails if one of them stops showing, or if any other file differs from Mesa.
 
 mod common;
 
@@ -105,6 +109,7 @@ fn corpus_files(root: &Path) -> Vec<PathBuf> {
         "mesa-graw/fragment-shader",
         "mesa-graw/vertex-shader",
         "mesa-python-regress-2010/fragment-shader",
+        "mesa-graw/geometry-shader",
     ];
     let mut files = Vec::new();
     for d in dirs {
@@ -115,7 +120,8 @@ fn corpus_files(root: &Path) -> Vec<PathBuf> {
             let p = e.path();
             let name = p.file_name().and_then(|n| n.to_str()).unwrap_or("");
             let rel = format!("{d}/{name}");
-            if name.ends_with(".sh") && !POST_79.contains(&rel.as_str()) {
+            if (name.ends_with(".sh") || name.ends_with(".txt")) && !POST_79.contains(&rel.as_str())
+            {
                 files.push(p);
             }
         }
@@ -160,10 +166,7 @@ fn fragment_cases(program: &Program) -> Vec<Case> {
                 [r as f32, g as f32, (1.0 - r - g) as f32, 1.0]
             });
             let mut model = RunInputs::default();
-            let mut mesa = mesa79::Inputs {
-                inputs: HashMap::new(),
-                constants: HashMap::new(),
-            };
+            let mut mesa = empty_inputs();
             model.inputs.insert(0, lanes.map(bits));
             mesa.inputs.insert(0, lanes);
             if let Some(d) = face {
@@ -196,10 +199,7 @@ fn vertex_cases() -> Vec<Case> {
             });
             let in1 = pts.map(|(x, y)| [0.5, x as f32 / 16.0, y as f32 / 16.0, 1.0]);
             let mut model = RunInputs::default();
-            let mut mesa = mesa79::Inputs {
-                inputs: HashMap::new(),
-                constants: HashMap::new(),
-            };
+            let mut mesa = empty_inputs();
             model.inputs.insert(0, in0.map(bits));
             model.inputs.insert(1, in1.map(bits));
             mesa.inputs.insert(0, in0);
@@ -237,6 +237,120 @@ fn close(a: Val, b: Val) -> bool {
     )
 }
 
+/// Where a comparison happens, for messages and for naming documented differences.
+struct Context<'a> {
+    file: &'a str,
+    rel: &'a str,
+    what: &'a str,
+    lane: usize,
+    rules: &'a BTreeSet<&'static str>,
+}
+
+impl Context<'_> {
+    fn at(&self) -> String {
+        format!("{} ({}, lane {}):", self.rel, self.what, self.lane)
+    }
+}
+
+/// Everything the corpus comparison collects.
+#[derive(Default)]
+struct Comparison {
+    failures: Vec<String>,
+    /// File name -> the documented rules that made its results differ from Mesa's.
+    named: BTreeMap<String, BTreeSet<&'static str>>,
+    compared: usize,
+}
+
+impl Comparison {
+    /// Compares one set of outputs with the documented expectation; where Mesa's differs, the rules
+    /// that fired name the case.
+    fn outputs(
+        &mut self,
+        ctx: &Context,
+        prefix: &str,
+        got: &BTreeMap<u32, [u32; 4]>,
+        doc: &HashMap<u32, [Val; 4]>,
+        mesa: Option<&HashMap<u32, [Val; 4]>>,
+    ) {
+        for (n, want) in doc {
+            let g = got.get(n).copied().unwrap_or([0; 4]);
+            for c in 0..4 {
+                let want_mesa = mesa.and_then(|m| m.get(n)).map(|v| v[c]);
+                let differs = want_mesa.is_none_or(|m| !close(m, want[c]));
+                if differs {
+                    if ctx.rules.is_empty() {
+                        self.failures.push(format!(
+                            "{} {prefix}OUT[{n}].{c}: Mesa {want_mesa:?} and documented {:?} differ, no rule explains it",
+                            ctx.at(),
+                            want[c]
+                        ));
+                    }
+                    self.named
+                        .entry(ctx.file.to_string())
+                        .or_default()
+                        .extend(ctx.rules.iter().copied());
+                }
+                self.compared += 1;
+                if !matches(g[c], want[c]) {
+                    self.failures.push(format!(
+                        "{} {prefix}OUT[{n}].{}: got {:#010x} ({}), want {:#010x} ({}){}",
+                        ctx.at(),
+                        ['x', 'y', 'z', 'w'][c],
+                        g[c],
+                        f32::from_bits(g[c]),
+                        want[c].v.to_bits(),
+                        want[c].v,
+                        if differs {
+                            " [documented difference from Mesa]"
+                        } else {
+                            ""
+                        }
+                    ));
+                }
+            }
+        }
+    }
+}
+
+/// Geometry: one triangle, positions of our choosing and the fragment test's vertex colours,
+/// `IN[v][0]` = position, `IN[v][1]` = colour; all four lanes get the same primitive.
+fn geometry_cases() -> Vec<Case> {
+    let pos = [
+        [0.9, 0.9, 0.0, 1.0],
+        [0.9, -0.9, 0.0, 1.0],
+        [-0.9, 0.0, 0.0, 1.0],
+    ];
+    let col = [
+        [0.0, 0.0, 1.0, 1.0],
+        [1.0, 0.0, 0.0, 1.0],
+        [0.0, 1.0, 0.0, 1.0],
+    ];
+    let mut model = RunInputs::default();
+    let mut mesa = empty_inputs();
+    for v in 0..3 {
+        for (n, data) in [(0, pos[v]), (1, col[v])] {
+            model
+                .geometry_inputs
+                .insert((v as u32, n as u32), bits(data));
+            mesa.geometry.insert((v as i32, n), data);
+        }
+    }
+    constants(&mut model, &mut mesa);
+    vec![Case {
+        what: "triangle".into(),
+        model,
+        mesa,
+    }]
+}
+
+fn empty_inputs() -> mesa79::Inputs {
+    mesa79::Inputs {
+        inputs: HashMap::new(),
+        constants: HashMap::new(),
+        geometry: HashMap::new(),
+    }
+}
+
 #[test]
 fn mesa_corpus_matches_mesa_79_or_the_documented_difference() {
     let Some(root) = corpus_root() else {
@@ -244,17 +358,16 @@ fn mesa_corpus_matches_mesa_79_or_the_documented_difference() {
         return;
     };
     let files = corpus_files(&root);
-    // 54 files of 7.7, 67 of 7.8/7.9 (graw and the 2010 regress), less the five post-7.9 ones.
+    // 54 files of 7.7, 67 of 7.8/7.9 (graw and the 2010 regress) less the five post-7.9 ones, and
+    // the six geometry programs.
     assert_eq!(
         files.len(),
-        116,
-        "expected the 7.7 and 7.9 fragment and vertex files"
+        122,
+        "expected the 7.7/7.9 fragment, vertex and geometry files"
     );
     let expected = expected_differences();
-    let mut failures = Vec::new();
-    let mut named: BTreeMap<String, BTreeSet<&'static str>> = BTreeMap::new();
+    let mut cmp = Comparison::default();
     let mut runs = 0;
-    let mut compared = 0;
     for path in &files {
         let name = path
             .file_name()
@@ -269,35 +382,37 @@ fn mesa_corpus_matches_mesa_79_or_the_documented_difference() {
         let source = match std::fs::read_to_string(path) {
             Ok(s) => s,
             Err(e) => {
-                failures.push(format!("{rel}: cannot read: {e}"));
+                cmp.failures.push(format!("{rel}: cannot read: {e}"));
                 continue;
             }
         };
         let program = match text::parse(&source) {
             Ok(p) => p,
             Err(e) => {
-                failures.push(format!("{rel}: parse error: {e}"));
+                cmp.failures.push(format!("{rel}: parse error: {e}"));
                 continue;
             }
         };
         let cases = match program.processor {
             Processor::Fragment => fragment_cases(&program),
             Processor::Vertex => vertex_cases(),
-            Processor::Geometry => continue,
+            Processor::Geometry => geometry_cases(),
         };
         for case in cases {
             runs += 1;
             let model = match reference::run(&program, &case.model) {
                 Ok(o) => o,
                 Err(e) => {
-                    failures.push(format!("{rel} ({}): reference error: {e}", case.what));
+                    cmp.failures
+                        .push(format!("{rel} ({}): reference error: {e}", case.what));
                     continue;
                 }
             };
             let ours = match mesa79::run(&program, &case.mesa, Mode::Documented) {
                 Ok(r) => r,
                 Err(e) => {
-                    failures.push(format!("{rel}: evaluator (documented): {e}"));
+                    cmp.failures
+                        .push(format!("{rel}: evaluator (documented): {e}"));
                     continue;
                 }
             };
@@ -306,48 +421,62 @@ fn mesa_corpus_matches_mesa_79_or_the_documented_difference() {
                 let doc = &ours.lanes[lane];
                 let got = &model.lanes[lane];
                 let mesa_lane = mesa.as_ref().ok().map(|m| &m.lanes[lane]);
+                let ctx = Context {
+                    file: &name,
+                    rel: &rel,
+                    what: &case.what,
+                    lane,
+                    rules: &ours.rules,
+                };
                 if got.killed != doc.killed {
-                    failures.push(format!(
-                        "{rel} ({}, lane {lane}): killed = {}, want {}",
-                        case.what, got.killed, doc.killed
+                    cmp.failures.push(format!(
+                        "{} killed = {}, want {}",
+                        ctx.at(),
+                        got.killed,
+                        doc.killed
                     ));
                 }
                 if doc.killed {
                     continue;
                 }
-                for (n, want_doc) in &doc.outputs {
-                    let g = got.outputs.get(n).copied().unwrap_or([0; 4]);
-                    for c in 0..4 {
-                        let want_mesa = mesa_lane.and_then(|m| m.outputs.get(n)).map(|v| v[c]);
-                        let differs = want_mesa.is_none_or(|m| !close(m, want_doc[c]));
-                        if differs {
-                            // A deliberate difference: it must be explained by a rule that fired.
-                            if ours.rules.is_empty() {
-                                failures.push(format!("{rel} ({}, lane {lane}) OUT[{n}].{c}: Mesa {:?} and documented {:?} differ with no rule", case.what, want_mesa, want_doc[c]));
-                            }
-                            named
-                                .entry(name.clone())
-                                .or_default()
-                                .extend(ours.rules.iter().copied());
-                        }
-                        compared += 1;
-                        if !matches(g[c], want_doc[c]) {
-                            failures.push(format!(
-                                "{rel} ({}, lane {lane}) OUT[{n}].{}: got {:#010x} ({}), want {:#010x} ({}){}",
-                                case.what,
-                                ['x', 'y', 'z', 'w'][c],
-                                g[c],
-                                f32::from_bits(g[c]),
-                                want_doc[c].v.to_bits(),
-                                want_doc[c].v,
-                                if differs { " [documented difference from Mesa]" } else { "" }
-                            ));
-                        }
+                if program.processor != Processor::Geometry {
+                    cmp.outputs(
+                        &ctx,
+                        "",
+                        &got.outputs,
+                        &doc.outputs,
+                        mesa_lane.map(|m| &m.outputs),
+                    );
+                    continue;
+                }
+                if got.vertices.len() != doc.vertices.len() {
+                    cmp.failures.push(format!(
+                        "{} {} vertices, want {}",
+                        ctx.at(),
+                        got.vertices.len(),
+                        doc.vertices.len()
+                    ));
+                    continue;
+                }
+                for (k, (g, (d, end))) in got.vertices.iter().zip(&doc.vertices).enumerate() {
+                    if g.primitive_end != *end {
+                        cmp.failures.push(format!(
+                            "{} vertex {k}: primitive_end = {}, want {end}",
+                            ctx.at(),
+                            g.primitive_end
+                        ));
                     }
+                    let m = mesa_lane.and_then(|m| m.vertices.get(k)).map(|v| &v.0);
+                    cmp.outputs(&ctx, &format!("vertex {k} "), &g.outputs, d, m);
                 }
             }
         }
     }
+    let Comparison {
+        failures,
+        named,
+        compared,
+    } = cmp;
     for (file, rules) in &named {
         println!(
             "documented difference from Mesa 7.9 in {file}: {}",

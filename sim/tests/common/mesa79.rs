@@ -43,6 +43,8 @@ pub struct Inputs {
     pub inputs: HashMap<u32, [[f32; 4]; 4]>,
     /// `CONST[b][n]` keyed by (b, n).
     pub constants: HashMap<(i32, i32), [f32; 4]>,
+    /// Geometry inputs `IN[v][n]` keyed by (v, n), the same in every lane.
+    pub geometry: HashMap<(i32, i32), [f32; 4]>,
 }
 
 /// The result of one lane.
@@ -51,6 +53,8 @@ pub struct Lane {
     pub killed: bool,
     /// `OUT[n]` for every output the program writes.
     pub outputs: HashMap<u32, [Val; 4]>,
+    /// Geometry programs: the emitted vertices (outputs at EMIT, primitive end flag).
+    pub vertices: Vec<(HashMap<u32, [Val; 4]>, bool)>,
 }
 
 /// Outputs of one run, and the `decisions.md` rules that changed a value (documented mode).
@@ -71,6 +75,7 @@ struct Machine<'a> {
     regs: HashMap<Key, [Val; 4]>,
     addr: [i32; 4],
     killed: bool,
+    vertices: Vec<(HashMap<u32, [Val; 4]>, bool)>,
     rules: BTreeSet<&'static str>,
 }
 
@@ -87,6 +92,7 @@ pub fn run(program: &Program, inputs: &Inputs, mode: Mode) -> Result<Run, String
             regs: HashMap::new(),
             addr: [0; 4],
             killed: false,
+            vertices: Vec::new(),
             rules: BTreeSet::new(),
         };
         m.load_arrays();
@@ -96,15 +102,15 @@ pub fn run(program: &Program, inputs: &Inputs, mode: Mode) -> Result<Run, String
             }
             m.exec(inst)?;
         }
-        let mut out = Lane {
-            killed: m.killed,
-            outputs: HashMap::new(),
-        };
-        for ((file, outer, el), v) in &m.regs {
-            if *file == File::Output && *outer == 0 {
-                out.outputs.insert(*el as u32, *v);
-            }
+        // The end of the program ends the last primitive.
+        if let Some(last) = m.vertices.last_mut() {
+            last.1 = true;
         }
+        let out = Lane {
+            killed: m.killed,
+            outputs: m.outputs(),
+            vertices: std::mem::take(&mut m.vertices),
+        };
         rules.extend(m.rules);
         lanes.push(out);
     }
@@ -116,6 +122,14 @@ fn val(v: f32) -> Val {
 }
 
 impl Machine<'_> {
+    fn outputs(&self) -> HashMap<u32, [Val; 4]> {
+        self.regs
+            .iter()
+            .filter(|((file, outer, _), _)| *file == File::Output && *outer == 0)
+            .map(|((_, _, el), v)| (*el as u32, *v))
+            .collect()
+    }
+
     fn load_arrays(&mut self) {
         for d in &self.program.declarations {
             if d.file == File::ImmediateArray {
@@ -146,6 +160,12 @@ impl Machine<'_> {
     fn read(&mut self, reg: &Register) -> Result<[Val; 4], String> {
         let (file, outer, el) = self.key(reg)?;
         Ok(match file {
+            File::Input if reg.dimension.is_some() => self
+                .inputs
+                .geometry
+                .get(&(outer, el))
+                .map(|c| c.map(val))
+                .unwrap_or([ZERO; 4]),
             File::Input => match self.inputs.inputs.get(&(el as u32)) {
                 Some(l) => l[self.lane].map(val),
                 None => [ZERO; 4],
@@ -393,6 +413,17 @@ impl Machine<'_> {
                     f as i32
                 });
                 return self.write_addr(inst, conv);
+            }
+            O::Emit => {
+                let v = self.outputs();
+                self.vertices.push((v, false));
+                return Ok(());
+            }
+            O::EndPrim => {
+                if let Some(last) = self.vertices.last_mut() {
+                    last.1 = true;
+                }
+                return Ok(());
             }
             O::Kil => {
                 if src[0].iter().any(|x| x.v < 0.0) {
