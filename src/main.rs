@@ -17,12 +17,24 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
+    /// Print a program (text or tokens) as canonical text.
+    Dump(cmd::dump::DumpArgs),
+    /// Encode a program as binary tokens.
+    Encode(cmd::encode::EncodeArgs),
+    /// Decode binary tokens to text.
+    Decode(cmd::decode::DecodeArgs),
+    /// Parse and validate programs.
+    Check(cmd::check::CheckArgs),
 }
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
         None => cmd::demo::run(),
+        Some(Command::Dump(a)) => cmd::dump::run(a),
+        Some(Command::Encode(a)) => cmd::encode::run(a),
+        Some(Command::Decode(a)) => cmd::decode::run(a),
+        Some(Command::Check(a)) => cmd::check::run(a),
     };
     match result {
         Ok(code) => code,

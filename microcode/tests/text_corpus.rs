@@ -28,10 +28,30 @@ fn files(dir: &Path, out: &mut Vec<PathBuf>) {
 
 /// The files Mesa 7.9 itself rejects, and the error we give (line, column, message).
 const NEWER: [(&str, u32, u32, &str); 5] = [
-    ("frag-ucmp.sh", 8, 4, "unknown opcode `F2U`"),
-    ("vert-uadd.sh", 8, 1, "unknown opcode `UADD`"),
-    ("vert-imul_hi.sh", 10, 1, "unknown opcode `IMUL_HI`"),
-    ("vert-umul_hi.sh", 9, 1, "unknown opcode `UMUL_HI`"),
+    (
+        "frag-ucmp.sh",
+        8,
+        4,
+        "unknown opcode `F2U`: added to TGSI after Mesa 7.9, not supported",
+    ),
+    (
+        "vert-uadd.sh",
+        8,
+        1,
+        "unknown opcode `UADD`: added to TGSI after Mesa 7.9, not supported",
+    ),
+    (
+        "vert-imul_hi.sh",
+        10,
+        1,
+        "unknown opcode `IMUL_HI`: added to TGSI after Mesa 7.9, not supported",
+    ),
+    (
+        "vert-umul_hi.sh",
+        9,
+        1,
+        "unknown opcode `UMUL_HI`: added to TGSI after Mesa 7.9, not supported",
+    ),
     // `IMM[n]` numbering is our syntax too, so this one parses.
     ("vert-rcp.sh", 0, 0, ""),
 ];
@@ -78,4 +98,28 @@ fn corpus_round_trips() {
         checked += 1;
     }
     assert_eq!(checked, all.len() - 4);
+}
+
+/// The project's own example programs (`examples/*.tgsi`) round-trip the same way.
+#[test]
+fn examples_round_trip() {
+    let Some(root) = Path::new(env!("CARGO_MANIFEST_DIR")).parent() else {
+        return;
+    };
+    let mut all = Vec::new();
+    if let Ok(entries) = std::fs::read_dir(root.join("examples")) {
+        for e in entries.flatten() {
+            if e.path().extension().and_then(|x| x.to_str()) == Some("tgsi") {
+                all.push(e.path());
+            }
+        }
+    }
+    for path in &all {
+        let src = std::fs::read_to_string(path).expect("readable example");
+        let p =
+            parse(&src).unwrap_or_else(|e| panic!("{}", e.render(&src, &path.to_string_lossy())));
+        let text = print(&p);
+        assert_eq!(parse(&text).as_ref(), Ok(&p), "{}", path.display());
+        assert_eq!(print(&parse(&text).unwrap()), text);
+    }
 }

@@ -425,3 +425,17 @@ fn source_modifiers_print_compactly() {
         check(&p, &format!("FRAG\n  0: MOV TEMP[0], {text}\n"));
     }
 }
+
+/// The layout example of `docs/text-syntax.md` is exactly what the printer writes for it.
+#[test]
+fn documented_layout_example_is_exact() {
+    let doc = include_str!("../../docs/text-syntax.md");
+    let start = doc
+        .find("```\nFRAG\n")
+        .expect("layout example in the document")
+        + 4;
+    let len = doc[start..].find("```").expect("end of the example");
+    let example = &doc[start..start + len];
+    let p = parse(example).unwrap_or_else(|e| panic!("{}", e.render(example, "text-syntax.md")));
+    assert_eq!(print(&p), example);
+}

@@ -203,7 +203,11 @@ pub fn declarations(processor: Processor) -> BoxedStrategy<Vec<Declaration>> {
         })),
         option::of(range_decl(File::Temporary, None, 10, 3, false, false)),
         option::of(immx_decl()),
-        option::of(range_decl(File::TemporaryArray, None, 0, 4, false, false)),
+        // TEMPX is 2-D in Mesa 7.9 (`DCL TEMPX[0][0..1]`); the 1-D form is kept for coverage.
+        option::of(option::of(0i32..2).prop_flat_map(|b| {
+            let dim = b.map(DeclDimension::Index);
+            range_decl(File::TemporaryArray, dim, 0, 4, false, false)
+        })),
         option::of(range_decl(File::Predicate, None, 0, 2, false, false)),
         option::of(range_decl(File::SystemValue, None, 0, 1, true, false)),
     );
@@ -846,6 +850,9 @@ mod tests {
                     if d.cond.is_some() && d.modulate != Modulate::X1 {
                         features.insert("dst cond + modulate");
                     }
+                    if d.reg.dimension.is_some() {
+                        features.insert("dst 2-D");
+                    }
                 }
             }
         }
@@ -856,6 +863,6 @@ mod tests {
                 r.mnemonic
             );
         }
-        assert_eq!(features.len(), 9, "{features:?}");
+        assert_eq!(features.len(), 10, "{features:?}");
     }
 }

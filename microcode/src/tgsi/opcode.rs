@@ -518,13 +518,118 @@ impl fmt::Display for Opcode {
     }
 }
 
+/// Opcodes Mesa added to TGSI after 7.9 (integer GLSL 1.30 ops, SM4 sampling, atomics, renamed
+/// kills). They have no row: programs using them get an error that says why, not just "unknown".
+pub const LATER_MESA_OPCODES: &[&str] = &[
+    "F2I",
+    "IDIV",
+    "IMAX",
+    "IMIN",
+    "INEG",
+    "ISGE",
+    "ISHR",
+    "ISLT",
+    "F2U",
+    "U2F",
+    "UADD",
+    "UDIV",
+    "UMAD",
+    "UMAX",
+    "UMIN",
+    "UMOD",
+    "UMUL",
+    "USEQ",
+    "USGE",
+    "USHR",
+    "USLT",
+    "USNE",
+    "SWITCH",
+    "CASE",
+    "DEFAULT",
+    "ENDSWITCH",
+    "SAMPLE",
+    "SAMPLE_I",
+    "SAMPLE_I_MS",
+    "SAMPLE_B",
+    "SAMPLE_C",
+    "SAMPLE_C_LZ",
+    "SAMPLE_D",
+    "SAMPLE_L",
+    "GATHER4",
+    "SVIEWINFO",
+    "SAMPLE_POS",
+    "SAMPLE_INFO",
+    "UARL",
+    "UCMP",
+    "IABS",
+    "ISSG",
+    "LOAD",
+    "STORE",
+    "MFENCE",
+    "LFENCE",
+    "SFENCE",
+    "BARRIER",
+    "ATOMUADD",
+    "ATOMXCHG",
+    "ATOMCAS",
+    "ATOMAND",
+    "ATOMOR",
+    "ATOMXOR",
+    "ATOMUMIN",
+    "ATOMUMAX",
+    "ATOMIMIN",
+    "ATOMIMAX",
+    "TXQ_LZ",
+    "IMUL_HI",
+    "UMUL_HI",
+    "KILL",
+    "KILL_IF",
+    "TG4",
+    "LODQ",
+    "TEX2",
+    "TXB2",
+    "TXL2",
+    "FSEQ",
+    "FSGE",
+    "FSLT",
+    "FSNE",
+    "IMSB",
+    "UMSB",
+    "LSB",
+    "POPC",
+    "BREV",
+    "IBFE",
+    "UBFE",
+    "BFI",
+    "INTERP_CENTROID",
+    "INTERP_SAMPLE",
+    "INTERP_OFFSET",
+    "DDX_FINE",
+    "DDY_FINE",
+    "CLOCK",
+    "RESQ",
+    "FMA",
+    "DNEG",
+    "DABS",
+    "DRSQ",
+    "DSGE",
+    "DSNE",
+    "D2F",
+    "F2D",
+    "D2I",
+    "I2D",
+    "D2U",
+    "U2D",
+];
+
 /// Every spelling the parser accepts (mnemonics and aliases), longest first, so that a prefix
 /// never shadows a longer name (DP2A before DP2, ENDLOOP before END).
 pub fn spellings_longest_first() -> Vec<(&'static str, Opcode)> {
     let mut v: Vec<(&'static str, Opcode)> = OPCODES
         .iter()
         .flat_map(|r| {
-            std::iter::once((r.mnemonic, r.opcode)).chain(r.aliases.iter().map(move |a| (*a, r.opcode)))
+            std::iter::once((r.mnemonic, r.opcode))
+                .chain(r.aliases.iter().map(move |a| (*a, r.opcode)))
         })
         .collect();
     v.sort_by(|a, b| b.0.len().cmp(&a.0.len()).then(a.0.cmp(b.0)));
@@ -539,7 +644,12 @@ mod tests {
     #[test]
     fn numbers_are_unique_and_sorted() {
         for w in OPCODES.windows(2) {
-            assert!(w[0].number < w[1].number, "{} / {}", w[0].mnemonic, w[1].mnemonic);
+            assert!(
+                w[0].number < w[1].number,
+                "{} / {}",
+                w[0].mnemonic,
+                w[1].mnemonic
+            );
         }
         for r in OPCODES {
             assert_eq!(r.opcode as u8, r.number);

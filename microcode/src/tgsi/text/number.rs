@@ -17,7 +17,12 @@ pub enum NumberError {
     TooWide(String),
     /// An integer outside the type's range.
     #[error("`{text}` is out of the {ty} range")]
-    OutOfRange { text: String, ty: &'static str },
+    OutOfRange {
+        /// The number as written.
+        text: String,
+        /// `INT32` or `UINT32`.
+        ty: &'static str,
+    },
 }
 
 /// The bit pattern of the canonical quiet NaN (`nan`).

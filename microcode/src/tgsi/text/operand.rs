@@ -323,17 +323,17 @@ fn modified(i: &str, outer: Option<Form>) -> PResult<'_, (SrcOperand, Form)> {
         .map(|r| sp(r).map(|(r, _)| r))
         .transpose()?;
     if let Some(r) = after_minus {
-        if r.starts_with('(') {
+        if let Some(r) = r.strip_prefix('(') {
             allowed(start, Form::Negate, outer)?;
-            let (r, (mut s, _)) = modified(&r[1..], Some(Form::Negate))?;
+            let (r, (mut s, _)) = modified(r, Some(Form::Negate))?;
             let (r, _) = sp(r)?;
             let (r, _) = expect(')', r)?;
             s.ext_mod.negate = true;
             return Ok((r, (s, Form::Negate)));
         }
-        if r.starts_with('|') {
+        if let Some(r) = r.strip_prefix('|') {
             allowed(start, Form::Negate, outer)?;
-            let (r, (mut s, _)) = modified(&r[1..], Some(Form::Absolute))?;
+            let (r, (mut s, _)) = modified(r, Some(Form::Absolute))?;
             let (r, _) = sp(r)?;
             let (r, _) = expect('|', r)?;
             s.ext_mod.negate = true;

@@ -2,14 +2,14 @@
 //! `docs/text-syntax.md` is the grammar in prose; each function names its rule.
 
 use super::error::{fail, LineMap, PResult, ParseError};
+use super::instruction;
 use super::lexer::{
     end_of_statement, expect, found, index, keyword, number_text, peek_word, sp, uint, word, ws,
 };
 use super::names;
 use super::number::{parse_f32, parse_i32, parse_u32};
-use super::operand::{cond_test, dst_operand, mask, src_operand};
+use super::operand::mask;
 use crate::tgsi::ir::*;
-use crate::tgsi::opcode::{LabelUse, Opcode};
 
 /// Parses a whole program (either dialect).
 pub fn parse(src: &str) -> Result<Program, ParseError> {
@@ -142,17 +142,18 @@ impl Ctx<'_> {
                 return fail(at, format!("unknown semantic or interpolation `{w}`"));
             }
         }
-        let (rest, _) = sp(i)?;
-        if rest.starts_with('{') {
-            let (rest, rows) = array_data(rest)?;
+        let (data_at, _) = sp(i)?;
+        if data_at.starts_with('{') {
+            let (rest, rows) = array_data(data_at)?;
             let expected = i64::from(last) - i64::from(first) + 1;
             if rows.len() as i64 != expected {
                 return fail(
-                    i,
+                    data_at,
                     format!(
-                        "{}[{first}..{last}] declares {expected} elements, found {} data rows",
+                        "{}[{first}..{last}] declares {expected} elements, found {} data {}",
                         file.name(),
-                        rows.len()
+                        rows.len(),
+                        if rows.len() == 1 { "row" } else { "rows" }
                     ),
                 );
             }
@@ -215,13 +216,18 @@ impl Ctx<'_> {
     fn property<'a>(&mut self, i: &'a str) -> PResult<'a, ()> {
         let loc = self.loc(i);
         let (i, _) = keyword("PROPERTY")(i)?;
-        let (i, _) = sp(i)?;
-        let (mut i, w) = match word(i) {
+        let (name_at, _) = sp(i)?;
+        let (mut i, w) = match word(name_at) {
             Ok(r) => r,
-            Err(_) => return fail(i, format!("expected a property name{}", found(i))),
+            Err(_) => {
+                return fail(
+                    name_at,
+                    format!("expected a property name{}", found(name_at)),
+                )
+            }
         };
         let Some(name) = names::property(w) else {
-            return fail(i, format!("unknown property `{w}`"));
+            return fail(name_at, format!("unknown property `{w}`"));
         };
         let mut values = Vec::new();
         loop {
@@ -259,194 +265,12 @@ impl Ctx<'_> {
         Ok((i, ()))
     }
 
-    /// instruction := (N:)? (COND)? OPCODE(_SAT|_SATNV)?(.CCn)?(.PRECISION)? operands
-    ///                (, TARGET)? (:label)?
+    /// instruction (see `instruction.rs`)
     fn instruction<'a>(&mut self, i: &'a str) -> PResult<'a, ()> {
-        let mut i = i;
-        if i.starts_with(|c: char| c.is_ascii_digit()) {
-            let (rest, _) = uint(i)?;
-            let (rest, _) = sp(rest)?;
-            let Some(rest) = rest.strip_prefix(':') else {
-                return fail(
-                    rest,
-                    format!("expected `:` after the instruction number{}", found(rest)),
-                );
-            };
-            (i, _) = sp(rest)?;
-        }
-        let mut inst = Instruction::new(Opcode::Nop);
-        if i.starts_with('(') {
-            let (rest, c) = cond_test(i)?;
-            inst.cond_flow = Some(c);
-            (i, _) = sp(rest)?;
-        }
-        let m_at = i;
-        inst.loc = self.loc(m_at);
-        let (mut i, w) = match word(i) {
-            Ok(r) => r,
-            Err(_) => return fail(i, format!("expected an instruction{}", found(i))),
-        };
-        let upper = w.to_ascii_uppercase();
-        let (base, sat) = if let Some(b) = upper.strip_suffix("_SATNV") {
-            (b, Saturate::MinusPlusOne)
-        } else if let Some(b) = upper.strip_suffix("_SAT") {
-            (b, Saturate::ZeroOne)
-        } else {
-            (upper.as_str(), Saturate::None)
-        };
-        let Some(opcode) = Opcode::from_mnemonic(base) else {
-            return fail(m_at, format!("unknown opcode `{}`", &w[..base.len()]));
-        };
-        inst.opcode = opcode;
-        inst.saturate = sat;
-        let info = opcode.info();
-        let mn = info.mnemonic;
-
-        while let Some(rest) = i.strip_prefix('.') {
-            let (rest, s) = match word(rest) {
-                Ok(r) => r,
-                Err(_) => {
-                    return fail(
-                        rest,
-                        format!("expected `.CC` or a precision{}", found(rest)),
-                    )
-                }
-            };
-            let su = s.to_ascii_uppercase();
-            if let Some(digits) = su.strip_prefix("CC") {
-                if inst.cond_update.is_some() {
-                    return fail(i, "`.CC` is given twice");
-                }
-                let n = if digits.is_empty() {
-                    0
-                } else {
-                    match digits.parse::<u8>() {
-                        Ok(n) => n,
-                        Err(_) => {
-                            return fail(i, format!("invalid condition-code register `.{s}`"))
-                        }
-                    }
-                };
-                inst.cond_update = Some(n);
-            } else {
-                let p = match su.as_str() {
-                    "F32" => Precision::Float32,
-                    "F16" => Precision::Float16,
-                    "X12" => Precision::Fixed12,
-                    _ => {
-                        return fail(
-                            i,
-                            format!("unknown instruction suffix `.{s}`; expected .CC, .CC0, .CC1, .F32, .F16 or .X12"),
-                        )
-                    }
-                };
-                if inst.precision != Precision::Default {
-                    return fail(i, "the precision is given twice");
-                }
-                inst.precision = p;
-            }
-            i = rest;
-        }
-
-        // Operands: the first after blanks, the others after commas; a comma followed by a texture
-        // target name ends the list.
-        let nd = usize::from(info.num_dst);
-        let ns = usize::from(info.num_src);
-        let mut starts: Vec<&'a str> = Vec::new();
-        let (mut i, _) = sp(i)?;
-        loop {
-            let at = if starts.is_empty() {
-                if i.is_empty() || i.starts_with(['\n', ':', ',']) {
-                    break;
-                }
-                i
-            } else {
-                let Some(rest) = i.strip_prefix(',') else {
-                    break;
-                };
-                let (rest, _) = ws(rest)?;
-                if names::texture(peek_word(rest)).is_some() {
-                    break;
-                }
-                rest
-            };
-            starts.push(at);
-            let (rest, _) = if inst.dst.len() < nd {
-                let (rest, d) = dst_operand(at)?;
-                inst.dst.push(d);
-                (rest, ())
-            } else {
-                let (rest, s) = src_operand(at)?;
-                inst.src.push(s);
-                (rest, ())
-            };
-            (i, _) = sp(rest)?;
-        }
-        if inst.dst.len() < nd {
-            return fail(
-                i,
-                format!(
-                    "{mn} takes {}, found {}",
-                    operands(nd, "destination"),
-                    inst.dst.len()
-                ),
-            );
-        }
-        if inst.src.len() != ns {
-            let at = starts.get(nd + ns).copied().unwrap_or(i);
-            return fail(
-                at,
-                format!(
-                    "{mn} takes {}, found {}",
-                    operands(ns, "source"),
-                    inst.src.len()
-                ),
-            );
-        }
-
-        if let Some(rest) = i.strip_prefix(',') {
-            let (at, _) = ws(rest)?;
-            let (rest, t) = word(at)?;
-            let Some(target) = names::texture(t) else {
-                return fail(at, format!("unknown texture target `{t}`"));
-            };
-            if !info.is_texture() {
-                return fail(at, format!("{mn} takes no texture target"));
-            }
-            inst.texture = Some(target);
-            (i, _) = sp(rest)?;
-        } else if info.is_texture() {
-            return fail(
-                i,
-                format!("{mn} needs a texture target such as `, 2D`{}", found(i)),
-            );
-        }
-
-        if let Some(rest) = i.strip_prefix(':') {
-            if info.label == LabelUse::None {
-                return fail(i, format!("{mn} takes no label"));
-            }
-            let (at, _) = sp(rest)?;
-            let (rest, n) = match uint(at) {
-                Ok(r) => r,
-                Err(nom::Err::Error(_)) => {
-                    return fail(at, format!("expected a label number{}", found(at)))
-                }
-                Err(e) => return Err(e),
-            };
-            inst.label = Some(n);
-            i = rest;
-        } else if info.label == LabelUse::Required {
-            return fail(i, format!("{mn} needs a label `:N`{}", found(i)));
-        }
+        let (i, inst) = instruction::instruction(i, self.map)?;
         self.program.instructions.push(inst);
         Ok((i, ()))
     }
-}
-
-/// "1 source operand", "3 source operands".
-fn operands(n: usize, kind: &str) -> String {
-    format!("{n} {kind} operand{}", if n == 1 { "" } else { "s" })
 }
 
 /// header := (`FRAG` | `VERT` | `GEOM`) (`1.1`)?
