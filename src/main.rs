@@ -25,6 +25,8 @@ enum Command {
     Decode(cmd::decode::DecodeArgs),
     /// Parse and validate programs.
     Check(cmd::check::CheckArgs),
+    /// Execute a TGSI program on one quad and print its outputs.
+    Run(cmd::run::RunArgs),
 }
 
 fn main() -> ExitCode {
@@ -35,6 +37,7 @@ fn main() -> ExitCode {
         Some(Command::Encode(a)) => cmd::encode::run(a),
         Some(Command::Decode(a)) => cmd::decode::run(a),
         Some(Command::Check(a)) => cmd::check::run(a),
+        Some(Command::Run(a)) => cmd::run::run(a),
     };
     match result {
         Ok(code) => code,

@@ -92,7 +92,11 @@ impl fmt::Debug for RunInputs {
             .field("face", &self.face)
             .field(
                 "textures",
-                &self.textures.iter().map(|t| t.is_some()).collect::<Vec<_>>(),
+                &self
+                    .textures
+                    .iter()
+                    .map(|t| t.is_some())
+                    .collect::<Vec<_>>(),
             )
             .field("budget", &self.budget)
             .finish()
@@ -187,16 +191,14 @@ impl RunOutput {
     }
 }
 
-/// Shortest decimal text that reads back to the same binary32; "nan", "inf", "-inf" for the
-/// non-finite values.
-// Kept private to this crate until `microcode::tgsi::text::number::format_f32` lands on main.
+/// Shortest decimal text that reads back to the same binary32 (the text front end's
+/// `format_f32`), except that NaNs print as "nan" and infinities as "inf" / "-inf", as the JSON of
+/// `decisions.md` section 7 requires.
 pub(crate) fn format_f32(bits: u32) -> String {
     let v = f32::from_bits(bits);
     if v.is_nan() {
         "nan".to_string()
-    } else if v.is_infinite() {
-        if v < 0.0 { "-inf" } else { "inf" }.to_string()
     } else {
-        format!("{v:?}")
+        microcode::tgsi::text::number::format_f32(bits)
     }
 }

@@ -7,3 +7,4 @@ pub mod dump;
 pub mod encode;
 pub mod input;
 pub mod output;
+pub mod run;

@@ -149,7 +149,9 @@ impl<'a> Machine<'a> {
 
     /// Lanes that execute ordinary instructions now.
     fn active(&self) -> Mask {
-        std::array::from_fn(|l| self.alive[l] && self.cond[l] && self.loop_m[l] && self.cont[l] && self.func[l])
+        std::array::from_fn(|l| {
+            self.alive[l] && self.cond[l] && self.loop_m[l] && self.cont[l] && self.func[l]
+        })
     }
 
     /// Active lanes that also pass the instruction's CondFlow test.
@@ -203,7 +205,9 @@ impl<'a> Machine<'a> {
     /// `src.x != 0.0` as a float test (-0 and subnormals false, NaN true) for the lanes in `mask`.
     fn test_x(&mut self, at: usize, inst: &Instruction, mask: Mask) -> Result<Mask, RunErrorKind> {
         let v = self.fetch_lanes(at, inst, 0, mask, View::Float, 0)?;
-        Ok(std::array::from_fn(|l| mask[l] && float::input(v[l][0]) != 0.0))
+        Ok(std::array::from_fn(|l| {
+            mask[l] && float::input(v[l][0]) != 0.0
+        }))
     }
 
     fn step(&mut self, at: usize) -> Result<Next, RunErrorKind> {
@@ -222,9 +226,7 @@ impl<'a> Machine<'a> {
                 } else {
                     exec
                 };
-                for l in 0..LANES {
-                    self.alive[l] &= !kill[l];
-                }
+                clear(&mut self.alive, &kill);
                 Ok(next)
             }
             Kind::Geometry => {
@@ -326,8 +328,8 @@ impl<'a> Machine<'a> {
                 results[1][l] = out[1];
             }
         }
-        for d in 0..inst.dst.len().min(2) {
-            self.write_lanes(at, inst, d, exec, &results[d], info.dst_type);
+        for (d, res) in results.iter().enumerate().take(inst.dst.len()) {
+            self.write_lanes(at, inst, d, exec, res, info.dst_type);
         }
         Ok(())
     }
@@ -348,7 +350,15 @@ impl<'a> Machine<'a> {
     }
 
     /// result -> MODULATE -> saturate -> CC update -> writemask and CC write test.
-    fn write_dst(&mut self, at: usize, lane: usize, inst: &Instruction, d: usize, result: Written, ty: OperandType) {
+    fn write_dst(
+        &mut self,
+        at: usize,
+        lane: usize,
+        inst: &Instruction,
+        d: usize,
+        result: Written,
+        ty: OperandType,
+    ) {
         let Some(dst) = inst.dst.get(d) else {
             return;
         };
@@ -375,8 +385,8 @@ impl<'a> Machine<'a> {
                 v = float::floor_to_i32(v) as u32;
             }
             vals[c] = v;
-            written[c] =
-                dst.write_mask & (1 << c) != 0 && dst.cond.is_none_or(|t| self.st.cc_passes(lane, &t, c));
+            written[c] = dst.write_mask & (1 << c) != 0
+                && dst.cond.is_none_or(|t| self.st.cc_passes(lane, &t, c));
         }
         if let Some(k) = inst.cond_update {
             let cc_ty = if to_addr { OperandType::Int } else { ty };
@@ -403,8 +413,8 @@ impl<'a> Machine<'a> {
                 let exec = self.exec_mask(inst);
                 let test = self.test_x(at, inst, exec)?;
                 self.cond_stack.push(self.cond);
-                for l in 0..LANES {
-                    self.cond[l] &= test[l];
+                for (c, t) in self.cond.iter_mut().zip(test) {
+                    *c &= t;
                 }
                 self.skip_if_idle(at, next)
             }
@@ -413,8 +423,8 @@ impl<'a> Machine<'a> {
                     .cond_stack
                     .last()
                     .ok_or_else(|| RunErrorKind::Structure("ELSE outside IF".into()))?;
-                for l in 0..LANES {
-                    self.cond[l] = prev[l] && !self.cond[l];
+                for (c, p) in self.cond.iter_mut().zip(prev) {
+                    *c = p && !*c;
                 }
                 self.skip_if_idle(at, next)
             }
@@ -436,7 +446,14 @@ impl<'a> Machine<'a> {
                 let mut enter = NONE;
                 for l in (0..LANES).filter(|&l| a[l]) {
                     let [x, y, z] = [0, 1, 2].map(|c| float::floor_to_i32(v[l][c]));
-                    self.write_dst(at, l, inst, 0, [Some(x as u32), Some(y as u32), Some(z as u32), None], OperandType::Int);
+                    self.write_dst(
+                        at,
+                        l,
+                        inst,
+                        0,
+                        [Some(x as u32), Some(y as u32), Some(z as u32), None],
+                        OperandType::Int,
+                    );
                     enter[l] = y > 0;
                 }
                 self.enter_loop(enter, [0; LANES]);
@@ -445,7 +462,8 @@ impl<'a> Machine<'a> {
             Flow::Rep => {
                 let a = self.active();
                 let v = self.fetch_lanes(at, inst, 0, a, View::Float, 0)?;
-                let counts: [i64; LANES] = std::array::from_fn(|l| i64::from(float::floor_to_i32(v[l][0])));
+                let counts: [i64; LANES] =
+                    std::array::from_fn(|l| i64::from(float::floor_to_i32(v[l][0])));
                 let enter = std::array::from_fn(|l| a[l] && counts[l] > 0);
                 self.enter_loop(enter, counts);
                 self.skip_if_idle(at, next)
@@ -453,22 +471,26 @@ impl<'a> Machine<'a> {
             Flow::EndLoop | Flow::EndFor | Flow::EndRep => self.end_loop(at, inst, f),
             Flow::Brk | Flow::BreakC => {
                 let exec = self.exec_mask(inst);
-                let hit = if f == Flow::BreakC { self.test_x(at, inst, exec)? } else { exec };
-                for l in 0..LANES {
-                    self.loop_m[l] &= !hit[l];
-                }
+                let hit = if f == Flow::BreakC {
+                    self.test_x(at, inst, exec)?
+                } else {
+                    exec
+                };
+                clear(&mut self.loop_m, &hit);
                 Ok(next)
             }
             Flow::Cont => {
                 let exec = self.exec_mask(inst);
-                for l in 0..LANES {
-                    self.cont[l] &= !exec[l];
-                }
+                clear(&mut self.cont, &exec);
                 Ok(next)
             }
             Flow::Cal | Flow::CallNz => {
                 let exec = self.exec_mask(inst);
-                let callers = if f == Flow::CallNz { self.test_x(at, inst, exec)? } else { exec };
+                let callers = if f == Flow::CallNz {
+                    self.test_x(at, inst, exec)?
+                } else {
+                    exec
+                };
                 if !callers.iter().any(|&c| c) {
                     return Ok(next);
                 }
@@ -495,9 +517,7 @@ impl<'a> Machine<'a> {
             }
             Flow::Ret => {
                 let exec = self.exec_mask(inst);
-                for l in 0..LANES {
-                    self.func[l] &= !exec[l];
-                }
+                clear(&mut self.func, &exec);
                 if (0..LANES).any(|l| self.func[l] && self.alive[l]) {
                     Ok(next)
                 } else {
@@ -552,19 +572,27 @@ impl<'a> Machine<'a> {
     /// ENDLOOP / ENDFOR / ENDREP: update counters, then repeat while any lane is still in the loop.
     fn end_loop(&mut self, at: usize, inst: &Instruction, f: Flow) -> Result<Next, RunErrorKind> {
         self.cont = ALL;
-        let in_loop: Mask = std::array::from_fn(|l| self.loop_m[l] && self.alive[l] && self.func[l] && self.cond[l]);
+        let in_loop: Mask = std::array::from_fn(|l| {
+            self.loop_m[l] && self.alive[l] && self.func[l] && self.cond[l]
+        });
         for l in (0..LANES).filter(|&l| in_loop[l]) {
             match f {
                 Flow::EndFor => {
-                    let dst = inst
-                        .dst
-                        .first()
-                        .ok_or_else(|| RunErrorKind::Unsupported("ENDFOR without a LOOP register".into()))?;
+                    let dst = inst.dst.first().ok_or_else(|| {
+                        RunErrorKind::Unsupported("ENDFOR without a LOOP register".into())
+                    })?;
                     let slot = operand::resolve(&self.st, l, &dst.reg, 0);
                     let v = self.st.read(l, slot);
                     let x = (v[0] as i32).wrapping_add(v[2] as i32);
                     let y = (v[1] as i32).wrapping_sub(1);
-                    self.write_dst(at, l, inst, 0, [Some(x as u32), Some(y as u32), None, None], OperandType::Int);
+                    self.write_dst(
+                        at,
+                        l,
+                        inst,
+                        0,
+                        [Some(x as u32), Some(y as u32), None, None],
+                        OperandType::Int,
+                    );
                     if y <= 0 {
                         self.loop_m[l] = false;
                     }
@@ -610,6 +638,13 @@ impl<'a> Machine<'a> {
     }
 }
 
+/// Removes `lanes` from `mask`.
+fn clear(mask: &mut Mask, lanes: &Mask) {
+    for (m, l) in mask.iter_mut().zip(lanes) {
+        *m &= !l;
+    }
+}
+
 /// Condition code of component `c` of a written value.
 fn classify(vals: &Vec4, c: usize, ty: OperandType) -> Cc {
     match ty {
@@ -649,7 +684,10 @@ fn float_cc(x: f64) -> Cc {
 /// Results of one lane for both destinations.
 fn evaluate(op: Opcode, s: &[Vec4]) -> Result<[Written; 2], RunErrorKind> {
     if s.len() < usize::from(op.info().num_src) {
-        return Err(RunErrorKind::Unsupported(format!("{op} needs {} sources", op.info().num_src)));
+        return Err(RunErrorKind::Unsupported(format!(
+            "{op} needs {} sources",
+            op.info().num_src
+        )));
     }
     if let Some(w) = ops_float::eval(op, s) {
         return Ok([w, [None; 4]]);

@@ -240,7 +240,7 @@ mod tests {
     fn flush_and_canonical_nan() {
         assert_eq!(add(0x0000_0001, 0), 0); // subnormal input is +0
         assert_eq!(add(0x8000_0001, 0x8000_0000), 0x8000_0000); // -0 + -0
-        // 2^-126 * 0.5 is subnormal: flushed with its sign.
+                                                                // 2^-126 * 0.5 is subnormal: flushed with its sign.
         assert_eq!(mul(0x0080_0000, 0x3F00_0000), 0);
         assert_eq!(mul(0x8080_0000, 0x3F00_0000), 0x8000_0000);
         assert_eq!(sub(0x7F80_0000, 0x7F80_0000), CANONICAL_NAN);
@@ -279,7 +279,10 @@ mod tests {
         assert_eq!(sin(0x7F80_0000), CANONICAL_NAN);
         assert_eq!(pow(0, 0), CANONICAL_NAN);
         assert_eq!(pow(3.0f32.to_bits(), 0), ONE);
-        assert_eq!(pow(2.0f32.to_bits(), 10.0f32.to_bits()), 1024.0f32.to_bits());
+        assert_eq!(
+            pow(2.0f32.to_bits(), 10.0f32.to_bits()),
+            1024.0f32.to_bits()
+        );
     }
 
     #[test]

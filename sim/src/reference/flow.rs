@@ -71,9 +71,17 @@ impl Structure {
                             partner[i] = Some(j);
                         }
                         Some((_, j)) => {
-                            return Err((i, format!("{} closes the block opened at {j}", inst.opcode)))
+                            return Err((
+                                i,
+                                format!("{} closes the block opened at {j}", inst.opcode),
+                            ))
                         }
-                        None => return Err((i, format!("{} without an opening instruction", inst.opcode))),
+                        None => {
+                            return Err((
+                                i,
+                                format!("{} without an opening instruction", inst.opcode),
+                            ))
+                        }
                     }
                 }
                 _ => {}

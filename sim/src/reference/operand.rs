@@ -93,7 +93,12 @@ pub fn fetch(
     offset: i64,
 ) -> Result<[u32; 4], RunErrorKind> {
     let slot = resolve(st, lane, &src.reg, offset);
-    if !st.in_range(slot) && !matches!(slot.file, File::Sampler | File::SystemValue | File::Predicate) {
+    if !st.in_range(slot)
+        && !matches!(
+            slot.file,
+            File::Sampler | File::SystemValue | File::Predicate
+        )
+    {
         st.warnings.insert(format!(
             "instruction {at}: read of {} (lane {lane}) is outside the declared range; read 0",
             slot_text(slot, src.reg.dimension.is_some())
@@ -171,10 +176,14 @@ fn int_modifiers(v: &mut [u32; 4], src: &SrcOperand) -> Result<(), RunErrorKind>
     let neg = ext_negate(src);
     let m = &src.ext_mod;
     if m.bias {
-        return Err(RunErrorKind::Unsupported("Bias on an integer operand".into()));
+        return Err(RunErrorKind::Unsupported(
+            "Bias on an integer operand".into(),
+        ));
     }
     if src.ext_swizzle.is_some_and(|e| e.divide != ExtSel::One) {
-        return Err(RunErrorKind::Unsupported("ExtDivide on an integer operand".into()));
+        return Err(RunErrorKind::Unsupported(
+            "ExtDivide on an integer operand".into(),
+        ));
     }
     for c in 0..4 {
         let mut x = v[c] as i32;
@@ -203,7 +212,9 @@ fn int_modifiers(v: &mut [u32; 4], src: &SrcOperand) -> Result<(), RunErrorKind>
 
 fn double_modifiers(v: &mut [u32; 4], src: &SrcOperand) -> Result<(), RunErrorKind> {
     if src.ext_swizzle.is_some_and(|e| e.divide != ExtSel::One) {
-        return Err(RunErrorKind::Unsupported("ExtDivide on a double operand".into()));
+        return Err(RunErrorKind::Unsupported(
+            "ExtDivide on a double operand".into(),
+        ));
     }
     let neg = ext_negate(src);
     let m = &src.ext_mod;

@@ -15,7 +15,11 @@ pub fn get_pair(v: &Vec4, p: usize) -> f64 {
 
 /// Stores a computed binary64 into pair `p` (NaN canonical).
 pub fn put_pair(v: &mut Vec4, p: usize, x: f64) {
-    let bits = if x.is_nan() { CANONICAL_NAN64 } else { x.to_bits() };
+    let bits = if x.is_nan() {
+        CANONICAL_NAN64
+    } else {
+        x.to_bits()
+    };
     put_bits(v, p, bits);
 }
 
@@ -116,7 +120,11 @@ pub fn eval(op: Opcode, s: &[Vec4]) -> Option<[Written; 2]> {
             _ => return None,
         }
     }
-    let second = if op == O::DfracExp { d1.map(Some) } else { [None; 4] };
+    let second = if op == O::DfracExp {
+        d1.map(Some)
+    } else {
+        [None; 4]
+    };
     Some([d0.map(Some), second])
 }
 

@@ -99,7 +99,12 @@ pub fn eval(op: Opcode, s: &[Vec4]) -> Option<Written> {
         O::Dp2a => rep(f::add(dot(&a, &b, 2), c3[0])),
         O::Nrm => {
             let r = f::rsq(dot(&a, &a, 3));
-            [Some(f::mul(a[0], r)), Some(f::mul(a[1], r)), Some(f::mul(a[2], r)), Some(ONE)]
+            [
+                Some(f::mul(a[0], r)),
+                Some(f::mul(a[1], r)),
+                Some(f::mul(a[2], r)),
+                Some(ONE),
+            ]
         }
         O::Nrm4 => {
             let r = f::rsq(dot(&a, &a, 4));
@@ -129,7 +134,12 @@ pub fn eval(op: Opcode, s: &[Vec4]) -> Option<Written> {
             let y = f::add(f::add(a[1], f::mul(b[0], c3[2])), f::mul(b[1], c3[3]));
             [Some(x), Some(y), Some(x), Some(y)]
         }
-        O::Scs => [Some(f::cos(a[0])), Some(f::sin(a[0])), Some(ZERO), Some(ONE)],
+        O::Scs => [
+            Some(f::cos(a[0])),
+            Some(f::sin(a[0])),
+            Some(ZERO),
+            Some(ONE),
+        ],
         _ => {
             let (rows, width) = matrix_rows(op)?;
             let mut out = [None; 4];
@@ -170,13 +180,28 @@ fn log(x: u32) -> Written {
     let v = f::input(x).abs();
     let z = f::lg2(v.to_bits());
     if v.is_nan() {
-        return [Some(f::CANONICAL_NAN), Some(f::CANONICAL_NAN), Some(z), Some(ONE)];
+        return [
+            Some(f::CANONICAL_NAN),
+            Some(f::CANONICAL_NAN),
+            Some(z),
+            Some(ONE),
+        ];
     }
     if v == 0.0 {
-        return [Some(f32::NEG_INFINITY.to_bits()), Some(f::CANONICAL_NAN), Some(z), Some(ONE)];
+        return [
+            Some(f32::NEG_INFINITY.to_bits()),
+            Some(f::CANONICAL_NAN),
+            Some(z),
+            Some(ONE),
+        ];
     }
     if v.is_infinite() {
-        return [Some(f32::INFINITY.to_bits()), Some(f::CANONICAL_NAN), Some(z), Some(ONE)];
+        return [
+            Some(f32::INFINITY.to_bits()),
+            Some(f::CANONICAL_NAN),
+            Some(z),
+            Some(ONE),
+        ];
     }
     // Normal (subnormals were flushed): exponent field minus the bias, significand with exponent 0.
     let bits = v.to_bits();

@@ -38,7 +38,12 @@ pub fn eval(op: Opcode, s: &[Vec4]) -> Option<Written> {
                 i(a[c]).wrapping_rem(i(b[c])) as u32
             }
         }),
-        O::Sad => all(|c| i(a[c]).wrapping_sub(i(b[c])).wrapping_abs().wrapping_add(i(c3[c])) as u32),
+        O::Sad => all(|c| {
+            i(a[c])
+                .wrapping_sub(i(b[c]))
+                .wrapping_abs()
+                .wrapping_add(i(c3[c])) as u32
+        }),
         _ => return None,
     };
     Some(w)

@@ -42,11 +42,14 @@ pub struct Slot {
     pub index: i64,
 }
 
+/// A file and its first-bracket index (`None`: any, as in `DCL IN[][0]`).
+type RangeKey = (File, Option<i64>);
+
 /// Which (file, dimension) pairs cover which indices.
 #[derive(Debug, Default)]
 struct Ranges {
-    /// (file, dimension or None for "any") -> inclusive index ranges.
-    map: HashMap<(File, Option<i64>), Vec<(i64, i64)>>,
+    /// Inclusive index ranges per key.
+    map: HashMap<RangeKey, Vec<(i64, i64)>>,
 }
 
 impl Ranges {
@@ -56,9 +59,9 @@ impl Ranges {
 
     fn contains(&self, slot: Slot) -> bool {
         let hit = |key| {
-            self.map
-                .get(&key)
-                .is_some_and(|rs: &Vec<(i64, i64)>| rs.iter().any(|&(a, b)| (a..=b).contains(&slot.index)))
+            self.map.get(&key).is_some_and(|rs: &Vec<(i64, i64)>| {
+                rs.iter().any(|&(a, b)| (a..=b).contains(&slot.index))
+            })
         };
         hit((slot.file, Some(slot.dim))) || hit((slot.file, None))
     }
@@ -116,7 +119,9 @@ impl<'a> State<'a> {
     pub fn in_range(&self, slot: Slot) -> bool {
         match slot.file {
             File::Immediate => {
-                slot.dim == 0 && slot.index >= 0 && (slot.index as usize) < self.program.immediates.len()
+                slot.dim == 0
+                    && slot.index >= 0
+                    && (slot.index as usize) < self.program.immediates.len()
             }
             File::Null => true,
             _ => self.ranges.contains(slot),

@@ -11,12 +11,16 @@ use super::RunErrorKind;
 use microcode::tgsi::{Instruction, Opcode, TextureTarget};
 
 /// Executes a texture opcode for one lane.
-pub fn execute(st: &mut State, lane: usize, at: usize, inst: &Instruction) -> Result<Written, RunErrorKind> {
+pub fn execute(
+    st: &mut State,
+    lane: usize,
+    at: usize,
+    inst: &Instruction,
+) -> Result<Written, RunErrorKind> {
     let sampler_src = if inst.opcode == Opcode::Txd { 3 } else { 1 };
-    let samp = inst
-        .src
-        .get(sampler_src)
-        .ok_or_else(|| RunErrorKind::Unsupported("texture opcode without a sampler operand".into()))?;
+    let samp = inst.src.get(sampler_src).ok_or_else(|| {
+        RunErrorKind::Unsupported("texture opcode without a sampler operand".into())
+    })?;
     let unit = resolve(st, lane, &samp.reg, 0).index;
     let inputs = st.inputs;
     let sampler = usize::try_from(unit)

@@ -202,9 +202,18 @@ mod tests {
             parse_value("1.5,-0,inf,0x3f800000"),
             Ok([0x3fc0_0000, 0x8000_0000, 0x7f80_0000, 0x3f80_0000])
         );
-        assert_eq!(parse_value("nan, -inf, 0.1, 1e-45").map(|v| v[1]), Ok(0xff80_0000));
-        assert_eq!(parse_value("0.1,0,0,1e-45").map(|v| (v[0], v[3])), Ok((0x3dcc_cccd, 1)));
-        assert!(matches!(parse_value("1,2,3"), Err(ValueError::Count { found: 3, .. })));
+        assert_eq!(
+            parse_value("nan, -inf, 0.1, 1e-45").map(|v| v[1]),
+            Ok(0xff80_0000)
+        );
+        assert_eq!(
+            parse_value("0.1,0,0,1e-45").map(|v| (v[0], v[3])),
+            Ok((0x3dcc_cccd, 1))
+        );
+        assert!(matches!(
+            parse_value("1,2,3"),
+            Err(ValueError::Count { found: 3, .. })
+        ));
         assert!(matches!(
             parse_value("1,2,x,4"),
             Err(ValueError::Number { component: 2, .. })
@@ -234,7 +243,10 @@ mod tests {
                 value: v
             })
         );
-        assert!(matches!(parse_input_arg("2@4=1,0,0,0"), Err(ArgError::Lane { .. })));
+        assert!(matches!(
+            parse_input_arg("2@4=1,0,0,0"),
+            Err(ArgError::Lane { .. })
+        ));
         assert!(matches!(parse_input_arg("2"), Err(ArgError::Syntax { .. })));
     }
 
@@ -242,7 +254,13 @@ mod tests {
     fn later_flags_win() {
         let mut inputs = RunInputs::default();
         let args = ["0=1,1,1,1".to_string(), "0@2=2,2,2,2".to_string()];
-        apply_args(&mut inputs, &args, &["1:3=0,0,0,0x1".to_string()], Some("back")).unwrap();
+        apply_args(
+            &mut inputs,
+            &args,
+            &["1:3=0,0,0,0x1".to_string()],
+            Some("back"),
+        )
+        .unwrap();
         let one = 1.0f32.to_bits();
         let two = 2.0f32.to_bits();
         assert_eq!(inputs.inputs[&0][1], [one; 4]);

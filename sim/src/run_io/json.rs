@@ -18,7 +18,8 @@ impl Serialize for Component {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         let v = f32::from_bits(self.0);
         if v.is_finite() {
-            let raw = RawValue::from_string(format_f32(self.0)).map_err(serde::ser::Error::custom)?;
+            let raw =
+                RawValue::from_string(format_f32(self.0)).map_err(serde::ser::Error::custom)?;
             raw.serialize(s)
         } else {
             s.serialize_str(&format_f32(self.0))

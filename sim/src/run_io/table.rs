@@ -22,7 +22,11 @@ pub(super) fn to_table(run: &RunOutput) -> String {
             let _ = writeln!(s, "  OUT[{i}] {}", row(v));
         }
         for (n, vertex) in lane.vertices.iter().enumerate() {
-            let end = if vertex.primitive_end { "  (primitive end)" } else { "" };
+            let end = if vertex.primitive_end {
+                "  (primitive end)"
+            } else {
+                ""
+            };
             let _ = writeln!(s, "  vertex {n}{end}");
             for (i, v) in &vertex.outputs {
                 let _ = writeln!(s, "    OUT[{i}] {}", row(v));
@@ -37,7 +41,10 @@ pub(super) fn to_table(run: &RunOutput) -> String {
 
 /// `( 1.0, 0.5, 0.0, 1.0)  [3f800000 3f000000 00000000 3f800000]`
 fn row(v: &[u32; 4]) -> String {
-    let floats: Vec<String> = v.iter().map(|b| format!("{:>14}", format_f32(*b))).collect();
+    let floats: Vec<String> = v
+        .iter()
+        .map(|b| format!("{:>14}", format_f32(*b)))
+        .collect();
     let bits: Vec<String> = v.iter().map(|b| format!("{b:08x}")).collect();
     format!("({})  [{}]", floats.join(","), bits.join(" "))
 }
