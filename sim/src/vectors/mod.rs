@@ -18,10 +18,13 @@ pub mod oracle;
 
 mod address;
 mod compare_select;
+mod dot_matrix;
 mod double;
 mod float_approx;
 mod float_arith;
+mod float_integral;
 mod float_special;
+mod fragment;
 mod integer;
 mod pack;
 
@@ -267,7 +270,10 @@ impl Vector {
 pub fn all_vectors() -> Vec<Vector> {
     let mut v = Vec::new();
     v.extend(float_arith::vectors());
+    v.extend(dot_matrix::vectors());
+    v.extend(float_integral::vectors());
     v.extend(float_special::vectors());
+    v.extend(fragment::vectors());
     v.extend(float_approx::vectors());
     v.extend(compare_select::vectors());
     v.extend(integer::vectors());
