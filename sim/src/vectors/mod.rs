@@ -15,6 +15,8 @@
 pub mod coverage;
 mod harness;
 pub mod oracle;
+mod program;
+mod report;
 
 mod address;
 mod compare_select;
@@ -28,10 +30,9 @@ mod fragment;
 mod integer;
 mod pack;
 
-pub use harness::{
-    program_for, run_vector_set, run_vectors, Deviation, OpcodeResult, VectorFailure, VectorReport,
-    ADDRESS_TABLE_RADIUS,
-};
+pub use harness::{run_vector_set, run_vectors};
+pub use program::{program_for, ADDRESS_TABLE_RADIUS};
+pub use report::{Deviation, OpcodeResult, VectorFailure, VectorReport};
 
 use microcode::tgsi::{ExtSwizzle, Opcode, Saturate};
 use std::fmt;
