@@ -2,4 +2,5 @@
 
 pub mod reference;
 pub mod run_io;
+pub mod texture;
 pub mod vectors;
