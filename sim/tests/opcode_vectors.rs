@@ -38,8 +38,10 @@ fn every_exemption_names_a_reason() {
 fn every_vector_has_expectations_for_its_shape() {
     for v in all_vectors() {
         let info = v.opcode.info();
+        // Texture opcodes get their sampler operand from the harness.
+        let sources = usize::from(info.num_src) - usize::from(matches!(v.shape, Shape::Texture(_)));
         assert!(
-            v.src.len() >= usize::from(info.num_src),
+            v.src.len() >= sources,
             "{} [{}] {}: too few sources",
             v.opcode,
             v.class,

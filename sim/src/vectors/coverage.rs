@@ -23,12 +23,9 @@ fn exemption(info: &OpcodeInfo) -> Option<&'static str> {
         Kind::Flow(_) => Some(
             "control flow: covered by the control-flow tests (lane masks, nesting, budget), not by vectors",
         ),
-        Kind::Texture => Some(
-            "texture sampling: covered by the texture tests, which supply images; vectors carry no texture",
-        ),
         Kind::Geometry => Some("vertex emission: covered by the geometry-program tests"),
         Kind::Nop => Some("no operands and no effect"),
-        Kind::Alu | Kind::Kill | Kind::AddressStack => None,
+        Kind::Alu | Kind::Kill | Kind::AddressStack | Kind::Texture => None,
     }
 }
 

@@ -29,12 +29,13 @@ mod float_special;
 mod fragment;
 mod integer;
 mod pack;
+mod texture;
 
 pub use harness::{run_vector_set, run_vectors};
 pub use program::{program_for, ADDRESS_TABLE_RADIUS};
 pub use report::{Deviation, OpcodeResult, VectorFailure, VectorReport};
 
-use microcode::tgsi::{ExtSwizzle, Opcode, Saturate};
+use microcode::tgsi::{ExtSwizzle, Opcode, Saturate, TextureTarget};
 use std::fmt;
 
 /// The class of values a vector exercises. [`coverage::applicable`] says which classes an opcode needs.
@@ -121,6 +122,9 @@ pub enum Shape {
     PushPop,
     /// A kill opcode in a fragment program; `expect_killed` holds the lanes that must die.
     Kill,
+    /// A texture opcode with this target in a fragment program; the last operand is `SAMP[0]`,
+    /// bound to Mesa's graw test texture (16x16 RGBA, nearest, repeat; `sim::texture`).
+    Texture(TextureTarget),
 }
 
 /// A source operand: bits per lane and component, with modifiers.
@@ -281,6 +285,7 @@ pub fn all_vectors() -> Vec<Vector> {
     v.extend(address::vectors());
     v.extend(pack::vectors());
     v.extend(double::vectors());
+    v.extend(texture::vectors());
     v
 }
 

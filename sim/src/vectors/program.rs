@@ -2,6 +2,7 @@
 
 use super::{Operand, Shape, Vector};
 use crate::run_io::RunInputs;
+use crate::texture::Texture;
 use microcode::tgsi::{
     Declaration, DstOperand, ExtMod, File, Indirect, Instruction, Opcode, Processor, Program,
     Register, SrcOperand,
@@ -85,7 +86,7 @@ fn modified(index: i32, o: &Operand) -> SrcOperand {
 pub fn program_for(v: &Vector) -> (Program, RunInputs) {
     let info = v.opcode.info();
     let processor = match v.shape {
-        Shape::Fragment | Shape::Kill => Processor::Fragment,
+        Shape::Fragment | Shape::Kill | Shape::Texture(_) => Processor::Fragment,
         Shape::Alu | Shape::Address | Shape::PushPop => Processor::Vertex,
     };
     let mut p = Program::new(processor);
@@ -158,6 +159,25 @@ pub fn program_for(v: &Vector) -> (Program, RunInputs) {
                     vec![s],
                 ));
             }
+        }
+        Shape::Texture(target) => {
+            p.declarations.push(decl(File::Sampler, 0, 0));
+            inputs.textures = vec![Some(Box::new(Texture::graw_test()))];
+            let mut srcs: Vec<SrcOperand> = v
+                .src
+                .iter()
+                .enumerate()
+                .map(|(i, o)| modified(i as i32, o))
+                .collect();
+            srcs.push(src(File::Sampler, 0));
+            let mut op = inst(v.opcode, vec![dst(File::Temporary, k, 0xF)], srcs);
+            op.texture = Some(target);
+            p.instructions.push(op);
+            p.instructions.push(inst(
+                Opcode::Mov,
+                vec![dst(File::Output, 0, 0xF)],
+                vec![src(File::Temporary, k)],
+            ));
         }
         Shape::Kill => {
             p.instructions.push(inst(v.opcode, vec![], operands));
