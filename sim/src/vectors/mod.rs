@@ -11,6 +11,17 @@
 //!
 //! Edge-case expectations are literal bit patterns written here; ordinary and rounding expectations
 //! come from [`oracle`] (host `f64` arithmetic rounded once), never from a model.
+//!
+//! Sources reach the opcode through `IN[i]` (per lane, so derivatives can differ between lanes) and
+//! a `MOV` into `TEMP[i]`; results go through a temporary to `OUT[0]` (see [`program_for`]). Address
+//! results are read back through an indirect `CONST` table, texture opcodes sample Mesa's graw test
+//! texture. Control flow, vertex emission and NOP are exempt ([`coverage::exempt`] says why).
+//!
+//! ```
+//! // Any engine with this shape works: the reference model, the core model, a hardware runner.
+//! let report = sim::vectors::run_vectors(sim::reference::run);
+//! assert!(report.all_passed(), "{}", report.to_table());
+//! ```
 
 pub mod coverage;
 mod harness;
