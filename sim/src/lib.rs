@@ -2,3 +2,4 @@
 
 pub mod reference;
 pub mod run_io;
+pub mod texture;
