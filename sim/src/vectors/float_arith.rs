@@ -79,6 +79,25 @@ fn add_sub_mul_div() -> Vec<Vector> {
             .src(fl([3.0, -3.0, 0.25, -0.0]))
             .src(fl([0.0, 0.0, 0.0, -0.0]))
             .bits(fl([1.0, -1.0, 0.25, 0.0])),
+        Vector::new(
+            Mul,
+            Infinity,
+            "_SAT after overflow: inf -> 1, -inf -> 0, NaN -> +0",
+        )
+        .sat(Saturate::ZeroOne)
+        .src([PINF, NINF, PZ, MAXF])
+        .src([ONE, ONE, PINF, 0x4000_0000])
+        .bits([ONE, PZ, PZ, ONE]),
+        Vector::new(Mul, SignedZero, "_SAT maps -0 to +0")
+            .sat(Saturate::ZeroOne)
+            .src([NZ, NZ, PZ, 0xBF80_0000])
+            .src([ONE, PZ, 0xBF80_0000, 0x3F00_0000])
+            .bits([PZ, PZ, PZ, PZ]),
+        Vector::new(Div, Nan, "_SAT maps 0/0 to +0")
+            .sat(Saturate::ZeroOne)
+            .src([PZ, ONE, 0x4000_0000, PINF])
+            .src([PZ, 0x4000_0000, ONE, PINF])
+            .bits([PZ, 0x3F00_0000, ONE, PZ]),
         cw2(Sub, Ordinary, "plain differences", a, b, |x, y| x - y),
         cw2(
             Sub,
@@ -316,6 +335,20 @@ fn mad_lrp() -> Vec<Vector> {
     ]
 }
 
+/// MAD with _SATNV: the flushed product, the clamp to [-1, 1] and NaN -> +0 in one vector.
+fn mad_satnv() -> Vector {
+    Vector::new(
+        Mad,
+        Subnormal,
+        "_SATNV: a flushed -0 sum becomes +0; 2.5 -> 1; -2 -> -1; NaN -> +0",
+    )
+    .sat(Saturate::MinusPlusOne)
+    .src([0x8D80_0000, 0x4000_0000, 0xC000_0000, QNAN])
+    .src([0x3080_0000, ONE, ONE, ONE])
+    .src([NZ, 0x3F00_0000, PZ, PZ])
+    .bits([PZ, ONE, 0xBF80_0000, PZ])
+}
+
 fn reciprocal() -> Vec<Vector> {
     let rep =
         |class, note, x: u32, want: u32| Vector::new(Rcp, class, note).src(x4(x)).bits(x4(want));
@@ -353,5 +386,6 @@ pub fn vectors() -> Vec<Vector> {
     let mut v = add_sub_mul_div();
     v.extend(mad_lrp());
     v.extend(reciprocal());
+    v.push(mad_satnv());
     v
 }
