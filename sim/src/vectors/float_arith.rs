@@ -4,7 +4,7 @@ use super::oracle::{op2, operand as o, r, result};
 use super::{
     fl, x4, Class, Vector, MAXF, MINN, NINF, NSUB, NZ, ONE, PINF, PZ, QNAN, SNAN, SUB, XNAN,
 };
-use microcode::tgsi::{Opcode, Saturate};
+use microcode::tgsi::{Modulate, Opcode, Saturate};
 use Class::*;
 use Opcode::*;
 
@@ -335,6 +335,32 @@ fn mad_lrp() -> Vec<Vector> {
     ]
 }
 
+/// MODULATE scales the result (a float operation: overflow, flush) before saturate.
+fn modulated() -> Vec<Vector> {
+    vec![
+        Vector::new(Mul, Ordinary, "x2 then _SAT: 0.3 -> 0.6, 0.6 -> 1")
+            .modulate(Modulate::X2)
+            .sat(Saturate::ZeroOne)
+            .src(fl([0.3, 0.6, -0.25, 0.5]))
+            .src(x4(ONE))
+            .bits([result(f64::from(0.3f32) * 2.0), ONE, PZ, ONE]),
+        Vector::new(Mul, Infinity, "x8 overflows; eighth of inf stays inf")
+            .modulate(Modulate::X8)
+            .src([MAXF, 0xFF00_0000, PINF, ONE])
+            .src(x4(ONE))
+            .bits([PINF, NINF, PINF, 0x4100_0000]),
+        Vector::new(
+            Mul,
+            Subnormal,
+            "half of 2^-126 is subnormal and flushes with its sign",
+        )
+        .modulate(Modulate::Half)
+        .src([MINN, 0x8080_0000, 0x4000_0000, ONE])
+        .src(x4(ONE))
+        .bits([PZ, NZ, ONE, 0x3F00_0000]),
+    ]
+}
+
 /// MAD with _SATNV: the flushed product, the clamp to [-1, 1] and NaN -> +0 in one vector.
 fn mad_satnv() -> Vector {
     Vector::new(
@@ -387,5 +413,6 @@ pub fn vectors() -> Vec<Vector> {
     v.extend(mad_lrp());
     v.extend(reciprocal());
     v.push(mad_satnv());
+    v.extend(modulated());
     v
 }

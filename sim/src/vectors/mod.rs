@@ -46,7 +46,7 @@ pub use harness::{run_vector_set, run_vectors};
 pub use program::{program_for, ADDRESS_TABLE_RADIUS};
 pub use report::{Deviation, OpcodeResult, VectorFailure, VectorReport};
 
-use microcode::tgsi::{ExtSwizzle, Opcode, Saturate, TextureTarget};
+use microcode::tgsi::{ExtSwizzle, Modulate, Opcode, Saturate, TextureTarget};
 use std::fmt;
 
 /// The class of values a vector exercises. [`coverage::applicable`] says which classes an opcode needs.
@@ -179,6 +179,8 @@ pub struct Vector {
     /// What the vector shows, for failure messages.
     pub note: &'static str,
     pub saturate: Saturate,
+    /// MODULATE destination scale, applied before saturate.
+    pub modulate: Modulate,
     pub shape: Shape,
     pub src: Vec<Operand>,
     /// Per destination, `[lane][component]`.
@@ -195,6 +197,7 @@ impl Vector {
             class,
             note,
             saturate: Saturate::None,
+            modulate: Modulate::X1,
             shape: Shape::Alu,
             src: Vec::new(),
             expect: Vec::new(),
@@ -249,6 +252,12 @@ impl Vector {
     /// Sets the saturate mode.
     pub fn sat(mut self, s: Saturate) -> Vector {
         self.saturate = s;
+        self
+    }
+
+    /// Sets the MODULATE scale of the destination.
+    pub fn modulate(mut self, m: Modulate) -> Vector {
+        self.modulate = m;
         self
     }
 

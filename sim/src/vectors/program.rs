@@ -117,7 +117,11 @@ pub fn program_for(v: &Vector) -> (Program, RunInputs) {
     match v.shape {
         Shape::Alu | Shape::Fragment => {
             let dsts = (0..ndst)
-                .map(|j| dst(File::Temporary, k + j, 0xF))
+                .map(|j| {
+                    let mut d = dst(File::Temporary, k + j, 0xF);
+                    d.modulate = v.modulate;
+                    d
+                })
                 .collect();
             let mut op = inst(v.opcode, dsts, operands);
             op.saturate = v.saturate;
