@@ -816,7 +816,16 @@ mod tests {
                 panic!("generator failed")
             };
             let p = tree.current();
+            if !p.properties.is_empty() {
+                features.insert("property");
+            }
+            if p.immediates.iter().any(|i| i.ty == ImmType::Int32) {
+                features.insert("int32 immediate");
+            }
             for d in &p.declarations {
+                if d.semantic.is_some() && d.interpolate.is_some() && d.usage_mask != 0xF {
+                    features.insert("semantic + interpolation + usage mask");
+                }
                 if !d.array_data.is_empty() {
                     features.insert("immx data");
                 }
@@ -826,6 +835,12 @@ mod tests {
             }
             for i in &p.instructions {
                 opcodes.insert(i.opcode);
+                if i.saturate == Saturate::MinusPlusOne && i.precision == Precision::Fixed12 {
+                    features.insert("saturate + precision");
+                }
+                if i.cond_update == Some(1) {
+                    features.insert("cond update");
+                }
                 if i.cond_flow.is_some() {
                     features.insert("cond flow");
                 }
@@ -863,6 +878,6 @@ mod tests {
                 r.mnemonic
             );
         }
-        assert_eq!(features.len(), 10, "{features:?}");
+        assert_eq!(features.len(), 15, "{features:?}");
     }
 }

@@ -10,8 +10,26 @@
 //! declarations, PROPERTY tokens, INT32/UINT32 immediates and files 8-12. The encoder writes minor
 //! version 2 exactly when a program uses one of them, so 1.1 programs stay readable by 1.1 readers.
 //!
-//! Two extension tokens of the same type on one instruction or operand decode (the first one wins)
-//! and are recorded in [`Program::duplicate_extensions`]; the validator rejects such programs.
+//! Choices where the documents leave room (the encoder and decoder agree on all of them):
+//! - Canonical order: properties, declarations, immediates, instructions. Within an instruction:
+//!   extension tokens (NV, LABEL, TEXTURE), destinations, sources; within an operand: the register
+//!   token, its extension tokens, the indirect address register, the DIMENSION token, the
+//!   DIMENSION's address register (the 004 document's "extended, then indirect, then dimension").
+//! - Size counts every word of a sized token including itself (the worked example's `MAD_SAT` has
+//!   Size 6). An instruction is read by its structure and must use exactly Size words.
+//! - The NV token is written only when precision, CondDstUpdate or CondFlowEnable is set; its unused
+//!   fields keep the document's defaults (CC_TR, identity swizzle). `|x|` is EXT_MOD Absolute.
+//! - An address register `ADDR[i].c` is a SRC_REGISTER with `c` in all four swizzle fields; the
+//!   decoder reads SwizzleX. Nested indirection, 3-D operands and extension tokens on address
+//!   registers are representable in the format but not in [`Program`]: they are decode errors.
+//! - LABEL tokens with Target = TRUE (label declarations) are accepted and ignored.
+//! - A 1.1 stream that sets 1.2 bits is read with them; padding bits are otherwise not checked.
+//! - Two extension tokens of the same type on one instruction or operand both decode (field values
+//!   are checked), the first one is kept, and the repetition is recorded in
+//!   [`Program::duplicate_extensions`]; the validator rejects such programs.
+//! - Extension tokens after DECLARATION, IMMEDIATE, PROPERTY and DIMENSION tokens (none are
+//!   defined) are skipped with warnings, as are words a declaration's Size holds beyond its known
+//!   tokens (except IMMX data) and words after the body.
 
 mod decode;
 mod encode;

@@ -537,3 +537,33 @@ proptest! {
         let _ = decode(&words[..cut % (n + 1)]);
     }
 }
+
+#[test]
+fn duplicate_extension_tokens_fail_validation() {
+    use crate::tgsi::validate::{validate, Limits, Rule};
+    // MOV TEMP[0], |TEMP[1]| with two EXT_MOD tokens, then END (117):
+    // INSTRUCTION Size 5 = 0x01401052; src 0x80008E44; EXT_MOD 0x80000081, 0x00000081.
+    let words = stream(
+        1,
+        0,
+        &[
+            0x00004020,
+            0x00010000, // DCL TEMP[0..1]
+            0x01401052,
+            0xF4,
+            0x80008E44,
+            0x80000081,
+            0x81,
+            0x12 | 117 << 12,
+        ],
+    );
+    let d = decode(&words).expect("decodes");
+    assert!(d.program.instructions[0].src[0].ext_mod.absolute);
+    let e = validate(&d.program, &Limits::default()).unwrap_err();
+    assert_eq!(e.len(), 1, "{e:?}");
+    assert_eq!(e[0].rule, Rule::DuplicateExtension);
+    assert_eq!(
+        e[0].to_string(),
+        "token 9: instruction 0: extension token src 0 EXT_MOD appears twice"
+    );
+}

@@ -4,13 +4,13 @@
 //! - declarations are well formed (ranges, usage masks, IMMX data), immediates hold 1-4 values;
 //! - every register used is declared (all files but NULL and IMM, whose index must be below the
 //!   number of immediates) and, when not indirect, inside a declared range; indirect address
-//!   registers are checked the same way ([`registers`]);
+//!   registers are checked the same way (see `registers.rs`);
 //! - operand counts match the opcode table, nothing writes a read-only file, opcodes are supported
 //!   and allowed for the stage, values fit their token fields;
 //! - ExtDivide is only W or ONE; saturate and MODULATE only on float-result opcodes
 //!   ([`allows_saturate`]); texture opcodes have a target and a SAMP sampler as last source;
 //!   BGNFOR/ENDFOR count in the LOOP file; no extension token is repeated;
-//! - control flow ([`flow`]): balanced blocks, loop controls inside loops, labels in range, calls
+//! - control flow (see `flow.rs`): balanced blocks, loop controls inside loops, labels in range, calls
 //!   to a BGNSUB, one END ending the main program with only subroutines after it, and nesting
 //!   within [`Limits::max_nesting`].
 
