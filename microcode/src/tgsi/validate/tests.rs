@@ -480,6 +480,33 @@ fn code_after_end_outside_subroutines() {
 }
 
 #[test]
+fn unbalanced_subroutines() {
+    let mut p = main(vec![]);
+    p.instructions.push(bare(Opcode::EndSub));
+    assert_eq!(
+        only(&p, Rule::Unbalanced),
+        "<generated>: instruction 1: ENDSUB without BGNSUB"
+    );
+    let mut p = main(vec![]);
+    p.instructions
+        .extend([bare(Opcode::BgnSub), bare(Opcode::Ret)]);
+    assert_eq!(
+        only(&p, Rule::Unbalanced),
+        "<generated>: instruction 1: BGNSUB has no ENDSUB"
+    );
+    let mut p = main(vec![]);
+    p.instructions.extend([
+        bare(Opcode::BgnSub),
+        bare(Opcode::BgnLoop),
+        bare(Opcode::EndSub),
+    ]);
+    assert_eq!(
+        only(&p, Rule::Unbalanced),
+        "<generated>: instruction 2: BGNLOOP is not closed before ENDSUB at instruction 3"
+    );
+}
+
+#[test]
 fn nesting_deeper_than_the_limit() {
     let limits = Limits { max_nesting: 2 };
     let mut body = vec![if_temp(), if_temp(), if_temp()];
