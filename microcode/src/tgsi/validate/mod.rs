@@ -1,7 +1,8 @@
 //! The validator between parsing and everything else: "validate once, then trust".
 //!
 //! [`validate`] collects every error of a program (it does not stop at the first). Checks:
-//! - declarations are well formed (ranges, usage masks, IMMX data), immediates hold 1-4 values;
+//! - declarations are well formed (ranges, usage masks, IMMX data), immediates hold 1-4 values,
+//!   properties 1-254;
 //! - every register used is declared (all files but NULL and IMM, whose index must be below the
 //!   number of immediates) and, when not indirect, inside a declared range; indirect address
 //!   registers are checked the same way (see `registers.rs`);
@@ -126,6 +127,7 @@ pub fn validate(p: &Program, limits: &Limits) -> Result<(), Vec<ValidationError>
     };
     v.declarations();
     v.immediates();
+    v.properties();
     for (i, inst) in p.instructions.iter().enumerate() {
         v.instruction(i, inst);
     }
@@ -250,6 +252,19 @@ impl Validator<'_> {
                     Rule::Declaration,
                     "only IMMX declarations carry data".into(),
                 );
+            }
+        }
+    }
+
+    fn properties(&mut self) {
+        for prop in &self.p.properties {
+            if !(1..=254).contains(&prop.values.len()) {
+                let msg = format!(
+                    "PROPERTY {} has {} values; 1 to 254 (one token) expected",
+                    prop.name.name(),
+                    prop.values.len()
+                );
+                self.error(Rule::Declaration, prop.loc, None, msg);
             }
         }
     }

@@ -578,6 +578,20 @@ fn malformed_declarations() {
 }
 
 #[test]
+fn property_without_values() {
+    let mut p = main(vec![]);
+    p.properties.push(Property {
+        name: PropertyName::FsCoordOrigin,
+        values: vec![],
+        loc: Loc::Text { line: 2, col: 1 },
+    });
+    assert_eq!(
+        only(&p, Rule::Declaration),
+        "2:1: PROPERTY FS_COORD_ORIGIN has 0 values; 1 to 254 (one token) expected"
+    );
+}
+
+#[test]
 fn every_error_is_collected() {
     let p = program(vec![
         bare(Opcode::Brk),
