@@ -23,7 +23,9 @@ use std::sync::Arc;
 /// What operand generators may refer to: the program's declarations and immediates.
 #[derive(Clone, Debug)]
 pub struct Context {
+    /// The program's stage (decides the allowed opcodes).
     pub processor: Processor,
+    /// Everything operands may name.
     pub declarations: Vec<Declaration>,
     /// Number of immediates (IMM[0..n] are readable).
     pub immediates: usize,
@@ -537,25 +539,40 @@ pub enum Node {
     Op(Instruction),
     /// BRA forward by `distance + 1` instructions, stopping at the end of its body.
     Bra {
+        /// Extra instructions skipped.
         distance: u8,
+        /// Optional NV condition (CondFlowEnable).
         cond: Option<CondTest>,
     },
     /// CAL or CALLNZ to subroutine `target` (modulo the number of subroutines; NOP without any).
-    Call { inst: Instruction, target: usize },
+    Call {
+        /// The CAL or CALLNZ, without its label.
+        inst: Instruction,
+        /// Which subroutine.
+        target: usize,
+    },
     /// BRK, CONT or BREAKC; a NOP outside a loop.
     LoopCtl(Instruction),
     /// IF or IFC, a body, an optional ELSE body; `labels` sets the optional labels.
     If {
+        /// The IF or IFC with its source.
         head: Instruction,
+        /// Whether IF and ELSE carry their optional labels.
         labels: bool,
+        /// The body run when the test passes.
         then: Vec<Node>,
+        /// The ELSE body, if any.
         otherwise: Option<Vec<Node>>,
     },
     /// BGNLOOP/ENDLOOP, BGNFOR/ENDFOR or REP/ENDREP around a body.
     Loop {
+        /// BGNLOOP, BGNFOR or REP.
         head: Instruction,
+        /// The matching ENDLOOP, ENDFOR or ENDREP.
         tail: Instruction,
+        /// Whether head and tail carry their optional labels (pointing at each other).
         labels: bool,
+        /// The loop body.
         body: Vec<Node>,
     },
 }

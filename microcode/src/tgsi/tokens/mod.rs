@@ -33,7 +33,7 @@
 
 mod decode;
 mod encode;
-pub mod layout;
+pub(crate) mod layout;
 
 #[cfg(test)]
 mod tests;
@@ -48,6 +48,7 @@ use thiserror::Error;
 /// A decoded token stream.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Decoded {
+    /// The program; every item carries `Loc::Token` with its first word's offset.
     pub program: Program,
     /// The stream's minor version (1 for the 004 document, 2 with `decisions.md` additions).
     pub minor_version: u8,
@@ -60,6 +61,7 @@ pub struct Decoded {
 pub struct DecodeWarning {
     /// Word offset of the token concerned.
     pub offset: u32,
+    /// What was skipped or ignored, and why.
     pub message: String,
 }
 
@@ -69,39 +71,76 @@ impl fmt::Display for DecodeWarning {
     }
 }
 
-/// Why a token stream cannot be loaded. Every variant names the word offset.
+/// Why a token stream cannot be loaded. Every variant names the word offset (`offset`: the word
+/// where the problem is, or where the token concerned starts).
 #[derive(Clone, Debug, PartialEq, Eq, Error)]
 pub enum DecodeError {
     /// The stream (or its body) ends inside a token sequence.
     #[error("word {offset}: the stream ends where {expected} was expected")]
-    Truncated { offset: u32, expected: String },
+    Truncated {
+        /// The first missing word.
+        offset: u32,
+        /// The token that was expected there.
+        expected: String,
+    },
     /// The VERSION token names a major version this crate does not read.
     #[error("word {offset}: token stream version {major}.{minor} is not supported (expected major version 1)")]
-    Version { offset: u32, major: u32, minor: u32 },
+    Version {
+        /// Always 0 (the VERSION token).
+        offset: u32,
+        /// The stream's major version.
+        major: u32,
+        /// The stream's minor version.
+        minor: u32,
+    },
     /// A field holds a value that has no meaning.
     #[error("word {offset}: expected {expected}, found {found:#010x}")]
     Invalid {
+        /// The word holding the field.
         offset: u32,
+        /// What the field may hold.
         expected: String,
+        /// The whole word (or, for counts, the count).
         found: u32,
     },
     /// An instruction's Size disagrees with the tokens it holds.
     #[error("word {offset}: instruction Size is {size} tokens but it holds {used}")]
-    SizeMismatch { offset: u32, size: u32, used: u32 },
+    SizeMismatch {
+        /// The INSTRUCTION token.
+        offset: u32,
+        /// Its Size field.
+        size: u32,
+        /// The words its fields, extension tokens and operands occupy.
+        used: u32,
+    },
     /// A sized token whose Size leaves no room for a token its fields announce.
     #[error("word {offset}: {kind} of Size {size} ends where {expected} was expected")]
     TooShort {
+        /// The sized token.
         offset: u32,
+        /// `declaration`, `immediate`, `property` or `instruction`.
         kind: &'static str,
+        /// Its Size field.
         size: u32,
+        /// The token that did not fit.
         expected: String,
     },
     /// Something the format can say but the program representation cannot hold.
     #[error("word {offset}: {what} is not supported")]
-    Unsupported { offset: u32, what: String },
+    Unsupported {
+        /// The token concerned.
+        offset: u32,
+        /// What it says.
+        what: String,
+    },
     /// A byte stream whose length is not a whole number of words.
     #[error("byte length {len} is not a multiple of 4 (a partial word at word offset {offset})")]
-    ByteLength { len: usize, offset: u32 },
+    ByteLength {
+        /// The byte length.
+        len: usize,
+        /// The word the partial bytes would start.
+        offset: u32,
+    },
 }
 
 impl DecodeError {

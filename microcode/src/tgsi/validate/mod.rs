@@ -94,11 +94,13 @@ pub enum Rule {
 /// One problem in a program.
 #[derive(Clone, Debug, PartialEq, Eq, Error)]
 pub struct ValidationError {
+    /// The check that failed.
     pub rule: Rule,
     /// Where the offending item came from.
     pub loc: Loc,
     /// Index of the offending instruction, if it is one.
     pub instruction: Option<usize>,
+    /// What is wrong, naming the operand and the values involved.
     pub message: String,
 }
 
