@@ -36,9 +36,9 @@ pub struct Limits {
 impl Default for Limits {
     /// `max_nesting` 16. Each open IF, loop or call needs one entry of the execution-mask and
     /// return stack that the models and the hardware keep, and `decisions.md` section 4 makes its
-    /// depth a documented limit. Mesa 7.9's interpreter allows 32 per kind; 16 combined is more than twice the
-    /// deepest nesting the program generators produce (7) and none of the corpus programs nests at
-    /// all, while it keeps the hardware stack small.
+    /// depth a documented limit. Mesa 7.9's interpreter allows 32 per kind; 16 combined is more
+    /// than twice the deepest nesting the program generators produce (7), none of the corpus
+    /// programs nests at all, and it keeps the hardware stack small.
     fn default() -> Limits {
         Limits { max_nesting: 16 }
     }
