@@ -4,6 +4,31 @@
 
 use microcode::tgsi::text::parse;
 use proptest::prelude::*;
+use std::path::Path;
+use std::sync::OnceLock;
+
+/// The sample below plus every corpus file (when `../shared/corpus` is present).
+fn texts() -> &'static [String] {
+    static TEXTS: OnceLock<Vec<String>> = OnceLock::new();
+    TEXTS.get_or_init(|| {
+        let mut out = vec![SAMPLE.to_string()];
+        let Some(root) = Path::new(env!("CARGO_MANIFEST_DIR")).parent() else {
+            return out;
+        };
+        let mut dirs = vec![root.join("..").join("shared").join("corpus")];
+        while let Some(dir) = dirs.pop() {
+            for e in std::fs::read_dir(&dir).into_iter().flatten().flatten() {
+                let p = e.path();
+                if p.is_dir() {
+                    dirs.push(p);
+                } else if matches!(p.extension().and_then(|x| x.to_str()), Some("sh" | "txt")) {
+                    out.extend(std::fs::read_to_string(&p).ok());
+                }
+            }
+        }
+        out
+    })
+}
 
 const SAMPLE: &str = "FRAG1.1\n\
 PROPERTY FS_COORD_ORIGIN UPPER_LEFT\n\
@@ -141,9 +166,10 @@ proptest! {
 
     #[test]
     fn mangled_programs_never_panic(
+        which in any::<prop::sample::Index>(),
         edits in prop::collection::vec((any::<prop::sample::Index>(), 0u8..3, token()), 1..6)
     ) {
-        let mut s = SAMPLE.to_string();
+        let mut s = which.get(texts()).clone();
         for (at, kind, tok) in edits {
             let mut k = at.index(s.len() + 1);
             while !s.is_char_boundary(k) {

@@ -48,7 +48,8 @@ pub fn flg2(x: u32) -> u32 {
     let j = (frac_field(x) >> 15) as usize;
     let wrap = j >= LG2_NEAR_ONE_HIGH;
     let e = exp_field(x) as i32 - 127 + wrap as i32;
-    let m = (if wrap { 126 } else { 127 } << 23) | frac_field(x);
+    let m_exp: u32 = if wrap { 126 } else { 127 };
+    let m = (m_exp << 23) | frac_field(x);
     // 3. tables
     let inv = fldexp(u2f(LG2_INV[j] as u32), -8);
     let a = LG2_LOG[j];

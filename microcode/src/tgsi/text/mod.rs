@@ -3,7 +3,7 @@
 //! - [`parse`] reads `FRAG1.1`-style (Mesa <= 7.7) and `FRAG`-style (Mesa 7.8/7.9) text, plus the
 //!   spellings `docs/text-syntax.md` defines for what only tokens could say before (condition
 //!   codes, MODULATE, precision, EXT_MOD nesting, extended swizzles, ExtDivide).
-//! - [`print`] / [`print_with`] write Mesa 7.9 `tgsi_dump` layout with exact numbers; for every
+//! - [`print()`] / [`print_with`] write Mesa 7.9 `tgsi_dump` layout with exact numbers; for every
 //!   program `parse(&print(p)) == Ok(p)`.
 //! - [`number`] formats and reads binary32 values and integers as the text (and the JSON output of
 //!   the tools) writes them.
