@@ -1,1 +1,5 @@
 //! hdl crate (under construction).
+
+pub mod bram;
+pub mod fadd;
+pub mod fmul;
