@@ -16,6 +16,7 @@
 //! 3. add or subtract (one 29-bit chain) and count the leading zeros of the 28-bit sum;
 //! 4. normalise (5-level left shifter) and compute the result exponent and its range flags;
 //! 5. round to nearest even (24-bit increment chain), apply overflow/flush/specials, pack.
+use crate::lzc::Lzc32;
 use rust_hdl::prelude::*;
 
 /// Pipelined binary32 adder/subtractor; see the module documentation for semantics and timing.
@@ -80,6 +81,7 @@ pub struct FAdd {
     s3c_y: Signal<Local, Bits<29>>,
     s3c_sum29: Signal<Local, Bits<29>>,
     s3c_sum: Signal<Local, Bits<28>>,
+    lzc: Lzc32,
     s3_sum: DFF<Bits<28>>,
     s3_lz: DFF<Bits<5>>,
     s3_e_big: DFF<Bits<8>>,
@@ -240,89 +242,9 @@ impl Logic for FAdd {
         self.s3c_sum29.next = self.s3c_x.val() + self.s3c_y.val();
         self.s3c_sum.next = self.s3c_sum29.val().get_bits::<28>(1);
         self.s3_sum.d.next = self.s3c_sum.val();
-        // Leading zeros of the 28-bit sum (27 for an all-zero sum; that case is caught later).
-        self.s3_lz.d.next = bits::<5>(27);
-        if self.s3c_sum.val().get_bit(1) {
-            self.s3_lz.d.next = bits::<5>(26);
-        }
-        if self.s3c_sum.val().get_bit(2) {
-            self.s3_lz.d.next = bits::<5>(25);
-        }
-        if self.s3c_sum.val().get_bit(3) {
-            self.s3_lz.d.next = bits::<5>(24);
-        }
-        if self.s3c_sum.val().get_bit(4) {
-            self.s3_lz.d.next = bits::<5>(23);
-        }
-        if self.s3c_sum.val().get_bit(5) {
-            self.s3_lz.d.next = bits::<5>(22);
-        }
-        if self.s3c_sum.val().get_bit(6) {
-            self.s3_lz.d.next = bits::<5>(21);
-        }
-        if self.s3c_sum.val().get_bit(7) {
-            self.s3_lz.d.next = bits::<5>(20);
-        }
-        if self.s3c_sum.val().get_bit(8) {
-            self.s3_lz.d.next = bits::<5>(19);
-        }
-        if self.s3c_sum.val().get_bit(9) {
-            self.s3_lz.d.next = bits::<5>(18);
-        }
-        if self.s3c_sum.val().get_bit(10) {
-            self.s3_lz.d.next = bits::<5>(17);
-        }
-        if self.s3c_sum.val().get_bit(11) {
-            self.s3_lz.d.next = bits::<5>(16);
-        }
-        if self.s3c_sum.val().get_bit(12) {
-            self.s3_lz.d.next = bits::<5>(15);
-        }
-        if self.s3c_sum.val().get_bit(13) {
-            self.s3_lz.d.next = bits::<5>(14);
-        }
-        if self.s3c_sum.val().get_bit(14) {
-            self.s3_lz.d.next = bits::<5>(13);
-        }
-        if self.s3c_sum.val().get_bit(15) {
-            self.s3_lz.d.next = bits::<5>(12);
-        }
-        if self.s3c_sum.val().get_bit(16) {
-            self.s3_lz.d.next = bits::<5>(11);
-        }
-        if self.s3c_sum.val().get_bit(17) {
-            self.s3_lz.d.next = bits::<5>(10);
-        }
-        if self.s3c_sum.val().get_bit(18) {
-            self.s3_lz.d.next = bits::<5>(9);
-        }
-        if self.s3c_sum.val().get_bit(19) {
-            self.s3_lz.d.next = bits::<5>(8);
-        }
-        if self.s3c_sum.val().get_bit(20) {
-            self.s3_lz.d.next = bits::<5>(7);
-        }
-        if self.s3c_sum.val().get_bit(21) {
-            self.s3_lz.d.next = bits::<5>(6);
-        }
-        if self.s3c_sum.val().get_bit(22) {
-            self.s3_lz.d.next = bits::<5>(5);
-        }
-        if self.s3c_sum.val().get_bit(23) {
-            self.s3_lz.d.next = bits::<5>(4);
-        }
-        if self.s3c_sum.val().get_bit(24) {
-            self.s3_lz.d.next = bits::<5>(3);
-        }
-        if self.s3c_sum.val().get_bit(25) {
-            self.s3_lz.d.next = bits::<5>(2);
-        }
-        if self.s3c_sum.val().get_bit(26) {
-            self.s3_lz.d.next = bits::<5>(1);
-        }
-        if self.s3c_sum.val().get_bit(27) {
-            self.s3_lz.d.next = bits::<5>(0);
-        }
+        // Leading zeros of the 28-bit sum (meaningless for an all-zero sum, caught later).
+        self.lzc.x.next = bit_cast::<32, 28>(self.s3c_sum.val()) << 4;
+        self.s3_lz.d.next = self.lzc.count.val();
         self.s3_e_big.d.next = self.s2_e_big.q.val();
         self.s3_sign.d.next = self.s2_sign.q.val();
         self.s3_nan.d.next = self.s2_nan.q.val();

@@ -119,11 +119,12 @@ pub struct FMul {
 
     // Stage 5: normalise, round, pack.
     s5c_m: Signal<Local, Bits<24>>,
-    s5c_m25: Signal<Local, Bits<25>>,
-    s5c_minc: Signal<Local, Bits<25>>,
+    s5c_frac: Signal<Local, Bits<23>>,
+    s5c_finc: Signal<Local, Bits<23>>,
     s5c_guard: Signal<Local, Bit>,
     s5c_sticky: Signal<Local, Bit>,
     s5c_round: Signal<Local, Bit>,
+    s5c_ones: Signal<Local, Bit>,
     s5c_carry: Signal<Local, Bit>,
     s5c_mant: Signal<Local, Bits<32>>,
     s5c_exp: Signal<Local, Bits<32>>,
@@ -340,13 +341,15 @@ impl Logic for FMul {
             self.s5c_ovf.next = self.s4_e0_ovf.q.val();
         }
         self.s5c_round.next = self.s5c_guard.val() & (self.s5c_sticky.val() | self.s5c_m.val().get_bit(0));
-        self.s5c_m25.next = bit_cast::<25, 24>(self.s5c_m.val());
-        self.s5c_minc.next = self.s5c_m25.val() + 1;
-        // The increment carries out only when m is all ones (then the significand is 1.0 again).
-        self.s5c_carry.next = self.s5c_round.val() & self.s5c_minc.val().get_bit(24);
-        self.s5c_mant.next = bit_cast::<32, 23>(self.s5c_m.val().get_bits::<23>(0));
+        self.s5c_frac.next = self.s5c_m.val().get_bits::<23>(0);
+        self.s5c_finc.next = self.s5c_frac.val() + 1;
+        // The increment carries out only when m is all ones (then the significand is 1.0 again);
+        // an AND tree says so sooner than the end of the increment chain.
+        self.s5c_ones.next = self.s5c_m.val().all();
+        self.s5c_carry.next = self.s5c_round.val() & self.s5c_ones.val();
+        self.s5c_mant.next = bit_cast::<32, 23>(self.s5c_frac.val());
         if self.s5c_round.val() {
-            self.s5c_mant.next = bit_cast::<32, 23>(self.s5c_minc.val().get_bits::<23>(0));
+            self.s5c_mant.next = bit_cast::<32, 23>(self.s5c_finc.val());
         }
         if self.s4_p.q.val().get_bit(39) {
             self.s5c_exp.next = bit_cast::<32, 8>(self.s4_e1.q.val()) << 23;
@@ -367,7 +370,7 @@ impl Logic for FMul {
         self.s5_result.d.next = self.s5c_sign32.val() | self.s5c_exp.val() | self.s5c_mant.val();
         if self.s5c_le0.val() {
             self.s5_result.d.next = self.s5c_sign32.val();
-            if self.s5c_eq0.val() & self.s5c_minc.val().get_bit(24) {
+            if self.s5c_eq0.val() & self.s5c_ones.val() {
                 self.s5_result.d.next = self.s5c_sign32.val() | bits::<32>(0x0080_0000);
             }
         }

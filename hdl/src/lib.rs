@@ -3,3 +3,4 @@
 pub mod bram;
 pub mod fadd;
 pub mod fmul;
+pub mod lzc;
