@@ -96,8 +96,16 @@ pub struct FMul {
     s4c_sum: Signal<Local, Bits<40>>,
     s4c_carry: Signal<Local, Bits<40>>,
     s4c_es8: Signal<Local, Bits<8>>,
+    s4c_p: Signal<Local, Bits<40>>,
+    s4c_sign32: Signal<Local, Bits<32>>,
     s4_p: DFF<Bits<40>>,
-    s4_sticky_lo: DFF<Bit>,
+    // Sticky bits below the guard bit for P[47] = 1 (|P[22:0]) and P[47] = 0 (|P[21:0]); the low
+    // end of the stage-4 chain settles early, so they are computed there.
+    s4_sticky47: DFF<Bit>,
+    s4_sticky46: DFF<Bit>,
+    // The result when an operand is special (NaN, infinity, zero), and whether it applies.
+    s4_force: DFF<Bit>,
+    s4_special: DFF<Bits<32>>,
     // Biased result exponent, low 8 bits, for P[47] = 0 (e0), 1 (e1) and one more (e2).
     s4_e0: DFF<Bits<8>>,
     s4_e1: DFF<Bits<8>>,
@@ -112,9 +120,6 @@ pub struct FMul {
     s4_e1_eq0: DFF<Bit>,
     s4_e1_ovf: DFF<Bit>,
     s4_e1_max: DFF<Bit>,
-    s4_nan: DFF<Bit>,
-    s4_inf: DFF<Bit>,
-    s4_zero: DFF<Bit>,
     s4_sign: DFF<Bit>,
 
     // Stage 5: normalise, round, pack.
@@ -141,9 +146,9 @@ impl Logic for FMul {
         dff_setup!(
             self, clock, s1_ma, s1_ma3, s1_mb, s1_es, s1_nan, s1_inf, s1_zero, s1_sign, s2_p0,
             s2_p1, s2_p2, s2_p3, s2_p4, s2_p5, s2_es, s2_nan, s2_inf, s2_zero, s2_sign, s3_t0,
-            s3_t1, s3_t2, s3_es, s3_nan, s3_inf, s3_zero, s3_sign, s4_p, s4_sticky_lo, s4_e0,
-            s4_e1, s4_e2, s4_e0_le0, s4_e0_eq0, s4_e0_ovf, s4_e0_max, s4_e1_le0, s4_e1_eq0,
-            s4_e1_ovf, s4_e1_max, s4_nan, s4_inf, s4_zero, s4_sign, s5_result
+            s3_t1, s3_t2, s3_es, s3_nan, s3_inf, s3_zero, s3_sign, s4_p, s4_sticky47, s4_sticky46,
+            s4_force, s4_special, s4_e0, s4_e1, s4_e2, s4_e0_le0, s4_e0_eq0, s4_e0_ovf, s4_e0_max,
+            s4_e1_le0, s4_e1_eq0, s4_e1_ovf, s4_e1_max, s4_sign, s5_result
         );
 
         // ---- Stage 1: unpack. A zero exponent field (zero or subnormal) is a zero operand.
@@ -301,8 +306,22 @@ impl Logic for FMul {
             | (self.s4c_x.val() & self.s4c_z.val())
             | (self.s4c_y.val() & self.s4c_z.val()))
             << 1;
-        self.s4_p.d.next = self.s4c_sum.val() + self.s4c_carry.val();
-        self.s4_sticky_lo.d.next = self.s3_t0.q.val().get_bits::<8>(0).any();
+        self.s4c_p.next = self.s4c_sum.val() + self.s4c_carry.val();
+        self.s4_p.d.next = self.s4c_p.val();
+        // s4c_p holds P[47:8]; P[7:0] = t0[7:0].
+        self.s4_sticky47.d.next =
+            self.s4c_p.val().get_bits::<15>(0).any() | self.s3_t0.q.val().get_bits::<8>(0).any();
+        self.s4_sticky46.d.next =
+            self.s4c_p.val().get_bits::<14>(0).any() | self.s3_t0.q.val().get_bits::<8>(0).any();
+        self.s4c_sign32.next = bit_cast::<32, 1>(self.s3_sign.q.val().into()) << 31;
+        self.s4_force.d.next = self.s3_nan.q.val() | self.s3_inf.q.val() | self.s3_zero.q.val();
+        self.s4_special.d.next = self.s4c_sign32.val();
+        if self.s3_inf.q.val() {
+            self.s4_special.d.next = self.s4c_sign32.val() | bits::<32>(0x7F80_0000);
+        }
+        if self.s3_nan.q.val() {
+            self.s4_special.d.next = bits::<32>(0x7FC0_0000);
+        }
         // Biased exponent E = es - 127 (+1 when P[47] is set, +1 more if rounding carries out).
         // Flags from es directly: E0 = es - 127 <= 0 <=> es <= 127, and so on.
         self.s4c_es8.next = self.s3_es.q.val().get_bits::<8>(0);
@@ -317,25 +336,20 @@ impl Logic for FMul {
         self.s4_e1_eq0.d.next = self.s3_es.q.val() == 126;
         self.s4_e1_ovf.d.next = self.s3_es.q.val() >= 381;
         self.s4_e1_max.d.next = self.s3_es.q.val() == 380;
-        self.s4_nan.d.next = self.s3_nan.q.val();
-        self.s4_inf.d.next = self.s3_inf.q.val();
-        self.s4_zero.d.next = self.s3_zero.q.val();
         self.s4_sign.d.next = self.s3_sign.q.val();
 
         // ---- Stage 5: s4_p holds P[47:8]. P[47] picks the 24-bit window.
         if self.s4_p.q.val().get_bit(39) {
             self.s5c_m.next = self.s4_p.q.val().get_bits::<24>(16);
             self.s5c_guard.next = self.s4_p.q.val().get_bit(15);
-            self.s5c_sticky.next =
-                self.s4_p.q.val().get_bits::<15>(0).any() | self.s4_sticky_lo.q.val();
+            self.s5c_sticky.next = self.s4_sticky47.q.val();
             self.s5c_le0.next = self.s4_e1_le0.q.val();
             self.s5c_eq0.next = self.s4_e1_eq0.q.val();
             self.s5c_ovf.next = self.s4_e1_ovf.q.val();
         } else {
             self.s5c_m.next = self.s4_p.q.val().get_bits::<24>(15);
             self.s5c_guard.next = self.s4_p.q.val().get_bit(14);
-            self.s5c_sticky.next =
-                self.s4_p.q.val().get_bits::<14>(0).any() | self.s4_sticky_lo.q.val();
+            self.s5c_sticky.next = self.s4_sticky46.q.val();
             self.s5c_le0.next = self.s4_e0_le0.q.val();
             self.s5c_eq0.next = self.s4_e0_eq0.q.val();
             self.s5c_ovf.next = self.s4_e0_ovf.q.val();
@@ -344,8 +358,10 @@ impl Logic for FMul {
         self.s5c_frac.next = self.s5c_m.val().get_bits::<23>(0);
         self.s5c_finc.next = self.s5c_frac.val() + 1;
         // The increment carries out only when m is all ones (then the significand is 1.0 again);
-        // an AND tree says so sooner than the end of the increment chain.
-        self.s5c_ones.next = self.s5c_m.val().all();
+        // an AND tree says so sooner than the end of the increment chain. P[46:24] is common
+        // to both windows; the remaining bit is P[47] (set in its window) or P[23].
+        self.s5c_ones.next = self.s4_p.q.val().get_bits::<23>(16).all()
+            & (self.s4_p.q.val().get_bit(39) | self.s4_p.q.val().get_bit(15));
         self.s5c_carry.next = self.s5c_round.val() & self.s5c_ones.val();
         self.s5c_mant.next = bit_cast::<32, 23>(self.s5c_frac.val());
         if self.s5c_round.val() {
@@ -377,14 +393,8 @@ impl Logic for FMul {
         if self.s5c_ovf.val() {
             self.s5_result.d.next = self.s5c_sign32.val() | bits::<32>(0x7F80_0000);
         }
-        if self.s4_zero.q.val() {
-            self.s5_result.d.next = self.s5c_sign32.val();
-        }
-        if self.s4_inf.q.val() {
-            self.s5_result.d.next = self.s5c_sign32.val() | bits::<32>(0x7F80_0000);
-        }
-        if self.s4_nan.q.val() {
-            self.s5_result.d.next = bits::<32>(0x7FC0_0000);
+        if self.s4_force.q.val() {
+            self.s5_result.d.next = self.s4_special.q.val();
         }
         self.result.next = self.s5_result.q.val();
     }

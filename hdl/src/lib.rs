@@ -2,5 +2,6 @@
 
 pub mod bram;
 pub mod fadd;
+pub mod fcmp;
 pub mod fmul;
 pub mod lzc;
