@@ -1,1 +1,5 @@
 //! sim crate (under construction).
+
+pub mod reference;
+pub mod run_io;
+pub mod texture;
