@@ -4,6 +4,19 @@ mod common;
 use common::model::{random_fadd_vectors, ref_fadd, special_pairs};
 use common::sim::{compare, run_fadd};
 
+/// Results of `microcode::arith::{fadd, fsub}`, the project's reference bit-level functions.
+fn arith(v: &[(u32, u32, bool)]) -> Vec<u32> {
+    v.iter()
+        .map(|&(a, b, sub)| {
+            if sub {
+                microcode::arith::fsub(a, b)
+            } else {
+                microcode::arith::fadd(a, b)
+            }
+        })
+        .collect()
+}
+
 #[test]
 fn fadd_special_pairs() {
     let mut v = Vec::new();
@@ -12,7 +25,9 @@ fn fadd_special_pairs() {
         v.push((a, b, true));
     }
     let want: Vec<u32> = v.iter().map(|&(a, b, s)| ref_fadd(a, b, s)).collect();
-    compare("fadd specials", &v, &run_fadd(&v), &want);
+    let got = run_fadd(&v);
+    compare("fadd specials", &v, &got, &want);
+    compare("fadd specials vs microcode::arith", &v, &got, &arith(&v));
 }
 
 #[test]
@@ -40,5 +55,7 @@ fn fadd_hand_checked() {
 fn fadd_random_1e5() {
     let v = random_fadd_vectors(0xADD5_0001, 100_000);
     let want: Vec<u32> = v.iter().map(|&(a, b, s)| ref_fadd(a, b, s)).collect();
-    compare("fadd random", &v, &run_fadd(&v), &want);
+    let got = run_fadd(&v);
+    compare("fadd random", &v, &got, &want);
+    compare("fadd random vs microcode::arith", &v, &got, &arith(&v));
 }

@@ -28,6 +28,25 @@ fn reference(a: u32, b: u32) -> (u64, u32, u32) {
     (flags, min, max)
 }
 
+/// The same tuple from `microcode::arith::compare`, the project's reference functions.
+fn arith(a: u32, b: u32) -> (u64, u32, u32) {
+    use microcode::arith::{fcmp, FCmp};
+    let flags = match fcmp(a, b) {
+        FCmp::Lt => 1,
+        FCmp::Eq => 2,
+        FCmp::Gt => 4,
+        FCmp::Unordered => 8,
+    };
+    (flags, microcode::arith::fmin(a, b), microcode::arith::fmax(a, b))
+}
+
+#[test]
+fn host_model_agrees_with_arith() {
+    for (a, b) in vectors() {
+        assert_eq!(reference(a, b), arith(a, b), "({a:08x}, {b:08x})");
+    }
+}
+
 fn vectors() -> Vec<(u32, u32)> {
     let mut v = special_pairs();
     v.extend(random_fadd_vectors(0xC0_4D, 50_000).into_iter().map(|(a, b, _)| (a, b)));

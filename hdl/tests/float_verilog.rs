@@ -41,6 +41,8 @@ fn fmul_verilog() {
     let got = verilator_results(&exe, &rows);
     let want: Vec<u32> = vecs.iter().map(|&(a, b)| ref_fmul(a, b)).collect();
     compare("fmul Verilator vs model", &vecs, &got, &want);
+    let arith: Vec<u32> = vecs.iter().map(|&(a, b)| microcode::arith::fmul(a, b)).collect();
+    compare("fmul Verilator vs microcode::arith", &vecs, &got, &arith);
     let n = special_pairs().len() + 20_000;
     compare("fmul Verilator vs rust-hdl", &vecs[..n], &got[..n], &run_fmul(&vecs[..n]));
 }
@@ -72,6 +74,11 @@ fn fadd_verilog() {
     let got = verilator_results(&exe, &rows);
     let want: Vec<u32> = vecs.iter().map(|&(a, b, s)| ref_fadd(a, b, s)).collect();
     compare("fadd Verilator vs model", &vecs, &got, &want);
+    let arith: Vec<u32> = vecs
+        .iter()
+        .map(|&(a, b, s)| if s { microcode::arith::fsub(a, b) } else { microcode::arith::fadd(a, b) })
+        .collect();
+    compare("fadd Verilator vs microcode::arith", &vecs, &got, &arith);
     let n = nspecial + 20_000;
     compare("fadd Verilator vs rust-hdl", &vecs[..n], &got[..n], &run_fadd(&vecs[..n]));
 }

@@ -9,11 +9,18 @@ fn model_self_check() {
     self_check();
 }
 
+/// Results of `microcode::arith::fmul`, the project's reference bit-level function.
+fn arith(v: &[(u32, u32)]) -> Vec<u32> {
+    v.iter().map(|&(a, b)| microcode::arith::fmul(a, b)).collect()
+}
+
 #[test]
 fn fmul_special_pairs() {
     let v = special_pairs();
     let want: Vec<u32> = v.iter().map(|&(a, b)| ref_fmul(a, b)).collect();
-    compare("fmul specials", &v, &run_fmul(&v), &want);
+    let got = run_fmul(&v);
+    compare("fmul specials", &v, &got, &want);
+    compare("fmul specials vs microcode::arith", &v, &got, &arith(&v));
 }
 
 #[test]
@@ -40,5 +47,7 @@ fn fmul_hand_checked() {
 fn fmul_random_1e5() {
     let v = random_fmul_pairs(0x5EED_F00D, 100_000);
     let want: Vec<u32> = v.iter().map(|&(a, b)| ref_fmul(a, b)).collect();
-    compare("fmul random", &v, &run_fmul(&v), &want);
+    let got = run_fmul(&v);
+    compare("fmul random", &v, &got, &want);
+    compare("fmul random vs microcode::arith", &v, &got, &arith(&v));
 }
