@@ -121,12 +121,48 @@ impl Logic for FAdd {
     #[hdl_gen]
     fn update(&mut self) {
         dff_setup!(
-            self, clock, s1_e_big, s1_m_big, s1_m_small, s1_dist, s1_sign, s1_eff_sub, s1_nan,
-            s1_inf, s1_inf_sign, s1_zero_sign, s2_e_big, s2_m_big, s2_aligned, s2_sign,
-            s2_eff_sub, s2_nan, s2_inf, s2_inf_sign, s2_zero_sign, s3_sum, s3_lz, s3_e_big,
-            s3_sign, s3_nan, s3_inf, s3_inf_sign, s3_zero_sign, s4_norm, s4_exp, s4_exp_inc,
-            s4_le0, s4_ovf, s4_max, s4_is_zero, s4_sign, s4_nan, s4_inf, s4_inf_sign,
-            s4_zero_sign, s5_result
+            self,
+            clock,
+            s1_e_big,
+            s1_m_big,
+            s1_m_small,
+            s1_dist,
+            s1_sign,
+            s1_eff_sub,
+            s1_nan,
+            s1_inf,
+            s1_inf_sign,
+            s1_zero_sign,
+            s2_e_big,
+            s2_m_big,
+            s2_aligned,
+            s2_sign,
+            s2_eff_sub,
+            s2_nan,
+            s2_inf,
+            s2_inf_sign,
+            s2_zero_sign,
+            s3_sum,
+            s3_lz,
+            s3_e_big,
+            s3_sign,
+            s3_nan,
+            s3_inf,
+            s3_inf_sign,
+            s3_zero_sign,
+            s4_norm,
+            s4_exp,
+            s4_exp_inc,
+            s4_le0,
+            s4_ovf,
+            s4_max,
+            s4_is_zero,
+            s4_sign,
+            s4_nan,
+            s4_inf,
+            s4_inf_sign,
+            s4_zero_sign,
+            s5_result
         );
 
         // ---- Stage 1. A zero exponent field (zero or subnormal) is a zero operand.
@@ -141,11 +177,13 @@ impl Logic for FAdd {
             (self.a.val().get_bits::<8>(23) == 255) & (self.a.val().get_bits::<23>(0) != 0);
         self.s1c_b_nan.next =
             (self.b.val().get_bits::<8>(23) == 255) & (self.b.val().get_bits::<23>(0) != 0);
-        self.s1c_ma.next = bit_cast::<24, 23>(self.a.val().get_bits::<23>(0)) | bits::<24>(0x800000);
+        self.s1c_ma.next =
+            bit_cast::<24, 23>(self.a.val().get_bits::<23>(0)) | bits::<24>(0x800000);
         if self.s1c_a_zero.val() {
             self.s1c_ma.next = bits::<24>(0);
         }
-        self.s1c_mb.next = bit_cast::<24, 23>(self.b.val().get_bits::<23>(0)) | bits::<24>(0x800000);
+        self.s1c_mb.next =
+            bit_cast::<24, 23>(self.b.val().get_bits::<23>(0)) | bits::<24>(0x800000);
         if self.s1c_b_zero.val() {
             self.s1c_mb.next = bits::<24>(0);
         }
@@ -176,7 +214,9 @@ impl Logic for FAdd {
         self.s1_eff_sub.d.next = self.a.val().get_bit(31) ^ self.s1c_sb.val();
         self.s1_nan.d.next = self.s1c_a_nan.val()
             | self.s1c_b_nan.val()
-            | (self.s1c_a_inf.val() & self.s1c_b_inf.val() & (self.a.val().get_bit(31) ^ self.s1c_sb.val()));
+            | (self.s1c_a_inf.val()
+                & self.s1c_b_inf.val()
+                & (self.a.val().get_bit(31) ^ self.s1c_sb.val()));
         self.s1_inf.d.next = self.s1c_a_inf.val() | self.s1c_b_inf.val();
         self.s1_inf_sign.d.next = self.s1c_sb.val();
         if self.s1c_a_inf.val() {
@@ -236,8 +276,8 @@ impl Logic for FAdd {
         // A sized local: `~` inside a wider Verilog expression would complement the extension.
         self.s3c_not_aligned.next = !self.s2_aligned.q.val();
         if self.s2_eff_sub.q.val() {
-            self.s3c_y.next = (bit_cast::<29, 27>(self.s3c_not_aligned.val()) << 1)
-                | bits::<29>(0x1000_0001);
+            self.s3c_y.next =
+                (bit_cast::<29, 27>(self.s3c_not_aligned.val()) << 1) | bits::<29>(0x1000_0001);
         }
         self.s3c_sum29.next = self.s3c_x.val() + self.s3c_y.val();
         self.s3c_sum.next = self.s3c_sum29.val().get_bits::<28>(1);
@@ -254,13 +294,14 @@ impl Logic for FAdd {
 
         // ---- Stage 4: shift the leading one to bit 27; exponent e_big + 1 - lz.
         self.s4_norm.d.next = self.s3_sum.q.val() << self.s3_lz.q.val();
-        self.s4c_e.next = (bit_cast::<10, 8>(self.s3_e_big.q.val()) + 1)
-            - bit_cast::<10, 5>(self.s3_lz.q.val());
+        self.s4c_e.next =
+            (bit_cast::<10, 8>(self.s3_e_big.q.val()) + 1) - bit_cast::<10, 5>(self.s3_lz.q.val());
         self.s4_exp.d.next = self.s4c_e.val().get_bits::<8>(0);
         self.s4_exp_inc.d.next = self.s4c_e.val().get_bits::<8>(0) + 1;
         // e <= 0: negative (bit 9) or zero; e >= 255 can only be 255 (e_big = 254, carry out).
         self.s4_le0.d.next = self.s4c_e.val().get_bit(9) | (self.s4c_e.val() == 0);
-        self.s4_ovf.d.next = !self.s4c_e.val().get_bit(9) & (self.s4c_e.val().get_bits::<9>(0) >= 255);
+        self.s4_ovf.d.next =
+            !self.s4c_e.val().get_bit(9) & (self.s4c_e.val().get_bits::<9>(0) >= 255);
         self.s4_max.d.next = self.s4c_e.val() == 254;
         self.s4_is_zero.d.next = !self.s3_sum.q.val().any();
         self.s4_sign.d.next = self.s3_sign.q.val();
@@ -295,8 +336,8 @@ impl Logic for FAdd {
             self.s5_result.d.next = bit_cast::<32, 1>(self.s4_zero_sign.q.val().into()) << 31;
         }
         if self.s4_inf.q.val() {
-            self.s5_result.d.next =
-                (bit_cast::<32, 1>(self.s4_inf_sign.q.val().into()) << 31) | bits::<32>(0x7F80_0000);
+            self.s5_result.d.next = (bit_cast::<32, 1>(self.s4_inf_sign.q.val().into()) << 31)
+                | bits::<32>(0x7F80_0000);
         }
         if self.s4_nan.q.val() {
             self.s5_result.d.next = bits::<32>(0x7FC0_0000);

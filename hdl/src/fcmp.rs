@@ -80,7 +80,8 @@ impl Logic for FCmp {
             2 => self.c_lt.next = true,
             _ => self.c_lt.next = !self.mag_lt.val() & !self.mag_eq.val(),
         }
-        self.c_eq.next = (self.mag_eq.val() & (self.fa.val().get_bit(31) == self.fb.val().get_bit(31)))
+        self.c_eq.next = (self.mag_eq.val()
+            & (self.fa.val().get_bit(31) == self.fb.val().get_bit(31)))
             | self.zeros.val();
         if self.zeros.val() | self.nan.val() {
             self.c_lt.next = false;

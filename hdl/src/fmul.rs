@@ -144,11 +144,53 @@ impl Logic for FMul {
     #[hdl_gen]
     fn update(&mut self) {
         dff_setup!(
-            self, clock, s1_ma, s1_ma3, s1_mb, s1_es, s1_nan, s1_inf, s1_zero, s1_sign, s2_p0,
-            s2_p1, s2_p2, s2_p3, s2_p4, s2_p5, s2_es, s2_nan, s2_inf, s2_zero, s2_sign, s3_t0,
-            s3_t1, s3_t2, s3_es, s3_nan, s3_inf, s3_zero, s3_sign, s4_p, s4_sticky47, s4_sticky46,
-            s4_force, s4_special, s4_e0, s4_e1, s4_e2, s4_e0_le0, s4_e0_eq0, s4_e0_ovf, s4_e0_max,
-            s4_e1_le0, s4_e1_eq0, s4_e1_ovf, s4_e1_max, s4_sign, s5_result
+            self,
+            clock,
+            s1_ma,
+            s1_ma3,
+            s1_mb,
+            s1_es,
+            s1_nan,
+            s1_inf,
+            s1_zero,
+            s1_sign,
+            s2_p0,
+            s2_p1,
+            s2_p2,
+            s2_p3,
+            s2_p4,
+            s2_p5,
+            s2_es,
+            s2_nan,
+            s2_inf,
+            s2_zero,
+            s2_sign,
+            s3_t0,
+            s3_t1,
+            s3_t2,
+            s3_es,
+            s3_nan,
+            s3_inf,
+            s3_zero,
+            s3_sign,
+            s4_p,
+            s4_sticky47,
+            s4_sticky46,
+            s4_force,
+            s4_special,
+            s4_e0,
+            s4_e1,
+            s4_e2,
+            s4_e0_le0,
+            s4_e0_eq0,
+            s4_e0_ovf,
+            s4_e0_max,
+            s4_e1_le0,
+            s4_e1_eq0,
+            s4_e1_ovf,
+            s4_e1_max,
+            s4_sign,
+            s5_result
         );
 
         // ---- Stage 1: unpack. A zero exponent field (zero or subnormal) is a zero operand.
@@ -163,11 +205,13 @@ impl Logic for FMul {
         self.s1c_b_nan.next =
             (self.b.val().get_bits::<8>(23) == 255) & (self.b.val().get_bits::<23>(0) != 0);
         // The hidden bit is always set: a zero operand's significand is never used.
-        self.s1c_ma.next = bit_cast::<24, 23>(self.a.val().get_bits::<23>(0)) | bits::<24>(0x800000);
+        self.s1c_ma.next =
+            bit_cast::<24, 23>(self.a.val().get_bits::<23>(0)) | bits::<24>(0x800000);
         self.s1c_ma26.next = bit_cast::<26, 24>(self.s1c_ma.val());
         self.s1_ma.d.next = self.s1c_ma.val();
         self.s1_ma3.d.next = (self.s1c_ma26.val() << 1) + self.s1c_ma26.val();
-        self.s1_mb.d.next = bit_cast::<24, 23>(self.b.val().get_bits::<23>(0)) | bits::<24>(0x800000);
+        self.s1_mb.d.next =
+            bit_cast::<24, 23>(self.b.val().get_bits::<23>(0)) | bits::<24>(0x800000);
         self.s1_es.d.next = bit_cast::<9, 8>(self.a.val().get_bits::<8>(23))
             + bit_cast::<9, 8>(self.b.val().get_bits::<8>(23));
         self.s1_nan.d.next = self.s1c_a_nan.val()
@@ -265,18 +309,18 @@ impl Logic for FMul {
             _ => {}
         }
         // p_m = ma * (4 bits of mb) < 2^28.
-        self.s2_p0.d.next = bit_cast::<28, 26>(self.s2c_r0.val())
-            + (bit_cast::<28, 26>(self.s2c_r1.val()) << 2);
-        self.s2_p1.d.next = bit_cast::<28, 26>(self.s2c_r2.val())
-            + (bit_cast::<28, 26>(self.s2c_r3.val()) << 2);
-        self.s2_p2.d.next = bit_cast::<28, 26>(self.s2c_r4.val())
-            + (bit_cast::<28, 26>(self.s2c_r5.val()) << 2);
-        self.s2_p3.d.next = bit_cast::<28, 26>(self.s2c_r6.val())
-            + (bit_cast::<28, 26>(self.s2c_r7.val()) << 2);
-        self.s2_p4.d.next = bit_cast::<28, 26>(self.s2c_r8.val())
-            + (bit_cast::<28, 26>(self.s2c_r9.val()) << 2);
-        self.s2_p5.d.next = bit_cast::<28, 26>(self.s2c_r10.val())
-            + (bit_cast::<28, 26>(self.s2c_r11.val()) << 2);
+        self.s2_p0.d.next =
+            bit_cast::<28, 26>(self.s2c_r0.val()) + (bit_cast::<28, 26>(self.s2c_r1.val()) << 2);
+        self.s2_p1.d.next =
+            bit_cast::<28, 26>(self.s2c_r2.val()) + (bit_cast::<28, 26>(self.s2c_r3.val()) << 2);
+        self.s2_p2.d.next =
+            bit_cast::<28, 26>(self.s2c_r4.val()) + (bit_cast::<28, 26>(self.s2c_r5.val()) << 2);
+        self.s2_p3.d.next =
+            bit_cast::<28, 26>(self.s2c_r6.val()) + (bit_cast::<28, 26>(self.s2c_r7.val()) << 2);
+        self.s2_p4.d.next =
+            bit_cast::<28, 26>(self.s2c_r8.val()) + (bit_cast::<28, 26>(self.s2c_r9.val()) << 2);
+        self.s2_p5.d.next =
+            bit_cast::<28, 26>(self.s2c_r10.val()) + (bit_cast::<28, 26>(self.s2c_r11.val()) << 2);
         self.s2_es.d.next = self.s1_es.q.val();
         self.s2_nan.d.next = self.s1_nan.q.val();
         self.s2_inf.d.next = self.s1_inf.q.val();
@@ -284,12 +328,12 @@ impl Logic for FMul {
         self.s2_sign.d.next = self.s1_sign.q.val();
 
         // ---- Stage 3: t_n = ma * (8 bits of mb) < 2^32.
-        self.s3_t0.d.next = bit_cast::<32, 28>(self.s2_p0.q.val())
-            + (bit_cast::<32, 28>(self.s2_p1.q.val()) << 4);
-        self.s3_t1.d.next = bit_cast::<32, 28>(self.s2_p2.q.val())
-            + (bit_cast::<32, 28>(self.s2_p3.q.val()) << 4);
-        self.s3_t2.d.next = bit_cast::<32, 28>(self.s2_p4.q.val())
-            + (bit_cast::<32, 28>(self.s2_p5.q.val()) << 4);
+        self.s3_t0.d.next =
+            bit_cast::<32, 28>(self.s2_p0.q.val()) + (bit_cast::<32, 28>(self.s2_p1.q.val()) << 4);
+        self.s3_t1.d.next =
+            bit_cast::<32, 28>(self.s2_p2.q.val()) + (bit_cast::<32, 28>(self.s2_p3.q.val()) << 4);
+        self.s3_t2.d.next =
+            bit_cast::<32, 28>(self.s2_p4.q.val()) + (bit_cast::<32, 28>(self.s2_p5.q.val()) << 4);
         self.s3_es.d.next = self.s2_es.q.val();
         self.s3_nan.d.next = self.s2_nan.q.val();
         self.s3_inf.d.next = self.s2_inf.q.val();
@@ -354,7 +398,8 @@ impl Logic for FMul {
             self.s5c_eq0.next = self.s4_e0_eq0.q.val();
             self.s5c_ovf.next = self.s4_e0_ovf.q.val();
         }
-        self.s5c_round.next = self.s5c_guard.val() & (self.s5c_sticky.val() | self.s5c_m.val().get_bit(0));
+        self.s5c_round.next =
+            self.s5c_guard.val() & (self.s5c_sticky.val() | self.s5c_m.val().get_bit(0));
         self.s5c_frac.next = self.s5c_m.val().get_bits::<23>(0);
         self.s5c_finc.next = self.s5c_frac.val() + 1;
         // The increment carries out only when m is all ones (then the significand is 1.0 again);

@@ -64,20 +64,51 @@ fn bram_verilog_lint_yosys_and_verilator() {
     let mut uut = Bram::<16, 8>::default();
     uut.connect_all();
     let v = generate_verilog(&uut);
-    assert!(v.contains("no_rw_check"), "the attribute must reach the Verilog");
-    let Some(_) = verilator_lint("bram", &v) else { return };
+    assert!(
+        v.contains("no_rw_check"),
+        "the attribute must reach the Verilog"
+    );
+    let Some(_) = verilator_lint("bram", &v) else {
+        return;
+    };
     yosys_check("bram", &v);
     let inputs = [
-        Port { name: "we", width: 1 },
-        Port { name: "wa", width: 8 },
-        Port { name: "wd", width: 16 },
-        Port { name: "ra", width: 8 },
+        Port {
+            name: "we",
+            width: 1,
+        },
+        Port {
+            name: "wa",
+            width: 8,
+        },
+        Port {
+            name: "wd",
+            width: 16,
+        },
+        Port {
+            name: "ra",
+            width: 8,
+        },
     ];
-    let Some(exe) = verilator_model("bram", &v, &inputs, &[Port { name: "rd", width: 16 }]) else {
+    let Some(exe) = verilator_model(
+        "bram",
+        &v,
+        &inputs,
+        &[Port {
+            name: "rd",
+            width: 16,
+        }],
+    ) else {
         return;
     };
     let stim = stimulus(20_000);
-    let rows: Vec<Vec<u64>> = stim.iter().map(|&(we, wa, wd, ra)| vec![we as u64, wa, wd, ra]).collect();
-    let got: Vec<u64> = verilator_run(&exe, &rows).into_iter().map(|r| r[0]).collect();
+    let rows: Vec<Vec<u64>> = stim
+        .iter()
+        .map(|&(we, wa, wd, ra)| vec![we as u64, wa, wd, ra])
+        .collect();
+    let got: Vec<u64> = verilator_run(&exe, &rows)
+        .into_iter()
+        .map(|r| r[0])
+        .collect();
     assert_eq!(got, expected(&stim));
 }

@@ -29,22 +29,52 @@ fn fmul_verilog() {
     let mut uut = FMul::default();
     uut.connect_all();
     let v = generate_verilog(&uut);
-    let Some(_) = verilator_lint("fmul", &v) else { return };
+    let Some(_) = verilator_lint("fmul", &v) else {
+        return;
+    };
     yosys_check("fmul", &v);
-    let ab = [Port { name: "a", width: 32 }, Port { name: "b", width: 32 }];
-    let Some(exe) = verilator_model("fmul", &v, &ab, &[Port { name: "result", width: 32 }]) else {
+    let ab = [
+        Port {
+            name: "a",
+            width: 32,
+        },
+        Port {
+            name: "b",
+            width: 32,
+        },
+    ];
+    let Some(exe) = verilator_model(
+        "fmul",
+        &v,
+        &ab,
+        &[Port {
+            name: "result",
+            width: 32,
+        }],
+    ) else {
         return;
     };
     let mut vecs = special_pairs();
     vecs.extend(random_fmul_pairs(0xF00D_0002, 200_000));
-    let rows: Vec<Vec<u64>> = vecs.iter().map(|&(a, b)| vec![a as u64, b as u64]).collect();
+    let rows: Vec<Vec<u64>> = vecs
+        .iter()
+        .map(|&(a, b)| vec![a as u64, b as u64])
+        .collect();
     let got = verilator_results(&exe, &rows);
     let want: Vec<u32> = vecs.iter().map(|&(a, b)| ref_fmul(a, b)).collect();
     compare("fmul Verilator vs model", &vecs, &got, &want);
-    let arith: Vec<u32> = vecs.iter().map(|&(a, b)| microcode::arith::fmul(a, b)).collect();
+    let arith: Vec<u32> = vecs
+        .iter()
+        .map(|&(a, b)| microcode::arith::fmul(a, b))
+        .collect();
     compare("fmul Verilator vs microcode::arith", &vecs, &got, &arith);
     let n = special_pairs().len() + 20_000;
-    compare("fmul Verilator vs rust-hdl", &vecs[..n], &got[..n], &run_fmul(&vecs[..n]));
+    compare(
+        "fmul Verilator vs rust-hdl",
+        &vecs[..n],
+        &got[..n],
+        &run_fmul(&vecs[..n]),
+    );
 }
 
 #[test]
@@ -52,14 +82,33 @@ fn fadd_verilog() {
     let mut uut = FAdd::default();
     uut.connect_all();
     let v = generate_verilog(&uut);
-    let Some(_) = verilator_lint("fadd", &v) else { return };
+    let Some(_) = verilator_lint("fadd", &v) else {
+        return;
+    };
     yosys_check("fadd", &v);
     let ports = [
-        Port { name: "a", width: 32 },
-        Port { name: "b", width: 32 },
-        Port { name: "sub", width: 1 },
+        Port {
+            name: "a",
+            width: 32,
+        },
+        Port {
+            name: "b",
+            width: 32,
+        },
+        Port {
+            name: "sub",
+            width: 1,
+        },
     ];
-    let Some(exe) = verilator_model("fadd", &v, &ports, &[Port { name: "result", width: 32 }]) else {
+    let Some(exe) = verilator_model(
+        "fadd",
+        &v,
+        &ports,
+        &[Port {
+            name: "result",
+            width: 32,
+        }],
+    ) else {
         return;
     };
     let mut vecs: Vec<(u32, u32, bool)> = Vec::new();
@@ -69,16 +118,29 @@ fn fadd_verilog() {
     }
     let nspecial = vecs.len();
     vecs.extend(random_fadd_vectors(0xADD5_0002, 200_000));
-    let rows: Vec<Vec<u64>> =
-        vecs.iter().map(|&(a, b, s)| vec![a as u64, b as u64, s as u64]).collect();
+    let rows: Vec<Vec<u64>> = vecs
+        .iter()
+        .map(|&(a, b, s)| vec![a as u64, b as u64, s as u64])
+        .collect();
     let got = verilator_results(&exe, &rows);
     let want: Vec<u32> = vecs.iter().map(|&(a, b, s)| ref_fadd(a, b, s)).collect();
     compare("fadd Verilator vs model", &vecs, &got, &want);
     let arith: Vec<u32> = vecs
         .iter()
-        .map(|&(a, b, s)| if s { microcode::arith::fsub(a, b) } else { microcode::arith::fadd(a, b) })
+        .map(|&(a, b, s)| {
+            if s {
+                microcode::arith::fsub(a, b)
+            } else {
+                microcode::arith::fadd(a, b)
+            }
+        })
         .collect();
     compare("fadd Verilator vs microcode::arith", &vecs, &got, &arith);
     let n = nspecial + 20_000;
-    compare("fadd Verilator vs rust-hdl", &vecs[..n], &got[..n], &run_fadd(&vecs[..n]));
+    compare(
+        "fadd Verilator vs rust-hdl",
+        &vecs[..n],
+        &got[..n],
+        &run_fadd(&vecs[..n]),
+    );
 }

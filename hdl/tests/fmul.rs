@@ -11,7 +11,9 @@ fn model_self_check() {
 
 /// Results of `microcode::arith::fmul`, the project's reference bit-level function.
 fn arith(v: &[(u32, u32)]) -> Vec<u32> {
-    v.iter().map(|&(a, b)| microcode::arith::fmul(a, b)).collect()
+    v.iter()
+        .map(|&(a, b)| microcode::arith::fmul(a, b))
+        .collect()
 }
 
 #[test]
@@ -37,8 +39,14 @@ fn fmul_hand_checked() {
         (0x0000_0001, 0xFF80_0000), // subnormal (zero) * -inf
     ];
     let want = vec![
-        0x3F80_1000, 0x0080_0000, 0x0000_0000, 0x8000_0000, 0x7F80_0000, 0x7FC0_0000,
-        0xC170_0000, 0x7FC0_0000,
+        0x3F80_1000,
+        0x0080_0000,
+        0x0000_0000,
+        0x8000_0000,
+        0x7F80_0000,
+        0x7FC0_0000,
+        0xC170_0000,
+        0x7FC0_0000,
     ];
     compare("fmul hand-checked", &v, &run_fmul(&v), &want);
 }

@@ -52,22 +52,52 @@ impl Rng {
         (self.next_u64() >> 32) as u32
     }
     pub fn below(&mut self, n: u32) -> u32 {
-        ((self.next_u64() >> 32) * n as u64 >> 32) as u32
+        (((self.next_u64() >> 32) * n as u64) >> 32) as u32
     }
 }
 
 /// Operands every block must get right: zeros, subnormals, the normal range edges, infinities,
 /// NaNs, values with all-ones or single-one significands.
 pub const SPECIALS: &[u32] = &[
-    0x0000_0000, 0x8000_0000, // signed zeros
-    0x0000_0001, 0x8000_0001, 0x007F_FFFF, 0x807F_FFFF, 0x0040_0000, // subnormals
-    0x0080_0000, 0x8080_0000, 0x0080_0001, 0x00FF_FFFF, // smallest normals
-    0x7F7F_FFFF, 0xFF7F_FFFF, 0x7F00_0000, 0x7EFF_FFFF, // largest normals
-    0x7F80_0000, 0xFF80_0000, // infinities
-    0x7FC0_0000, 0xFFC0_0000, 0x7F80_0001, 0xFFFF_FFFF, 0x7FBF_FFFF, // NaNs
-    0x3F80_0000, 0xBF80_0000, 0x4000_0000, 0x3F00_0000, 0x3FC0_0000, // 1, -1, 2, 0.5, 1.5
-    0x3F80_0001, 0x3FFF_FFFF, 0x3F7F_FFFF, 0x3F80_0800, 0x3F7F_FFFE, 0x4B80_0000,
-    0x3380_0000, 0x3400_0000, 0x1F80_0000, 0x5F80_0000, 0x2000_0001, 0x5FFF_FFFF,
+    0x0000_0000,
+    0x8000_0000, // signed zeros
+    0x0000_0001,
+    0x8000_0001,
+    0x007F_FFFF,
+    0x807F_FFFF,
+    0x0040_0000, // subnormals
+    0x0080_0000,
+    0x8080_0000,
+    0x0080_0001,
+    0x00FF_FFFF, // smallest normals
+    0x7F7F_FFFF,
+    0xFF7F_FFFF,
+    0x7F00_0000,
+    0x7EFF_FFFF, // largest normals
+    0x7F80_0000,
+    0xFF80_0000, // infinities
+    0x7FC0_0000,
+    0xFFC0_0000,
+    0x7F80_0001,
+    0xFFFF_FFFF,
+    0x7FBF_FFFF, // NaNs
+    0x3F80_0000,
+    0xBF80_0000,
+    0x4000_0000,
+    0x3F00_0000,
+    0x3FC0_0000, // 1, -1, 2, 0.5, 1.5
+    0x3F80_0001,
+    0x3FFF_FFFF,
+    0x3F7F_FFFF,
+    0x3F80_0800,
+    0x3F7F_FFFE,
+    0x4B80_0000,
+    0x3380_0000,
+    0x3400_0000,
+    0x1F80_0000,
+    0x5F80_0000,
+    0x2000_0001,
+    0x5FFF_FFFF,
 ];
 
 /// Every ordered pair of [`SPECIALS`].
@@ -114,13 +144,19 @@ pub fn random_fmul_pairs(seed: u64, n: usize) -> Vec<(u32, u32)> {
                 // a product near 2^-126: ea + eb in 100..=129.
                 let ea = 1 + r.below(128);
                 let eb = (100 + r.below(30)).saturating_sub(ea).clamp(1, 254);
-                (pack(sa, ea, mantissa(&mut r)), pack(sb, eb, mantissa(&mut r)))
+                (
+                    pack(sa, ea, mantissa(&mut r)),
+                    pack(sb, eb, mantissa(&mut r)),
+                )
             }
             _ => {
                 // a product near 2^128: ea + eb in 375..=384.
                 let ea = 130 + r.below(125);
                 let eb = (375 + r.below(10)).saturating_sub(ea).clamp(1, 254);
-                (pack(sa, ea, mantissa(&mut r)), pack(sb, eb, mantissa(&mut r)))
+                (
+                    pack(sa, ea, mantissa(&mut r)),
+                    pack(sb, eb, mantissa(&mut r)),
+                )
             }
         };
         v.push(pair);
@@ -154,10 +190,23 @@ pub fn random_fadd_vectors(seed: u64, n: usize) -> Vec<(u32, u32, bool)> {
             _ => {
                 // Near the ends of the exponent range (flush and overflow) or far apart.
                 let lo = r.below(2) == 0;
-                let e = |r: &mut Rng| if lo { 1 + r.below(30) } else { 225 + r.below(30) };
+                let e = |r: &mut Rng| {
+                    if lo {
+                        1 + r.below(30)
+                    } else {
+                        225 + r.below(30)
+                    }
+                };
                 let ea = e(&mut r);
-                let eb = if r.below(4) == 0 { 1 + r.below(254) } else { e(&mut r) };
-                (pack(r.below(2), ea, mantissa(&mut r)), pack(r.below(2), eb, mantissa(&mut r)))
+                let eb = if r.below(4) == 0 {
+                    1 + r.below(254)
+                } else {
+                    e(&mut r)
+                };
+                (
+                    pack(r.below(2), ea, mantissa(&mut r)),
+                    pack(r.below(2), eb, mantissa(&mut r)),
+                )
             }
         };
         v.push((a, b, sub));

@@ -68,8 +68,18 @@ pub fn compare<T: std::fmt::Debug>(what: &str, inputs: &[T], got: &[u32], want: 
     let bad: Vec<String> = (0..got.len())
         .filter(|&i| got[i] != want[i])
         .take(12)
-        .map(|i| format!("  #{i} {:x?}: got {:08x}, want {:08x}", inputs[i], got[i], want[i]))
+        .map(|i| {
+            format!(
+                "  #{i} {:x?}: got {:08x}, want {:08x}",
+                inputs[i], got[i], want[i]
+            )
+        })
         .collect();
     let nbad = (0..got.len()).filter(|&i| got[i] != want[i]).count();
-    assert!(bad.is_empty(), "{what}: {nbad} of {} differ:\n{}", got.len(), bad.join("\n"));
+    assert!(
+        bad.is_empty(),
+        "{what}: {nbad} of {} differ:\n{}",
+        got.len(),
+        bad.join("\n")
+    );
 }

