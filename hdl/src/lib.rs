@@ -4,4 +4,5 @@ pub mod bram;
 pub mod fadd;
 pub mod fcmp;
 pub mod fmul;
+pub mod fround;
 pub mod lzc;
