@@ -1,5 +1,6 @@
 //! sim crate (under construction).
 
+pub mod core_model;
 pub mod reference;
 pub mod run_io;
 pub mod texture;

@@ -40,6 +40,9 @@ pub struct RunArgs {
     /// Instruction budget (in the engine's unit).
     #[arg(long, default_value_t = DEFAULT_BUDGET)]
     pub budget: u64,
+    /// Print every executed core instruction (engine core).
+    #[arg(long)]
+    pub trace: bool,
 }
 
 /// Runs the program and prints its outputs.
@@ -51,9 +54,12 @@ pub fn run(a: RunArgs) -> anyhow::Result<ExitCode> {
             ENGINES.join(", ")
         );
     }
+    if a.engine == "core" {
+        return super::run_core::run(&a);
+    }
     if a.engine != "reference" {
         bail!(
-            "engine `{}` is not available yet; available: reference",
+            "engine `{}` is not available yet; available: reference, core",
             a.engine
         );
     }
