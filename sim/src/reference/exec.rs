@@ -536,7 +536,7 @@ impl<'a> Machine<'a> {
             Flow::Bra => {
                 let target = self.label(inst)?;
                 let Some(test) = inst.cond_flow else {
-                    return Ok(Next::Go(target));
+                    return self.branch(at, target);
                 };
                 let a = self.active();
                 let taken: Mask = std::array::from_fn(|l| a[l] && self.st.cc_any(l, &test));
@@ -545,9 +545,67 @@ impl<'a> Machine<'a> {
                 if any_taken && !all_taken {
                     return Err(RunErrorKind::DivergentBranch { taken });
                 }
-                Ok(if any_taken { Next::Go(target) } else { next })
+                if any_taken {
+                    self.branch(at, target)
+                } else {
+                    Ok(next)
+                }
             }
         }
+    }
+
+    /// BRA: leaves the blocks the target is not in (restoring their saved masks) and enters the
+    /// blocks it jumps into as if every active lane had passed their opening instruction (an IF
+    /// taken, a loop entered, a REP with one iteration left). Jumping into or out of a subroutine
+    /// body is not executable.
+    fn branch(&mut self, at: usize, target: usize) -> Result<Next, RunErrorKind> {
+        let from = self
+            .structure
+            .enclosing
+            .get(at)
+            .cloned()
+            .unwrap_or_default();
+        let to = self
+            .structure
+            .enclosing
+            .get(target)
+            .cloned()
+            .unwrap_or_default();
+        let common = from.iter().zip(&to).take_while(|(a, b)| a == b).count();
+        let kind = |i: usize| self.insts[i].opcode.info().flow();
+        let crosses_sub = from[common..]
+            .iter()
+            .chain(&to[common..])
+            .any(|&o| kind(o) == Some(Flow::BgnSub));
+        if crosses_sub {
+            return Err(RunErrorKind::Unsupported(
+                "BRA into or out of a subroutine body".into(),
+            ));
+        }
+        for &o in from[common..].iter().rev() {
+            if matches!(kind(o), Some(Flow::If | Flow::Ifc)) {
+                self.cond = self
+                    .cond_stack
+                    .pop()
+                    .ok_or_else(|| RunErrorKind::Structure("BRA out of an IF".into()))?;
+            } else {
+                let frame = self
+                    .loop_stack
+                    .pop()
+                    .ok_or_else(|| RunErrorKind::Structure("BRA out of a loop".into()))?;
+                self.loop_m = frame.loop_m;
+                self.cont = frame.cont;
+            }
+        }
+        for &o in &to[common..] {
+            if matches!(kind(o), Some(Flow::If | Flow::Ifc)) {
+                self.cond_stack.push(self.cond);
+            } else {
+                let a = self.active();
+                self.enter_loop(a, [1; LANES]);
+            }
+        }
+        Ok(Next::Go(target))
     }
 
     /// After opening a block: when no lane is active, go straight to the block's partner.
