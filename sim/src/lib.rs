@@ -3,3 +3,4 @@
 pub mod reference;
 pub mod run_io;
 pub mod texture;
+pub mod vectors;
