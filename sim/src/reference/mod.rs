@@ -6,9 +6,10 @@
 //! structured control flow, two condition-code registers per lane, and an instruction budget
 //! counted in executed TGSI instructions.
 //!
-//! Files: [`float`] (binary32 rules), `state` (registers and masks), `operand` (source modifiers and
-//! the destination pipeline), `flow` (structure matching), `exec` (the main loop), `ops_*` and `pack`
-//! (opcode kernels), `texture` (sampler opcodes).
+//! Files: [`float`] (binary32 rules), `state` (registers and condition codes), `operand` (addressing
+//! and source modifiers), `flow` (structure matching), `exec` (the main loop, masks and the
+//! destination pipeline), `control` (control-flow instructions), `ops_*` and `pack` (opcode
+//! kernels), `texture` (sampler opcodes).
 //!
 //! # Definitions where `decisions.md` is silent
 //! (The opcode table's `semantics` strings say the same per opcode.)
@@ -37,6 +38,7 @@
 //!   too. Out-of-range accesses: see `RunOutput::warnings`.
 //! - Limits: [`CALL_STACK_LIMIT`] calls, [`ADDRESS_STACK_LIMIT`] vectors per lane on the PUSHA stack.
 
+mod control;
 mod exec;
 pub mod float;
 mod flow;
