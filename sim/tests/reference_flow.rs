@@ -473,3 +473,23 @@ fn vertex_programs_run_four_independent_vertices() {
     assert_eq!(xs(&o, 0, 3), [1.0, 4.0, 9.0, 16.0]);
     assert!(o.lanes.iter().all(|l| l.vertices.is_empty() && !l.killed));
 }
+
+#[test]
+fn bra_leaves_and_enters_blocks() {
+    // Out of a loop when the counter reaches 3 (all lanes agree).
+    let text = format!(
+        "{HEAD}BGNLOOP\nADD TEMP[0].x, TEMP[0].xxxx, IMM[0].xxxx\nSGE.CC TEMP[1].x, TEMP[0].xxxx, IMM[0].wwww\n\
+         (GT.x) BRA :5\nENDLOOP\nMOV OUT[0], TEMP[0]\nEND\n"
+    );
+    let o = run_text(&text, &RunInputs::default());
+    assert_eq!(xs(&o, 0, 0), [3.0; 4]);
+    // Into an IF whose test is false: as if the branch had been taken; ENDIF balances it.
+    let text = format!(
+        "{HEAD}BRA :2\nIF IMM[0].yyyy\nMOV OUT[0], IMM[0].xxxx\nELSE\nMOV OUT[1], IMM[0].xxxx\nENDIF\nMOV OUT[2], IMM[0].zzzz\nEND\n"
+    );
+    let o = run_text(&text, &RunInputs::default());
+    assert_eq!(
+        (xs(&o, 0, 0), xs(&o, 1, 0), xs(&o, 2, 0)),
+        (vec![1.0; 4], vec![0.0; 4], vec![2.0; 4])
+    );
+}
