@@ -25,6 +25,14 @@ enum Command {
     Decode(cmd::decode::DecodeArgs),
     /// Parse and validate programs.
     Check(cmd::check::CheckArgs),
+    /// Execute a TGSI program on one quad and print its outputs.
+    Run(cmd::run::RunArgs),
+    /// Compile a program to a core image.
+    Compile(cmd::compile::CompileArgs),
+    /// Print a core image as a listing.
+    Disasm(cmd::disasm::DisasmArgs),
+    /// Worst errors of the approximated operations against their bounds.
+    Accuracy(cmd::accuracy::AccuracyArgs),
     /// List serial ports.
     Ports(cmd::ports::PortsArgs),
     /// Upload an image to the board over the serial loader, verify and commit it.
@@ -41,6 +49,10 @@ fn main() -> ExitCode {
         Some(Command::Encode(a)) => cmd::encode::run(a),
         Some(Command::Decode(a)) => cmd::decode::run(a),
         Some(Command::Check(a)) => cmd::check::run(a),
+        Some(Command::Run(a)) => cmd::run::run(a),
+        Some(Command::Compile(a)) => cmd::compile::run(a),
+        Some(Command::Disasm(a)) => cmd::disasm::run(a),
+        Some(Command::Accuracy(a)) => cmd::accuracy::run(a),
         Some(Command::Ports(a)) => cmd::ports::run(a),
         Some(Command::Load(a)) => cmd::load::run(a),
         Some(Command::Selftest(a)) => cmd::selftest::run(a),

@@ -42,11 +42,14 @@ pub struct Slot {
     pub index: i64,
 }
 
+/// A file and its first-bracket index (`None`: any, as in `DCL IN[][0]`).
+type RangeKey = (File, Option<i64>);
+
 /// Which (file, dimension) pairs cover which indices.
 #[derive(Debug, Default)]
 struct Ranges {
-    /// (file, dimension or None for "any") -> inclusive index ranges.
-    map: HashMap<(File, Option<i64>), Vec<(i64, i64)>>,
+    /// Inclusive index ranges per key.
+    map: HashMap<RangeKey, Vec<(i64, i64)>>,
 }
 
 impl Ranges {
