@@ -185,17 +185,60 @@ fn clear_errors_for_missing_port_and_tgsi_input() {
         text(&out.stderr)
     );
 
-    let src = scratch(
-        "p.tgsi",
-        b"FRAG\nDCL OUT[0], COLOR\nIMM FLT32 {1.0, 0.0, 0.0, 1.0}\nMOV OUT[0], IMM[0]\nEND\n",
-    );
-    let out = tgsi_core(&["load", "--port", "/dev/null", src.to_str().unwrap()]);
+    let junk = scratch("junk.bin", b"\x00\x01not a program");
+    let out = tgsi_core(&["load", "--port", "/dev/null", junk.to_str().unwrap()]);
     assert!(!out.status.success());
     assert!(
-        text(&out.stderr).contains("microcode::compile"),
+        text(&out.stderr).contains("neither a core image nor a TGSI program"),
         "{}",
         text(&out.stderr)
     );
+}
+
+#[test]
+fn load_compiles_tgsi_for_the_board_core() {
+    use microcode::core::CoreConfig;
+    let pty = pty_pair(115_200).expect("a pseudo-terminal pair");
+    // The device is built for the board's default core configuration.
+    let isa = crc32fast::hash(&CoreConfig::default().to_bytes());
+    let device = Arc::new(Mutex::new(Device::new(
+        DeviceConfig::board(isa),
+        CopyRunner,
+    )));
+    let stop = Arc::new(AtomicBool::new(false));
+    let (d, s) = (device.clone(), stop.clone());
+    let b = Board {
+        slave_path: pty.slave_path.clone(),
+        device,
+        stop,
+        thread: Some(std::thread::spawn(move || {
+            let mut master = pty.master;
+            let _slave = pty.slave;
+            serve(&mut master, &d, &s, ServeOptions::default()).expect("device server");
+        })),
+    };
+    let src = scratch(
+        "p.tgsi",
+        b"FRAG\nDCL IN[0], COLOR, LINEAR\nDCL OUT[0], COLOR\nIMM FLT32 {0.5, 1.0, 0.0, 1.0}\nMAD OUT[0], IN[0], IMM[0], IMM[0]\nEND\n",
+    );
+    let out = tgsi_core(&["load", "--port", &b.slave_path, src.to_str().unwrap()]);
+    assert!(out.status.success(), "stderr: {}", text(&out.stderr));
+    // What `tgsi-core compile` writes for the same program is what became active.
+    let img = scratch("p.img", b"");
+    let out = tgsi_core(&[
+        "compile",
+        src.to_str().unwrap(),
+        "-o",
+        img.to_str().unwrap(),
+    ]);
+    assert!(out.status.success(), "stderr: {}", text(&out.stderr));
+    let parsed = firmware_loader::image::parse(&std::fs::read(&img).unwrap()).unwrap();
+    assert!(!parsed.upload.regions[0].is_empty());
+    let dev = b.device.lock().unwrap();
+    let active = dev.active_image().expect("an active image");
+    assert_eq!(active.program, &parsed.upload.regions[0][..]);
+    assert_eq!(active.constants, &parsed.upload.regions[1][..]);
+    assert_eq!(dev.status().active_crc, parsed.upload.crc());
 }
 
 #[test]

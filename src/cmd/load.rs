@@ -1,12 +1,15 @@
-//! `tgsi-core load --port PATH FILE`: upload an image over the serial loader, verify it, commit it.
+//! `tgsi-core load --port PATH FILE`: compile (if TGSI), upload over the serial loader, verify, commit.
 
-use anyhow::{bail, Context, Result};
+use super::input::{self, InputFormat};
+use anyhow::{Context, Result};
 use clap::Args;
 use firmware_loader::host::{Client, ClientOptions};
 use firmware_loader::image::{self, ImageFile};
 use firmware_loader::port::SerialTransport;
 use firmware_loader::protocol::DEFAULT_BAUD;
 use indicatif::{ProgressBar, ProgressStyle};
+use microcode::compile::compile;
+use microcode::core::CoreConfig;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Duration;
@@ -33,7 +36,8 @@ pub struct PortArgs {
 pub struct LoadArgs {
     #[command(flatten)]
     pub link: PortArgs,
-    /// A compiled image (.tgci); TGSI programs need the compiler (see the error message).
+    /// A core image (from `tgsi-core compile`) or a TGSI program (text or tokens), compiled for the
+    /// board's core.
     pub file: PathBuf,
 }
 
@@ -54,23 +58,25 @@ pub fn connect(link: &PortArgs) -> Result<Client<SerialTransport>> {
     Ok(client)
 }
 
-/// Reads an image file; TGSI input is recognised and refused with what is missing.
+/// Reads an image file, or compiles a TGSI program (text or tokens) for the board's core.
 pub fn read_image(path: &Path) -> Result<ImageFile> {
     let bytes = std::fs::read(path).with_context(|| format!("{}: cannot read", path.display()))?;
     if image::is_image(&bytes) {
         return image::parse(&bytes).with_context(|| format!("{}", path.display()));
     }
-    if super::input::read(path, super::input::InputFormat::Auto).is_ok() {
-        bail!(
-            "{}: a TGSI program; loading it needs the core compiler `microcode::compile` (branch \
-             `isa`), which this build does not include yet: compile it to an image first",
+    let input = input::read(path, InputFormat::Auto).with_context(|| {
+        format!(
+            "{}: neither a core image nor a TGSI program",
             path.display()
-        );
-    }
-    bail!(
-        "{}: neither a tgsi-core image (\"TGCI\") nor a TGSI program",
-        path.display()
-    )
+        )
+    })?;
+    input::warn(&input);
+    input::require_valid(&input)?;
+    let compiled = compile(&input.loaded.program, &CoreConfig::default())
+        .with_context(|| format!("compiling {}", input.name))?;
+    // The loader reads the same bytes `tgsi-core compile` would write.
+    image::parse(&compiled.image.to_bytes())
+        .with_context(|| format!("{}: compiled image", input.name))
 }
 
 fn progress_bar(total: usize) -> ProgressBar {
