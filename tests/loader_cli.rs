@@ -121,7 +121,9 @@ fn load_replaces_the_image_and_verifies() {
     assert!(out.status.success(), "stderr: {}", text(&out.stderr));
     let dev = b.device.lock().unwrap();
     assert_eq!(dev.active_image().expect("active").program, &second[..]);
-    assert_eq!(dev.status().active_crc, crc32fast::hash(&second));
+    // The image CRC covers PROGRAM, then MAPS (two zero counts: no inputs, no outputs).
+    let whole = [&second[..], &[0u8; 4]].concat();
+    assert_eq!(dev.status().active_crc, crc32fast::hash(&whole));
     assert_eq!(dev.baud(), 3_000_000);
 }
 
@@ -238,6 +240,7 @@ fn load_compiles_tgsi_for_the_board_core() {
     let active = dev.active_image().expect("an active image");
     assert_eq!(active.program, &parsed.upload.regions[0][..]);
     assert_eq!(active.constants, &parsed.upload.regions[1][..]);
+    assert_eq!(active.maps, &parsed.upload.regions[3][..]);
     assert_eq!(dev.status().active_crc, parsed.upload.crc());
 }
 

@@ -7,8 +7,8 @@
 use crate::frame::{self, Decoder, Frame};
 use crate::protocol::{
     le32, Begin, Command, Info, Limits, LoadState, Reason, Region, RunRequest, RunSummary, Status,
-    ANSWER_BIT, BEGIN_BYTES, PROTOCOL_VERSION, RESULT_RECORD, RUN_SUMMARY_HEADER, SUPPORTED_BAUDS,
-    WRITE_HEADER,
+    ANSWER_BIT, BEGIN_BYTES, IMAGE_REGIONS, PROTOCOL_VERSION, RESULT_RECORD, RUN_SUMMARY_HEADER,
+    SUPPORTED_BAUDS, WRITE_HEADER,
 };
 
 /// What a device is and how big its memories are.
@@ -31,7 +31,7 @@ pub struct DeviceConfig {
 impl DeviceConfig {
     /// Sizes that fit the iCE40 HX8K's 32 block RAMs (16 KiB) next to the core's register file:
     /// 4 KiB program (256 instructions), 1 KiB constants, 4 KiB textures, 1 KiB each for inputs,
-    /// outputs and parameters.
+    /// outputs and parameters, 256 bytes of register maps.
     pub fn board(isa_hash: u32) -> DeviceConfig {
         DeviceConfig {
             core_version: (1, 0),
@@ -46,6 +46,7 @@ impl DeviceConfig {
                 inputs: 1024,
                 outputs: 1024,
                 params: 1024,
+                maps: 256,
                 max_quads: 16,
                 max_payload: frame::MAX_PAYLOAD as u16,
             },
@@ -62,6 +63,8 @@ pub struct ActiveImage<'a> {
     pub constants: &'a [u8],
     /// TEXTURES bytes of the image.
     pub textures: &'a [u8],
+    /// MAPS bytes of the image.
+    pub maps: &'a [u8],
     /// The whole PARAMS region (run-time CONST values).
     pub params: &'a [u8],
 }
@@ -119,7 +122,7 @@ pub struct Device<R> {
     /// One memory per region, indexed by region code (RESULTS included).
     mem: Vec<Vec<u8>>,
     state: LoadState,
-    lengths: [u32; 3],
+    lengths: [u32; IMAGE_REGIONS],
     active_crc: u32,
     staged_bytes: u32,
     last_nak: u8,
@@ -139,12 +142,13 @@ fn range(addr: u32, len: usize, limit: u32) -> Option<std::ops::Range<usize>> {
     (end <= usize::try_from(limit).ok()?).then_some(start..end)
 }
 
-fn view(mem: &[Vec<u8>], lengths: [u32; 3]) -> ActiveImage<'_> {
-    let [p, c, t] = lengths.map(|l| l as usize);
+fn view(mem: &[Vec<u8>], lengths: [u32; IMAGE_REGIONS]) -> ActiveImage<'_> {
+    let [p, c, t, m] = lengths.map(|l| l as usize);
     ActiveImage {
         program: &mem[Region::Program as usize][..p],
         constants: &mem[Region::Constants as usize][..c],
         textures: &mem[Region::Textures as usize][..t],
+        maps: &mem[Region::Maps as usize][..m],
         params: &mem[Region::Params as usize],
     }
 }
@@ -168,7 +172,7 @@ impl<R: QuadRunner> Device<R> {
             runner,
             mem,
             state: LoadState::NoImage,
-            lengths: [0; 3],
+            lengths: [0; IMAGE_REGIONS],
             active_crc: 0,
             staged_bytes: 0,
             last_nak: 0,
@@ -256,6 +260,7 @@ impl<R: QuadRunner> Device<R> {
         h.update(v.program);
         h.update(v.constants);
         h.update(v.textures);
+        h.update(v.maps);
         h.finalize()
     }
 
@@ -413,11 +418,12 @@ impl<R: QuadRunner> Device<R> {
         let region = Region::from_code(region).ok_or(Reason::BadRegion)?;
         let limit = match region {
             Region::Outputs | Region::Results => return Err(Reason::BadRegion),
-            Region::Program | Region::Constants | Region::Textures => {
+            Region::Program | Region::Constants | Region::Textures | Region::Maps => {
                 if !matches!(self.state, LoadState::Uploading | LoadState::Failed) {
                     return Err(Reason::BadState);
                 }
-                self.lengths[region as usize]
+                let i = Region::IMAGE.iter().position(|&r| r == region).unwrap_or(0);
+                self.lengths[i]
             }
             Region::Inputs | Region::Params => self.config.limits.size(region),
         };

@@ -6,8 +6,8 @@ use crate::image::Upload;
 use crate::port::{PortError, Transport};
 use crate::protocol::{
     read_payload, write_payload, Begin, Command, Info, LayoutError, LoadState, Reason, Region,
-    RunRequest, RunSummary, Status, ANSWER_BIT, PROTOCOL_VERSION, RESULT_RECORD, RUN_HEADER,
-    WRITE_HEADER,
+    RunRequest, RunSummary, Status, ANSWER_BIT, IMAGE_REGIONS, PROTOCOL_VERSION, RESULT_RECORD,
+    RUN_HEADER, WRITE_HEADER,
 };
 use std::time::{Duration, Instant};
 use thiserror::Error;
@@ -441,7 +441,7 @@ impl<T: Transport> Client<T> {
                 image: image.isa_hash,
             });
         }
-        let mut lengths = [0u32; 3];
+        let mut lengths = [0u32; IMAGE_REGIONS];
         for ((len, data), region) in lengths.iter_mut().zip(&image.regions).zip(Region::IMAGE) {
             let limit = info.limits.size(region);
             if data.len() > limit as usize {

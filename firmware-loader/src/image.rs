@@ -7,12 +7,12 @@
 //! (24 bytes per constant slot: u16 K, u16 kind 0 data / 1 CONST, u16 buffer, u16 index, 4 x u32),
 //! IMAP and OMAP (u16 TGSI index, u16 register), ORIG; unknown sections are skipped.
 //!
-//! Regions: PROGRAM = the CODE bytes; CONSTANTS = 16 bytes per K slot at `16 * K` (data slots hold
+//! Regions: PROGRAM = the CODE bytes; MAPS = the input and output maps ([`maps_region`]); CONSTANTS = 16 bytes per K slot at `16 * K` (data slots hold
 //! their words, CONST slots zero: their values go to PARAMS at run time, same address). The ISA hash is
 //! the CRC-32 of the configuration bytes.
 
 use crate::frame::crc32;
-use crate::protocol::{le16, le32};
+use crate::protocol::{le16, le32, IMAGE_REGIONS};
 use thiserror::Error;
 
 /// First bytes of an image file.
@@ -25,8 +25,8 @@ pub const IMAGE_MAJOR: u16 = 1;
 pub struct Upload {
     /// ISA hash the device must report.
     pub isa_hash: u32,
-    /// PROGRAM, CONSTANTS and TEXTURES bytes.
-    pub regions: [Vec<u8>; 3],
+    /// PROGRAM, CONSTANTS, TEXTURES and MAPS bytes.
+    pub regions: [Vec<u8>; IMAGE_REGIONS],
 }
 
 impl Upload {
@@ -158,6 +158,21 @@ fn maps(p: &[u8]) -> Vec<RegMap> {
         .collect()
 }
 
+/// The MAPS region: u16 input count, u16 output count, then (u16 TGSI index, u16 register) per
+/// input and per output.
+pub fn maps_region(inputs: &[RegMap], outputs: &[RegMap]) -> Vec<u8> {
+    let mut v = Vec::with_capacity(4 + 4 * (inputs.len() + outputs.len()));
+    for n in [inputs.len(), outputs.len()] {
+        // The image format stores the maps in sections far below 65536 entries.
+        v.extend_from_slice(&(n.min(usize::from(u16::MAX)) as u16).to_le_bytes());
+    }
+    for m in inputs.iter().chain(outputs) {
+        v.extend_from_slice(&m.tgsi.to_le_bytes());
+        v.extend_from_slice(&m.reg.to_le_bytes());
+    }
+    v
+}
+
 /// True when `bytes` start like an image file.
 pub fn is_image(bytes: &[u8]) -> bool {
     bytes.starts_with(&IMAGE_MAGIC)
@@ -198,7 +213,7 @@ pub fn parse(b: &[u8]) -> Result<ImageFile, ImageError> {
         version: (major, minor),
         upload: Upload {
             isa_hash: crc32(&config),
-            regions: [Vec::new(), Vec::new(), Vec::new()],
+            regions: Default::default(),
         },
         config,
         processor,
@@ -251,6 +266,7 @@ pub fn parse(b: &[u8]) -> Result<ImageFile, ImageError> {
         }
         at += 8 + len;
     }
+    img.upload.regions[3] = maps_region(&img.inputs, &img.outputs);
     Ok(img)
 }
 
@@ -340,6 +356,10 @@ mod tests {
         assert_eq!(img.buffer_slots, vec![(2, 0, 5)]);
         assert_eq!(img.inputs, vec![RegMap { tgsi: 0, reg: 3 }]);
         assert_eq!(img.outputs, vec![RegMap { tgsi: 0, reg: 4 }]);
+        assert_eq!(
+            img.upload.regions[3],
+            vec![1, 0, 1, 0, 0, 0, 3, 0, 0, 0, 4, 0]
+        );
     }
 
     #[test]

@@ -20,6 +20,8 @@ pub const SUPPORTED_BAUDS: [u32; 7] = [
 ];
 /// Bytes of a WRITE header (region, address) before the data.
 pub const WRITE_HEADER: usize = 5;
+/// Number of image regions (PROGRAM, CONSTANTS, TEXTURES, MAPS).
+pub const IMAGE_REGIONS: usize = 4;
 /// Bytes per quad of the RESULTS region: kill mask, fault, two reserved bytes, cycles.
 pub const RESULT_RECORD: usize = 8;
 
@@ -138,11 +140,14 @@ pub enum Region {
     Results = 5,
     /// Run-time CONST buffer values, 16 bytes per K slot (not part of the image).
     Params = 6,
+    /// Register maps (image): u16 input count, u16 output count, then per input and per output
+    /// u16 TGSI index and u16 core register; INPUTS/OUTPUTS blocks follow this order.
+    Maps = 7,
 }
 
 impl Region {
     /// Every region, in code order.
-    pub const ALL: [Region; 7] = [
+    pub const ALL: [Region; 8] = [
         Region::Program,
         Region::Constants,
         Region::Textures,
@@ -150,9 +155,15 @@ impl Region {
         Region::Outputs,
         Region::Results,
         Region::Params,
+        Region::Maps,
     ];
     /// The regions that make up an image, in the order the image CRC covers them.
-    pub const IMAGE: [Region; 3] = [Region::Program, Region::Constants, Region::Textures];
+    pub const IMAGE: [Region; IMAGE_REGIONS] = [
+        Region::Program,
+        Region::Constants,
+        Region::Textures,
+        Region::Maps,
+    ];
 
     /// The region with this code.
     pub fn from_code(code: u8) -> Option<Region> {
@@ -161,7 +172,7 @@ impl Region {
 
     /// True for the regions covered by the image CRC (staged by BEGIN/WRITE/COMMIT).
     pub fn is_image(self) -> bool {
-        matches!(self, Region::Program | Region::Constants | Region::Textures)
+        Region::IMAGE.contains(&self)
     }
 }
 
@@ -215,6 +226,8 @@ pub struct Limits {
     pub outputs: u32,
     /// PARAMS region.
     pub params: u32,
+    /// MAPS region.
+    pub maps: u32,
     /// Most quads one RUN may ask for.
     pub max_quads: u16,
     /// Largest frame payload the device accepts.
@@ -231,6 +244,7 @@ impl Limits {
             Region::Inputs => self.inputs,
             Region::Outputs => self.outputs,
             Region::Params => self.params,
+            Region::Maps => self.maps,
             Region::Results => u32::from(self.max_quads) * RESULT_RECORD as u32,
         }
     }
@@ -256,7 +270,7 @@ pub struct Info {
 }
 
 /// Length of INFO's data.
-pub const INFO_BYTES: usize = 54;
+pub const INFO_BYTES: usize = 58;
 
 impl Info {
     /// Wire layout (see `PROTOCOL.md`).
@@ -278,6 +292,7 @@ impl Info {
             l.inputs,
             l.outputs,
             l.params,
+            l.maps,
         ] {
             v.extend_from_slice(&x.to_le_bytes());
         }
@@ -307,8 +322,9 @@ impl Info {
                 inputs: le32(b, 38),
                 outputs: le32(b, 42),
                 params: le32(b, 46),
-                max_quads: le16(b, 50),
-                max_payload: le16(b, 52),
+                maps: le32(b, 50),
+                max_quads: le16(b, 54),
+                max_payload: le16(b, 56),
             },
         }))
     }
@@ -403,12 +419,12 @@ impl Status {
 pub struct Begin {
     /// Must equal the device's ISA hash.
     pub isa_hash: u32,
-    /// Bytes of PROGRAM, CONSTANTS and TEXTURES the image uses (the CRC covers exactly these).
-    pub lengths: [u32; 3],
+    /// Bytes of PROGRAM, CONSTANTS, TEXTURES and MAPS the image uses (the CRC covers exactly these).
+    pub lengths: [u32; IMAGE_REGIONS],
 }
 
 /// Length of BEGIN's payload.
-pub const BEGIN_BYTES: usize = 16;
+pub const BEGIN_BYTES: usize = 4 + 4 * IMAGE_REGIONS;
 
 impl Begin {
     /// Wire layout.
@@ -424,7 +440,7 @@ impl Begin {
         need("BEGIN", b, BEGIN_BYTES)?;
         Ok(Begin {
             isa_hash: le32(b, 0),
-            lengths: [le32(b, 4), le32(b, 8), le32(b, 12)],
+            lengths: [le32(b, 4), le32(b, 8), le32(b, 12), le32(b, 16)],
         })
     }
 }
@@ -544,6 +560,7 @@ mod tests {
                 inputs: 512,
                 outputs: 512,
                 params: 256,
+                maps: 128,
                 max_quads: 8,
                 max_payload: 256,
             },
@@ -588,6 +605,7 @@ mod tests {
         }
         assert_eq!(Command::from_code(0x09), Some(Command::SetBaud));
         assert_eq!(Command::from_code(0x0A), None);
-        assert_eq!(Region::from_code(7), None);
+        assert_eq!(Region::from_code(7), Some(Region::Maps));
+        assert_eq!(Region::from_code(8), None);
     }
 }

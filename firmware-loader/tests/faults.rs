@@ -43,7 +43,13 @@ fn check_active(served: &Served, images: &[Upload]) -> Option<usize> {
         return None;
     };
     assert_eq!(status.state, LoadState::Valid);
-    let content = [active.program, active.constants, active.textures].concat();
+    let content = [
+        active.program,
+        active.constants,
+        active.textures,
+        active.maps,
+    ]
+    .concat();
     let i = images
         .iter()
         .rposition(|u| u.regions.concat() == content)

@@ -29,9 +29,9 @@ fn upload_verify_commit_and_status_crc() {
         .upload(&img, &mut |done, total| seen.push((done, total)))
         .unwrap();
     assert_eq!(report.crc, image_crc(&img));
-    assert_eq!(report.bytes, 1377);
-    assert_eq!(seen.first(), Some(&(0, 1377)));
-    assert_eq!(seen.last(), Some(&(1377, 1377)));
+    assert_eq!(report.bytes, 1385);
+    assert_eq!(seen.first(), Some(&(0, 1385)));
+    assert_eq!(seen.last(), Some(&(1385, 1385)));
     assert!(seen.windows(2).all(|w| w[0].0 <= w[1].0));
     let s = c.status().unwrap();
     assert_eq!(s.state, LoadState::Valid);
@@ -41,6 +41,7 @@ fn upload_verify_commit_and_status_crc() {
     assert_eq!(active.program, &img.regions[0][..]);
     assert_eq!(active.constants, &img.regions[1][..]);
     assert_eq!(active.textures, &img.regions[2][..]);
+    assert_eq!(active.maps, &img.regions[3][..]);
 }
 
 #[test]
@@ -54,7 +55,7 @@ fn second_upload_becomes_active_only_at_commit() {
     // A BEGIN for another core, or one too large, leaves the active image alone.
     let foreign = Begin {
         isa_hash: ISA ^ 1,
-        lengths: [16, 0, 0],
+        lengths: [16, 0, 0, 0],
     };
     assert_eq!(
         nak(c.request(Command::Begin, &foreign.to_bytes())),
@@ -62,7 +63,7 @@ fn second_upload_becomes_active_only_at_commit() {
     );
     let huge = Begin {
         isa_hash: ISA,
-        lengths: [1 << 20, 0, 0],
+        lengths: [1 << 20, 0, 0, 0],
     };
     assert_eq!(
         nak(c.request(Command::Begin, &huge.to_bytes())),
@@ -74,7 +75,7 @@ fn second_upload_becomes_active_only_at_commit() {
     // Writing B: nothing is active and RUN is refused until COMMIT.
     c.begin(&Begin {
         isa_hash: ISA,
-        lengths: [256, 128, 32],
+        lengths: [256, 128, 32, 8],
     })
     .unwrap();
     for (data, region) in b.regions.iter().zip(Region::IMAGE) {
@@ -126,7 +127,7 @@ fn refusals_carry_reasons() {
     assert_eq!(nak(c.request(Command::Commit, &[0; 4])), Reason::BadState);
     c.begin(&Begin {
         isa_hash: ISA,
-        lengths: [32, 0, 0],
+        lengths: [32, 0, 0, 0],
     })
     .unwrap();
     // Past the declared image length, and past the memory.
@@ -318,7 +319,7 @@ fn isa_mismatch_and_oversized_images_are_refused_before_writing() {
     ));
     let big = Upload {
         isa_hash: ISA,
-        regions: [vec![0; 5000], vec![], vec![]],
+        regions: [vec![0; 5000], vec![], vec![], vec![]],
     };
     assert!(matches!(
         c.upload(&big, &mut |_, _| {}),
@@ -456,9 +457,9 @@ fn a_commit_crc_mismatch_is_repaired_by_one_rewrite() {
     );
     let img = image(9, [600, 0, 0]);
     let r = c.upload(&img, &mut |_, _| {}).unwrap();
-    // INFO, BEGIN, 3 WRITEs, COMMIT (refused), 3 WRITEs, COMMIT, STATUS.
-    assert_eq!(r.stats.requests, 11);
-    assert_eq!(r.stats.image_bytes, 1200);
+    // INFO, BEGIN, 4 WRITEs (3 program, 1 maps), COMMIT (refused), 4 WRITEs, COMMIT, STATUS.
+    assert_eq!(r.stats.requests, 13);
+    assert_eq!(r.stats.image_bytes, 2 * 608);
     let dev = served.device.lock().unwrap();
     assert_eq!(dev.active_image().unwrap().program, &img.regions[0][..]);
 }

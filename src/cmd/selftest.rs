@@ -8,7 +8,7 @@ use super::load::{connect, PortArgs};
 use anyhow::{bail, Context, Result};
 use clap::Args;
 use firmware_loader::image::Upload;
-use firmware_loader::protocol::{Begin, LoadState, Region};
+use firmware_loader::protocol::{Begin, LoadState, Region, IMAGE_REGIONS};
 use std::process::ExitCode;
 
 /// Arguments of `selftest`.
@@ -41,21 +41,22 @@ pub fn run(args: SelftestArgs) -> Result<ExitCode> {
     );
     let l = info.limits;
     println!(
-        "      program {} B, constants {} B, textures {} B, inputs {} B, outputs {} B, params {} B, {} quads per run",
-        l.program, l.constants, l.textures, l.inputs, l.outputs, l.params, l.max_quads
+        "      program {} B, constants {} B, textures {} B, maps {} B, inputs {} B, outputs {} B, params {} B, {} quads per run",
+        l.program, l.constants, l.textures, l.maps, l.inputs, l.outputs, l.params, l.max_quads
     );
     let s = c.status().with_context(|| format!("{port}: STATUS"))?;
     println!("STATUS: {:?}, active CRC {:08x}", s.state, s.active_crc);
 
     // The pattern is not a program: it is the device's own ISA so the loader accepts it, and it is
     // never left active.
-    let sizes = [l.program, l.constants, l.textures].map(|n| (n as usize).min(1024));
+    let sizes = [l.program, l.constants, l.textures, l.maps].map(|n| (n as usize).min(1024));
     let image = Upload {
         isa_hash: info.isa_hash,
         regions: [
             pattern(sizes[0], 1),
             pattern(sizes[1], 2),
             pattern(sizes[2], 3),
+            pattern(sizes[3], 4),
         ],
     };
     let report = c
@@ -76,7 +77,7 @@ pub fn run(args: SelftestArgs) -> Result<ExitCode> {
     println!("read-back: all image regions match");
     c.begin(&Begin {
         isa_hash: info.isa_hash,
-        lengths: [0; 3],
+        lengths: [0; IMAGE_REGIONS],
     })?;
     c.reset()?;
     let s = c.status()?;

@@ -70,12 +70,14 @@ pub fn random_bytes(rng: &mut SplitMix64, n: usize) -> Vec<u8> {
     (0..n).map(|_| rng.next_u64() as u8).collect()
 }
 
-/// An image of the given region sizes with seeded random content.
+/// An image with PROGRAM, CONSTANTS and TEXTURES of the given sizes and 8 bytes of MAPS, all
+/// seeded random content.
 pub fn image(seed: u64, sizes: [usize; 3]) -> Upload {
     let mut rng = SplitMix64::new(seed);
+    let [p, c, t] = sizes.map(|n| random_bytes(&mut rng, n));
     Upload {
         isa_hash: ISA,
-        regions: sizes.map(|n| random_bytes(&mut rng, n)),
+        regions: [p, c, t, random_bytes(&mut rng, 8)],
     }
 }
 
