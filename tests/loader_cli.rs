@@ -2,57 +2,16 @@
 //! firmware-loader device model serving the other end in a thread.
 #![cfg(unix)]
 
-use firmware_loader::device::{CopyRunner, Device, DeviceConfig};
+mod board_support;
+
+use board_support::{board, board_config, CoreRunner, Runner};
+use firmware_loader::device::CopyRunner;
 use firmware_loader::image::{write_image, KSlot, RegMap};
-use firmware_loader::port::pty_pair;
 use firmware_loader::protocol::LoadState;
-use firmware_loader::server::{serve, ServeOptions};
 use std::path::PathBuf;
 use std::process::{Command, Output};
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Arc, Mutex};
-use std::thread::JoinHandle;
 
 const CONFIG: [u8; 22] = *b"test core config bytes";
-
-struct Board {
-    slave_path: String,
-    device: Arc<Mutex<Device<CopyRunner>>>,
-    stop: Arc<AtomicBool>,
-    thread: Option<JoinHandle<()>>,
-}
-
-impl Drop for Board {
-    fn drop(&mut self) {
-        self.stop.store(true, Ordering::Relaxed);
-        if let Some(t) = self.thread.take() {
-            let _ = t.join();
-        }
-    }
-}
-
-fn board() -> Board {
-    let pty = pty_pair(115_200).expect("a pseudo-terminal pair");
-    let isa = crc32fast::hash(&CONFIG);
-    let device = Arc::new(Mutex::new(Device::new(
-        DeviceConfig::board(isa),
-        CopyRunner,
-    )));
-    let stop = Arc::new(AtomicBool::new(false));
-    let (d, s) = (device.clone(), stop.clone());
-    let slave_path = pty.slave_path.clone();
-    let thread = std::thread::spawn(move || {
-        let mut master = pty.master;
-        let _slave = pty.slave;
-        serve(&mut master, &d, &s, ServeOptions::default()).expect("device server");
-    });
-    Board {
-        slave_path,
-        device,
-        stop,
-        thread: Some(thread),
-    }
-}
 
 fn tgsi_core(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_tgsi-core"))
@@ -81,7 +40,7 @@ fn text(b: &[u8]) -> String {
 
 #[test]
 fn load_replaces_the_image_and_verifies() {
-    let b = board();
+    let b = board(&CONFIG, Runner::Copy(CopyRunner));
     let first = code(7, 40);
     let file = write_image(
         &CONFIG,
@@ -121,15 +80,15 @@ fn load_replaces_the_image_and_verifies() {
     assert!(out.status.success(), "stderr: {}", text(&out.stderr));
     let dev = b.device.lock().unwrap();
     assert_eq!(dev.active_image().expect("active").program, &second[..]);
-    // The image CRC covers PROGRAM, then MAPS (two zero counts: no inputs, no outputs).
-    let whole = [&second[..], &[0u8; 4]].concat();
+    // The image CRC covers PROGRAM, then MAPS (zero counts: no inputs, outputs or CONST slots).
+    let whole = [&second[..], &[0u8; 8]].concat();
     assert_eq!(dev.status().active_crc, crc32fast::hash(&whole));
     assert_eq!(dev.baud(), 3_000_000);
 }
 
 #[test]
 fn image_for_another_core_is_refused_and_the_old_one_stays() {
-    let b = board();
+    let b = board(&CONFIG, Runner::Copy(CopyRunner));
     let mine = scratch(
         "mine.tgci",
         &write_image(&CONFIG, 0, &code(3, 4), &[], &[], &[]),
@@ -155,17 +114,43 @@ fn image_for_another_core_is_refused_and_the_old_one_stays() {
 }
 
 #[test]
-fn selftest_runs_the_loader_checks_and_leaves_no_image() {
-    let b = board();
+fn selftest_checks_the_loader_and_compares_the_core_with_the_core_model() {
+    // The stand-in board runs its quads on the core model, so every comparison must agree; this
+    // checks the whole path (compile, image, upload, MAPS, PARAMS, INPUTS/OUTPUTS layout, READ).
+    let b = board(&board_config(), Runner::Core(CoreRunner));
     let out = tgsi_core(&["selftest", "--port", &b.slave_path]);
-    assert!(out.status.success(), "stderr: {}", text(&out.stderr));
     let stdout = text(&out.stdout);
+    assert!(
+        out.status.success(),
+        "stdout: {stdout}\nstderr: {}",
+        text(&out.stderr)
+    );
     assert!(
         stdout.contains("read-back: all image regions match"),
         "{stdout}"
     );
-    assert!(stdout.contains("selftest: loader OK"), "{stdout}");
-    assert_eq!(b.device.lock().unwrap().status().state, LoadState::NoImage);
+    assert_eq!(stdout.matches(": ok\n").count(), 5, "{stdout}");
+    assert!(
+        stdout.contains("selftest: loader and 5 core checks OK"),
+        "{stdout}"
+    );
+}
+
+#[test]
+fn selftest_reports_a_board_that_computes_wrong() {
+    // The copy runner is no core: the loader checks pass, the core checks must fail.
+    let b = board(&board_config(), Runner::Copy(CopyRunner));
+    let out = tgsi_core(&["selftest", "--port", &b.slave_path]);
+    let stdout = text(&out.stdout);
+    assert!(!out.status.success(), "{stdout}");
+    assert!(
+        stdout.contains("cleanup: pattern invalidated, no image active"),
+        "{stdout}"
+    );
+    assert!(stdout.contains("DIFFERS"), "{stdout}");
+    assert!(stdout.contains("core checks failed"), "{stdout}");
+    // The last program stays loaded; the pattern never does.
+    assert_eq!(b.device.lock().unwrap().status().state, LoadState::Valid);
 }
 
 #[test]
@@ -199,26 +184,8 @@ fn clear_errors_for_missing_port_and_tgsi_input() {
 
 #[test]
 fn load_compiles_tgsi_for_the_board_core() {
-    use microcode::core::CoreConfig;
-    let pty = pty_pair(115_200).expect("a pseudo-terminal pair");
     // The device is built for the board's default core configuration.
-    let isa = crc32fast::hash(&CoreConfig::default().to_bytes());
-    let device = Arc::new(Mutex::new(Device::new(
-        DeviceConfig::board(isa),
-        CopyRunner,
-    )));
-    let stop = Arc::new(AtomicBool::new(false));
-    let (d, s) = (device.clone(), stop.clone());
-    let b = Board {
-        slave_path: pty.slave_path.clone(),
-        device,
-        stop,
-        thread: Some(std::thread::spawn(move || {
-            let mut master = pty.master;
-            let _slave = pty.slave;
-            serve(&mut master, &d, &s, ServeOptions::default()).expect("device server");
-        })),
-    };
+    let b = board(&board_config(), Runner::Copy(CopyRunner));
     let src = scratch(
         "p.tgsi",
         b"FRAG\nDCL IN[0], COLOR, LINEAR\nDCL OUT[0], COLOR\nIMM FLT32 {0.5, 1.0, 0.0, 1.0}\nMAD OUT[0], IN[0], IMM[0], IMM[0]\nEND\n",

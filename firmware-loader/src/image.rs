@@ -158,19 +158,43 @@ fn maps(p: &[u8]) -> Vec<RegMap> {
         .collect()
 }
 
-/// The MAPS region: u16 input count, u16 output count, then (u16 TGSI index, u16 register) per
-/// input and per output.
-pub fn maps_region(inputs: &[RegMap], outputs: &[RegMap]) -> Vec<u8> {
-    let mut v = Vec::with_capacity(4 + 4 * (inputs.len() + outputs.len()));
-    for n in [inputs.len(), outputs.len()] {
-        // The image format stores the maps in sections far below 65536 entries.
+/// The MAPS region: u16 input count n, u16 output count m, u16 CONST-slot count p, u16 0; then
+/// (u16 TGSI index, u16 register) per input and per output; then (u16 K, u16 0) per K slot whose
+/// value comes from PARAMS instead of CONSTANTS.
+pub fn maps_region(inputs: &[RegMap], outputs: &[RegMap], param_slots: &[u16]) -> Vec<u8> {
+    let mut v = Vec::with_capacity(8 + 4 * (inputs.len() + outputs.len() + param_slots.len()));
+    for n in [inputs.len(), outputs.len(), param_slots.len(), 0] {
+        // The image format stores these in sections far below 65536 entries.
         v.extend_from_slice(&(n.min(usize::from(u16::MAX)) as u16).to_le_bytes());
     }
     for m in inputs.iter().chain(outputs) {
         v.extend_from_slice(&m.tgsi.to_le_bytes());
         v.extend_from_slice(&m.reg.to_le_bytes());
     }
+    for k in param_slots {
+        v.extend_from_slice(&k.to_le_bytes());
+        v.extend_from_slice(&[0, 0]);
+    }
     v
+}
+
+/// The MAPS region read back: inputs, outputs and the K slots read from PARAMS; `None` when the
+/// bytes are too short for the counts they state.
+pub fn read_maps(b: &[u8]) -> Option<(Vec<RegMap>, Vec<RegMap>, Vec<u16>)> {
+    if b.len() < 8 {
+        return None;
+    }
+    let (n, m, p) = (
+        usize::from(le16(b, 0)),
+        usize::from(le16(b, 2)),
+        usize::from(le16(b, 4)),
+    );
+    if b.len() < 8 + 4 * (n + m + p) {
+        return None;
+    }
+    let entries = maps(&b[8..8 + 4 * (n + m)]);
+    let slots = (0..p).map(|i| le16(b, 8 + 4 * (n + m + i))).collect();
+    Some((entries[..n].to_vec(), entries[n..].to_vec(), slots))
 }
 
 /// True when `bytes` start like an image file.
@@ -266,7 +290,8 @@ pub fn parse(b: &[u8]) -> Result<ImageFile, ImageError> {
         }
         at += 8 + len;
     }
-    img.upload.regions[3] = maps_region(&img.inputs, &img.outputs);
+    let param_slots: Vec<u16> = img.buffer_slots.iter().map(|s| s.0).collect();
+    img.upload.regions[3] = maps_region(&img.inputs, &img.outputs, &param_slots);
     Ok(img)
 }
 
@@ -358,8 +383,13 @@ mod tests {
         assert_eq!(img.outputs, vec![RegMap { tgsi: 0, reg: 4 }]);
         assert_eq!(
             img.upload.regions[3],
-            vec![1, 0, 1, 0, 0, 0, 3, 0, 0, 0, 4, 0]
+            vec![1, 0, 1, 0, 1, 0, 0, 0, 0, 0, 3, 0, 0, 0, 4, 0, 2, 0, 0, 0]
         );
+        assert_eq!(
+            read_maps(&img.upload.regions[3]),
+            Some((img.inputs.clone(), img.outputs.clone(), vec![2]))
+        );
+        assert_eq!(read_maps(&img.upload.regions[3][..19]), None);
     }
 
     #[test]
