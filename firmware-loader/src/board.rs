@@ -4,8 +4,9 @@
 //! slots, calls [`run_quads`], and gives outputs back in the image's OMAP order.
 
 use crate::host::{pack_registers, run_quads, unpack_registers, Client, HostError};
-use crate::image::ImageFile;
+use crate::image::{ImageFile, Upload};
 use crate::port::Transport;
+use crate::protocol::LoadState;
 
 /// Four lanes of one register: `[lane][component]` as bits.
 pub type Lanes = [[u32; 4]; 4];
@@ -24,6 +25,20 @@ pub struct BoardQuad {
     pub cycles: u32,
     /// Fault code (0: none).
     pub fault: u8,
+}
+
+/// Uploads `upload` unless STATUS shows it is already the active image; true when it uploaded.
+pub fn ensure_loaded<T: Transport>(
+    client: &mut Client<T>,
+    upload: &Upload,
+    progress: &mut dyn FnMut(usize, usize),
+) -> Result<bool, HostError> {
+    let s = client.status()?;
+    if s.state == LoadState::Valid && s.active_crc == upload.crc() {
+        return Ok(false);
+    }
+    client.upload(upload, progress)?;
+    Ok(true)
 }
 
 /// Runs `quads` on the board, whose active image must be `image`. `constant(buffer, index)` gives

@@ -463,3 +463,17 @@ fn a_commit_crc_mismatch_is_repaired_by_one_rewrite() {
     let dev = served.device.lock().unwrap();
     assert_eq!(dev.active_image().unwrap().program, &img.regions[0][..]);
 }
+
+#[test]
+fn ensure_loaded_uploads_only_when_the_active_image_differs() {
+    use firmware_loader::board::ensure_loaded;
+    let (mut c, _served) = setup(fast());
+    let a = image(21, [64, 16, 0]);
+    let b = image(22, [64, 16, 0]);
+    assert!(ensure_loaded(&mut c, &a, &mut |_, _| {}).unwrap());
+    let writes = c.stats.image_bytes;
+    assert!(!ensure_loaded(&mut c, &a, &mut |_, _| {}).unwrap());
+    assert_eq!(c.stats.image_bytes, writes);
+    assert!(ensure_loaded(&mut c, &b, &mut |_, _| {}).unwrap());
+    assert_eq!(c.status().unwrap().active_crc, image_crc(&b));
+}
