@@ -99,8 +99,9 @@ fn io_error(path: &str, e: &io::Error) -> PortError {
 impl SerialTransport {
     /// Opens `path` at `baud`, 8N1, no flow control.
     pub fn open(path: &str, baud: u32) -> Result<SerialTransport, PortError> {
-        // serialport reports a missing device node only as a generic error on some systems.
-        if !std::path::Path::new(path).exists() {
+        // serialport reports a missing device node only as a generic error on some systems. (Windows
+        // COM names are not paths, so only Unix checks.)
+        if cfg!(unix) && !std::path::Path::new(path).exists() {
             return Err(PortError::NoSuchPort {
                 path: path.to_string(),
             });
@@ -444,4 +445,55 @@ pub fn list_ports() -> Result<Vec<PortDescription>, PortError> {
             }
         })
         .collect())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn port_errors_are_classified() {
+        let e = |kind| serialport::Error::new(kind, "system message");
+        assert!(matches!(
+            port_error("/dev/x", e(serialport::ErrorKind::Io(io::ErrorKind::PermissionDenied))),
+            PortError::PermissionDenied { path } if path == "/dev/x"
+        ));
+        assert!(matches!(
+            port_error(
+                "/dev/x",
+                e(serialport::ErrorKind::Io(io::ErrorKind::NotFound))
+            ),
+            PortError::NoSuchPort { .. }
+        ));
+        assert!(matches!(
+            port_error("/dev/x", e(serialport::ErrorKind::NoDevice)),
+            PortError::Busy { .. }
+        ));
+        let other = port_error("/dev/x", e(serialport::ErrorKind::Unknown));
+        assert_eq!(other.to_string(), "/dev/x: system message");
+        let denied = PortError::PermissionDenied {
+            path: "/dev/ttyUSB1".into(),
+        };
+        assert!(denied.to_string().contains("dialout"));
+    }
+
+    #[test]
+    fn faulty_transport_is_reproducible_and_clean_at_rate_zero() {
+        let data: Vec<u8> = (0..=255).collect();
+        let run = |rate, seed| {
+            let (a, mut b) = mem_pipe(115_200);
+            let mut f = FaultyTransport::new(a, rate, seed);
+            f.write_all(&data).unwrap();
+            let mut buf = vec![0; 1024];
+            let n = b.read(&mut buf, Duration::from_millis(100)).unwrap();
+            (buf[..n].to_vec(), f.counts)
+        };
+        assert_eq!(run(0.0, 1), (data.clone(), FaultCounts::default()));
+        let (x, cx) = run(0.2, 7);
+        assert_eq!(run(0.2, 7), (x.clone(), cx));
+        assert_ne!(x, data);
+        let faults = cx.dropped + cx.duplicated + cx.flipped;
+        assert!((20..=90).contains(&faults), "{cx:?}");
+        assert_eq!(x.len() as u64, 256 - cx.dropped + cx.duplicated);
+    }
 }
