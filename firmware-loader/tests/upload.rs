@@ -51,6 +51,12 @@ fn second_upload_becomes_active_only_at_commit() {
     let b = image(3, [256, 128, 32]);
     c.upload(&a, &mut |_, _| {}).unwrap();
     assert_eq!(c.status().unwrap().active_crc, image_crc(&a));
+    // A valid image cannot be written over without BEGIN, and RESET keeps it.
+    let w = write_payload(Region::Program, 0, &[0xEE; 4]);
+    assert_eq!(nak(c.request(Command::Write, &w)), Reason::BadState);
+    c.reset().unwrap();
+    let s = c.status().unwrap();
+    assert_eq!((s.state, s.active_crc), (LoadState::Valid, image_crc(&a)));
 
     // A BEGIN for another core, or one too large, leaves the active image alone.
     let foreign = Begin {
