@@ -41,7 +41,9 @@ impl BaudDivisor {
         if baud == 0 {
             return Err(BaudError::ZeroBaud);
         }
-        Self::new((clock_hz + baud / 2) / baud)
+        // In u128 so that no clock rate can overflow the rounding.
+        let cycles = (u128::from(clock_hz) + u128::from(baud / 2)) / u128::from(baud);
+        Self::new(u64::try_from(cycles).unwrap_or(u64::MAX))
     }
 
     /// Clock cycles per bit.
