@@ -17,12 +17,27 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
+    /// Print a program (text or tokens) as canonical text.
+    Dump(cmd::dump::DumpArgs),
+    /// Encode a program as binary tokens.
+    Encode(cmd::encode::EncodeArgs),
+    /// Decode binary tokens to text.
+    Decode(cmd::decode::DecodeArgs),
+    /// Parse and validate programs.
+    Check(cmd::check::CheckArgs),
+    /// Execute a TGSI program on one quad and print its outputs.
+    Run(cmd::run::RunArgs),
 }
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
         None => cmd::demo::run(),
+        Some(Command::Dump(a)) => cmd::dump::run(a),
+        Some(Command::Encode(a)) => cmd::encode::run(a),
+        Some(Command::Decode(a)) => cmd::decode::run(a),
+        Some(Command::Check(a)) => cmd::check::run(a),
+        Some(Command::Run(a)) => cmd::run::run(a),
     };
     match result {
         Ok(code) => code,

@@ -124,7 +124,10 @@ impl File {
 
     /// Looks a file up by text name, case-insensitively.
     pub fn from_name(s: &str) -> Option<File> {
-        File::ALL.iter().copied().find(|f| f.name().eq_ignore_ascii_case(s))
+        File::ALL
+            .iter()
+            .copied()
+            .find(|f| f.name().eq_ignore_ascii_case(s))
     }
 
     /// Files a program may not write.
@@ -206,7 +209,10 @@ impl SemanticName {
 
     /// Looks a name up by text, case-insensitively.
     pub fn from_name(s: &str) -> Option<SemanticName> {
-        SemanticName::ALL.iter().copied().find(|f| f.name().eq_ignore_ascii_case(s))
+        SemanticName::ALL
+            .iter()
+            .copied()
+            .find(|f| f.name().eq_ignore_ascii_case(s))
     }
 }
 
@@ -384,9 +390,16 @@ pub enum ExtSel {
 impl ExtSel {
     /// Looks a selector up by token value.
     pub fn from_number(n: u32) -> Option<ExtSel> {
-        [ExtSel::X, ExtSel::Y, ExtSel::Z, ExtSel::W, ExtSel::Zero, ExtSel::One]
-            .get(n as usize)
-            .copied()
+        [
+            ExtSel::X,
+            ExtSel::Y,
+            ExtSel::Z,
+            ExtSel::W,
+            ExtSel::Zero,
+            ExtSel::One,
+        ]
+        .get(n as usize)
+        .copied()
     }
 }
 
@@ -680,6 +693,24 @@ pub struct Program {
     pub declarations: Vec<Declaration>,
     pub immediates: Vec<Immediate>,
     pub instructions: Vec<Instruction>,
+    /// False when the program came from a token stream of a newer minor version than this crate
+    /// knows (the 004 document: load it, but refuse to execute it). True for everything else.
+    pub executable: bool,
+    /// Extension tokens that appeared twice on one instruction or operand in a token stream
+    /// (`decisions.md` section 1 makes that a validation error). Always empty for text.
+    pub duplicate_extensions: Vec<DuplicateExtension>,
+}
+
+/// An extension token that a token stream repeated on one instruction or operand. The decoder keeps
+/// the first and records the repetition here so that the validator can reject the program.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct DuplicateExtension {
+    /// Index of the instruction in [`Program::instructions`].
+    pub instruction: usize,
+    /// Which token, for messages: `NV`, `dst 0 CONDCODE`, `src 1 EXT_MOD`, ...
+    pub what: String,
+    /// Where the repeated token is.
+    pub loc: Loc,
 }
 
 impl Program {
@@ -691,11 +722,16 @@ impl Program {
             declarations: Vec::new(),
             immediates: Vec::new(),
             instructions: Vec::new(),
+            executable: true,
+            duplicate_extensions: Vec::new(),
         }
     }
 
     /// The value of a property, if the program sets it.
     pub fn property(&self, name: PropertyName) -> Option<&[u32]> {
-        self.properties.iter().find(|p| p.name == name).map(|p| p.values.as_slice())
+        self.properties
+            .iter()
+            .find(|p| p.name == name)
+            .map(|p| p.values.as_slice())
     }
 }

@@ -1,6 +1,7 @@
 //! TGSI: the opcode table, the in-memory program, text and binary front ends, validation.
 
 pub mod ir;
+pub mod load;
 pub mod opcode;
 pub mod text;
 pub mod tokens;
@@ -8,3 +9,6 @@ pub mod validate;
 
 pub use ir::*;
 pub use opcode::{Opcode, OpcodeInfo, OPCODES};
+#[cfg(any(test, feature = "proptest"))]
+pub mod arbitrary;
+pub use load::{load, Format, LoadError, Loaded};

@@ -1,1 +1,0 @@
-//! The validator between parsing and everything else.

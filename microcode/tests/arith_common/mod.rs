@@ -1,0 +1,129 @@
+//! Independent reference rules for the arith tests: host binary32 arithmetic (correctly rounded,
+//! subnormals kept) with the project's input flush, output flush and canonical NaN applied around
+//! it. Written without calling the code under test.
+
+#![allow(dead_code)]
+
+/// The canonical NaN.
+pub const NAN: u32 = 0x7FC0_0000;
+
+/// Input rule: subnormal -> signed zero.
+pub fn fin(x: u32) -> f32 {
+    let v = f32::from_bits(x);
+    if v.is_subnormal() {
+        if v.is_sign_negative() {
+            -0.0
+        } else {
+            0.0
+        }
+    } else {
+        v
+    }
+}
+
+/// Output rule: NaN -> canonical, subnormal -> signed zero.
+pub fn fout(v: f32) -> u32 {
+    if v.is_nan() {
+        NAN
+    } else if v.is_subnormal() {
+        v.to_bits() & 0x8000_0000
+    } else {
+        v.to_bits()
+    }
+}
+
+/// Flushes a subnormal bit pattern (selects keep other bits, NaN payloads included).
+pub fn flush_bits(x: u32) -> u32 {
+    if f32::from_bits(x).is_subnormal() {
+        x & 0x8000_0000
+    } else {
+        x
+    }
+}
+
+/// Seeded xorshift64 for reproducible random inputs.
+pub struct Rng(pub u64);
+
+impl Rng {
+    pub fn next(&mut self) -> u32 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        (self.0 >> 16) as u32
+    }
+
+    /// Random bits biased toward interesting exponents: full range, near 1, near the normal
+    /// boundary, near overflow.
+    pub fn float(&mut self) -> u32 {
+        let r = self.next();
+        let sign = self.next() & 0x8000_0000;
+        let frac = self.next() & 0x7F_FFFF;
+        let exp = match r % 8 {
+            0..=2 => return self.next(),
+            3..=4 => 120 + r / 8 % 16,
+            5 => r / 8 % 6,
+            6 => 249 + r / 8 % 7,
+            _ => {
+                // Few significant bits: exercises exact results and ties.
+                return sign | ((110 + r / 8 % 30) << 23) | (frac & 0x7F_C000);
+            }
+        };
+        sign | (exp << 23) | frac
+    }
+}
+
+/// Edge-case operands: signed zeros, subnormals, min/max normal, infinities, NaNs, values next
+/// to 1 and to the subnormal boundary.
+pub fn edge_cases() -> Vec<u32> {
+    let mut v = vec![
+        0x0000_0000,
+        0x8000_0000,
+        0x0000_0001,
+        0x8000_0001,
+        0x007F_FFFF,
+        0x807F_FFFF,
+        0x0040_0000,
+        0x0080_0000,
+        0x8080_0000,
+        0x0080_0001,
+        0x00FF_FFFF,
+        0x0100_0000,
+        0x7F7F_FFFF,
+        0xFF7F_FFFF,
+        0x7F00_0000,
+        0x7F80_0000,
+        0xFF80_0000,
+        0x7FC0_0000,
+        0xFFC0_0000,
+        0x7F80_0001,
+        0x7FBF_FFFF,
+        0xFFFF_FFFF,
+        0x3F80_0000,
+        0xBF80_0000,
+        0x3F80_0001,
+        0x3F7F_FFFF,
+        0x4000_0000,
+        0x3F00_0000,
+        0x4040_0000,
+        0x4049_0FDB,
+        0x3EAA_AAAB,
+        0x3380_0000,
+        0x3400_0000,
+        0x4B80_0000,
+        0x4B7F_FFFF,
+        0x4F00_0000,
+        0xCF00_0000,
+        0x4EFF_FFFF,
+        0x3FC0_0000,
+        0xBFC0_0000,
+        0x4020_0000,
+        0x3F40_0000,
+        0x1F80_0000,
+        0x2000_0000,
+        0x5F80_0000,
+        0x6000_0000,
+        0x0180_0000,
+    ];
+    v.sort_unstable();
+    v
+}

@@ -1,0 +1,705 @@
+//! The interpreter loop: execution masks, control flow and the destination pipeline.
+//!
+//! A lane executes an instruction when it is alive (not killed), inside the current IF branches
+//! (`cond`), still in the current loop (`loop_m`), has not continued this iteration (`cont`) and has
+//! not returned from the current subroutine (`func`); a CondFlow test then narrows the lanes for
+//! that one instruction. Blocks no lane enters are skipped to their closing instruction, which
+//! still executes (and counts) so that the mask stacks stay balanced.
+
+use super::flow::Structure;
+use super::operand::{self, fetch, View};
+use super::state::{Cc, State};
+use super::{float, ops_double, ops_float, ops_int, pack, texture};
+use super::{RunError, RunErrorKind, ADDRESS_STACK_LIMIT, CALL_STACK_LIMIT, ENGINE};
+use crate::run_io::{LaneOutput, RunInputs, RunOutput, Vertex, LANES};
+use microcode::tgsi::opcode::{Flow, Kind, OperandType};
+use microcode::tgsi::{File, Instruction, Modulate, Opcode, Processor, Program, Saturate};
+
+/// Four 32-bit components.
+pub type Vec4 = [u32; 4];
+/// A computed result: `None` leaves that destination component untouched.
+pub type Written = [Option<u32>; 4];
+/// Lanes selected by a mask.
+pub type Mask = [bool; LANES];
+
+const NONE: Mask = [false; LANES];
+const ALL: Mask = [true; LANES];
+
+/// Saved masks of an enclosing loop.
+struct LoopFrame {
+    loop_m: Mask,
+    cont: Mask,
+    /// REP: iterations left per lane.
+    rep: [i64; LANES],
+}
+
+/// Saved state of a caller.
+struct CallFrame {
+    ret: usize,
+    cond: Mask,
+    loop_m: Mask,
+    cont: Mask,
+    func: Mask,
+    cond_len: usize,
+    loop_len: usize,
+}
+
+/// What to do after an instruction.
+enum Next {
+    Go(usize),
+    Stop,
+}
+
+/// The state of one run.
+pub struct Machine<'a> {
+    st: State<'a>,
+    insts: &'a [Instruction],
+    structure: Structure,
+    alive: Mask,
+    cond: Mask,
+    loop_m: Mask,
+    cont: Mask,
+    func: Mask,
+    cond_stack: Vec<Mask>,
+    loop_stack: Vec<LoopFrame>,
+    call_stack: Vec<CallFrame>,
+    addr_stack: [Vec<Vec4>; LANES],
+    vertices: [Vec<Vertex>; LANES],
+    count: u64,
+}
+
+impl<'a> Machine<'a> {
+    /// Prepares a run; fails when the block structure does not match.
+    pub fn new(program: &'a Program, inputs: &'a RunInputs) -> Result<Machine<'a>, RunError> {
+        let insts = program.instructions.as_slice();
+        let structure = Structure::build(insts).map_err(|(index, what)| RunError {
+            index,
+            opcode: insts.get(index).map_or(Opcode::End, |i| i.opcode),
+            kind: RunErrorKind::Structure(what),
+        })?;
+        Ok(Machine {
+            st: State::new(program, inputs),
+            insts,
+            structure,
+            alive: ALL,
+            cond: ALL,
+            loop_m: ALL,
+            cont: ALL,
+            func: ALL,
+            cond_stack: Vec::new(),
+            loop_stack: Vec::new(),
+            call_stack: Vec::new(),
+            addr_stack: Default::default(),
+            vertices: Default::default(),
+            count: 0,
+        })
+    }
+
+    /// Executes until END, the end of the instruction list, or every lane is killed.
+    pub fn run(mut self) -> Result<RunOutput, RunError> {
+        let mut pc = 0usize;
+        while pc < self.insts.len() && self.alive.iter().any(|&a| a) {
+            let inst = &self.insts[pc];
+            if self.count >= self.st.inputs.budget {
+                return Err(RunError {
+                    index: pc,
+                    opcode: inst.opcode,
+                    kind: RunErrorKind::BudgetExhausted {
+                        budget: self.st.inputs.budget,
+                    },
+                });
+            }
+            self.count += 1;
+            let next = self.step(pc).map_err(|kind| RunError {
+                index: pc,
+                opcode: inst.opcode,
+                kind,
+            })?;
+            match next {
+                Next::Go(n) => pc = n,
+                Next::Stop => break,
+            }
+        }
+        Ok(self.finish())
+    }
+
+    fn finish(mut self) -> RunOutput {
+        let geometry = self.st.program.processor == Processor::Geometry;
+        let lanes: [LaneOutput; LANES] = std::array::from_fn(|l| {
+            let mut vertices = std::mem::take(&mut self.vertices[l]);
+            if let Some(v) = vertices.last_mut() {
+                v.primitive_end = true;
+            }
+            LaneOutput {
+                killed: !self.alive[l],
+                outputs: self.st.outputs(l),
+                vertices,
+            }
+        });
+        RunOutput {
+            engine: ENGINE.to_string(),
+            lanes,
+            instructions: Some(self.count),
+            cycles: None,
+            fault: None,
+            geometry,
+            warnings: std::mem::take(&mut self.st.warnings).into_iter().collect(),
+        }
+    }
+
+    /// Lanes that execute ordinary instructions now.
+    fn active(&self) -> Mask {
+        std::array::from_fn(|l| {
+            self.alive[l] && self.cond[l] && self.loop_m[l] && self.cont[l] && self.func[l]
+        })
+    }
+
+    /// Active lanes that also pass the instruction's CondFlow test.
+    fn exec_mask(&self, inst: &Instruction) -> Mask {
+        let a = self.active();
+        std::array::from_fn(|l| a[l] && inst.cond_flow.is_none_or(|t| self.st.cc_any(l, &t)))
+    }
+
+    fn partner(&self, at: usize) -> Result<usize, RunErrorKind> {
+        self.structure
+            .partner
+            .get(at)
+            .copied()
+            .flatten()
+            .ok_or_else(|| RunErrorKind::Structure("unmatched block".into()))
+    }
+
+    fn label(&self, inst: &Instruction) -> Result<usize, RunErrorKind> {
+        let target = inst.label.unwrap_or(u32::MAX);
+        let t = target as usize;
+        if t < self.insts.len() {
+            Ok(t)
+        } else {
+            Err(RunErrorKind::BadLabel { target })
+        }
+    }
+
+    /// Source `k` of the lanes in `mask` (others read as zero).
+    fn fetch_lanes(
+        &mut self,
+        at: usize,
+        inst: &Instruction,
+        k: usize,
+        mask: Mask,
+        view: View,
+        offset: i64,
+    ) -> Result<[Vec4; LANES], RunErrorKind> {
+        let src = inst
+            .src
+            .get(k)
+            .ok_or_else(|| RunErrorKind::Unsupported(format!("missing source {k}")))?;
+        let mut out = [[0u32; 4]; LANES];
+        for l in 0..LANES {
+            if mask[l] {
+                out[l] = fetch(&mut self.st, l, at, src, view, offset)?;
+            }
+        }
+        Ok(out)
+    }
+
+    /// `src.x != 0.0` as a float test (-0 and subnormals false, NaN true) for the lanes in `mask`.
+    fn test_x(&mut self, at: usize, inst: &Instruction, mask: Mask) -> Result<Mask, RunErrorKind> {
+        let v = self.fetch_lanes(at, inst, 0, mask, View::Float, 0)?;
+        Ok(std::array::from_fn(|l| {
+            mask[l] && float::input(v[l][0]) != 0.0
+        }))
+    }
+
+    fn step(&mut self, at: usize) -> Result<Next, RunErrorKind> {
+        let insts = self.insts;
+        let inst = &insts[at];
+        let info = inst.opcode.info();
+        let next = Next::Go(at + 1);
+        match info.kind {
+            Kind::Nop => Ok(next),
+            Kind::Flow(f) => self.flow(at, inst, f),
+            Kind::Kill => {
+                let exec = self.exec_mask(inst);
+                let kill = if inst.opcode == Opcode::Kil {
+                    let v = self.fetch_lanes(at, inst, 0, exec, View::Float, 0)?;
+                    std::array::from_fn(|l| exec[l] && v[l].iter().any(|&x| float::lt(x, 0)))
+                } else {
+                    exec
+                };
+                clear(&mut self.alive, &kill);
+                Ok(next)
+            }
+            Kind::Geometry => {
+                let exec = self.exec_mask(inst);
+                for l in (0..LANES).filter(|&l| exec[l]) {
+                    if inst.opcode == Opcode::Emit {
+                        let outputs = self.st.outputs(l);
+                        self.vertices[l].push(Vertex {
+                            outputs,
+                            primitive_end: false,
+                        });
+                    } else if let Some(v) = self.vertices[l].last_mut() {
+                        v.primitive_end = true;
+                    }
+                }
+                Ok(next)
+            }
+            Kind::AddressStack => {
+                self.address_stack(at, inst)?;
+                Ok(next)
+            }
+            Kind::Texture => {
+                let exec = self.exec_mask(inst);
+                let mut results = [[None; 4]; LANES];
+                for l in (0..LANES).filter(|&l| exec[l]) {
+                    results[l] = texture::execute(&mut self.st, l, at, inst)?;
+                }
+                self.write_lanes(at, inst, 0, exec, &results, info.dst_type);
+                Ok(next)
+            }
+            Kind::Alu => {
+                self.alu(at, inst)?;
+                Ok(next)
+            }
+        }
+    }
+
+    fn address_stack(&mut self, at: usize, inst: &Instruction) -> Result<(), RunErrorKind> {
+        let exec = self.exec_mask(inst);
+        if inst.opcode == Opcode::Pusha {
+            let v = self.fetch_lanes(at, inst, 0, exec, View::Int, 0)?;
+            for l in (0..LANES).filter(|&l| exec[l]) {
+                if self.addr_stack[l].len() >= ADDRESS_STACK_LIMIT {
+                    return Err(RunErrorKind::AddressStackOverflow {
+                        lane: l,
+                        limit: ADDRESS_STACK_LIMIT,
+                    });
+                }
+                self.addr_stack[l].push(v[l]);
+            }
+        } else {
+            let mut results = [[None; 4]; LANES];
+            for l in (0..LANES).filter(|&l| exec[l]) {
+                let v = self.addr_stack[l]
+                    .pop()
+                    .ok_or(RunErrorKind::AddressStackUnderflow { lane: l })?;
+                results[l] = v.map(Some);
+            }
+            self.write_lanes(at, inst, 0, exec, &results, OperandType::Int);
+        }
+        Ok(())
+    }
+
+    fn alu(&mut self, at: usize, inst: &Instruction) -> Result<(), RunErrorKind> {
+        let info = inst.opcode.info();
+        let exec = self.exec_mask(inst);
+        let view = View::of(info.src_type);
+        let derivative = matches!(inst.opcode, Opcode::Ddx | Opcode::Ddy);
+        // Derivatives read all four lanes, whatever their masks.
+        let read_mask = if derivative { ALL } else { exec };
+        let rows = ops_float::matrix_rows(inst.opcode);
+        let mut srcs: Vec<[Vec4; LANES]> = Vec::new();
+        if let Some((rows, _)) = rows {
+            srcs.push(self.fetch_lanes(at, inst, 0, read_mask, view, 0)?);
+            for r in 0..rows {
+                srcs.push(self.fetch_lanes(at, inst, 1, read_mask, view, r as i64)?);
+            }
+        } else {
+            for k in 0..inst.src.len() {
+                srcs.push(self.fetch_lanes(at, inst, k, read_mask, view, 0)?);
+            }
+        }
+        let mut results: [[Written; LANES]; 2] = [[[None; 4]; LANES]; 2];
+        if derivative {
+            let s = &srcs[0];
+            let (a, b): ([usize; 4], [usize; 4]) = if inst.opcode == Opcode::Ddx {
+                ([0, 0, 2, 2], [1, 1, 3, 3])
+            } else {
+                ([0, 1, 0, 1], [2, 3, 2, 3])
+            };
+            for l in 0..LANES {
+                results[0][l] = std::array::from_fn(|c| Some(float::sub(s[b[l]][c], s[a[l]][c])));
+            }
+        } else {
+            for l in (0..LANES).filter(|&l| exec[l]) {
+                let lane_srcs: Vec<Vec4> = srcs.iter().map(|s| s[l]).collect();
+                let out = evaluate(inst.opcode, &lane_srcs)?;
+                results[0][l] = out[0];
+                results[1][l] = out[1];
+            }
+        }
+        for (d, res) in results.iter().enumerate().take(inst.dst.len()) {
+            self.write_lanes(at, inst, d, exec, res, info.dst_type);
+        }
+        Ok(())
+    }
+
+    /// The destination pipeline for every lane in `mask`.
+    fn write_lanes(
+        &mut self,
+        at: usize,
+        inst: &Instruction,
+        d: usize,
+        mask: Mask,
+        results: &[Written; LANES],
+        dst_type: OperandType,
+    ) {
+        for l in (0..LANES).filter(|&l| mask[l]) {
+            self.write_dst(at, l, inst, d, results[l], dst_type);
+        }
+    }
+
+    /// result -> MODULATE -> saturate -> CC update -> writemask and CC write test.
+    fn write_dst(
+        &mut self,
+        at: usize,
+        lane: usize,
+        inst: &Instruction,
+        d: usize,
+        result: Written,
+        ty: OperandType,
+    ) {
+        let Some(dst) = inst.dst.get(d) else {
+            return;
+        };
+        let slot = operand::resolve(&self.st, lane, &dst.reg, 0);
+        let float_ty = matches!(ty, OperandType::Float | OperandType::Untyped);
+        let to_addr = dst.reg.file == File::Address && ty == OperandType::Float;
+        let mut vals = [0u32; 4];
+        let mut written = [false; 4];
+        for c in 0..4 {
+            let Some(mut v) = result[c] else {
+                continue;
+            };
+            if float_ty && dst.modulate != Modulate::X1 {
+                v = float::mul(v, dst.modulate.factor().to_bits());
+            }
+            if float_ty {
+                v = match inst.saturate {
+                    Saturate::None => v,
+                    Saturate::ZeroOne => float::saturate(v, 0.0),
+                    Saturate::MinusPlusOne => float::saturate(v, -1.0),
+                };
+            }
+            if to_addr {
+                v = float::floor_to_i32(v) as u32;
+            }
+            vals[c] = v;
+            written[c] = dst.write_mask & (1 << c) != 0
+                && dst.cond.is_none_or(|t| self.st.cc_passes(lane, &t, c));
+        }
+        if let Some(k) = inst.cond_update {
+            let cc_ty = if to_addr { OperandType::Int } else { ty };
+            for c in (0..4).filter(|&c| written[c]) {
+                self.st.cc[lane][usize::from(k.min(1))][c] = classify(&vals, c, cc_ty);
+            }
+        }
+        let mut dropped = false;
+        for c in (0..4).filter(|&c| written[c]) {
+            dropped |= !self.st.write(lane, slot, c, vals[c]);
+        }
+        if dropped {
+            self.st.warnings.insert(format!(
+                "instruction {at}: write to {} (lane {lane}) is outside the declared range; dropped",
+                operand::slot_text(slot, dst.reg.dimension.is_some())
+            ));
+        }
+    }
+
+    fn flow(&mut self, at: usize, inst: &Instruction, f: Flow) -> Result<Next, RunErrorKind> {
+        let next = Next::Go(at + 1);
+        match f {
+            Flow::If | Flow::Ifc => {
+                let exec = self.exec_mask(inst);
+                let test = self.test_x(at, inst, exec)?;
+                self.cond_stack.push(self.cond);
+                for (c, t) in self.cond.iter_mut().zip(test) {
+                    *c &= t;
+                }
+                self.skip_if_idle(at, next)
+            }
+            Flow::Else => {
+                let prev = *self
+                    .cond_stack
+                    .last()
+                    .ok_or_else(|| RunErrorKind::Structure("ELSE outside IF".into()))?;
+                for (c, p) in self.cond.iter_mut().zip(prev) {
+                    *c = p && !*c;
+                }
+                self.skip_if_idle(at, next)
+            }
+            Flow::EndIf => {
+                self.cond = self
+                    .cond_stack
+                    .pop()
+                    .ok_or_else(|| RunErrorKind::Structure("ENDIF outside IF".into()))?;
+                Ok(next)
+            }
+            Flow::BgnLoop => {
+                let a = self.active();
+                self.enter_loop(a, [0; LANES]);
+                self.skip_if_idle(at, next)
+            }
+            Flow::BgnFor => {
+                let a = self.active();
+                let v = self.fetch_lanes(at, inst, 0, a, View::Float, 0)?;
+                let mut enter = NONE;
+                for l in (0..LANES).filter(|&l| a[l]) {
+                    let [x, y, z] = [0, 1, 2].map(|c| float::floor_to_i32(v[l][c]));
+                    self.write_dst(
+                        at,
+                        l,
+                        inst,
+                        0,
+                        [Some(x as u32), Some(y as u32), Some(z as u32), None],
+                        OperandType::Int,
+                    );
+                    enter[l] = y > 0;
+                }
+                self.enter_loop(enter, [0; LANES]);
+                self.skip_if_idle(at, next)
+            }
+            Flow::Rep => {
+                let a = self.active();
+                let v = self.fetch_lanes(at, inst, 0, a, View::Float, 0)?;
+                let counts: [i64; LANES] =
+                    std::array::from_fn(|l| i64::from(float::floor_to_i32(v[l][0])));
+                let enter = std::array::from_fn(|l| a[l] && counts[l] > 0);
+                self.enter_loop(enter, counts);
+                self.skip_if_idle(at, next)
+            }
+            Flow::EndLoop | Flow::EndFor | Flow::EndRep => self.end_loop(at, inst, f),
+            Flow::Brk | Flow::BreakC => {
+                let exec = self.exec_mask(inst);
+                let hit = if f == Flow::BreakC {
+                    self.test_x(at, inst, exec)?
+                } else {
+                    exec
+                };
+                clear(&mut self.loop_m, &hit);
+                Ok(next)
+            }
+            Flow::Cont => {
+                let exec = self.exec_mask(inst);
+                clear(&mut self.cont, &exec);
+                Ok(next)
+            }
+            Flow::Cal | Flow::CallNz => {
+                let exec = self.exec_mask(inst);
+                let callers = if f == Flow::CallNz {
+                    self.test_x(at, inst, exec)?
+                } else {
+                    exec
+                };
+                if !callers.iter().any(|&c| c) {
+                    return Ok(next);
+                }
+                let target = self.label(inst)?;
+                if self.call_stack.len() >= CALL_STACK_LIMIT {
+                    return Err(RunErrorKind::CallStackOverflow {
+                        limit: CALL_STACK_LIMIT,
+                    });
+                }
+                self.call_stack.push(CallFrame {
+                    ret: at + 1,
+                    cond: self.cond,
+                    loop_m: self.loop_m,
+                    cont: self.cont,
+                    func: self.func,
+                    cond_len: self.cond_stack.len(),
+                    loop_len: self.loop_stack.len(),
+                });
+                self.func = callers;
+                self.cond = ALL;
+                self.loop_m = ALL;
+                self.cont = ALL;
+                Ok(Next::Go(target))
+            }
+            Flow::Ret => {
+                let exec = self.exec_mask(inst);
+                clear(&mut self.func, &exec);
+                if (0..LANES).any(|l| self.func[l] && self.alive[l]) {
+                    Ok(next)
+                } else {
+                    Ok(self.return_from_call())
+                }
+            }
+            Flow::EndSub => {
+                if self.call_stack.is_empty() {
+                    Ok(next)
+                } else {
+                    Ok(self.return_from_call())
+                }
+            }
+            Flow::BgnSub => Ok(next),
+            Flow::End => Ok(Next::Stop),
+            Flow::Bra => {
+                let target = self.label(inst)?;
+                let Some(test) = inst.cond_flow else {
+                    return Ok(Next::Go(target));
+                };
+                let a = self.active();
+                let taken: Mask = std::array::from_fn(|l| a[l] && self.st.cc_any(l, &test));
+                let any_taken = taken.iter().any(|&t| t);
+                let all_taken = (0..LANES).all(|l| !a[l] || taken[l]);
+                if any_taken && !all_taken {
+                    return Err(RunErrorKind::DivergentBranch { taken });
+                }
+                Ok(if any_taken { Next::Go(target) } else { next })
+            }
+        }
+    }
+
+    /// After opening a block: when no lane is active, go straight to the block's partner.
+    fn skip_if_idle(&self, at: usize, next: Next) -> Result<Next, RunErrorKind> {
+        if self.active().iter().any(|&a| a) {
+            Ok(next)
+        } else {
+            Ok(Next::Go(self.partner(at)?))
+        }
+    }
+
+    fn enter_loop(&mut self, lanes: Mask, rep: [i64; LANES]) {
+        self.loop_stack.push(LoopFrame {
+            loop_m: self.loop_m,
+            cont: self.cont,
+            rep,
+        });
+        self.loop_m = lanes;
+        self.cont = ALL;
+    }
+
+    /// ENDLOOP / ENDFOR / ENDREP: update counters, then repeat while any lane is still in the loop.
+    fn end_loop(&mut self, at: usize, inst: &Instruction, f: Flow) -> Result<Next, RunErrorKind> {
+        self.cont = ALL;
+        let in_loop: Mask = std::array::from_fn(|l| {
+            self.loop_m[l] && self.alive[l] && self.func[l] && self.cond[l]
+        });
+        for l in (0..LANES).filter(|&l| in_loop[l]) {
+            match f {
+                Flow::EndFor => {
+                    let dst = inst.dst.first().ok_or_else(|| {
+                        RunErrorKind::Unsupported("ENDFOR without a LOOP register".into())
+                    })?;
+                    let slot = operand::resolve(&self.st, l, &dst.reg, 0);
+                    let v = self.st.read(l, slot);
+                    let x = (v[0] as i32).wrapping_add(v[2] as i32);
+                    let y = (v[1] as i32).wrapping_sub(1);
+                    self.write_dst(
+                        at,
+                        l,
+                        inst,
+                        0,
+                        [Some(x as u32), Some(y as u32), None, None],
+                        OperandType::Int,
+                    );
+                    if y <= 0 {
+                        self.loop_m[l] = false;
+                    }
+                }
+                Flow::EndRep => {
+                    let frame = self
+                        .loop_stack
+                        .last_mut()
+                        .ok_or_else(|| RunErrorKind::Structure("ENDREP outside REP".into()))?;
+                    frame.rep[l] -= 1;
+                    if frame.rep[l] <= 0 {
+                        self.loop_m[l] = false;
+                    }
+                }
+                _ => {}
+            }
+        }
+        if (0..LANES).any(|l| self.loop_m[l] && self.alive[l] && self.func[l] && self.cond[l]) {
+            return Ok(Next::Go(self.partner(at)? + 1));
+        }
+        let frame = self
+            .loop_stack
+            .pop()
+            .ok_or_else(|| RunErrorKind::Structure("loop end outside a loop".into()))?;
+        self.loop_m = frame.loop_m;
+        self.cont = frame.cont;
+        Ok(Next::Go(at + 1))
+    }
+
+    fn return_from_call(&mut self) -> Next {
+        match self.call_stack.pop() {
+            None => Next::Stop,
+            Some(fr) => {
+                self.cond = fr.cond;
+                self.loop_m = fr.loop_m;
+                self.cont = fr.cont;
+                self.func = fr.func;
+                self.cond_stack.truncate(fr.cond_len);
+                self.loop_stack.truncate(fr.loop_len);
+                Next::Go(fr.ret)
+            }
+        }
+    }
+}
+
+/// Removes `lanes` from `mask`.
+fn clear(mask: &mut Mask, lanes: &Mask) {
+    for (m, l) in mask.iter_mut().zip(lanes) {
+        *m &= !l;
+    }
+}
+
+/// Condition code of component `c` of a written value.
+fn classify(vals: &Vec4, c: usize, ty: OperandType) -> Cc {
+    match ty {
+        OperandType::Int => match (vals[c] as i32).cmp(&0) {
+            std::cmp::Ordering::Greater => Cc::Gt,
+            std::cmp::Ordering::Equal => Cc::Eq,
+            std::cmp::Ordering::Less => Cc::Lt,
+        },
+        OperandType::Uint => {
+            if vals[c] == 0 {
+                Cc::Eq
+            } else {
+                Cc::Gt
+            }
+        }
+        OperandType::Double => {
+            let p = c / 2;
+            let x = f64::from_bits(u64::from(vals[2 * p]) | u64::from(vals[2 * p + 1]) << 32);
+            float_cc(x)
+        }
+        _ => float_cc(f64::from(float::input(vals[c]))),
+    }
+}
+
+fn float_cc(x: f64) -> Cc {
+    if x.is_nan() {
+        Cc::Un
+    } else if x > 0.0 {
+        Cc::Gt
+    } else if x < 0.0 {
+        Cc::Lt
+    } else {
+        Cc::Eq
+    }
+}
+
+/// Results of one lane for both destinations.
+fn evaluate(op: Opcode, s: &[Vec4]) -> Result<[Written; 2], RunErrorKind> {
+    if s.len() < usize::from(op.info().num_src) {
+        return Err(RunErrorKind::Unsupported(format!(
+            "{op} needs {} sources",
+            op.info().num_src
+        )));
+    }
+    if let Some(w) = ops_float::eval(op, s) {
+        return Ok([w, [None; 4]]);
+    }
+    if let Some(w) = ops_int::eval(op, s) {
+        return Ok([w, [None; 4]]);
+    }
+    if let Some(w) = pack::eval(op, s) {
+        return Ok([w, [None; 4]]);
+    }
+    if let Some(w) = ops_double::eval(op, s) {
+        return Ok(w);
+    }
+    Err(RunErrorKind::Unsupported(format!("{op} is not executable")))
+}

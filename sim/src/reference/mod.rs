@@ -1,0 +1,95 @@
+//! The reference model: the golden TGSI interpreter every other engine is checked against.
+//!
+//! It executes a validated [`Program`] on one quad (four lanes) exactly as `decisions.md` defines:
+//! binary32 with flushed subnormals and canonical NaNs, literal left-to-right evaluation, the
+//! source-modifier and destination orders of sections 2 and 3, per-lane execution masks for
+//! structured control flow, two condition-code registers per lane, and an instruction budget
+//! counted in executed TGSI instructions.
+//!
+//! Files: [`float`] (binary32 rules), `state` (registers and masks), `operand` (source modifiers and
+//! the destination pipeline), `flow` (structure matching), `exec` (the main loop), `ops_*` and `pack`
+//! (opcode kernels), `texture` (sampler opcodes).
+//!
+//! # Definitions where `decisions.md` is silent
+//! (The opcode table's `semantics` strings say the same per opcode.)
+//! - Execution masks: a lane runs an instruction when it is alive, in the taken IF branches, still in
+//!   the current loop, not continued, not returned, and passes the CondFlow test. A block no lane
+//!   enters is skipped to its ELSE / ENDIF / loop end, which still executes and counts. CAL with no
+//!   active lane is skipped. RET in the main program stops those lanes; END stops the run; a run also
+//!   stops when every lane is killed. BRA changes only the program counter (masks are kept).
+//! - REP counts floor(src.x) per lane; BGNFOR converts start, count and step like ARL. CONT in a
+//!   counted loop still steps its counters at the loop end.
+//! - Condition codes from integer results compare as int32 (uint32 results: zero EQ, else GT); from
+//!   double results, each pair as binary64; float results written to ADDRESS update from the int32.
+//! - Float results written to ADDRESS (other than ARL/ARR, which convert themselves) are floored;
+//!   MOV/SWZ into ADDRESS keep bits.
+//! - EXT_SWZ ONE is 1.0 on float and double operands and 1 on integer operands. On doubles the
+//!   per-component negate of the pair's high component (y or w) negates the pair. Bias and ExtDivide
+//!   on integer operands, ExtDivide on doubles: [`RunErrorKind::Unsupported`].
+//! - Immediates with fewer than four values read 0 in the missing components.
+//! - Geometry: the four lanes run the same inputs `IN[V][N]`; EMIT appends the declared outputs
+//!   (outputs keep their values), ENDPRIM marks the lane's last vertex, and the program end marks it
+//!   too. Out-of-range accesses: see `RunOutput::warnings`.
+//! - Limits: [`CALL_STACK_LIMIT`] calls, [`ADDRESS_STACK_LIMIT`] vectors per lane on the PUSHA stack.
+
+mod exec;
+pub mod float;
+mod flow;
+mod operand;
+mod ops_double;
+mod ops_float;
+mod ops_int;
+mod pack;
+mod state;
+mod texture;
+
+use crate::run_io::{RunInputs, RunOutput};
+use microcode::tgsi::{Opcode, Program};
+use thiserror::Error;
+
+/// Engine name printed in outputs.
+pub const ENGINE: &str = "reference";
+
+/// Maximum depth of the subroutine call stack; deeper calls are an error.
+pub const CALL_STACK_LIMIT: usize = 32;
+
+/// Maximum number of vectors on each lane's PUSHA/POPA address stack.
+pub const ADDRESS_STACK_LIMIT: usize = 32;
+
+/// A run that could not finish, with the instruction where it stopped.
+#[derive(Debug, Error, Clone, PartialEq, Eq)]
+#[error("instruction {index} ({opcode}): {kind}")]
+pub struct RunError {
+    /// Index of the instruction in `Program::instructions`.
+    pub index: usize,
+    pub opcode: Opcode,
+    pub kind: RunErrorKind,
+}
+
+/// What went wrong in a run.
+#[derive(Debug, Error, Clone, PartialEq, Eq)]
+pub enum RunErrorKind {
+    #[error("instruction budget of {budget} exhausted")]
+    BudgetExhausted { budget: u64 },
+    #[error("call stack overflow (limit {limit})")]
+    CallStackOverflow { limit: usize },
+    #[error("address stack overflow in lane {lane} (limit {limit})")]
+    AddressStackOverflow { lane: usize, limit: usize },
+    #[error("address stack underflow in lane {lane} (POPA on an empty stack)")]
+    AddressStackUnderflow { lane: usize },
+    #[error("BRA condition differs between active lanes (taken per lane: {taken:?})")]
+    DivergentBranch { taken: [bool; 4] },
+    #[error("label {target} is not an instruction index")]
+    BadLabel { target: u32 },
+    #[error("no texture bound to sampler unit {unit}")]
+    MissingTexture { unit: i64 },
+    #[error("control flow structure: {0}")]
+    Structure(String),
+    #[error("not executable: {0}")]
+    Unsupported(String),
+}
+
+/// Runs `program` (assumed validated) on `inputs` and returns every lane's outputs.
+pub fn run(program: &Program, inputs: &RunInputs) -> Result<RunOutput, RunError> {
+    exec::Machine::new(program, inputs)?.run()
+}

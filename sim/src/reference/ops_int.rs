@@ -1,0 +1,50 @@
+//! Integer and address opcode kernels: two's complement, wrapping (`decisions.md` section 2).
+
+use super::exec::{Vec4, Written};
+use super::float;
+use microcode::tgsi::Opcode;
+
+fn all(f: impl Fn(usize) -> u32) -> Written {
+    std::array::from_fn(|c| Some(f(c)))
+}
+
+/// Evaluates an integer or address opcode; `None` when the opcode is not one of these.
+pub fn eval(op: Opcode, s: &[Vec4]) -> Option<Written> {
+    use Opcode as O;
+    let a = s.first().copied().unwrap_or([0; 4]);
+    let b = s.get(1).copied().unwrap_or([0; 4]);
+    let c3 = s.get(2).copied().unwrap_or([0; 4]);
+    let i = |v: u32| v as i32;
+    let w = match op {
+        O::Arl => all(|c| float::floor_to_i32(a[c]) as u32),
+        O::Arr => all(|c| float::round_to_i32(a[c]) as u32),
+        O::Ara => {
+            let x = i(a[0]).wrapping_add(i(a[2])) as u32;
+            let y = i(a[1]).wrapping_add(i(a[3])) as u32;
+            [Some(x), Some(y), Some(x), Some(y)]
+        }
+        // int32 -> binary32 rounds to nearest-even; no result can be subnormal.
+        O::I2f => all(|c| float::output(i(a[c]) as f32)),
+        O::Not => all(|c| !a[c]),
+        O::And => all(|c| a[c] & b[c]),
+        O::Or => all(|c| a[c] | b[c]),
+        O::Xor => all(|c| a[c] ^ b[c]),
+        O::Shl => all(|c| a[c] << (b[0] & 31)),
+        O::Shr => all(|c| (i(a[c]) >> (b[0] & 31)) as u32),
+        O::Mod => all(|c| {
+            if b[c] == 0 {
+                0xFFFF_FFFF
+            } else {
+                i(a[c]).wrapping_rem(i(b[c])) as u32
+            }
+        }),
+        O::Sad => all(|c| {
+            i(a[c])
+                .wrapping_sub(i(b[c]))
+                .wrapping_abs()
+                .wrapping_add(i(c3[c])) as u32
+        }),
+        _ => return None,
+    };
+    Some(w)
+}
