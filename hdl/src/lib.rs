@@ -1,8 +1,12 @@
 //! hdl crate (under construction).
 
+pub mod baud;
 pub mod bram;
+pub mod crc32;
 pub mod fadd;
 pub mod fcmp;
 pub mod fmul;
 pub mod fround;
 pub mod lzc;
+pub mod uart_rx;
+pub mod uart_tx;
