@@ -198,7 +198,10 @@ fn texture_is_a_run_io_sampler() {
     assert_eq!(boxed.size(), [16, 16, 1, 1]);
     // TXF 2D on a 2-D texture ignores z; the same texel read as 3D is out of range (z = 7).
     let t2 = TextureTarget::T2D;
-    assert_eq!(boxed.fetch(t2, [4, 9, 7, 0]), direct.texel(0, 4, 9, 0).unwrap());
+    assert_eq!(
+        boxed.fetch(t2, [4, 9, 7, 0]),
+        direct.texel(0, 4, 9, 0).unwrap()
+    );
     assert_eq!(boxed.fetch(TextureTarget::T3D, [4, 9, 7, 0]), [0; 4]);
     assert_eq!(boxed.fetch(t2, [16, 0, 0, 0]), [0; 4]);
     // Without a target the texture's shape decides: a 3-D texture reads z; a one-row texture
