@@ -12,7 +12,9 @@ use common::sim::tick;
 use common::tools::{run, scratch, venv, verilator_model, Port};
 use hdl::bram::Bram;
 use hdl::fadd::FAdd;
+use hdl::fcmp::FCmp;
 use hdl::fmul::FMul;
+use hdl::fround::{FRound, RoundMode};
 use rust_hdl::prelude::*;
 use std::process::Command;
 use std::time::Instant;
@@ -245,6 +247,47 @@ fn measure_blocks() {
             hz,
             &verilator_speed("fadd", &v, &ports, &res),
         );
+    }
+
+    let mut fcmp = FCmp::default();
+    fcmp.connect_all();
+    let v = generate_verilog(&fcmp);
+    let w = "module wrap(input clk, input din, output dout);
+  reg [63:0] sh; always @(posedge clk) sh <= {sh[62:0], din};
+  wire lt, eq, gt, un; wire [31:0] mn, mx; reg [67:0] ro;
+  top u(.clock(clk), .a(sh[31:0]), .b(sh[63:32]), .lt(lt), .eq(eq), .gt(gt), .unordered(un), .min(mn), .max(mx));
+  always @(posedge clk) ro <= {lt, eq, gt, un, mn, mx};
+  assign dout = ^ro;
+endmodule
+";
+    let hz = rust_speed(&mut fcmp, 200_000, |u| &mut u.clock, |u, i| {
+        u.a.next = ((i as u64).wrapping_mul(0x9E37_79B9) & 0xFFFF_FFFF).into();
+        u.b.next = ((i as u64).wrapping_mul(0x85EB_CA6B) & 0xFFFF_FFFF).into();
+    });
+    let outs = [
+        Port { name: "lt", width: 1 },
+        Port { name: "eq", width: 1 },
+        Port { name: "gt", width: 1 },
+        Port { name: "unordered", width: 1 },
+        Port { name: "min", width: 32 },
+        Port { name: "max", width: 32 },
+    ];
+    if let Some(c) = cost("fcmp", &v, w) {
+        row("FCmp", &c, "1", hz, &verilator_speed("fcmp", &v, &ab, &outs));
+    }
+
+    let mut fround = FRound::default();
+    fround.connect_all();
+    let v = generate_verilog(&fround);
+    let w = wrapper(34, ".a(sh[31:0]), .mode(sh[33:32]), .result(r)", 32);
+    let modes = [RoundMode::Floor, RoundMode::Ceil, RoundMode::Trunc, RoundMode::NearestEven];
+    let hz = rust_speed(&mut fround, 100_000, |u| &mut u.clock, |u, i| {
+        u.a.next = ((i as u64).wrapping_mul(0x9E37_79B9) & 0xFFFF_FFFF).into();
+        u.mode.next = modes[i % 4];
+    });
+    let ports = [Port { name: "a", width: 32 }, Port { name: "mode", width: 2 }];
+    if let Some(c) = cost("fround", &v, &w) {
+        row("FRound", &c, "3", hz, &verilator_speed("fround", &v, &ports, &res));
     }
 
     let mut bram = Bram::<16, 8>::default();
