@@ -13,10 +13,12 @@
 //! 1. unpack, operand classes, `3*ma` (26-bit chain), exponent sum `ea + eb`;
 //! 2. twelve radix-4 partial-product rows `digit * ma` (digit in 0..=3, a 4-way select each),
 //!    added in pairs (six 26-bit chains);
-//! 3. the six sums added in pairs (three 28-bit chains); result exponent candidates;
+//! 3. the six sums added in pairs (three 28-bit chains);
 //! 4. the three sums reduced by one carry-save level and one 40-bit chain: the product `P[47:8]`;
-//! 5. normalise (`P[47]` selects the window), round to nearest even (24-bit increment chain),
-//!    apply the subnormal/overflow rules and the special operands, pack.
+//!    the two sticky bits (off the early low end of that chain), the exponent candidates and
+//!    range flags, and the result for special operands;
+//! 5. normalise (`P[47]` selects the window), round to nearest even (23-bit increment chain; an
+//!    AND tree tells whether it carries out), apply the subnormal/overflow rules, pack.
 //!
 //! The 24x24 significand product is never written as `*`: rust-hdl only multiplies 16x16 and
 //! yosys' generic multiplier is neither pipelined nor small on a LUT4 fabric.
