@@ -13,8 +13,12 @@ use rust_hdl::prelude::*;
 
 const F2I_LATENCY: usize = 5;
 const I2F_LATENCY: usize = 4;
-const MODES: [RoundMode; 4] =
-    [RoundMode::Floor, RoundMode::Ceil, RoundMode::Trunc, RoundMode::NearestEven];
+const MODES: [RoundMode; 4] = [
+    RoundMode::Floor,
+    RoundMode::Ceil,
+    RoundMode::Trunc,
+    RoundMode::NearestEven,
+];
 
 fn host_f2i(x: u32, mode: usize) -> u32 {
     let v = flush_in(x);
@@ -33,20 +37,56 @@ fn host_i2f(i: u32) -> u32 {
 fn f2i_vectors() -> Vec<(u32, usize)> {
     let mut xs: Vec<u32> = SPECIALS.to_vec();
     // Around +-2^31 and +-2^24, halves.
-    xs.extend([0x4F00_0000, 0x4EFF_FFFF, 0x4F00_0001, 0xCF00_0000, 0xCF00_0001, 0xCEFF_FFFF]);
-    xs.extend([0x4B80_0000, 0x4B7F_FFFF, 0x3F00_0000, 0xBF00_0000, 0x4020_0000, 0xC020_0000]);
+    xs.extend([
+        0x4F00_0000,
+        0x4EFF_FFFF,
+        0x4F00_0001,
+        0xCF00_0000,
+        0xCF00_0001,
+        0xCEFF_FFFF,
+    ]);
+    xs.extend([
+        0x4B80_0000,
+        0x4B7F_FFFF,
+        0x3F00_0000,
+        0xBF00_0000,
+        0x4020_0000,
+        0xC020_0000,
+    ]);
     let mut r = Rng::new(0xF21);
     for _ in 0..20_000 {
         // Exponents 120..160: the interesting range of the conversion.
         xs.push((r.next_u32() & 0x807F_FFFF) | ((120 + r.below(40)) << 23));
     }
-    xs.extend(random_fadd_vectors(0xF22, 5_000).into_iter().map(|(a, _, _)| a));
-    xs.iter().enumerate().flat_map(|(i, &x)| [(x, i % 4), (x, (i + 2) % 4)]).collect()
+    xs.extend(
+        random_fadd_vectors(0xF22, 5_000)
+            .into_iter()
+            .map(|(a, _, _)| a),
+    );
+    xs.iter()
+        .enumerate()
+        .flat_map(|(i, &x)| [(x, i % 4), (x, (i + 2) % 4)])
+        .collect()
 }
 
 fn i2f_vectors() -> Vec<u32> {
-    let mut v = vec![0, 1, 0xFFFF_FFFF, 0x8000_0000, 0x7FFF_FFFF, 0x0100_0000, 0x0100_0001];
-    v.extend([0x0100_0003, 0x01FF_FFFF, 0xFEFF_FFFF, 0x7FFF_FFC0, 0x7FFF_FF80, 0x7FFF_FF7F]);
+    let mut v = vec![
+        0,
+        1,
+        0xFFFF_FFFF,
+        0x8000_0000,
+        0x7FFF_FFFF,
+        0x0100_0000,
+        0x0100_0001,
+    ];
+    v.extend([
+        0x0100_0003,
+        0x01FF_FFFF,
+        0xFEFF_FFFF,
+        0x7FFF_FFC0,
+        0x7FFF_FF80,
+        0x7FFF_FF7F,
+    ]);
     let mut r = Rng::new(0x12F);
     for _ in 0..30_000 {
         // Random magnitudes of every width.
@@ -99,11 +139,29 @@ fn f2i_simulation_and_verilog() {
     for (g, &(x, m)) in got.iter().zip(&v) {
         assert_eq!(*g, host_f2i(x, m), "mode {m} of {x:08x}");
     }
-    let Some(_) = verilator_lint("f2i", &verilog) else { return };
+    let Some(_) = verilator_lint("f2i", &verilog) else {
+        return;
+    };
     yosys_check("f2i", &verilog);
-    let ins = [Port { name: "a", width: 32 }, Port { name: "mode", width: 2 }];
-    let Some(exe) = verilator_model("f2i", &verilog, &ins, &[Port { name: "result", width: 32 }])
-    else {
+    let ins = [
+        Port {
+            name: "a",
+            width: 32,
+        },
+        Port {
+            name: "mode",
+            width: 2,
+        },
+    ];
+    let Some(exe) = verilator_model(
+        "f2i",
+        &verilog,
+        &ins,
+        &[Port {
+            name: "result",
+            width: 32,
+        }],
+    ) else {
         return;
     };
     let mut rows: Vec<Vec<u64>> = v.iter().map(|&(x, m)| vec![x as u64, m as u64]).collect();
@@ -132,11 +190,23 @@ fn i2f_simulation_and_verilog() {
     for (g, &x) in got.iter().zip(&v) {
         assert_eq!(*g, host_i2f(x), "i2f({x:08x})");
     }
-    let Some(_) = verilator_lint("i2f", &verilog) else { return };
+    let Some(_) = verilator_lint("i2f", &verilog) else {
+        return;
+    };
     yosys_check("i2f", &verilog);
-    let ins = [Port { name: "a", width: 32 }];
-    let Some(exe) = verilator_model("i2f", &verilog, &ins, &[Port { name: "result", width: 32 }])
-    else {
+    let ins = [Port {
+        name: "a",
+        width: 32,
+    }];
+    let Some(exe) = verilator_model(
+        "i2f",
+        &verilog,
+        &ins,
+        &[Port {
+            name: "result",
+            width: 32,
+        }],
+    ) else {
         return;
     };
     let mut rows: Vec<Vec<u64>> = v.iter().map(|&x| vec![x as u64]).collect();

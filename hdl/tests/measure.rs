@@ -12,11 +12,11 @@ use common::sim::tick;
 use common::tools::{run, scratch, venv, verilator_model, Port};
 use hdl::bram::Bram;
 use hdl::f2i::F2I;
-use hdl::i2f::I2F;
 use hdl::fadd::FAdd;
 use hdl::fcmp::FCmp;
 use hdl::fmul::FMul;
 use hdl::fround::{FRound, RoundMode};
+use hdl::i2f::I2F;
 use rust_hdl::prelude::*;
 use std::process::Command;
 use std::time::Instant;
@@ -262,57 +262,141 @@ fn measure_blocks() {
   assign dout = ^ro;
 endmodule
 ";
-    let hz = rust_speed(&mut fcmp, 200_000, |u| &mut u.clock, |u, i| {
-        u.a.next = ((i as u64).wrapping_mul(0x9E37_79B9) & 0xFFFF_FFFF).into();
-        u.b.next = ((i as u64).wrapping_mul(0x85EB_CA6B) & 0xFFFF_FFFF).into();
-    });
+    let hz = rust_speed(
+        &mut fcmp,
+        200_000,
+        |u| &mut u.clock,
+        |u, i| {
+            u.a.next = ((i as u64).wrapping_mul(0x9E37_79B9) & 0xFFFF_FFFF).into();
+            u.b.next = ((i as u64).wrapping_mul(0x85EB_CA6B) & 0xFFFF_FFFF).into();
+        },
+    );
     let outs = [
-        Port { name: "lt", width: 1 },
-        Port { name: "eq", width: 1 },
-        Port { name: "gt", width: 1 },
-        Port { name: "unordered", width: 1 },
-        Port { name: "min", width: 32 },
-        Port { name: "max", width: 32 },
+        Port {
+            name: "lt",
+            width: 1,
+        },
+        Port {
+            name: "eq",
+            width: 1,
+        },
+        Port {
+            name: "gt",
+            width: 1,
+        },
+        Port {
+            name: "unordered",
+            width: 1,
+        },
+        Port {
+            name: "min",
+            width: 32,
+        },
+        Port {
+            name: "max",
+            width: 32,
+        },
     ];
     if let Some(c) = cost("fcmp", &v, w) {
-        row("FCmp", &c, "1", hz, &verilator_speed("fcmp", &v, &ab, &outs));
+        row(
+            "FCmp",
+            &c,
+            "1",
+            hz,
+            &verilator_speed("fcmp", &v, &ab, &outs),
+        );
     }
 
     let mut fround = FRound::default();
     fround.connect_all();
     let v = generate_verilog(&fround);
     let w = wrapper(34, ".a(sh[31:0]), .mode(sh[33:32]), .result(r)", 32);
-    let modes = [RoundMode::Floor, RoundMode::Ceil, RoundMode::Trunc, RoundMode::NearestEven];
-    let hz = rust_speed(&mut fround, 100_000, |u| &mut u.clock, |u, i| {
-        u.a.next = ((i as u64).wrapping_mul(0x9E37_79B9) & 0xFFFF_FFFF).into();
-        u.mode.next = modes[i % 4];
-    });
-    let ports = [Port { name: "a", width: 32 }, Port { name: "mode", width: 2 }];
+    let modes = [
+        RoundMode::Floor,
+        RoundMode::Ceil,
+        RoundMode::Trunc,
+        RoundMode::NearestEven,
+    ];
+    let hz = rust_speed(
+        &mut fround,
+        100_000,
+        |u| &mut u.clock,
+        |u, i| {
+            u.a.next = ((i as u64).wrapping_mul(0x9E37_79B9) & 0xFFFF_FFFF).into();
+            u.mode.next = modes[i % 4];
+        },
+    );
+    let ports = [
+        Port {
+            name: "a",
+            width: 32,
+        },
+        Port {
+            name: "mode",
+            width: 2,
+        },
+    ];
     if let Some(c) = cost("fround", &v, &w) {
-        row("FRound", &c, "3", hz, &verilator_speed("fround", &v, &ports, &res));
+        row(
+            "FRound",
+            &c,
+            "3",
+            hz,
+            &verilator_speed("fround", &v, &ports, &res),
+        );
     }
 
     let mut f2i = F2I::default();
     f2i.connect_all();
     let v = generate_verilog(&f2i);
     let w = wrapper(34, ".a(sh[31:0]), .mode(sh[33:32]), .result(r)", 32);
-    let hz = rust_speed(&mut f2i, 100_000, |u| &mut u.clock, |u, i| {
-        u.a.next = ((i as u64).wrapping_mul(0x9E37_79B9) & 0xFFFF_FFFF).into();
-        u.mode.next = modes[i % 4];
-    });
+    let hz = rust_speed(
+        &mut f2i,
+        100_000,
+        |u| &mut u.clock,
+        |u, i| {
+            u.a.next = ((i as u64).wrapping_mul(0x9E37_79B9) & 0xFFFF_FFFF).into();
+            u.mode.next = modes[i % 4];
+        },
+    );
     if let Some(c) = cost("f2i", &v, &w) {
-        row("F2I", &c, "5", hz, &verilator_speed("f2i", &v, &ports, &res));
+        row(
+            "F2I",
+            &c,
+            "5",
+            hz,
+            &verilator_speed("f2i", &v, &ports, &res),
+        );
     }
 
     let mut i2f = I2F::default();
     i2f.connect_all();
     let v = generate_verilog(&i2f);
     let w = wrapper(32, ".a(sh[31:0]), .result(r)", 32);
-    let hz = rust_speed(&mut i2f, 100_000, |u| &mut u.clock, |u, i| {
-        u.a.next = ((i as u64).wrapping_mul(0x9E37_79B9) & 0xFFFF_FFFF).into();
-    });
+    let hz = rust_speed(
+        &mut i2f,
+        100_000,
+        |u| &mut u.clock,
+        |u, i| {
+            u.a.next = ((i as u64).wrapping_mul(0x9E37_79B9) & 0xFFFF_FFFF).into();
+        },
+    );
     if let Some(c) = cost("i2f", &v, &w) {
-        row("I2F", &c, "4", hz, &verilator_speed("i2f", &v, &[Port { name: "a", width: 32 }], &res));
+        row(
+            "I2F",
+            &c,
+            "4",
+            hz,
+            &verilator_speed(
+                "i2f",
+                &v,
+                &[Port {
+                    name: "a",
+                    width: 32,
+                }],
+                &res,
+            ),
+        );
     }
 
     let mut bram = Bram::<16, 8>::default();
