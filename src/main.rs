@@ -27,6 +27,12 @@ enum Command {
     Check(cmd::check::CheckArgs),
     /// Execute a TGSI program on one quad and print its outputs.
     Run(cmd::run::RunArgs),
+    /// Compile a program to a core image.
+    Compile(cmd::compile::CompileArgs),
+    /// Print a core image as a listing.
+    Disasm(cmd::disasm::DisasmArgs),
+    /// Worst errors of the approximated operations against their bounds.
+    Accuracy(cmd::accuracy::AccuracyArgs),
 }
 
 fn main() -> ExitCode {
@@ -38,6 +44,9 @@ fn main() -> ExitCode {
         Some(Command::Decode(a)) => cmd::decode::run(a),
         Some(Command::Check(a)) => cmd::check::run(a),
         Some(Command::Run(a)) => cmd::run::run(a),
+        Some(Command::Compile(a)) => cmd::compile::run(a),
+        Some(Command::Disasm(a)) => cmd::disasm::run(a),
+        Some(Command::Accuracy(a)) => cmd::accuracy::run(a),
     };
     match result {
         Ok(code) => code,

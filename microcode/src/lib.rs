@@ -5,4 +5,6 @@
 //! - [`arith`]: the core's arithmetic algorithms, written once as functions on bits.
 
 pub mod arith;
+pub mod compile;
+pub mod core;
 pub mod tgsi;

@@ -1,5 +1,7 @@
 //! sim crate (under construction).
 
+pub mod core_model;
 pub mod reference;
 pub mod run_io;
 pub mod texture;
+pub mod vectors;

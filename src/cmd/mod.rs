@@ -1,10 +1,14 @@
 //! One module per subcommand, plus the helpers they share.
 
+pub mod accuracy;
 pub mod check;
+pub mod compile;
 pub mod decode;
 pub mod demo;
+pub mod disasm;
 pub mod dump;
 pub mod encode;
 pub mod input;
 pub mod output;
 pub mod run;
+pub mod run_core;

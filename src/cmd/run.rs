@@ -30,7 +30,8 @@ pub struct RunArgs {
     /// front or back: sets the FACE input unless an --input does.
     #[arg(long)]
     pub face: Option<String>,
-    /// `N=FILE.png`: the texture of sampler unit N.
+    /// `N=FILE.png[,option...]`: the texture of sampler unit N; options nearest, bilinear, repeat,
+    /// clamp, cube, volume=D, format=NAME.
     #[arg(long = "texture", value_name = "N=FILE")]
     pub textures: Vec<String>,
     /// Print the JSON of decisions.md section 7 instead of a table.
@@ -39,6 +40,9 @@ pub struct RunArgs {
     /// Instruction budget (in the engine's unit).
     #[arg(long, default_value_t = DEFAULT_BUDGET)]
     pub budget: u64,
+    /// Print every executed core instruction (engine core).
+    #[arg(long)]
+    pub trace: bool,
 }
 
 /// Runs the program and prints its outputs.
@@ -50,9 +54,12 @@ pub fn run(a: RunArgs) -> anyhow::Result<ExitCode> {
             ENGINES.join(", ")
         );
     }
+    if a.engine == "core" {
+        return super::run_core::run(&a);
+    }
     if a.engine != "reference" {
         bail!(
-            "engine `{}` is not available yet; available: reference",
+            "engine `{}` is not available yet; available: reference, core",
             a.engine
         );
     }
@@ -71,9 +78,7 @@ pub fn run(a: RunArgs) -> anyhow::Result<ExitCode> {
         ..RunInputs::default()
     };
     args::apply_args(&mut inputs, &a.inputs, &a.consts, a.face.as_deref())?;
-    if let Some(t) = a.textures.first() {
-        bail!("--texture {t}: texture loading is not available in this build yet");
-    }
+    args::apply_textures(&mut inputs, &a.textures)?;
     let out = sim::reference::run(program, &inputs).with_context(|| format!("running {name}"))?;
     if a.json {
         println!("{}", out.to_json());

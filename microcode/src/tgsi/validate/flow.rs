@@ -132,7 +132,7 @@ pub(super) fn check(v: &mut Validator, limits: &Limits) {
             _ => {}
         }
         let flow = info.flow();
-        if end.is_some() && sub.is_none() && flow != Some(Flow::BgnSub) {
+        if end.is_some() && sub.is_none() && !matches!(flow, Some(Flow::BgnSub | Flow::EndSub)) {
             let msg = format!("{name} follows END outside a subroutine (BGNSUB ... ENDSUB)");
             w.v.at(Rule::AfterEnd, i, msg);
         }

@@ -480,6 +480,33 @@ fn code_after_end_outside_subroutines() {
 }
 
 #[test]
+fn unbalanced_subroutines() {
+    let mut p = main(vec![]);
+    p.instructions.push(bare(Opcode::EndSub));
+    assert_eq!(
+        only(&p, Rule::Unbalanced),
+        "<generated>: instruction 1: ENDSUB without BGNSUB"
+    );
+    let mut p = main(vec![]);
+    p.instructions
+        .extend([bare(Opcode::BgnSub), bare(Opcode::Ret)]);
+    assert_eq!(
+        only(&p, Rule::Unbalanced),
+        "<generated>: instruction 1: BGNSUB has no ENDSUB"
+    );
+    let mut p = main(vec![]);
+    p.instructions.extend([
+        bare(Opcode::BgnSub),
+        bare(Opcode::BgnLoop),
+        bare(Opcode::EndSub),
+    ]);
+    assert_eq!(
+        only(&p, Rule::Unbalanced),
+        "<generated>: instruction 2: BGNLOOP is not closed before ENDSUB at instruction 3"
+    );
+}
+
+#[test]
 fn nesting_deeper_than_the_limit() {
     let limits = Limits { max_nesting: 2 };
     let mut body = vec![if_temp(), if_temp(), if_temp()];
@@ -547,6 +574,20 @@ fn malformed_declarations() {
     assert_eq!(
         only(&p, Rule::Declaration),
         "0:1: DCL IMMX[0..1]: 1 data elements for 2 registers"
+    );
+}
+
+#[test]
+fn property_without_values() {
+    let mut p = main(vec![]);
+    p.properties.push(Property {
+        name: PropertyName::FsCoordOrigin,
+        values: vec![],
+        loc: Loc::Text { line: 2, col: 1 },
+    });
+    assert_eq!(
+        only(&p, Rule::Declaration),
+        "2:1: PROPERTY FS_COORD_ORIGIN has 0 values; 1 to 254 (one token) expected"
     );
 }
 

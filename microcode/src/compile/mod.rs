@@ -1,0 +1,210 @@
+//! TGSI -> core compiler: a validated [`Program`] becomes an [`Image`] for a [`CoreConfig`], plus a
+//! listing that maps every core instruction to the TGSI instruction it came from.
+//!
+//! - `alloc`: register files onto the core's memories (TEMP, IN, OUT and per-instruction scratch
+//!   onto R; CONST, IMM, IMMX onto K).
+//! - `operand`: TGSI source operands (swizzle, EXT_SWZ, negate, EXT_MOD, ExtDivide) to core operands,
+//!   with short FMAD / DIV sequences into scratch for the modifiers the read path cannot do.
+//! - `lower`: one function per opcode family; `flow`: structured control flow to mask-stack
+//!   instructions with patched targets.
+//!
+//! Anything not lowered gives [`CompileError::Unsupported`] naming the opcode and instruction index;
+//! a program over a limit of the config gives [`CompileError::Limit`] naming the limit and by how
+//! much.
+
+mod alloc;
+mod flow;
+mod lower;
+mod operand;
+
+use crate::core::image::Image;
+use crate::core::isa::{Instr, Op};
+use crate::core::CoreConfig;
+use crate::tgsi::{text, Opcode, Processor, Program};
+use std::fmt::Write;
+use thiserror::Error;
+
+/// Why a program could not be compiled.
+#[derive(Debug, Error, Clone, PartialEq, Eq)]
+pub enum CompileError {
+    #[error("instruction {index} ({opcode}): not supported by the core compiler yet{}", detail_text(.detail))]
+    Unsupported {
+        opcode: Opcode,
+        index: usize,
+        detail: String,
+    },
+    #[error("{limit}: the program needs {needed}, the core has {available} (over by {})", .needed - .available)]
+    Limit {
+        limit: &'static str,
+        needed: usize,
+        available: usize,
+    },
+    #[error("{0}")]
+    Program(String),
+}
+
+fn detail_text(d: &str) -> String {
+    if d.is_empty() {
+        String::new()
+    } else {
+        format!(": {d}")
+    }
+}
+
+/// The result of a compilation.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Compiled {
+    pub image: Image,
+}
+
+impl Compiled {
+    /// The listing: every TGSI instruction followed by the core instructions it became.
+    pub fn listing(&self, program: &Program) -> String {
+        let printed = text::print(program);
+        let mut tgsi: Vec<String> = vec![String::new(); program.instructions.len()];
+        for line in printed.lines() {
+            let t = line.trim_start();
+            if let Some((n, rest)) = t.split_once(':') {
+                if let Ok(n) = n.parse::<usize>() {
+                    if let Some(slot) = tgsi.get_mut(n) {
+                        *slot = rest.trim().to_string();
+                    }
+                }
+            }
+        }
+        let mut out = String::new();
+        let mut last = None;
+        for (pc, i) in self.image.code.iter().enumerate() {
+            let o = self.image.origin.get(pc).copied().map(usize::from);
+            if o != last {
+                if let Some(o) = o {
+                    let t = tgsi.get(o).map_or("", |s| s.as_str());
+                    let _ = writeln!(out, "; tgsi {o}: {t}");
+                }
+                last = o;
+            }
+            let cyc = i.op.info().cycles(i.wmask);
+            let _ = writeln!(
+                out,
+                "{pc:4}: {:<52} ; {cyc} clk",
+                crate::core::disasm::instr_text(i)
+            );
+        }
+        out
+    }
+}
+
+/// Compiles a validated program for `config`.
+pub fn compile(program: &Program, config: &CoreConfig) -> Result<Compiled, CompileError> {
+    if !program.executable {
+        return Err(CompileError::Program(
+            "the program is of a newer token version and is not executable".into(),
+        ));
+    }
+    if program.processor == Processor::Geometry {
+        return Err(CompileError::Program(
+            "geometry programs are not supported by the core compiler yet".into(),
+        ));
+    }
+    let alloc = alloc::Alloc::new(program, config)?;
+    let mut c = Ctx {
+        config,
+        alloc,
+        code: Vec::new(),
+        origin: Vec::new(),
+        index: 0,
+        opcode: Opcode::Nop,
+        scratch_used: 0,
+        scratch_max: 0,
+        flow: flow::FlowState::default(),
+    };
+    for (index, inst) in program.instructions.iter().enumerate() {
+        c.index = index;
+        c.opcode = inst.opcode;
+        c.scratch_used = 0;
+        lower::instruction(&mut c, inst)?;
+        if inst.opcode == Opcode::End {
+            break;
+        }
+    }
+    if c.code.last().map(|i| i.op) != Some(Op::End) {
+        c.emit(Instr::new(Op::End));
+    }
+    let regs = c.alloc.fixed_registers + c.scratch_max;
+    check_limit("registers per lane (R)", regs, usize::from(config.registers))?;
+    check_limit("registers addressable by the dst field", regs, 256)?;
+    check_limit(
+        "program size (core instructions)",
+        c.code.len(),
+        usize::from(config.program_size),
+    )?;
+    check_limit("branch target field", c.code.len(), 1024)?;
+    check_limit(
+        "mask stack depth (nested IF and loops)",
+        c.flow.max_depth,
+        usize::from(config.mask_stack_depth),
+    )?;
+    let image = Image {
+        config: config.clone(),
+        processor: program.processor as u8,
+        code: c.code,
+        constants: c.alloc.constants.clone(),
+        inputs: c.alloc.inputs.clone(),
+        outputs: c.alloc.outputs.clone(),
+        origin: c.origin,
+    };
+    Ok(Compiled { image })
+}
+
+fn check_limit(limit: &'static str, needed: usize, available: usize) -> Result<(), CompileError> {
+    if needed > available {
+        Err(CompileError::Limit {
+            limit,
+            needed,
+            available,
+        })
+    } else {
+        Ok(())
+    }
+}
+
+/// Compiler state shared by the lowering functions.
+pub(crate) struct Ctx<'a> {
+    config: &'a CoreConfig,
+    alloc: alloc::Alloc,
+    code: Vec<Instr>,
+    origin: Vec<u16>,
+    /// TGSI instruction being lowered.
+    index: usize,
+    opcode: Opcode,
+    scratch_used: usize,
+    scratch_max: usize,
+    flow: flow::FlowState,
+}
+
+impl Ctx<'_> {
+    /// Appends a core instruction; returns its address.
+    fn emit(&mut self, i: Instr) -> usize {
+        self.code.push(i);
+        // Program sizes are checked against the config at the end; the origin saturates meanwhile.
+        self.origin.push(u16::try_from(self.index).unwrap_or(u16::MAX));
+        self.code.len() - 1
+    }
+
+    /// A fresh scratch register of R for the current TGSI instruction.
+    fn scratch(&mut self) -> u8 {
+        let r = self.alloc.fixed_registers + self.scratch_used;
+        self.scratch_used += 1;
+        self.scratch_max = self.scratch_max.max(self.scratch_used);
+        // Beyond 255 the registers limit fails at the end of compilation.
+        r.min(255) as u8
+    }
+
+    fn unsupported(&self, detail: impl Into<String>) -> CompileError {
+        CompileError::Unsupported {
+            opcode: self.opcode,
+            index: self.index,
+            detail: detail.into(),
+        }
+    }
+}

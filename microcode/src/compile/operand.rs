@@ -1,0 +1,162 @@
+//! TGSI source operands to core operands (`decisions.md` section 3 order).
+//!
+//! Free on the read path: swizzle composed with EXT_SWZ (its ZERO / ONE selectors are the
+//! swizzle's literal selectors), the per-component EXT_SWZ negate and the SRC negate (the operand's
+//! negate bits), EXT_MOD absolute and negate (sign-bit operations). Complement, bias and scale2x
+//! are FMADs and ExtDivide a DIV + MOV into a scratch register, after which the operand reads the
+//! scratch register.
+
+use super::alloc::Place;
+use super::{CompileError, Ctx};
+use crate::core::isa::{Instr, Op, Operand, SrcFile, SWZ_ONE, SWZ_ZERO};
+use crate::tgsi::{ExtSel, SrcOperand};
+
+/// Literal values used by the lowerings.
+pub(crate) const ZERO: u32 = 0;
+pub(crate) const ONE: u32 = 0x3F80_0000;
+pub(crate) const HALF: u32 = 0x3F00_0000;
+pub(crate) const TWO: u32 = 0x4000_0000;
+pub(crate) const L128: u32 = 0x4300_0000;
+
+impl Ctx<'_> {
+    /// A literal operand (all components `bits`, negated when `neg`).
+    pub(crate) fn lit(&self, bits: u32, neg: bool) -> Result<Operand, CompileError> {
+        let index = self
+            .config
+            .literals
+            .iter()
+            .position(|&l| l == bits)
+            .ok_or_else(|| {
+                CompileError::Program(format!(
+                    "the core's literal set lacks {bits:#010x}, which the lowering of {} needs",
+                    self.opcode
+                ))
+            })?;
+        Ok(Operand {
+            file: SrcFile::L,
+            index: index as u8,
+            swz: [0, 1, 2, 3],
+            neg: if neg { 0xF } else { 0 },
+            abs: false,
+        })
+    }
+
+    /// A register operand of R with identity swizzle.
+    pub(crate) fn reg(r: u8) -> Operand {
+        Operand {
+            file: SrcFile::R,
+            index: r,
+            swz: [0, 1, 2, 3],
+            neg: 0,
+            abs: false,
+        }
+    }
+
+    /// Emits a pipelined instruction writing scratch/destination register `dst`.
+    pub(crate) fn op(&mut self, op: Op, dst: u8, wmask: u8, src: &[Operand]) -> usize {
+        let mut i = Instr::new(op);
+        i.dst = dst;
+        i.wmask = wmask;
+        for (k, s) in src.iter().enumerate().take(3) {
+            i.src[k] = *s;
+        }
+        self.emit(i)
+    }
+
+    /// Lowers a float source operand, emitting modifier sequences into scratch when needed.
+    pub(crate) fn src(&mut self, s: &SrcOperand) -> Result<Operand, CompileError> {
+        let (file, index) = match self.alloc.place(&s.reg) {
+            Some(Place::R(r)) => (SrcFile::R, r),
+            Some(Place::K(k)) => (SrcFile::K, k),
+            None => {
+                return Err(self.unsupported(format!(
+                    "source register {}[{}]{}",
+                    s.reg.file,
+                    s.reg.index,
+                    if s.reg.indirect.is_some() {
+                        " (indirect)"
+                    } else {
+                        ""
+                    }
+                )))
+            }
+        };
+        let mut swz = [0u8; 4];
+        let mut neg = 0u8;
+        for (c, sw) in swz.iter_mut().enumerate() {
+            *sw = match &s.ext_swizzle {
+                None => s.swizzle[c] & 3,
+                Some(e) => match e.select[c] {
+                    ExtSel::Zero => SWZ_ZERO,
+                    ExtSel::One => SWZ_ONE,
+                    sel => s.swizzle[sel as usize] & 3,
+                },
+            };
+            let ext_neg = s.ext_swizzle.is_some_and(|e| e.negate[c]);
+            if ext_neg ^ s.negate {
+                neg |= 1 << c;
+            }
+        }
+        let mut cur = Operand {
+            file,
+            index,
+            swz,
+            neg,
+            abs: false,
+        };
+        let m = s.ext_mod;
+        if m.complement || m.bias || m.scale2x {
+            let t = self.scratch();
+            if m.complement {
+                let (one, mone) = (self.lit(ONE, false)?, self.lit(ONE, true)?);
+                self.op(Op::Fmad, t, 0xF, &[cur, mone, one]);
+                cur = Self::reg(t);
+            }
+            if m.bias {
+                let (one, mhalf) = (self.lit(ONE, false)?, self.lit(HALF, true)?);
+                self.op(Op::Fmad, t, 0xF, &[cur, one, mhalf]);
+                cur = Self::reg(t);
+            }
+            if m.scale2x {
+                let (two, mzero) = (self.lit(TWO, false)?, self.lit(ZERO, true)?);
+                self.op(Op::Fmad, t, 0xF, &[cur, two, mzero]);
+                cur = Self::reg(t);
+            }
+        }
+        if m.absolute {
+            cur.abs = true;
+            cur.neg = 0;
+        }
+        if m.negate {
+            cur.neg ^= 0xF;
+        }
+        if let Some(e) = &s.ext_swizzle {
+            match e.divide {
+                ExtSel::One => {}
+                ExtSel::W => {
+                    let t = self.scratch();
+                    let w = Operand {
+                        swz: [cur.swz[3]; 4],
+                        neg: if cur.neg & 8 != 0 { 0xF } else { 0 },
+                        ..cur
+                    };
+                    self.op(Op::Div, t, 0b0111, &[cur, w]);
+                    self.op(Op::Mov, t, 0b1000, &[cur]);
+                    cur = Self::reg(t);
+                }
+                other => return Err(self.unsupported(format!("ExtDivide by {other:?}"))),
+            }
+        }
+        Ok(cur)
+    }
+}
+
+/// The operand reading component `c` of `o` in every component (scalar sources).
+pub(crate) fn splat(o: Operand, c: usize) -> Operand {
+    let bit = (o.neg >> c) & 1;
+    Operand {
+        swz: [o.swz[c]; 4],
+        neg: if bit != 0 { 0xF } else { 0 },
+        ..o
+    }
+}

@@ -1,0 +1,181 @@
+//! The ONE configuration value of the shader core: limits and feature flags shared by the compiler,
+//! the core model, the loader and the hardware. The image records it (in [`CoreConfig::to_bytes`]
+//! form) so that a loader can refuse an image built for a different core.
+
+use thiserror::Error;
+
+/// Number of entries in the literal set (the operand index of the literal file is 4 bits).
+pub const LITERALS: usize = 16;
+
+/// Size of [`CoreConfig::to_bytes`].
+pub const CONFIG_BYTES: usize = 2 * 7 + 4 + 4 + 4 * LITERALS;
+
+/// Feature parameters and limits of one core build.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CoreConfig {
+    /// Instruction memory, in core instructions.
+    pub program_size: u16,
+    /// Per-lane register file R, in vec4 registers.
+    pub registers: u16,
+    /// Shared constant file K, in vec4 registers.
+    pub constants: u16,
+    /// Depth of the execution-mask stack (open IF blocks and loops).
+    pub mask_stack_depth: u16,
+    /// Depth of the call stack (CAL).
+    pub call_stack_depth: u16,
+    /// Texture memory, in texels.
+    pub texture_texels: u16,
+    /// Number of per-lane predicate vectors (P registers).
+    pub predicates: u16,
+    /// Which optional units exist ([`Features`] bits).
+    pub features: u32,
+    /// Read-to-writeback latency of the pipeline in clocks (at most 13: see the ISA's cycle model).
+    pub latency: u32,
+    /// Values of the literal file L, as binary32 bits (`L[i]`).
+    pub literals: [u32; LITERALS],
+}
+
+/// Feature bits of [`CoreConfig::features`].
+pub struct Features;
+
+impl Features {
+    /// The iterative divider (DIV, RCP) exists.
+    pub const DIVIDER: u32 = 1;
+    /// The texture unit exists.
+    pub const TEXTURE: u32 = 2;
+    /// The integer ALU exists.
+    pub const INTEGER: u32 = 4;
+    /// The transcendental sequencer (step ROM) exists.
+    pub const SEQUENCER: u32 = 8;
+}
+
+/// The literal set of the board build: 0, 1, 0.5, 2, 4, 8, 0.25, 0.125, 128, 3, 255, 1/255 ... (signs
+/// come from the operand's negate bits).
+pub const BOARD_LITERALS: [u32; LITERALS] = [
+    0x0000_0000, // 0.0
+    0x3F80_0000, // 1.0
+    0x3F00_0000, // 0.5
+    0x4000_0000, // 2.0
+    0x4080_0000, // 4.0
+    0x4100_0000, // 8.0
+    0x3E80_0000, // 0.25
+    0x3E00_0000, // 0.125
+    0x4300_0000, // 128.0
+    0x4040_0000, // 3.0
+    0x437F_0000, // 255.0
+    0x3F40_0000, // 0.75
+    0x3FC0_0000, // 1.5
+    0x4f00_0000, // 2^31
+    0x1F80_0000, // 2^-64
+    0x5F80_0000, // 2^64
+];
+
+impl Default for CoreConfig {
+    /// The board build (Alchitry Cu, iCE40 HX8K): see ARCHITECTURE.md "The shader core".
+    fn default() -> Self {
+        CoreConfig {
+            program_size: 256,
+            registers: 16,
+            constants: 64,
+            mask_stack_depth: 16,
+            call_stack_depth: 8,
+            texture_texels: 4096,
+            predicates: 1,
+            features: Features::DIVIDER | Features::TEXTURE | Features::INTEGER | Features::SEQUENCER,
+            latency: 13,
+            literals: BOARD_LITERALS,
+        }
+    }
+}
+
+/// A config that cannot be read back from bytes.
+#[derive(Debug, Error, Clone, PartialEq, Eq)]
+pub enum ConfigError {
+    #[error("config needs {need} bytes, got {got}")]
+    Truncated { need: usize, got: usize },
+    #[error("config latency {0} exceeds 13 (the hazard-free limit of a 16-slot issue)")]
+    Latency(u32),
+}
+
+impl CoreConfig {
+    /// True when the feature bit is set.
+    pub fn has(&self, feature: u32) -> bool {
+        self.features & feature != 0
+    }
+
+    /// Little-endian fixed layout of [`CONFIG_BYTES`] bytes, in field order.
+    pub fn to_bytes(&self) -> Vec<u8> {
+        let mut v = Vec::with_capacity(CONFIG_BYTES);
+        for x in [
+            self.program_size,
+            self.registers,
+            self.constants,
+            self.mask_stack_depth,
+            self.call_stack_depth,
+            self.texture_texels,
+            self.predicates,
+        ] {
+            v.extend_from_slice(&x.to_le_bytes());
+        }
+        v.extend_from_slice(&self.features.to_le_bytes());
+        v.extend_from_slice(&self.latency.to_le_bytes());
+        for l in self.literals {
+            v.extend_from_slice(&l.to_le_bytes());
+        }
+        v
+    }
+
+    /// Reads [`CoreConfig::to_bytes`] back.
+    pub fn from_bytes(b: &[u8]) -> Result<CoreConfig, ConfigError> {
+        if b.len() < CONFIG_BYTES {
+            return Err(ConfigError::Truncated {
+                need: CONFIG_BYTES,
+                got: b.len(),
+            });
+        }
+        let h = |i: usize| u16::from_le_bytes([b[2 * i], b[2 * i + 1]]);
+        let w = |o: usize| u32::from_le_bytes([b[o], b[o + 1], b[o + 2], b[o + 3]]);
+        let mut literals = [0; LITERALS];
+        for (i, l) in literals.iter_mut().enumerate() {
+            *l = w(22 + 4 * i);
+        }
+        let c = CoreConfig {
+            program_size: h(0),
+            registers: h(1),
+            constants: h(2),
+            mask_stack_depth: h(3),
+            call_stack_depth: h(4),
+            texture_texels: h(5),
+            predicates: h(6),
+            features: w(14),
+            latency: w(18),
+            literals,
+        };
+        if c.latency > 13 {
+            return Err(ConfigError::Latency(c.latency));
+        }
+        Ok(c)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn bytes_round_trip() {
+        let mut c = CoreConfig::default();
+        c.registers = 32;
+        c.literals[15] = 0x1234_5678;
+        let b = c.to_bytes();
+        assert_eq!(b.len(), CONFIG_BYTES);
+        assert_eq!(CoreConfig::from_bytes(&b), Ok(c));
+        assert_eq!(
+            CoreConfig::from_bytes(&b[..10]),
+            Err(ConfigError::Truncated {
+                need: CONFIG_BYTES,
+                got: 10
+            })
+        );
+    }
+}

@@ -1,0 +1,518 @@
+//! THE table of core operations and THE table of instruction fields.
+//!
+//! The compiler, the core model (`sim::core_model`), the disassembler / trace printer and the HDL
+//! decoder all read [`OPS`] and [`FIELDS`]; nothing else restates an opcode number, a bit position
+//! or a cycle count.
+//!
+//! Cycle model (one quad, four lanes, lane-major slots `s = 4*lane + component`): an instruction
+//! costs `issue + per_slot * enabled_slots` clocks, where `enabled_slots = 4 * popcount(wmask)`.
+//! Pipelined operations issue one slot per clock, all 16 slots whatever the write mask, so a lane's
+//! next instruction reads its registers 13 clocks after the lane's last slot issued: a
+//! read-to-writeback latency L <= 13 needs no hazard logic. The iterative divider stalls issue for
+//! 15 clocks per enabled slot; the transcendental sequencer replays its step list, 16 clocks per
+//! step. Flow instructions that read predicates wait L clocks for the last SETP slot to reach
+//! writeback. END waits L clocks for the last write.
+
+use std::fmt;
+use thiserror::Error;
+
+/// Read-to-writeback latency of the pipeline in clocks (the board build; `CoreConfig::latency`).
+pub const LATENCY: u32 = 13;
+
+/// Slots of one quad instruction: 4 lanes x 4 components.
+pub const SLOTS: u32 = 16;
+
+/// Which unit executes an operation.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Unit {
+    /// The float multiply-add pipeline (and its bypass for moves).
+    Fmad,
+    /// Compare / select / convert unit.
+    Cmp,
+    /// Integer ALU.
+    Int,
+    /// Iterative digit-recurrence divider (stalls issue).
+    Div,
+    /// Transcendental sequencer: replays a step list of `microcode::arith` on the pipeline.
+    Seq,
+    /// Sequencer flow control: masks, stacks, branches, kills.
+    Flow,
+}
+
+/// What an operation writes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum DstKind {
+    /// A register of R, through the write mask, saturate, scale and predicated-write fields.
+    Reg,
+    /// The predicate bits P[lane][c] for the enabled components.
+    Pred,
+    /// Nothing.
+    None,
+}
+
+/// One row of the operation table.
+#[derive(Clone, Copy, Debug)]
+pub struct OpInfo {
+    pub op: Op,
+    pub mnemonic: &'static str,
+    /// Value of the `op` field.
+    pub number: u8,
+    pub unit: Unit,
+    /// Number of source operands read (A, B, C in order).
+    pub sources: u8,
+    pub dst: DstKind,
+    /// Fixed issue clocks.
+    pub issue: u32,
+    /// Extra clocks per enabled slot (iterative units).
+    pub per_slot: u32,
+    /// Clocks from the last issued slot until its result is written back.
+    pub latency: u32,
+    /// What the model computes (the functions are `microcode::arith`).
+    pub semantics: &'static str,
+}
+
+impl OpInfo {
+    /// Clocks the instruction takes with this write mask.
+    pub fn cycles(&self, wmask: u8) -> u64 {
+        u64::from(self.issue) + u64::from(self.per_slot) * 4 * u64::from(wmask.count_ones())
+    }
+}
+
+macro_rules! op_table {
+    ($( $v:ident = $n:literal, $mn:literal, $unit:ident, $ns:literal, $dst:ident, $issue:expr,
+        $per:literal, $lat:expr, $sem:literal; )*) => {
+        /// A core operation; the discriminant is the `op` field value.
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+        #[repr(u8)]
+        pub enum Op { $( $v = $n, )* }
+
+        /// Every core operation, in number order.
+        pub static OPS: &[OpInfo] = &[ $( OpInfo {
+            op: Op::$v, mnemonic: $mn, number: $n, unit: Unit::$unit, sources: $ns,
+            dst: DstKind::$dst, issue: $issue, per_slot: $per, latency: $lat, semantics: $sem,
+        }, )* ];
+    };
+}
+
+/// Step counts of the transcendental sequences (`microcode/src/arith/README.md`).
+const RSQ_STEPS: u32 = 12;
+const EX2_STEPS: u32 = 6;
+const LG2_STEPS: u32 = 20;
+const SINCOS_STEPS: u32 = 25;
+const POW_STEPS: u32 = 27;
+
+op_table! {
+    Nop = 0, "NOP", Flow, 0, None, 1, 0, 0, "nothing";
+    Mov = 1, "MOV", Fmad, 1, Reg, SLOTS, 0, LATENCY, "d.c = A.c (bits kept; bypass of the pipeline)";
+    Fmad = 2, "FMAD", Fmad, 3, Reg, SLOTS, 0, LATENCY, "d.c = fmad(A.c, B.c, C.c) = round(round(A*B) + C)";
+    Min = 3, "MIN", Cmp, 2, Reg, SLOTS, 0, LATENCY, "d.c = fmin(A.c, B.c)";
+    Max = 4, "MAX", Cmp, 2, Reg, SLOTS, 0, LATENCY, "d.c = fmax(A.c, B.c)";
+    Set = 5, "SET", Cmp, 2, Reg, SLOTS, 0, LATENCY, "d.c = cond(A.c, B.c) ? 1.0 : 0.0";
+    Setp = 6, "SETP", Cmp, 2, Pred, SLOTS, 0, LATENCY, "P.c = cond(A.c, B.c)";
+    Sel = 7, "SEL", Cmp, 2, Reg, SLOTS, 0, LATENCY, "d.c = flush(P.c ? A.c : B.c)";
+    Flr = 8, "FLR", Cmp, 1, Reg, SLOTS, 0, LATENCY, "d.c = ffloor(A.c)";
+    Ceil = 9, "CEIL", Cmp, 1, Reg, SLOTS, 0, LATENCY, "d.c = fceil(A.c)";
+    Trnc = 10, "TRNC", Cmp, 1, Reg, SLOTS, 0, LATENCY, "d.c = ftrunc(A.c)";
+    Rnde = 11, "RNDE", Cmp, 1, Reg, SLOTS, 0, LATENCY, "d.c = fround(A.c) (half to even)";
+    Expx = 12, "EXPX", Cmp, 1, Reg, SLOTS, 0, LATENCY, "d.c = fexp2_floor(A.c) = 2^floor(A.c)";
+    Expn = 13, "EXPN", Cmp, 1, Reg, SLOTS, 0, LATENCY, "d.c = fexp_part(A.c) (unbiased exponent as float)";
+    Mant = 14, "MANT", Cmp, 1, Reg, SLOTS, 0, LATENCY, "d.c = fmant_part(A.c) (significand in [1,2))";
+    F2if = 15, "F2IF", Cmp, 1, Reg, SLOTS, 0, LATENCY, "d.c = f2i_floor(A.c) as bits";
+    F2ir = 16, "F2IR", Cmp, 1, Reg, SLOTS, 0, LATENCY, "d.c = f2i_round(A.c) as bits";
+    I2f = 17, "I2F", Cmp, 1, Reg, SLOTS, 0, LATENCY, "d.c = i2f(A.c as int32)";
+    U2f = 18, "U2F", Cmp, 1, Reg, SLOTS, 0, LATENCY, "d.c = u2f(A.c)";
+    Rcp = 20, "RCP", Div, 1, Reg, SLOTS, 15, LATENCY, "d.c = frcp(A.c), correctly rounded";
+    Div = 21, "DIV", Div, 2, Reg, SLOTS, 15, LATENCY, "d.c = fdiv(A.c, B.c), correctly rounded";
+    Rsq = 24, "RSQ", Seq, 1, Reg, SLOTS * RSQ_STEPS, 0, LATENCY, "d.c = frsq(A.x) for every enabled c";
+    Ex2 = 25, "EX2", Seq, 1, Reg, SLOTS * EX2_STEPS, 0, LATENCY, "d.c = fex2(A.x) for every enabled c";
+    Lg2 = 26, "LG2", Seq, 1, Reg, SLOTS * LG2_STEPS, 0, LATENCY, "d.c = flg2(A.x) for every enabled c";
+    Sin = 27, "SIN", Seq, 1, Reg, SLOTS * SINCOS_STEPS, 0, LATENCY, "d.c = fsin(A.x) for every enabled c";
+    Cos = 28, "COS", Seq, 1, Reg, SLOTS * SINCOS_STEPS, 0, LATENCY, "d.c = fcos(A.x) for every enabled c";
+    Pow = 29, "POW", Seq, 2, Reg, SLOTS * POW_STEPS, 0, LATENCY, "d.c = fpow(A.x, B.x) for every enabled c";
+    If = 48, "IF", Flow, 0, None, 1 + LATENCY, 0, 0, "push (entry E, cond P.x); E &= P.x; if E == 0 jump to target (its ELSE or ENDIF, which then runs)";
+    Else = 49, "ELSE", Flow, 0, None, 2, 0, 0, "E = entry & !cond of the IF frame; if E == 0 jump to target (ENDIF)";
+    Endif = 50, "ENDIF", Flow, 0, None, 2, 0, 0, "pop the IF frame; E = its entry mask";
+    Loop = 51, "LOOP", Flow, 0, None, 2, 0, 0, "push a loop frame (entry = live = E, start = pc + 1)";
+    Endloop = 52, "ENDLOOP", Flow, 0, None, 2, 0, 0, "if live != 0: E = live, jump to start; else pop, E = entry";
+    Brk = 53, "BRK", Flow, 0, None, 2, 0, 0, "active lanes leave the innermost loop (cleared from E, IF frames and live)";
+    Cont = 54, "CONT", Flow, 0, None, 2, 0, 0, "active lanes skip to the next iteration (cleared from E and IF frames)";
+    Kilp = 55, "KILP", Flow, 0, None, 1 + LATENCY, 0, 0, "kill active lanes with any P.c set for c in wmask";
+    Kill = 56, "KILL", Flow, 0, None, 2, 0, 0, "kill every active lane";
+    End = 57, "END", Flow, 0, None, 1 + LATENCY, 0, 0, "stop after the last write reaches writeback";
+}
+
+impl Op {
+    /// The table row.
+    pub fn info(self) -> &'static OpInfo {
+        // The table is complete by construction (the macro emits one row per variant).
+        OPS.iter()
+            .find(|i| i.op == self)
+            .unwrap_or(&OPS[0])
+    }
+
+    /// Looks an operation up by its `op` field value.
+    pub fn from_number(n: u8) -> Option<Op> {
+        OPS.iter().find(|i| i.number == n).map(|i| i.op)
+    }
+
+    /// Mnemonic.
+    pub fn mnemonic(self) -> &'static str {
+        self.info().mnemonic
+    }
+}
+
+impl fmt::Display for Op {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.mnemonic())
+    }
+}
+
+/// Comparison of SET / SETP (the `cond` field).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Cond {
+    Lt = 0,
+    Ge = 1,
+    Eq = 2,
+    Ne = 3,
+    Gt = 4,
+    Le = 5,
+    Fl = 6,
+    Tr = 7,
+}
+
+impl Cond {
+    /// All conditions in field order.
+    pub const ALL: [Cond; 8] = [
+        Cond::Lt,
+        Cond::Ge,
+        Cond::Eq,
+        Cond::Ne,
+        Cond::Gt,
+        Cond::Le,
+        Cond::Fl,
+        Cond::Tr,
+    ];
+    /// Text name.
+    pub fn name(self) -> &'static str {
+        ["LT", "GE", "EQ", "NE", "GT", "LE", "FL", "TR"][self as usize]
+    }
+}
+
+/// Source register files.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+pub enum SrcFile {
+    /// Per-lane register file.
+    #[default]
+    R = 0,
+    /// Shared constant file.
+    K = 1,
+    /// Literal set (`CoreConfig::literals`).
+    L = 2,
+}
+
+/// Swizzle selectors 0-3 pick x, y, z, w; these two give literal 0.0 and 1.0 (EXT_SWZ).
+pub const SWZ_ZERO: u8 = 4;
+pub const SWZ_ONE: u8 = 5;
+
+/// A source operand: read address (file, index, per-component swizzle) and sign-bit modifiers
+/// (absolute first, then the per-component negate).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Operand {
+    pub file: SrcFile,
+    pub index: u8,
+    pub swz: [u8; 4],
+    /// Bit c negates component c.
+    pub neg: u8,
+    pub abs: bool,
+}
+
+impl Default for Operand {
+    fn default() -> Self {
+        Operand {
+            file: SrcFile::L,
+            index: 0,
+            swz: [0, 1, 2, 3],
+            neg: 0,
+            abs: false,
+        }
+    }
+}
+
+/// One core instruction, decoded.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Instr {
+    pub op: Op,
+    /// Destination register of R.
+    pub dst: u8,
+    /// Bit c enables component c (for SETP: the predicate components; for KILP: those tested).
+    pub wmask: u8,
+    /// 0 none, 1 [0, 1], 2 [-1, 1].
+    pub sat: u8,
+    /// MODULATE scale (TGSI `Modulate` number: x1, x2, x4, x8, /2, /4, /8).
+    pub scale: u8,
+    pub cond: Cond,
+    /// Predicated write: 0 always, 1 where P.c, 2 where !P.c.
+    pub pw: u8,
+    /// Branch target (instruction index).
+    pub target: u16,
+    pub src: [Operand; 3],
+}
+
+impl Instr {
+    /// An instruction with nothing but the operation set (write mask xyzw).
+    pub fn new(op: Op) -> Instr {
+        Instr {
+            op,
+            dst: 0,
+            wmask: 0xF,
+            sat: 0,
+            scale: 0,
+            cond: Cond::Lt,
+            pw: 0,
+            target: 0,
+            src: [Operand::default(); 3],
+        }
+    }
+}
+
+/// Instruction fields.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Field {
+    Op,
+    Dst,
+    Wmask,
+    Sat,
+    Scale,
+    Cond,
+    Pw,
+    Target,
+    File(u8),
+    Index(u8),
+    Swz(u8),
+    Neg(u8),
+    Abs(u8),
+}
+
+/// One row of the field table.
+#[derive(Clone, Copy, Debug)]
+pub struct FieldInfo {
+    pub field: Field,
+    pub name: &'static str,
+    pub lsb: u32,
+    pub width: u32,
+}
+
+const fn fi(field: Field, name: &'static str, lsb: u32, width: u32) -> FieldInfo {
+    FieldInfo {
+        field,
+        name,
+        lsb,
+        width,
+    }
+}
+
+/// Bits of one operand's fields.
+const OPERAND_BITS: u32 = 27;
+const A: u32 = 39;
+const B: u32 = A + OPERAND_BITS;
+const C: u32 = B + OPERAND_BITS;
+
+/// Width of an instruction word in bits (the rest of the u128 is zero).
+pub const WORD_BITS: u32 = C + OPERAND_BITS;
+
+/// THE field table: name, lowest bit, width. `encode` and `decode` are driven by it only.
+pub static FIELDS: &[FieldInfo] = &[
+    fi(Field::Op, "op", 0, 7),
+    fi(Field::Dst, "dst", 7, 8),
+    fi(Field::Wmask, "wmask", 15, 4),
+    fi(Field::Sat, "sat", 19, 2),
+    fi(Field::Scale, "scale", 21, 3),
+    fi(Field::Cond, "cond", 24, 3),
+    fi(Field::Pw, "pw", 27, 2),
+    fi(Field::Target, "target", 29, 10),
+    fi(Field::File(0), "a.file", A, 2),
+    fi(Field::Index(0), "a.index", A + 2, 8),
+    fi(Field::Swz(0), "a.swz", A + 10, 12),
+    fi(Field::Neg(0), "a.neg", A + 22, 4),
+    fi(Field::Abs(0), "a.abs", A + 26, 1),
+    fi(Field::File(1), "b.file", B, 2),
+    fi(Field::Index(1), "b.index", B + 2, 8),
+    fi(Field::Swz(1), "b.swz", B + 10, 12),
+    fi(Field::Neg(1), "b.neg", B + 22, 4),
+    fi(Field::Abs(1), "b.abs", B + 26, 1),
+    fi(Field::File(2), "c.file", C, 2),
+    fi(Field::Index(2), "c.index", C + 2, 8),
+    fi(Field::Swz(2), "c.swz", C + 10, 12),
+    fi(Field::Neg(2), "c.neg", C + 22, 4),
+    fi(Field::Abs(2), "c.abs", C + 26, 1),
+];
+
+/// A word that is not an instruction.
+#[derive(Debug, Error, Clone, PartialEq, Eq)]
+pub enum DecodeError {
+    #[error("unknown operation number {0}")]
+    UnknownOp(u32),
+    #[error("field {field} holds {value}, which is not valid")]
+    BadField { field: &'static str, value: u32 },
+    #[error("bits above bit {} are set", WORD_BITS - 1)]
+    HighBits,
+}
+
+fn get(i: &Instr, f: Field) -> u32 {
+    let o = |k: u8| &i.src[usize::from(k)];
+    match f {
+        Field::Op => i.op as u32,
+        Field::Dst => u32::from(i.dst),
+        Field::Wmask => u32::from(i.wmask),
+        Field::Sat => u32::from(i.sat),
+        Field::Scale => u32::from(i.scale),
+        Field::Cond => i.cond as u32,
+        Field::Pw => u32::from(i.pw),
+        Field::Target => u32::from(i.target),
+        Field::File(k) => o(k).file as u32,
+        Field::Index(k) => u32::from(o(k).index),
+        Field::Swz(k) => o(k)
+            .swz
+            .iter()
+            .enumerate()
+            .map(|(c, &s)| u32::from(s & 7) << (3 * c))
+            .sum(),
+        Field::Neg(k) => u32::from(o(k).neg),
+        Field::Abs(k) => u32::from(o(k).abs),
+    }
+}
+
+fn set(i: &mut Instr, f: &FieldInfo, v: u32) -> Result<(), DecodeError> {
+    let bad = || DecodeError::BadField {
+        field: f.name,
+        value: v,
+    };
+    // Field widths bound every value below, so the narrowing casts cannot lose bits.
+    match f.field {
+        Field::Op => i.op = Op::from_number(v as u8).ok_or(DecodeError::UnknownOp(v))?,
+        Field::Dst => i.dst = v as u8,
+        Field::Wmask => i.wmask = v as u8,
+        Field::Sat => {
+            if v > 2 {
+                return Err(bad());
+            }
+            i.sat = v as u8
+        }
+        Field::Scale => {
+            if v > 6 {
+                return Err(bad());
+            }
+            i.scale = v as u8
+        }
+        Field::Cond => i.cond = Cond::ALL[(v & 7) as usize],
+        Field::Pw => {
+            if v > 2 {
+                return Err(bad());
+            }
+            i.pw = v as u8
+        }
+        Field::Target => i.target = v as u16,
+        Field::File(k) => {
+            i.src[usize::from(k)].file = match v {
+                0 => SrcFile::R,
+                1 => SrcFile::K,
+                2 => SrcFile::L,
+                _ => return Err(bad()),
+            }
+        }
+        Field::Index(k) => i.src[usize::from(k)].index = v as u8,
+        Field::Swz(k) => {
+            for c in 0..4 {
+                let s = ((v >> (3 * c)) & 7) as u8;
+                if s > SWZ_ONE {
+                    return Err(bad());
+                }
+                i.src[usize::from(k)].swz[c] = s;
+            }
+        }
+        Field::Neg(k) => i.src[usize::from(k)].neg = v as u8,
+        Field::Abs(k) => i.src[usize::from(k)].abs = v != 0,
+    }
+    Ok(())
+}
+
+/// Packs an instruction into its word, field by field from [`FIELDS`].
+pub fn encode(i: &Instr) -> u128 {
+    FIELDS.iter().fold(0u128, |w, f| {
+        let mask = (1u128 << f.width) - 1;
+        w | ((u128::from(get(i, f.field)) & mask) << f.lsb)
+    })
+}
+
+/// Unpacks a word, field by field from [`FIELDS`].
+pub fn decode(w: u128) -> Result<Instr, DecodeError> {
+    if w >> WORD_BITS != 0 {
+        return Err(DecodeError::HighBits);
+    }
+    let mut i = Instr::new(Op::Nop);
+    for f in FIELDS {
+        let v = ((w >> f.lsb) & ((1u128 << f.width) - 1)) as u32;
+        set(&mut i, f, v)?;
+    }
+    Ok(i)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn fields_tile_the_word_without_overlap() {
+        let mut used = 0u128;
+        for f in FIELDS {
+            let m = ((1u128 << f.width) - 1) << f.lsb;
+            assert_eq!(used & m, 0, "{} overlaps", f.name);
+            used |= m;
+        }
+        assert_eq!(used, (1u128 << WORD_BITS) - 1);
+    }
+
+    #[test]
+    fn op_numbers_unique_and_fit() {
+        for (k, a) in OPS.iter().enumerate() {
+            assert!(a.number < 128);
+            assert_eq!(a.op as u8, a.number);
+            assert!(OPS[k + 1..].iter().all(|b| b.number != a.number));
+            assert_eq!(Op::from_number(a.number), Some(a.op));
+        }
+    }
+
+    #[test]
+    fn encode_decode_round_trip() {
+        let mut i = Instr::new(Op::Fmad);
+        i.dst = 200;
+        i.wmask = 0b1010;
+        i.sat = 2;
+        i.scale = 6;
+        i.cond = Cond::Le;
+        i.pw = 2;
+        i.target = 1000;
+        i.src[0] = Operand {
+            file: SrcFile::K,
+            index: 63,
+            swz: [3, 2, 5, 4],
+            neg: 0b1001,
+            abs: true,
+        };
+        i.src[2].file = SrcFile::R;
+        let w = encode(&i);
+        assert_eq!(w & 0x7F, 2);
+        assert_eq!((w >> 7) & 0xFF, 200);
+        assert_eq!(decode(w), Ok(i));
+        assert_eq!(decode(127), Err(DecodeError::UnknownOp(127)));
+        assert_eq!(decode(1u128 << 127), Err(DecodeError::HighBits));
+    }
+
+    #[test]
+    fn cycle_columns() {
+        assert_eq!(Op::Fmad.info().cycles(0b0001), 16);
+        assert_eq!(Op::Div.info().cycles(0b0011), 16 + 15 * 8);
+        assert_eq!(Op::Rsq.info().cycles(0xF), 16 * 12);
+        assert_eq!(Op::If.info().cycles(0), 14);
+    }
+}

@@ -1,0 +1,695 @@
+//! Differential tests: the reference model (TGSI interpreter) against the core model (compiled
+//! image), on hand-written programs for every lowered opcode and form, and on random programs
+//! from a generator restricted to what the compiler lowers. Exact operations must agree bit for
+//! bit; approximated results (written only to OUT[1], which nothing reads) within a tolerance;
+//! kills and faults identically. Also: images round-trip through bytes and the disassembler,
+//! every limit produces its error, and unsupported opcodes are reported, not miscompiled.
+
+use microcode::arith::accuracy::XorShift;
+use microcode::compile::{compile, CompileError};
+use microcode::core::disasm::listing;
+use microcode::core::{CoreConfig, Image};
+use microcode::tgsi::validate::{validate, Limits};
+use microcode::tgsi::*;
+use sim::run_io::{RunInputs, RunOutput};
+use std::collections::BTreeMap;
+
+const F: fn(f32) -> u32 = f32::to_bits;
+
+/// Values the lanes get: ordinary numbers, signed zeros, specials, a subnormal.
+const POOL: [u32; 16] = [
+    0x0000_0000,
+    0x8000_0000,
+    0x3F80_0000,
+    0xBF80_0000,
+    0x3F00_0000,
+    0x4000_0000,
+    0x406C_CCCD, // 3.7
+    0xC144_0000, // -12.25
+    0x7F80_0000,
+    0xFF80_0000,
+    0x7FC0_0000,
+    0x0000_0123,
+    0x7149_F2CA, // 1e30
+    0x3DCC_CCCD, // 0.1
+    0xBE80_0000, // -0.25
+    0x42C8_0000, // 100
+];
+
+fn random_value(rng: &mut XorShift) -> u32 {
+    if rng.next_u32() % 3 == 0 {
+        POOL[(rng.next_u32() % 16) as usize]
+    } else {
+        F(rng.uniform(-8.0, 8.0) as f32)
+    }
+}
+
+/// Values inside every approximation's accuracy range (SIN/COS |x| <= 100 pi, POW
+/// |y log2 x| <= 64 with the source modifiers applied): the pool without 1e30 and 100.
+fn tame_value(rng: &mut XorShift) -> u32 {
+    loop {
+        let v = random_value(rng);
+        if v != 0x7149_F2CA && v != 0x42C8_0000 {
+            return v;
+        }
+    }
+}
+
+/// IN[0] and the constants get any value, IN[1] only tame values (approximated operations of
+/// the generator read only IN[1] and IMM[0]); `tame` makes IN[0] tame as well.
+fn random_inputs_with(rng: &mut XorShift, tame: bool) -> RunInputs {
+    let mut inp = RunInputs::default();
+    for i in 0..2 {
+        for l in 0..4 {
+            let v = [0; 4].map(|_: u32| {
+                if tame || i == 1 {
+                    tame_value(rng)
+                } else {
+                    random_value(rng)
+                }
+            });
+            inp.set_input_lane(i, l, v);
+        }
+    }
+    for i in 0..2 {
+        let v = [0; 4].map(|_: u32| random_value(rng));
+        inp.set_const(0, i, v);
+    }
+    inp.budget = 100_000;
+    inp
+}
+
+fn random_inputs(rng: &mut XorShift) -> RunInputs {
+    random_inputs_with(rng, false)
+}
+
+fn close(a: u32, b: u32) -> bool {
+    if a == b {
+        return true;
+    }
+    let (x, y) = (f32::from_bits(a), f32::from_bits(b));
+    if x.is_nan() || y.is_nan() {
+        return x.is_nan() && y.is_nan();
+    }
+    if x.is_infinite() || y.is_infinite() {
+        return false;
+    }
+    let (x, y) = (f64::from(x), f64::from(y));
+    (x - y).abs() <= 1e-5 + 1e-4 * x.abs().max(y.abs())
+}
+
+/// Runs both models and compares; `approx` lists OUT registers compared with a tolerance.
+fn diff(p: &Program, inputs: &RunInputs, approx: &[u32]) -> Result<(RunOutput, RunOutput), String> {
+    let text = text::print(p);
+    let compiled = compile(p, &CoreConfig::default()).map_err(|e| format!("{e}\n{text}"))?;
+    let mut core_inputs = RunInputs {
+        inputs: inputs.effective_inputs(p),
+        constants: inputs.constants.clone(),
+        budget: inputs.budget,
+        ..RunInputs::default()
+    };
+    core_inputs.face = None;
+    let r = sim::reference::run(p, inputs);
+    let c = sim::core_model::run(&compiled.image, &core_inputs);
+    let (r, c) = match (r, c) {
+        (Ok(r), Ok(c)) => (r, c),
+        (Err(re), Err(ce)) => {
+            let both_budget = re.to_string().contains("budget") && ce.to_string().contains("budget");
+            if both_budget {
+                return Err("BUDGET".into());
+            }
+            return Err(format!("both failed differently: {re} / {ce}\n{text}"));
+        }
+        (r, c) => {
+            return Err(format!(
+                "one model failed: reference {:?} core {:?}\n{text}\n{}",
+                r.err(),
+                c.err(),
+                compiled.listing(p)
+            ))
+        }
+    };
+    for l in 0..4 {
+        if r.lanes[l].killed != c.lanes[l].killed {
+            return Err(format!("lane {l} killed differs\n{text}\n{}", compiled.listing(p)));
+        }
+        for (reg, rv) in &r.lanes[l].outputs {
+            let cv = c.lanes[l].outputs.get(reg).copied().unwrap_or([0; 4]);
+            for k in 0..4 {
+                let ok = if approx.contains(reg) {
+                    close(rv[k], cv[k])
+                } else {
+                    rv[k] == cv[k]
+                };
+                if !ok {
+                    return Err(format!(
+                        "lane {l} OUT[{reg}].{k}: reference {:#010x} ({}) core {:#010x} ({})\n{text}\n{}",
+                        rv[k],
+                        f32::from_bits(rv[k]),
+                        cv[k],
+                        f32::from_bits(cv[k]),
+                        compiled.listing(p)
+                    ));
+                }
+            }
+        }
+    }
+    Ok((r, c))
+}
+
+const HEADER: &str = "FRAG\nDCL IN[0..1]\nDCL OUT[0..1]\nDCL TEMP[0..3]\nDCL CONST[0..1]\nIMM FLT32 { 0.0, 1.0, 3.0, 0.5 }\nIMM FLT32 { -2.0, 0.25, 7.5, -0.75 }\n";
+
+fn parse(body: &str) -> Program {
+    let src = format!("{HEADER}{body}");
+    let p = text::parse(&src).unwrap_or_else(|e| panic!("{}", e.render(&src, "test")));
+    if let Err(e) = validate(&p, &Limits::default()) {
+        panic!("invalid test program: {e:?}\n{src}");
+    }
+    p
+}
+
+/// Hand-written programs: (body, OUT registers that hold approximated results).
+const HAND: &[(&str, &[u32])] = &[
+    ("MOV OUT[0], -IN[0].wzyx\nABS OUT[1], -IN[1]\nEND\n", &[]),
+    ("ADD OUT[0].xy, IN[0], -IN[1]\nSUB OUT[0].zw, IN[0], IN[1].x\nMUL_SAT OUT[1], IN[0], CONST[0]\nEND\n", &[]),
+    ("MAD OUT[0], IN[0], IN[1], CONST[1]\nMAD_SATNV OUT[1], IN[0].y, -IN[1], IMM[1]\nEND\n", &[]),
+    ("DP2 OUT[0].x, IN[0], IN[1]\nDP3 OUT[0].y, IN[0], IN[1]\nDP4 OUT[0].zw, IN[0], IN[1]\nDPH OUT[1], IN[0], CONST[0]\nEND\n", &[]),
+    ("MIN OUT[0], IN[0], IN[1]\nMAX OUT[1], IN[0], -IN[1]\nEND\n", &[]),
+    ("SLT OUT[0].x, IN[0], IN[1]\nSGE OUT[0].y, IN[0], IN[1]\nSEQ OUT[0].z, IN[0], IN[1]\nSNE OUT[0].w, IN[0], IN[1]\nSGT OUT[1].x, IN[0], IN[1]\nSLE OUT[1].y, IN[0], IN[1]\nSFL OUT[1].z, IN[0], IN[1]\nSTR OUT[1].w, IN[0], IN[1]\nEND\n", &[]),
+    ("FLR OUT[0].x, IN[0]\nCEIL OUT[0].y, IN[0]\nTRUNC OUT[0].z, IN[0]\nROUND OUT[0].w, IN[0]\nFRC OUT[1], IN[1]\nEND\n", &[]),
+    ("CMP OUT[0], IN[0], IN[1], CONST[0]\nCND OUT[1], IN[0], IN[1], IN[1].wzyx\nEND\n", &[]),
+    ("LRP OUT[0], IN[0], IN[1], CONST[0]\nXPD OUT[1], IN[0], IN[1]\nEND\n", &[]),
+    ("RCP OUT[0].xy, IN[0].y\nDIV OUT[0].zw, IN[0], IN[1]\nEND\n", &[]),
+    ("RSQ OUT[1].x, IN[0].x\nEX2 OUT[1].y, IN[0].y\nLG2 OUT[1].z, IN[0].z\nPOW OUT[1].w, IN[0].w, IN[1].x\nEND\n", &[1]),
+    ("SIN OUT[1].xy, IN[0].x\nCOS OUT[1].zw, IN[1].y\nEND\n", &[1]),
+    ("SCS OUT[1], IN[0].x\nEND\n", &[1]),
+    ("EXP OUT[1], IN[0].x\nEND\n", &[1]),
+    ("LOG OUT[1], IN[0].y\nEND\n", &[1]),
+    ("LIT OUT[1], IN[0]\nEND\n", &[1]),
+    ("NRM OUT[1], IN[0]\nEND\n", &[1]),
+    ("MOV TEMP[0], IN[0]\nIF TEMP[0].xxxx\n  MOV OUT[0], IN[1]\nELSE\n  MOV OUT[0], -IN[1]\nENDIF\nEND\n", &[]),
+    ("MOV TEMP[0], IMM[0].xxxx\nBGNLOOP\n  ADD TEMP[0].x, TEMP[0].x, IMM[0].y\n  SGE TEMP[0].y, TEMP[0].x, IMM[0].z\n  IF TEMP[0].yyyy\n    BRK\n  ENDIF\n  SLT TEMP[0].z, IN[0].x, TEMP[0].x\n  IF TEMP[0].zzzz\n    CONT\n  ENDIF\n  ADD OUT[0], OUT[0], IN[1]\nENDLOOP\nEND\n", &[]),
+    ("KIL IN[0]\nMOV OUT[0], IN[1]\nEND\n", &[]),
+    ("IF IN[0].yyyy\n  KILP\nENDIF\nMOV OUT[0], IN[1]\nEND\n", &[]),
+    ("ADD_SAT OUT[0], |IN[0]|, -|IN[1]|\nEND\n", &[]),
+    ("SSG OUT[0], IN[0]\nCLAMP OUT[1], IN[0], IN[1], CONST[0]\nEND\n", &[]),
+    ("DST OUT[0], IN[0], IN[1]\nDP2A OUT[1], IN[0], IN[1], CONST[0]\nEND\n", &[]),
+    ("MOV TEMP[1], IN[0]\nDP3 TEMP[1], TEMP[1], TEMP[1].zyxw\nMOV OUT[0], TEMP[1]\nXPD TEMP[2], TEMP[2].yzxw, IN[1]\nMOV OUT[1], TEMP[2]\nEND\n", &[]),
+];
+
+#[test]
+fn hand_written_programs_agree() {
+    let mut rng = XorShift::new(7);
+    for (body, approx) in HAND {
+        let p = parse(body);
+        for _ in 0..40 {
+            let inputs = random_inputs_with(&mut rng, !approx.is_empty());
+            if let Err(e) = diff(&p, &inputs, approx) {
+                panic!("{e}");
+            }
+        }
+    }
+}
+
+#[test]
+fn source_modifiers_and_modulate_agree() {
+    // EXT_MOD and EXT_SWZ forms are built in memory (the generator covers them too).
+    let mut rng = XorShift::new(11);
+    let base = parse("ADD OUT[0], IN[0], IN[1]\nEND\n");
+    let mods = [
+        ExtMod { complement: true, ..ExtMod::default() },
+        ExtMod { bias: true, ..ExtMod::default() },
+        ExtMod { scale2x: true, ..ExtMod::default() },
+        ExtMod { complement: true, bias: true, scale2x: true, absolute: true, negate: true },
+    ];
+    for (k, m) in mods.iter().enumerate() {
+        let mut p = base.clone();
+        p.instructions[0].src[0].ext_mod = *m;
+        p.instructions[0].src[1].ext_swizzle = Some(ExtSwizzle {
+            select: [ExtSel::W, ExtSel::Zero, ExtSel::One, ExtSel::X],
+            negate: [k % 2 == 0, true, false, k % 3 == 0],
+            divide: if k % 2 == 0 { ExtSel::W } else { ExtSel::One },
+        });
+        p.instructions[0].dst[0].modulate = Modulate::from_number(k as u32 + 1).unwrap_or_default();
+        validate(&p, &Limits::default()).expect("valid");
+        for _ in 0..40 {
+            let inputs = random_inputs(&mut rng);
+            diff(&p, &inputs, &[]).unwrap_or_else(|e| panic!("{e}"));
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Random programs.
+
+const EXACT_OPS: &[Opcode] = &[
+    Opcode::Mov,
+    Opcode::Abs,
+    Opcode::Add,
+    Opcode::Sub,
+    Opcode::Mul,
+    Opcode::Mad,
+    Opcode::Dp2,
+    Opcode::Dp3,
+    Opcode::Dp4,
+    Opcode::Dph,
+    Opcode::Dp2a,
+    Opcode::Min,
+    Opcode::Max,
+    Opcode::Slt,
+    Opcode::Sge,
+    Opcode::Seq,
+    Opcode::Sne,
+    Opcode::Sgt,
+    Opcode::Sle,
+    Opcode::Sfl,
+    Opcode::Str,
+    Opcode::Flr,
+    Opcode::Ceil,
+    Opcode::Trunc,
+    Opcode::Round,
+    Opcode::Frc,
+    Opcode::Cmp,
+    Opcode::Cnd,
+    Opcode::Lrp,
+    Opcode::Xpd,
+    Opcode::Rcp,
+    Opcode::Div,
+    Opcode::Ssg,
+    Opcode::Clamp,
+    Opcode::Dst,
+];
+
+const APPROX_OPS: &[Opcode] = &[
+    Opcode::Rsq,
+    Opcode::Ex2,
+    Opcode::Lg2,
+    Opcode::Pow,
+    Opcode::Sin,
+    Opcode::Cos,
+    Opcode::Scs,
+    Opcode::Exp,
+    Opcode::Log,
+    Opcode::Lit,
+    Opcode::Nrm,
+    Opcode::Nrm4,
+];
+
+struct Gen {
+    rng: XorShift,
+    hist: BTreeMap<String, usize>,
+    out: Vec<Instruction>,
+}
+
+fn reg(file: File, index: i32) -> Register {
+    Register::new(file, index)
+}
+
+impl Gen {
+    fn pick(&mut self, n: usize) -> usize {
+        (self.rng.next_u32() as usize) % n
+    }
+    fn chance(&mut self, percent: u32) -> bool {
+        self.rng.next_u32() % 100 < percent
+    }
+    fn note(&mut self, k: &str) {
+        *self.hist.entry(k.to_string()).or_default() += 1;
+    }
+
+    fn src(&mut self) -> SrcOperand {
+        self.src_from(false)
+    }
+
+    /// A source; `tame` restricts it to IN[1] and IMM[0] without ExtDivide (approximated
+    /// operations stay inside their accuracy ranges).
+    fn src_from(&mut self, tame: bool) -> SrcOperand {
+        let r = if tame {
+            if self.chance(80) {
+                reg(File::Input, 1)
+            } else {
+                reg(File::Immediate, 0)
+            }
+        } else {
+            match self.pick(4) {
+            0 => reg(File::Input, self.pick(2) as i32),
+            1 => reg(File::Constant, self.pick(2) as i32),
+            2 => reg(File::Immediate, self.pick(2) as i32),
+            _ => reg(File::Temporary, self.pick(4) as i32),
+            }
+        };
+        let mut s = SrcOperand::new(r);
+        for c in 0..4 {
+            s.swizzle[c] = self.pick(4) as u8;
+        }
+        if self.chance(25) {
+            s.negate = true;
+            self.note("negate");
+        }
+        if self.chance(12) {
+            s.ext_mod.absolute = true;
+            self.note("absolute");
+            if self.chance(50) {
+                s.ext_mod.negate = true;
+                self.note("-absolute");
+            }
+        }
+        if self.chance(6) {
+            s.ext_mod.complement = true;
+            self.note("complement");
+        }
+        if self.chance(6) {
+            s.ext_mod.bias = true;
+            self.note("bias");
+        }
+        if self.chance(6) {
+            s.ext_mod.scale2x = true;
+            self.note("scale2x");
+        }
+        if self.chance(8) {
+            let mut e = ExtSwizzle::default();
+            for c in 0..4 {
+                e.select[c] = ExtSel::from_number(self.pick(6) as u32).unwrap_or(ExtSel::X);
+                match e.select[c] {
+                    ExtSel::Zero => self.note("extswz 0"),
+                    ExtSel::One => self.note("extswz 1"),
+                    _ => {}
+                }
+                e.negate[c] = self.chance(30);
+                if e.negate[c] {
+                    self.note("extswz negate");
+                }
+            }
+            if !tame && self.chance(30) {
+                e.divide = ExtSel::W;
+                self.note("extdivide");
+            }
+            s.ext_swizzle = Some(e);
+        }
+        s
+    }
+
+    fn alu(&mut self) {
+        let approx = self.chance(20);
+        let op = if approx {
+            APPROX_OPS[self.pick(APPROX_OPS.len())]
+        } else {
+            EXACT_OPS[self.pick(EXACT_OPS.len())]
+        };
+        self.note(op.mnemonic());
+        let info = op.info();
+        let mut i = Instruction::new(op);
+        let dreg = if approx {
+            reg(File::Output, 1)
+        } else if self.chance(25) {
+            reg(File::Output, 0)
+        } else {
+            reg(File::Temporary, self.pick(3) as i32)
+        };
+        let mut d = DstOperand::new(dreg);
+        if self.chance(40) {
+            d.write_mask = 1 + self.pick(15) as u8;
+            self.note("writemask");
+        }
+        if self.chance(10) {
+            d.modulate = Modulate::from_number(1 + self.pick(6) as u32).unwrap_or_default();
+            self.note(&format!("modulate {:?}", d.modulate));
+        }
+        i.saturate = match self.pick(10) {
+            0 | 1 => {
+                self.note("sat");
+                Saturate::ZeroOne
+            }
+            2 => {
+                self.note("satnv");
+                Saturate::MinusPlusOne
+            }
+            _ => Saturate::None,
+        };
+        i.dst.push(d);
+        for _ in 0..info.num_src {
+            let s = self.src_from(approx);
+            i.src.push(s);
+        }
+        self.out.push(i);
+    }
+
+    fn simple(&mut self, op: Opcode, src: Option<SrcOperand>) {
+        let mut i = Instruction::new(op);
+        i.src.extend(src);
+        self.out.push(i);
+    }
+
+    fn block(&mut self, depth: usize, loops: usize, budget: &mut usize) {
+        let n = 1 + self.pick(5);
+        for _ in 0..n {
+            if *budget == 0 {
+                return;
+            }
+            *budget -= 1;
+            match self.pick(16) {
+                0 | 1 if depth < 3 => {
+                    let s = self.src();
+                    self.note("IF");
+                    self.simple(Opcode::If, Some(s));
+                    self.block(depth + 1, loops, budget);
+                    if self.chance(50) {
+                        self.note("ELSE");
+                        self.simple(Opcode::Else, None);
+                        self.block(depth + 1, loops, budget);
+                    }
+                    self.simple(Opcode::EndIf, None);
+                }
+                2 if depth < 3 && loops < 2 => self.lp(depth, loops, budget),
+                3 if loops > 0 => {
+                    let s = self.src();
+                    let ctl = if self.chance(50) { Opcode::Brk } else { Opcode::Cont };
+                    self.note(ctl.mnemonic());
+                    self.simple(Opcode::If, Some(s));
+                    self.simple(ctl, None);
+                    self.simple(Opcode::EndIf, None);
+                }
+                4 if self.chance(30) => {
+                    let s = self.src();
+                    self.note("KIL");
+                    self.simple(Opcode::Kil, Some(s));
+                }
+                5 if self.chance(15) => {
+                    let s = self.src();
+                    self.note("KILP");
+                    self.simple(Opcode::If, Some(s));
+                    self.simple(Opcode::Kilp, None);
+                    self.simple(Opcode::EndIf, None);
+                }
+                _ => self.alu(),
+            }
+        }
+    }
+
+    /// A loop of at most three iterations: counter in TEMP[3].x (outer) / .y (inner), the
+    /// comparison in TEMP[3].w / .z.
+    fn lp(&mut self, depth: usize, loops: usize, budget: &mut usize) {
+        self.note(if loops == 0 { "BGNLOOP" } else { "nested BGNLOOP" });
+        let (ctr, cmp) = if loops == 0 { (0u8, 3u8) } else { (1, 2) };
+        let t3 = reg(File::Temporary, 3);
+        let imm0 = |c: u8| {
+            let mut s = SrcOperand::new(reg(File::Immediate, 0));
+            s.swizzle = [c; 4];
+            s
+        };
+        let t3c = |c: u8| {
+            let mut s = SrcOperand::new(t3);
+            s.swizzle = [c; 4];
+            s
+        };
+        let dst = |c: u8| DstOperand {
+            write_mask: 1 << c,
+            ..DstOperand::new(t3)
+        };
+        let mut mov = Instruction::new(Opcode::Mov);
+        mov.dst.push(dst(ctr));
+        mov.src.push(imm0(0));
+        self.out.push(mov);
+        self.simple(Opcode::BgnLoop, None);
+        let mut add = Instruction::new(Opcode::Add);
+        add.dst.push(dst(ctr));
+        add.src.extend([t3c(ctr), imm0(1)]);
+        self.out.push(add);
+        let mut sge = Instruction::new(Opcode::Sgt);
+        sge.dst.push(dst(cmp));
+        sge.src.extend([t3c(ctr), imm0(2)]);
+        self.out.push(sge);
+        self.simple(Opcode::If, Some(t3c(cmp)));
+        self.simple(Opcode::Brk, None);
+        self.simple(Opcode::EndIf, None);
+        self.block(depth + 1, loops + 1, budget);
+        self.simple(Opcode::EndLoop, None);
+    }
+
+    fn program(&mut self) -> Program {
+        self.out.clear();
+        let mut budget = 24;
+        self.block(0, 0, &mut budget);
+        self.simple(Opcode::End, None);
+        let mut p = parse("END\n");
+        p.immediates[1].values = (0..4).map(|_| random_value(&mut self.rng)).collect();
+        p.instructions = std::mem::take(&mut self.out);
+        p
+    }
+}
+
+#[test]
+fn random_programs_agree_and_cover_everything_lowered() {
+    let mut g = Gen {
+        rng: XorShift::new(2026),
+        hist: BTreeMap::new(),
+        out: Vec::new(),
+    };
+    let mut budget_faults = 0;
+    for n in 0..400 {
+        let p = g.program();
+        if let Err(e) = validate(&p, &Limits::default()) {
+            panic!("generator made an invalid program {n}: {e:?}\n{}", text::print(&p));
+        }
+        for _ in 0..3 {
+            let inputs = random_inputs(&mut g.rng);
+            match diff(&p, &inputs, &[1]) {
+                Ok(_) => {}
+                Err(e) if e == "BUDGET" => budget_faults += 1,
+                Err(e) => panic!("random program {n}: {e}"),
+            }
+        }
+    }
+    assert_eq!(budget_faults, 0, "loops are bounded, no run may hit the budget");
+    let mut required: Vec<String> = EXACT_OPS
+        .iter()
+        .chain(APPROX_OPS)
+        .map(|o| o.mnemonic().to_string())
+        .collect();
+    for k in [
+        "negate", "absolute", "-absolute", "complement", "bias", "scale2x", "extswz 0",
+        "extswz 1", "extswz negate", "extdivide", "writemask", "sat", "satnv", "IF", "ELSE",
+        "BGNLOOP", "nested BGNLOOP", "BRK", "CONT", "KIL", "KILP",
+    ] {
+        required.push(k.to_string());
+    }
+    for m in 1..=6 {
+        required.push(format!("modulate {:?}", Modulate::from_number(m).unwrap_or_default()));
+    }
+    let missing: Vec<&String> = required.iter().filter(|k| !g.hist.contains_key(*k)).collect();
+    eprintln!("coverage: {:?}", g.hist);
+    assert!(missing.is_empty(), "generator never produced {missing:?}");
+}
+
+// ---------------------------------------------------------------------------------------------
+// Images, limits, errors.
+
+#[test]
+fn images_round_trip_through_bytes_and_disassembler() {
+    for (body, _) in HAND {
+        let p = parse(body);
+        let c = compile(&p, &CoreConfig::default()).expect("compiles");
+        let bytes = c.image.to_bytes();
+        let back = Image::from_bytes(&bytes).expect("reads back");
+        assert_eq!(back, c.image);
+        let text = listing(&back);
+        assert_eq!(text, listing(&c.image));
+        for (pc, i) in back.code.iter().enumerate() {
+            let line = format!("{pc:4}: {}", microcode::core::disasm::instr_text(i));
+            assert!(text.contains(&line), "{line} missing from\n{text}");
+            assert_eq!(microcode::core::isa::decode(microcode::core::isa::encode(i)), Ok(*i));
+        }
+        let l = c.listing(&p);
+        assert!(l.contains("; tgsi 0: "), "{l}");
+    }
+}
+
+fn limit_of(e: CompileError) -> (&'static str, usize, usize) {
+    match e {
+        CompileError::Limit {
+            limit,
+            needed,
+            available,
+        } => (limit, needed, available),
+        other => panic!("expected a limit error, got {other}"),
+    }
+}
+
+#[test]
+fn each_limit_produces_its_error() {
+    let cfg = CoreConfig::default();
+    let many_temps = text::parse("FRAG\nDCL TEMP[0..19]\nDCL OUT[0]\nMOV OUT[0], TEMP[19]\nEND\n").expect("parses");
+    let (l, n, a) = limit_of(compile(&many_temps, &cfg).expect_err("too many registers"));
+    assert!(l.starts_with("registers"), "{l}");
+    assert_eq!((n, a), (21, 16));
+    let e = compile(&many_temps, &cfg).expect_err("again").to_string();
+    assert!(e.contains("over by 5"), "{e}");
+
+    let many_consts = text::parse("FRAG\nDCL CONST[0..69]\nDCL OUT[0]\nMOV OUT[0], CONST[3]\nEND\n").expect("parses");
+    let (l, n, a) = limit_of(compile(&many_consts, &cfg).expect_err("too many constants"));
+    assert!(l.starts_with("constant file"), "{l}");
+    assert_eq!((n, a), (70, 64));
+
+    let long = format!("FRAG\nDCL OUT[0]\n{}END\n", "ADD OUT[0], OUT[0], OUT[0]\n".repeat(300));
+    let long = text::parse(&long).expect("parses");
+    let (l, n, a) = limit_of(compile(&long, &cfg).expect_err("too long"));
+    assert!(l.starts_with("program size"), "{l}");
+    assert_eq!((n, a), (301, 256));
+
+    // Scratch registers count too: DP3 needs one beyond the 16 declared.
+    let full = text::parse("FRAG\nDCL TEMP[0..14]\nDCL OUT[0]\nDP3 OUT[0], TEMP[0], TEMP[1]\nEND\n").expect("parses");
+    let (l, n, a) = limit_of(compile(&full, &cfg).expect_err("scratch over"));
+    assert!(l.starts_with("registers"), "{l}");
+    assert_eq!((n, a), (17, 16));
+
+    let nested = parse("IF IN[0].xxxx\nIF IN[0].yyyy\nIF IN[0].zzzz\nMOV OUT[0], IN[1]\nENDIF\nENDIF\nENDIF\nEND\n");
+    let small = CoreConfig {
+        mask_stack_depth: 2,
+        ..CoreConfig::default()
+    };
+    let (l, n, a) = limit_of(compile(&nested, &small).expect_err("too deep"));
+    assert!(l.starts_with("mask stack"), "{l}");
+    assert_eq!((n, a), (3, 2));
+}
+
+#[test]
+fn runtime_faults_budget_and_stack() {
+    let p = parse("BGNLOOP\nADD TEMP[0], TEMP[0], IMM[0].y\nENDLOOP\nEND\n");
+    let c = compile(&p, &CoreConfig::default()).expect("compiles");
+    let inputs = RunInputs {
+        budget: 1000,
+        ..RunInputs::default()
+    };
+    let f = sim::core_model::run(&c.image, &inputs).expect_err("budget");
+    assert!(matches!(f.kind, sim::core_model::FaultKind::BudgetExhausted { budget: 1000 }));
+    assert!(sim::reference::run(&p, &inputs).is_err());
+
+    let nested = parse("IF IN[0].xxxx\nIF IN[0].yyyy\nMOV OUT[0], IN[1]\nENDIF\nENDIF\nEND\n");
+    let mut img = compile(&nested, &CoreConfig::default()).expect("compiles").image;
+    img.config.mask_stack_depth = 1;
+    let mut inputs = RunInputs::default();
+    inputs.set_input(0, [F(1.0); 4]);
+    let f = sim::core_model::run(&img, &inputs).expect_err("overflow");
+    assert_eq!(f.kind, sim::core_model::FaultKind::StackOverflow { depth: 1 });
+}
+
+#[test]
+fn unsupported_opcodes_are_reported_with_their_index() {
+    let p = text::parse("FRAG\nDCL TEMP[0]\nDCL ADDR[0]\nDCL OUT[0]\nMOV OUT[0], TEMP[0]\nARL ADDR[0].x, TEMP[0]\nEND\n").expect("parses");
+    match compile(&p, &CoreConfig::default()) {
+        Err(CompileError::Unsupported { opcode, index, .. }) => {
+            assert_eq!((opcode, index), (Opcode::Arl, 1));
+        }
+        other => panic!("expected Unsupported, got {other:?}"),
+    }
+}
+
+#[test]
+fn cycles_follow_the_isa_table() {
+    // ADD (16) + RCP of one component (16 + 15 * 4) + END (14).
+    let p = parse("ADD OUT[0], IN[0], IN[1]\nRCP OUT[1].x, IN[0].x\nEND\n");
+    let c = compile(&p, &CoreConfig::default()).expect("compiles");
+    let out = sim::core_model::run(&c.image, &RunInputs::default()).expect("runs");
+    assert_eq!(out.cycles, Some(16 + 76 + 14));
+    assert_eq!(out.instructions, Some(3));
+    assert_eq!(out.engine, "core");
+}
