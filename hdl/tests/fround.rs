@@ -49,7 +49,7 @@ fn vectors() -> Vec<(u32, usize)> {
         }
     }
     xs.extend(
-        random_fadd_vectors(0xF100_4, 30_000)
+        random_fadd_vectors(0x000F_1004, 30_000)
             .into_iter()
             .map(|(a, _, _)| a),
     );
