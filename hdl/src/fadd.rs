@@ -13,9 +13,12 @@
 //! 1. unpack, 31-bit magnitude compare, both exponent differences; swap so that `big` has the
 //!    larger magnitude; clamp the alignment distance to 31; special operands;
 //! 2. align the smaller significand (5-level right shifter) with guard, round and sticky bits;
-//! 3. add or subtract (one 29-bit chain) and count the leading zeros of the 28-bit sum;
-//! 4. normalise (5-level left shifter) and compute the result exponent and its range flags;
-//! 5. round to nearest even (24-bit increment chain), apply overflow/flush/specials, pack.
+//! 3. add or subtract (one 29-bit chain) and count the leading zeros of the 28-bit sum
+//!    ([`Lzc32`], four LUT levels): the longest stage, which limits Fmax (89-97 MHz measured);
+//! 4. normalise (5-level left shifter), the result exponent and its range flags, and the whole
+//!    result when it does not depend on rounding (NaN, infinity, exact zero, flush);
+//! 5. round to nearest even (23-bit increment chain, an AND tree for its carry-out), overflow,
+//!    pack.
 use crate::lzc::Lzc32;
 use rust_hdl::prelude::*;
 
@@ -96,19 +99,20 @@ pub struct FAdd {
     s4_norm: DFF<Bits<28>>,
     s4_exp: DFF<Bits<8>>,
     s4_exp_inc: DFF<Bits<8>>,
-    s4_le0: DFF<Bit>,
+    s4c_le0: Signal<Local, Bit>,
+    s4c_is_zero: Signal<Local, Bit>,
     s4_ovf: DFF<Bit>,
     s4_max: DFF<Bit>,
-    s4_is_zero: DFF<Bit>,
     s4_sign: DFF<Bit>,
-    s4_nan: DFF<Bit>,
-    s4_inf: DFF<Bit>,
-    s4_inf_sign: DFF<Bit>,
-    s4_zero_sign: DFF<Bit>,
+    // The whole result when it does not depend on rounding (NaN, infinity, exact zero, flush),
+    // and whether it applies.
+    s4_force: DFF<Bit>,
+    s4_special: DFF<Bits<32>>,
 
     // Stage 5: round and pack.
-    s5c_m25: Signal<Local, Bits<25>>,
-    s5c_minc: Signal<Local, Bits<25>>,
+    s5c_frac: Signal<Local, Bits<23>>,
+    s5c_finc: Signal<Local, Bits<23>>,
+    s5c_ones: Signal<Local, Bit>,
     s5c_round: Signal<Local, Bit>,
     s5c_carry: Signal<Local, Bit>,
     s5c_mant: Signal<Local, Bits<32>>,
@@ -153,15 +157,11 @@ impl Logic for FAdd {
             s4_norm,
             s4_exp,
             s4_exp_inc,
-            s4_le0,
             s4_ovf,
             s4_max,
-            s4_is_zero,
             s4_sign,
-            s4_nan,
-            s4_inf,
-            s4_inf_sign,
-            s4_zero_sign,
+            s4_force,
+            s4_special,
             s5_result
         );
 
@@ -299,26 +299,39 @@ impl Logic for FAdd {
         self.s4_exp.d.next = self.s4c_e.val().get_bits::<8>(0);
         self.s4_exp_inc.d.next = self.s4c_e.val().get_bits::<8>(0) + 1;
         // e <= 0: negative (bit 9) or zero; e >= 255 can only be 255 (e_big = 254, carry out).
-        self.s4_le0.d.next = self.s4c_e.val().get_bit(9) | (self.s4c_e.val() == 0);
+        self.s4c_le0.next = self.s4c_e.val().get_bit(9) | (self.s4c_e.val() == 0);
         self.s4_ovf.d.next =
             !self.s4c_e.val().get_bit(9) & (self.s4c_e.val().get_bits::<9>(0) >= 255);
         self.s4_max.d.next = self.s4c_e.val() == 254;
-        self.s4_is_zero.d.next = !self.s3_sum.q.val().any();
+        self.s4c_is_zero.next = !self.s3_sum.q.val().any();
         self.s4_sign.d.next = self.s3_sign.q.val();
-        self.s4_nan.d.next = self.s3_nan.q.val();
-        self.s4_inf.d.next = self.s3_inf.q.val();
-        self.s4_inf_sign.d.next = self.s3_inf_sign.q.val();
-        self.s4_zero_sign.d.next = self.s3_zero_sign.q.val();
+        self.s4_force.d.next =
+            self.s3_nan.q.val() | self.s3_inf.q.val() | self.s4c_is_zero.val() | self.s4c_le0.val();
+        // Later assignments win: flush, exact zero, infinity, NaN.
+        self.s4_special.d.next = bit_cast::<32, 1>(self.s3_sign.q.val().into()) << 31;
+        if self.s4c_is_zero.val() {
+            self.s4_special.d.next = bit_cast::<32, 1>(self.s3_zero_sign.q.val().into()) << 31;
+        }
+        if self.s3_inf.q.val() {
+            self.s4_special.d.next = (bit_cast::<32, 1>(self.s3_inf_sign.q.val().into()) << 31)
+                | bits::<32>(0x7F80_0000);
+        }
+        if self.s3_nan.q.val() {
+            self.s4_special.d.next = bits::<32>(0x7FC0_0000);
+        }
 
         // ---- Stage 5: significand norm[27:4], guard norm[3], sticky |norm[2:0].
         self.s5c_round.next = self.s4_norm.q.val().get_bit(3)
             & (self.s4_norm.q.val().get_bits::<3>(0).any() | self.s4_norm.q.val().get_bit(4));
-        self.s5c_m25.next = bit_cast::<25, 24>(self.s4_norm.q.val().get_bits::<24>(4));
-        self.s5c_minc.next = self.s5c_m25.val() + 1;
-        self.s5c_carry.next = self.s5c_round.val() & self.s5c_minc.val().get_bit(24);
+        self.s5c_frac.next = self.s4_norm.q.val().get_bits::<23>(4);
+        self.s5c_finc.next = self.s5c_frac.val() + 1;
+        // Rounding carries into the exponent only from an all-ones fraction (the leading one at
+        // bit 27 is always set); an AND tree says so sooner than the increment chain.
+        self.s5c_ones.next = self.s5c_frac.val().all();
+        self.s5c_carry.next = self.s5c_round.val() & self.s5c_ones.val();
         self.s5c_mant.next = bit_cast::<32, 23>(self.s4_norm.q.val().get_bits::<23>(4));
         if self.s5c_round.val() {
-            self.s5c_mant.next = bit_cast::<32, 23>(self.s5c_minc.val().get_bits::<23>(0));
+            self.s5c_mant.next = bit_cast::<32, 23>(self.s5c_finc.val());
         }
         self.s5c_exp.next = bit_cast::<32, 8>(self.s4_exp.q.val()) << 23;
         if self.s5c_carry.val() {
@@ -329,18 +342,8 @@ impl Logic for FAdd {
         if self.s4_ovf.q.val() | (self.s4_max.q.val() & self.s5c_carry.val()) {
             self.s5_result.d.next = self.s5c_sign32.val() | bits::<32>(0x7F80_0000);
         }
-        if self.s4_le0.q.val() {
-            self.s5_result.d.next = self.s5c_sign32.val();
-        }
-        if self.s4_is_zero.q.val() {
-            self.s5_result.d.next = bit_cast::<32, 1>(self.s4_zero_sign.q.val().into()) << 31;
-        }
-        if self.s4_inf.q.val() {
-            self.s5_result.d.next = (bit_cast::<32, 1>(self.s4_inf_sign.q.val().into()) << 31)
-                | bits::<32>(0x7F80_0000);
-        }
-        if self.s4_nan.q.val() {
-            self.s5_result.d.next = bits::<32>(0x7FC0_0000);
+        if self.s4_force.q.val() {
+            self.s5_result.d.next = self.s4_special.q.val();
         }
         self.result.next = self.s5_result.q.val();
     }

@@ -65,14 +65,16 @@ impl Logic for FCmp {
         self.nan.next = ((self.a.val().get_bits::<8>(23) == 255)
             & (self.a.val().get_bits::<23>(0) != 0))
             | ((self.b.val().get_bits::<8>(23) == 255) & (self.b.val().get_bits::<23>(0) != 0));
+        // The raw magnitudes order the flushed values too, except that two zero-or-subnormal
+        // operands are equal: comparing raw bits keeps the flush out of the carry chain's path.
         self.zeros.next =
-            (self.fa.val().get_bits::<31>(0) == 0) & (self.fb.val().get_bits::<31>(0) == 0);
-        self.mag_lt.next = self.fa.val().get_bits::<31>(0) < self.fb.val().get_bits::<31>(0);
-        self.mag_eq.next = self.fa.val().get_bits::<31>(0) == self.fb.val().get_bits::<31>(0);
+            (self.a.val().get_bits::<8>(23) == 0) & (self.b.val().get_bits::<8>(23) == 0);
+        self.mag_lt.next = self.a.val().get_bits::<31>(0) < self.b.val().get_bits::<31>(0);
+        self.mag_eq.next = self.a.val().get_bits::<31>(0) == self.b.val().get_bits::<31>(0);
         // Sign-magnitude order: a negative is below a positive (two zeros were caught above);
         // among negatives the larger magnitude is the smaller value.
-        match (bit_cast::<2, 1>(self.fa.val().get_bit(31).into()) << 1
-            | bit_cast::<2, 1>(self.fb.val().get_bit(31).into()))
+        match (bit_cast::<2, 1>(self.a.val().get_bit(31).into()) << 1
+            | bit_cast::<2, 1>(self.b.val().get_bit(31).into()))
         .index()
         {
             0 => self.c_lt.next = self.mag_lt.val(),

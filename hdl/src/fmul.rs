@@ -13,10 +13,12 @@
 //! 1. unpack, operand classes, `3*ma` (26-bit chain), exponent sum `ea + eb`;
 //! 2. twelve radix-4 partial-product rows `digit * ma` (digit in 0..=3, a 4-way select each),
 //!    added in pairs (six 26-bit chains);
-//! 3. the six sums added in pairs (three 28-bit chains); result exponent candidates;
+//! 3. the six sums added in pairs (three 28-bit chains);
 //! 4. the three sums reduced by one carry-save level and one 40-bit chain: the product `P[47:8]`;
-//! 5. normalise (`P[47]` selects the window), round to nearest even (24-bit increment chain),
-//!    apply the subnormal/overflow rules and the special operands, pack.
+//!    the two sticky bits (off the early low end of that chain), the exponent candidates and
+//!    range flags, and the result for special operands;
+//! 5. normalise (`P[47]` selects the window), round to nearest even (23-bit increment chain; an
+//!    AND tree tells whether it carries out), apply the subnormal/overflow rules, pack.
 //!
 //! The 24x24 significand product is never written as `*`: rust-hdl only multiplies 16x16 and
 //! yosys' generic multiplier is neither pipelined nor small on a LUT4 fabric.
@@ -126,13 +128,15 @@ pub struct FMul {
     s5c_m: Signal<Local, Bits<24>>,
     s5c_frac: Signal<Local, Bits<23>>,
     s5c_finc: Signal<Local, Bits<23>>,
-    s5c_guard: Signal<Local, Bit>,
-    s5c_sticky: Signal<Local, Bit>,
+    s5c_p47: Signal<Local, Bit>,
+    s5c_round47: Signal<Local, Bit>,
+    s5c_round46: Signal<Local, Bit>,
     s5c_round: Signal<Local, Bit>,
     s5c_ones: Signal<Local, Bit>,
     s5c_carry: Signal<Local, Bit>,
     s5c_mant: Signal<Local, Bits<32>>,
     s5c_exp: Signal<Local, Bits<32>>,
+    // Result below the normal range, rounds up to the smallest normal, overflows.
     s5c_le0: Signal<Local, Bit>,
     s5c_eq0: Signal<Local, Bit>,
     s5c_ovf: Signal<Local, Bit>,
@@ -382,47 +386,53 @@ impl Logic for FMul {
         self.s4_e1_max.d.next = self.s3_es.q.val() == 380;
         self.s4_sign.d.next = self.s3_sign.q.val();
 
-        // ---- Stage 5: s4_p holds P[47:8]. P[47] picks the 24-bit window.
-        if self.s4_p.q.val().get_bit(39) {
+        // ---- Stage 5: s4_p holds P[47:8] (bit 39 = P[47], bit 15 = P[23]). P[47] picks the
+        // 24-bit window. The decisions are written flat, one per window, and selected last,
+        // which keeps the path to the output register short.
+        self.s5c_p47.next = self.s4_p.q.val().get_bit(39);
+        self.s5c_m.next = self.s4_p.q.val().get_bits::<24>(15);
+        if self.s5c_p47.val() {
             self.s5c_m.next = self.s4_p.q.val().get_bits::<24>(16);
-            self.s5c_guard.next = self.s4_p.q.val().get_bit(15);
-            self.s5c_sticky.next = self.s4_sticky47.q.val();
-            self.s5c_le0.next = self.s4_e1_le0.q.val();
-            self.s5c_eq0.next = self.s4_e1_eq0.q.val();
-            self.s5c_ovf.next = self.s4_e1_ovf.q.val();
-        } else {
-            self.s5c_m.next = self.s4_p.q.val().get_bits::<24>(15);
-            self.s5c_guard.next = self.s4_p.q.val().get_bit(14);
-            self.s5c_sticky.next = self.s4_sticky46.q.val();
-            self.s5c_le0.next = self.s4_e0_le0.q.val();
-            self.s5c_eq0.next = self.s4_e0_eq0.q.val();
-            self.s5c_ovf.next = self.s4_e0_ovf.q.val();
         }
-        self.s5c_round.next =
-            self.s5c_guard.val() & (self.s5c_sticky.val() | self.s5c_m.val().get_bit(0));
-        self.s5c_frac.next = self.s5c_m.val().get_bits::<23>(0);
-        self.s5c_finc.next = self.s5c_frac.val() + 1;
+        // Nearest even: guard & (sticky | lsb), for either window.
+        self.s5c_round47.next = self.s4_p.q.val().get_bit(15)
+            & (self.s4_sticky47.q.val() | self.s4_p.q.val().get_bit(16));
+        self.s5c_round46.next = self.s4_p.q.val().get_bit(14)
+            & (self.s4_sticky46.q.val() | self.s4_p.q.val().get_bit(15));
         // The increment carries out only when m is all ones (then the significand is 1.0 again);
         // an AND tree says so sooner than the end of the increment chain. P[46:24] is common
         // to both windows; the remaining bit is P[47] (set in its window) or P[23].
         self.s5c_ones.next = self.s4_p.q.val().get_bits::<23>(16).all()
-            & (self.s4_p.q.val().get_bit(39) | self.s4_p.q.val().get_bit(15));
+            & (self.s5c_p47.val() | self.s4_p.q.val().get_bit(15));
+        self.s5c_round.next = (self.s5c_p47.val() & self.s5c_round47.val())
+            | (!self.s5c_p47.val() & self.s5c_round46.val());
         self.s5c_carry.next = self.s5c_round.val() & self.s5c_ones.val();
+        self.s5c_ovf.next = (self.s5c_p47.val()
+            & (self.s4_e1_ovf.q.val()
+                | (self.s4_e1_max.q.val() & self.s5c_round47.val() & self.s5c_ones.val())))
+            | (!self.s5c_p47.val()
+                & (self.s4_e0_ovf.q.val()
+                    | (self.s4_e0_max.q.val() & self.s5c_round46.val() & self.s5c_ones.val())));
+        self.s5c_le0.next = (self.s5c_p47.val() & self.s4_e1_le0.q.val())
+            | (!self.s5c_p47.val() & self.s4_e0_le0.q.val());
+        self.s5c_eq0.next = ((self.s5c_p47.val() & self.s4_e1_eq0.q.val())
+            | (!self.s5c_p47.val() & self.s4_e0_eq0.q.val()))
+            & self.s5c_ones.val();
+        self.s5c_frac.next = self.s5c_m.val().get_bits::<23>(0);
+        self.s5c_finc.next = self.s5c_frac.val() + 1;
         self.s5c_mant.next = bit_cast::<32, 23>(self.s5c_frac.val());
         if self.s5c_round.val() {
             self.s5c_mant.next = bit_cast::<32, 23>(self.s5c_finc.val());
         }
-        if self.s4_p.q.val().get_bit(39) {
+        if self.s5c_p47.val() {
             self.s5c_exp.next = bit_cast::<32, 8>(self.s4_e1.q.val()) << 23;
             if self.s5c_carry.val() {
                 self.s5c_exp.next = bit_cast::<32, 8>(self.s4_e2.q.val()) << 23;
-                self.s5c_ovf.next = self.s4_e1_ovf.q.val() | self.s4_e1_max.q.val();
             }
         } else {
             self.s5c_exp.next = bit_cast::<32, 8>(self.s4_e0.q.val()) << 23;
             if self.s5c_carry.val() {
                 self.s5c_exp.next = bit_cast::<32, 8>(self.s4_e1.q.val()) << 23;
-                self.s5c_ovf.next = self.s4_e0_ovf.q.val() | self.s4_e0_max.q.val();
             }
         }
         self.s5c_sign32.next = bit_cast::<32, 1>(self.s4_sign.q.val().into()) << 31;
@@ -431,7 +441,7 @@ impl Logic for FMul {
         self.s5_result.d.next = self.s5c_sign32.val() | self.s5c_exp.val() | self.s5c_mant.val();
         if self.s5c_le0.val() {
             self.s5_result.d.next = self.s5c_sign32.val();
-            if self.s5c_eq0.val() & self.s5c_ones.val() {
+            if self.s5c_eq0.val() {
                 self.s5_result.d.next = self.s5c_sign32.val() | bits::<32>(0x0080_0000);
             }
         }

@@ -85,8 +85,8 @@ impl Logic for FRound {
     fn update(&mut self) {
         dff_setup!(
             self, clock, s1_mag, s1_sign, s1_mode, s1_mask, s1_step, s1_nan, s1_big, s1_small,
-            s1_zero, s1_one, s1_gt_half, s2_cleared, s2_addend, s2_sign, s2_force,
-            s2_forced, s3_result
+            s1_zero, s1_one, s1_gt_half, s2_cleared, s2_addend, s2_sign, s2_force, s2_forced,
+            s3_result
         );
         // ---- Stage 1: classify, build the masks.
         self.s1c_e.next = self.a.val().get_bits::<8>(23) - 127;
@@ -120,8 +120,7 @@ impl Logic for FRound {
             RoundMode::Ceil => self.s2c_inc.next = !self.s1_sign.q.val() & self.s2c_any.val(),
             RoundMode::Trunc => self.s2c_inc.next = false,
             _ => {
-                self.s2c_inc.next =
-                    self.s2c_half.val() & (self.s2c_rest.val() | self.s2c_lsb.val())
+                self.s2c_inc.next = self.s2c_half.val() & (self.s2c_rest.val() | self.s2c_lsb.val())
             }
         }
         self.s2_cleared.d.next = self.s1_mag.q.val() & self.s2c_not_mask.val();

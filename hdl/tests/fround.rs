@@ -2,7 +2,7 @@
 //! `microcode::arith::fround_integral`.
 mod common;
 
-use common::model::{flush_out, flush_in, random_fadd_vectors, SPECIALS};
+use common::model::{flush_in, flush_out, random_fadd_vectors, SPECIALS};
 use common::sim::tick;
 use common::tools::{verilator_lint, verilator_model, verilator_run, yosys_check, Port};
 use hdl::fround::{FRound, RoundMode};
@@ -11,8 +11,12 @@ use rust_hdl::core::check_error::check_all;
 use rust_hdl::prelude::*;
 
 const LATENCY: usize = 3;
-const MODES: [RoundMode; 4] =
-    [RoundMode::Floor, RoundMode::Ceil, RoundMode::Trunc, RoundMode::NearestEven];
+const MODES: [RoundMode; 4] = [
+    RoundMode::Floor,
+    RoundMode::Ceil,
+    RoundMode::Trunc,
+    RoundMode::NearestEven,
+];
 
 fn host(x: u32, mode: usize) -> u32 {
     let v = flush_in(x);
@@ -25,7 +29,12 @@ fn host(x: u32, mode: usize) -> u32 {
 }
 
 fn arith(x: u32, mode: usize) -> u32 {
-    let m = [IntegralMode::Floor, IntegralMode::Ceil, IntegralMode::Trunc, IntegralMode::NearestEven];
+    let m = [
+        IntegralMode::Floor,
+        IntegralMode::Ceil,
+        IntegralMode::Trunc,
+        IntegralMode::NearestEven,
+    ];
     fround_integral(x, m[mode])
 }
 
@@ -39,7 +48,11 @@ fn vectors() -> Vec<(u32, usize)> {
             xs.extend([x, x + 1, x - 1, x | 0x8000_0000, (x + 1) | 0x8000_0000]);
         }
     }
-    xs.extend(random_fadd_vectors(0xF100_4, 30_000).into_iter().map(|(a, _, _)| a));
+    xs.extend(
+        random_fadd_vectors(0x000F_1004, 30_000)
+            .into_iter()
+            .map(|(a, _, _)| a),
+    );
     let mut v = Vec::new();
     for (i, &x) in xs.iter().enumerate() {
         v.push((x, i % 4));
@@ -86,11 +99,29 @@ fn fround_verilog() {
     let mut uut = FRound::default();
     uut.connect_all();
     let verilog = generate_verilog(&uut);
-    let Some(_) = verilator_lint("fround", &verilog) else { return };
+    let Some(_) = verilator_lint("fround", &verilog) else {
+        return;
+    };
     yosys_check("fround", &verilog);
-    let ins = [Port { name: "a", width: 32 }, Port { name: "mode", width: 2 }];
-    let Some(exe) = verilator_model("fround", &verilog, &ins, &[Port { name: "result", width: 32 }])
-    else {
+    let ins = [
+        Port {
+            name: "a",
+            width: 32,
+        },
+        Port {
+            name: "mode",
+            width: 2,
+        },
+    ];
+    let Some(exe) = verilator_model(
+        "fround",
+        &verilog,
+        &ins,
+        &[Port {
+            name: "result",
+            width: 32,
+        }],
+    ) else {
         return;
     };
     let v = vectors();

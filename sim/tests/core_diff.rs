@@ -114,7 +114,8 @@ fn diff(p: &Program, inputs: &RunInputs, approx: &[u32]) -> Result<(RunOutput, R
     let (r, c) = match (r, c) {
         (Ok(r), Ok(c)) => (r, c),
         (Err(re), Err(ce)) => {
-            let both_budget = re.to_string().contains("budget") && ce.to_string().contains("budget");
+            let both_budget =
+                re.to_string().contains("budget") && ce.to_string().contains("budget");
             if both_budget {
                 return Err("BUDGET".into());
             }
@@ -131,7 +132,10 @@ fn diff(p: &Program, inputs: &RunInputs, approx: &[u32]) -> Result<(RunOutput, R
     };
     for l in 0..4 {
         if r.lanes[l].killed != c.lanes[l].killed {
-            return Err(format!("lane {l} killed differs\n{text}\n{}", compiled.listing(p)));
+            return Err(format!(
+                "lane {l} killed differs\n{text}\n{}",
+                compiled.listing(p)
+            ));
         }
         for (reg, rv) in &r.lanes[l].outputs {
             let cv = c.lanes[l].outputs.get(reg).copied().unwrap_or([0; 4]);
@@ -217,10 +221,25 @@ fn source_modifiers_and_modulate_agree() {
     let mut rng = XorShift::new(11);
     let base = parse("ADD OUT[0], IN[0], IN[1]\nEND\n");
     let mods = [
-        ExtMod { complement: true, ..ExtMod::default() },
-        ExtMod { bias: true, ..ExtMod::default() },
-        ExtMod { scale2x: true, ..ExtMod::default() },
-        ExtMod { complement: true, bias: true, scale2x: true, absolute: true, negate: true },
+        ExtMod {
+            complement: true,
+            ..ExtMod::default()
+        },
+        ExtMod {
+            bias: true,
+            ..ExtMod::default()
+        },
+        ExtMod {
+            scale2x: true,
+            ..ExtMod::default()
+        },
+        ExtMod {
+            complement: true,
+            bias: true,
+            scale2x: true,
+            absolute: true,
+            negate: true,
+        },
     ];
     for (k, m) in mods.iter().enumerate() {
         let mut p = base.clone();
@@ -331,10 +350,10 @@ impl Gen {
             }
         } else {
             match self.pick(4) {
-            0 => reg(File::Input, self.pick(2) as i32),
-            1 => reg(File::Constant, self.pick(2) as i32),
-            2 => reg(File::Immediate, self.pick(2) as i32),
-            _ => reg(File::Temporary, self.pick(4) as i32),
+                0 => reg(File::Input, self.pick(2) as i32),
+                1 => reg(File::Constant, self.pick(2) as i32),
+                2 => reg(File::Immediate, self.pick(2) as i32),
+                _ => reg(File::Temporary, self.pick(4) as i32),
             }
         };
         let mut s = SrcOperand::new(r);
@@ -462,7 +481,11 @@ impl Gen {
                 2 if depth < 3 && loops < 2 => self.lp(depth, loops, budget),
                 3 if loops > 0 => {
                     let s = self.src();
-                    let ctl = if self.chance(50) { Opcode::Brk } else { Opcode::Cont };
+                    let ctl = if self.chance(50) {
+                        Opcode::Brk
+                    } else {
+                        Opcode::Cont
+                    };
                     self.note(ctl.mnemonic());
                     self.simple(Opcode::If, Some(s));
                     self.simple(ctl, None);
@@ -488,7 +511,11 @@ impl Gen {
     /// A loop of at most three iterations: counter in TEMP[3].x (outer) / .y (inner), the
     /// comparison in TEMP[3].w / .z.
     fn lp(&mut self, depth: usize, loops: usize, budget: &mut usize) {
-        self.note(if loops == 0 { "BGNLOOP" } else { "nested BGNLOOP" });
+        self.note(if loops == 0 {
+            "BGNLOOP"
+        } else {
+            "nested BGNLOOP"
+        });
         let (ctr, cmp) = if loops == 0 { (0u8, 3u8) } else { (1, 2) };
         let t3 = reg(File::Temporary, 3);
         let imm0 = |c: u8| {
@@ -548,7 +575,10 @@ fn random_programs_agree_and_cover_everything_lowered() {
     for n in 0..400 {
         let p = g.program();
         if let Err(e) = validate(&p, &Limits::default()) {
-            panic!("generator made an invalid program {n}: {e:?}\n{}", text::print(&p));
+            panic!(
+                "generator made an invalid program {n}: {e:?}\n{}",
+                text::print(&p)
+            );
         }
         for _ in 0..3 {
             let inputs = random_inputs(&mut g.rng);
@@ -559,23 +589,50 @@ fn random_programs_agree_and_cover_everything_lowered() {
             }
         }
     }
-    assert_eq!(budget_faults, 0, "loops are bounded, no run may hit the budget");
+    assert_eq!(
+        budget_faults, 0,
+        "loops are bounded, no run may hit the budget"
+    );
     let mut required: Vec<String> = EXACT_OPS
         .iter()
         .chain(APPROX_OPS)
         .map(|o| o.mnemonic().to_string())
         .collect();
     for k in [
-        "negate", "absolute", "-absolute", "complement", "bias", "scale2x", "extswz 0",
-        "extswz 1", "extswz negate", "extdivide", "writemask", "sat", "satnv", "IF", "ELSE",
-        "BGNLOOP", "nested BGNLOOP", "BRK", "CONT", "KIL", "KILP",
+        "negate",
+        "absolute",
+        "-absolute",
+        "complement",
+        "bias",
+        "scale2x",
+        "extswz 0",
+        "extswz 1",
+        "extswz negate",
+        "extdivide",
+        "writemask",
+        "sat",
+        "satnv",
+        "IF",
+        "ELSE",
+        "BGNLOOP",
+        "nested BGNLOOP",
+        "BRK",
+        "CONT",
+        "KIL",
+        "KILP",
     ] {
         required.push(k.to_string());
     }
     for m in 1..=6 {
-        required.push(format!("modulate {:?}", Modulate::from_number(m).unwrap_or_default()));
+        required.push(format!(
+            "modulate {:?}",
+            Modulate::from_number(m).unwrap_or_default()
+        ));
     }
-    let missing: Vec<&String> = required.iter().filter(|k| !g.hist.contains_key(*k)).collect();
+    let missing: Vec<&String> = required
+        .iter()
+        .filter(|k| !g.hist.contains_key(*k))
+        .collect();
     eprintln!("coverage: {:?}", g.hist);
     assert!(missing.is_empty(), "generator never produced {missing:?}");
 }
@@ -596,7 +653,10 @@ fn images_round_trip_through_bytes_and_disassembler() {
         for (pc, i) in back.code.iter().enumerate() {
             let line = format!("{pc:4}: {}", microcode::core::disasm::instr_text(i));
             assert!(text.contains(&line), "{line} missing from\n{text}");
-            assert_eq!(microcode::core::isa::decode(microcode::core::isa::encode(i)), Ok(*i));
+            assert_eq!(
+                microcode::core::isa::decode(microcode::core::isa::encode(i)),
+                Ok(*i)
+            );
         }
         let l = c.listing(&p);
         assert!(l.contains("; tgsi 0: "), "{l}");
@@ -617,26 +677,34 @@ fn limit_of(e: CompileError) -> (&'static str, usize, usize) {
 #[test]
 fn each_limit_produces_its_error() {
     let cfg = CoreConfig::default();
-    let many_temps = text::parse("FRAG\nDCL TEMP[0..19]\nDCL OUT[0]\nMOV OUT[0], TEMP[19]\nEND\n").expect("parses");
+    let many_temps = text::parse("FRAG\nDCL TEMP[0..19]\nDCL OUT[0]\nMOV OUT[0], TEMP[19]\nEND\n")
+        .expect("parses");
     let (l, n, a) = limit_of(compile(&many_temps, &cfg).expect_err("too many registers"));
     assert!(l.starts_with("registers"), "{l}");
     assert_eq!((n, a), (21, 16));
     let e = compile(&many_temps, &cfg).expect_err("again").to_string();
     assert!(e.contains("over by 5"), "{e}");
 
-    let many_consts = text::parse("FRAG\nDCL CONST[0..69]\nDCL OUT[0]\nMOV OUT[0], CONST[3]\nEND\n").expect("parses");
+    let many_consts =
+        text::parse("FRAG\nDCL CONST[0..69]\nDCL OUT[0]\nMOV OUT[0], CONST[3]\nEND\n")
+            .expect("parses");
     let (l, n, a) = limit_of(compile(&many_consts, &cfg).expect_err("too many constants"));
     assert!(l.starts_with("constant file"), "{l}");
     assert_eq!((n, a), (70, 64));
 
-    let long = format!("FRAG\nDCL OUT[0]\n{}END\n", "ADD OUT[0], OUT[0], OUT[0]\n".repeat(300));
+    let long = format!(
+        "FRAG\nDCL OUT[0]\n{}END\n",
+        "ADD OUT[0], OUT[0], OUT[0]\n".repeat(300)
+    );
     let long = text::parse(&long).expect("parses");
     let (l, n, a) = limit_of(compile(&long, &cfg).expect_err("too long"));
     assert!(l.starts_with("program size"), "{l}");
     assert_eq!((n, a), (301, 256));
 
     // Scratch registers count too: DP3 needs one beyond the 16 declared.
-    let full = text::parse("FRAG\nDCL TEMP[0..14]\nDCL OUT[0]\nDP3 OUT[0], TEMP[0], TEMP[1]\nEND\n").expect("parses");
+    let full =
+        text::parse("FRAG\nDCL TEMP[0..14]\nDCL OUT[0]\nDP3 OUT[0], TEMP[0], TEMP[1]\nEND\n")
+            .expect("parses");
     let (l, n, a) = limit_of(compile(&full, &cfg).expect_err("scratch over"));
     assert!(l.starts_with("registers"), "{l}");
     assert_eq!((n, a), (17, 16));
@@ -660,16 +728,24 @@ fn runtime_faults_budget_and_stack() {
         ..RunInputs::default()
     };
     let f = sim::core_model::run(&c.image, &inputs).expect_err("budget");
-    assert!(matches!(f.kind, sim::core_model::FaultKind::BudgetExhausted { budget: 1000 }));
+    assert!(matches!(
+        f.kind,
+        sim::core_model::FaultKind::BudgetExhausted { budget: 1000 }
+    ));
     assert!(sim::reference::run(&p, &inputs).is_err());
 
     let nested = parse("IF IN[0].xxxx\nIF IN[0].yyyy\nMOV OUT[0], IN[1]\nENDIF\nENDIF\nEND\n");
-    let mut img = compile(&nested, &CoreConfig::default()).expect("compiles").image;
+    let mut img = compile(&nested, &CoreConfig::default())
+        .expect("compiles")
+        .image;
     img.config.mask_stack_depth = 1;
     let mut inputs = RunInputs::default();
     inputs.set_input(0, [F(1.0); 4]);
     let f = sim::core_model::run(&img, &inputs).expect_err("overflow");
-    assert_eq!(f.kind, sim::core_model::FaultKind::StackOverflow { depth: 1 });
+    assert_eq!(
+        f.kind,
+        sim::core_model::FaultKind::StackOverflow { depth: 1 }
+    );
 }
 
 #[test]

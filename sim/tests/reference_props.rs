@@ -14,7 +14,7 @@ impl Sampler for Echo {
     fn sample(&self, _: TextureTarget, coord: [f32; 4]) -> [u32; 4] {
         coord.map(f32::to_bits)
     }
-    fn fetch(&self, texel: [i32; 4]) -> [u32; 4] {
+    fn fetch(&self, _: TextureTarget, texel: [i32; 4]) -> [u32; 4] {
         texel.map(|t| t as u32)
     }
     fn size(&self) -> [u32; 4] {

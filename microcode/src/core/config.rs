@@ -81,7 +81,10 @@ impl Default for CoreConfig {
             call_stack_depth: 8,
             texture_texels: 4096,
             predicates: 1,
-            features: Features::DIVIDER | Features::TEXTURE | Features::INTEGER | Features::SEQUENCER,
+            features: Features::DIVIDER
+                | Features::TEXTURE
+                | Features::INTEGER
+                | Features::SEQUENCER,
             latency: 13,
             literals: BOARD_LITERALS,
         }

@@ -237,7 +237,10 @@ impl Image {
                 computed,
             });
         }
-        let mut r = Reader { b: &b[..body], at: 8 };
+        let mut r = Reader {
+            b: &b[..body],
+            at: 8,
+        };
         let hlen = r.u32()? as usize;
         let hstart = r.at;
         let header = r.take(hlen)?;
@@ -337,8 +340,16 @@ impl Image {
             ("program_size", a.program_size, core.program_size),
             ("registers", a.registers, core.registers),
             ("constants", a.constants, core.constants),
-            ("mask_stack_depth", a.mask_stack_depth, core.mask_stack_depth),
-            ("call_stack_depth", a.call_stack_depth, core.call_stack_depth),
+            (
+                "mask_stack_depth",
+                a.mask_stack_depth,
+                core.mask_stack_depth,
+            ),
+            (
+                "call_stack_depth",
+                a.call_stack_depth,
+                core.call_stack_depth,
+            ),
             ("texture_texels", a.texture_texels, core.texture_texels),
             ("predicates", a.predicates, core.predicates),
         ] {

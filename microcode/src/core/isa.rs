@@ -145,9 +145,7 @@ impl Op {
     /// The table row.
     pub fn info(self) -> &'static OpInfo {
         // The table is complete by construction (the macro emits one row per variant).
-        OPS.iter()
-            .find(|i| i.op == self)
-            .unwrap_or(&OPS[0])
+        OPS.iter().find(|i| i.op == self).unwrap_or(&OPS[0])
     }
 
     /// Looks an operation up by its `op` field value.

@@ -124,7 +124,10 @@ impl File {
 
     /// Looks a file up by text name, case-insensitively.
     pub fn from_name(s: &str) -> Option<File> {
-        File::ALL.iter().copied().find(|f| f.name().eq_ignore_ascii_case(s))
+        File::ALL
+            .iter()
+            .copied()
+            .find(|f| f.name().eq_ignore_ascii_case(s))
     }
 
     /// Files a program may not write.
@@ -206,7 +209,10 @@ impl SemanticName {
 
     /// Looks a name up by text, case-insensitively.
     pub fn from_name(s: &str) -> Option<SemanticName> {
-        SemanticName::ALL.iter().copied().find(|f| f.name().eq_ignore_ascii_case(s))
+        SemanticName::ALL
+            .iter()
+            .copied()
+            .find(|f| f.name().eq_ignore_ascii_case(s))
     }
 }
 
@@ -384,9 +390,16 @@ pub enum ExtSel {
 impl ExtSel {
     /// Looks a selector up by token value.
     pub fn from_number(n: u32) -> Option<ExtSel> {
-        [ExtSel::X, ExtSel::Y, ExtSel::Z, ExtSel::W, ExtSel::Zero, ExtSel::One]
-            .get(n as usize)
-            .copied()
+        [
+            ExtSel::X,
+            ExtSel::Y,
+            ExtSel::Z,
+            ExtSel::W,
+            ExtSel::Zero,
+            ExtSel::One,
+        ]
+        .get(n as usize)
+        .copied()
     }
 }
 
@@ -716,6 +729,9 @@ impl Program {
 
     /// The value of a property, if the program sets it.
     pub fn property(&self, name: PropertyName) -> Option<&[u32]> {
-        self.properties.iter().find(|p| p.name == name).map(|p| p.values.as_slice())
+        self.properties
+            .iter()
+            .find(|p| p.name == name)
+            .map(|p| p.values.as_slice())
     }
 }

@@ -628,7 +628,8 @@ pub fn spellings_longest_first() -> Vec<(&'static str, Opcode)> {
     let mut v: Vec<(&'static str, Opcode)> = OPCODES
         .iter()
         .flat_map(|r| {
-            std::iter::once((r.mnemonic, r.opcode)).chain(r.aliases.iter().map(move |a| (*a, r.opcode)))
+            std::iter::once((r.mnemonic, r.opcode))
+                .chain(r.aliases.iter().map(move |a| (*a, r.opcode)))
         })
         .collect();
     v.sort_by(|a, b| b.0.len().cmp(&a.0.len()).then(a.0.cmp(b.0)));
@@ -643,7 +644,12 @@ mod tests {
     #[test]
     fn numbers_are_unique_and_sorted() {
         for w in OPCODES.windows(2) {
-            assert!(w[0].number < w[1].number, "{} / {}", w[0].mnemonic, w[1].mnemonic);
+            assert!(
+                w[0].number < w[1].number,
+                "{} / {}",
+                w[0].mnemonic,
+                w[1].mnemonic
+            );
         }
         for r in OPCODES {
             assert_eq!(r.opcode as u8, r.number);

@@ -105,18 +105,16 @@ impl<'a> Machine<'a> {
 
     fn read(&self, o: &Operand, lane: usize) -> [u32; 4] {
         let base = match o.file {
-            SrcFile::R => self
-                .r
-                .get(usize::from(o.index))
-                .map_or([0; 4], |v| v[lane]),
+            SrcFile::R => self.r.get(usize::from(o.index)).map_or([0; 4], |v| v[lane]),
             SrcFile::K => self.k.get(usize::from(o.index)).copied().unwrap_or([0; 4]),
-            SrcFile::L => [self
-                .img
-                .config
-                .literals
-                .get(usize::from(o.index))
-                .copied()
-                .unwrap_or(0); 4],
+            SrcFile::L => {
+                [self.img
+                    .config
+                    .literals
+                    .get(usize::from(o.index))
+                    .copied()
+                    .unwrap_or(0); 4]
+            }
         };
         std::array::from_fn(|c| {
             let mut v = match o.swz[c] {
@@ -234,10 +232,13 @@ impl<'a> Machine<'a> {
         match i.op {
             Op::If => {
                 let cond: Mask = std::array::from_fn(|l| self.p[l][0]);
-                self.push(pc, Frame::If {
-                    entry: self.e,
-                    cond,
-                })?;
+                self.push(
+                    pc,
+                    Frame::If {
+                        entry: self.e,
+                        cond,
+                    },
+                )?;
                 self.e = std::array::from_fn(|l| self.e[l] && cond[l]);
                 if !any(self.e) {
                     return Ok(Some(target));
@@ -256,10 +257,13 @@ impl<'a> Machine<'a> {
                 Some(Frame::If { entry, .. }) => self.e = entry,
                 _ => return Err(mismatch("ENDIF")),
             },
-            Op::Loop => self.push(pc, Frame::Loop {
-                entry: self.e,
-                live: self.e,
-            })?,
+            Op::Loop => self.push(
+                pc,
+                Frame::Loop {
+                    entry: self.e,
+                    live: self.e,
+                },
+            )?,
             Op::Endloop => match self.stack.last() {
                 Some(Frame::Loop { entry, live }) => {
                     if any(*live) {

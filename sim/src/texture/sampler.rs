@@ -27,10 +27,14 @@ impl Sampler for Texture {
         Texture::sample(self, target, coord.map(f32::to_bits))
     }
 
-    /// The trait's TXF carries no target, so the texture's shape picks one
+    /// TXF without a target (`UNKNOWN`) addresses the texture by its shape
     /// ([`Texture::shape_target`]).
-    fn fetch(&self, texel: [i32; 4]) -> [u32; 4] {
-        Texture::fetch(self, self.shape_target(), texel)
+    fn fetch(&self, target: TextureTarget, texel: [i32; 4]) -> [u32; 4] {
+        let target = match target {
+            TextureTarget::Unknown => self.shape_target(),
+            t => t,
+        };
+        Texture::fetch(self, target, texel)
     }
 
     fn size(&self) -> [u32; 4] {

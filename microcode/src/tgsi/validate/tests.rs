@@ -618,3 +618,30 @@ proptest! {
         prop_assert!(r.is_ok(), "{:#?}", r);
     }
 }
+
+#[test]
+fn bra_stays_in_its_body() {
+    // 0: BRA :3 (into the subroutine)  1: END  2: BGNSUB  3: NOP  4: BRA :1 (out of it)  5: ENDSUB
+    let mut p = program(vec![
+        labelled(Opcode::Bra, 3),
+        bare(Opcode::End),
+        bare(Opcode::BgnSub),
+        bare(Opcode::Nop),
+        labelled(Opcode::Bra, 1),
+        bare(Opcode::EndSub),
+    ]);
+    let e = errors(&p);
+    let shown: Vec<String> = e.iter().map(ToString::to_string).collect();
+    assert_eq!(
+        shown,
+        [
+            "1:1: instruction 0: BRA :3 jumps into the subroutine that starts at instruction 2",
+            "5:1: instruction 4: BRA :1 jumps out of the subroutine into the main program",
+        ]
+    );
+    assert!(e.iter().all(|e| e.rule == Rule::Label));
+    // Jumps inside their own body are fine.
+    p.instructions[0].label = Some(1);
+    p.instructions[4].label = Some(5);
+    assert_eq!(validate(&p, &Limits::default()), Ok(()));
+}
