@@ -37,7 +37,7 @@ enum Command {
     Ports(cmd::ports::PortsArgs),
     /// Upload an image to the board over the serial loader, verify and commit it.
     Load(cmd::load::LoadArgs),
-    /// Bring-up check of a board: loader round trip (core unit programs later).
+    /// Bring-up check of a board: loader round trip, core programs against the core model.
     Selftest(cmd::selftest::SelftestArgs),
 }
 
