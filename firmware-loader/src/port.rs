@@ -110,6 +110,8 @@ impl SerialTransport {
             .timeout(Duration::from_millis(10))
             .open()
             .map_err(|e| port_error(path, e))?;
+        // Bytes left in the adapter from before are stale; losing them is harmless either way.
+        let _ = port.clear(serialport::ClearBuffer::All);
         Ok(SerialTransport {
             port,
             path: path.to_string(),
