@@ -33,6 +33,12 @@ enum Command {
     Disasm(cmd::disasm::DisasmArgs),
     /// Worst errors of the approximated operations against their bounds.
     Accuracy(cmd::accuracy::AccuracyArgs),
+    /// List serial ports.
+    Ports(cmd::ports::PortsArgs),
+    /// Upload an image to the board over the serial loader, verify and commit it.
+    Load(cmd::load::LoadArgs),
+    /// Bring-up check of a board: loader round trip, core programs against the core model.
+    Selftest(cmd::selftest::SelftestArgs),
 }
 
 fn main() -> ExitCode {
@@ -47,6 +53,9 @@ fn main() -> ExitCode {
         Some(Command::Compile(a)) => cmd::compile::run(a),
         Some(Command::Disasm(a)) => cmd::disasm::run(a),
         Some(Command::Accuracy(a)) => cmd::accuracy::run(a),
+        Some(Command::Ports(a)) => cmd::ports::run(a),
+        Some(Command::Load(a)) => cmd::load::run(a),
+        Some(Command::Selftest(a)) => cmd::selftest::run(a),
     };
     match result {
         Ok(code) => code,

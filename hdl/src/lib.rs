@@ -1,1 +1,14 @@
 //! hdl crate (under construction).
+
+pub mod baud;
+pub mod bram;
+pub mod crc32;
+pub mod f2i;
+pub mod fadd;
+pub mod fcmp;
+pub mod fmul;
+pub mod fround;
+pub mod i2f;
+pub mod lzc;
+pub mod uart_rx;
+pub mod uart_tx;

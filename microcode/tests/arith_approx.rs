@@ -184,3 +184,25 @@ fn dense_sweeps() {
     println!("EX2 dense: {worst:?}");
     assert!(worst.0 <= 2.0);
 }
+
+/// SIN and COS on every multiple of 2^-8 in [-100 pi, 100 pi] (about 160,000 points each), and
+/// every binary32 in [1, 2). Run with `-- --ignored`.
+#[test]
+#[ignore]
+fn dense_sin_cos() {
+    let limit = 100.0 * std::f64::consts::PI;
+    let grid =
+        (-(limit * 256.0) as i32..=(limit * 256.0) as i32).map(|i| (i as f32 / 256.0).to_bits());
+    let mut worst = (0.0f64, 0u32);
+    for x in grid.chain(0x3F80_0000u32..0x4000_0000) {
+        let v = f32::from_bits(x) as f64;
+        let e = (f32::from_bits(fsin(x)) as f64 - v.sin())
+            .abs()
+            .max((f32::from_bits(fcos(x)) as f64 - v.cos()).abs());
+        if e > worst.0 {
+            worst = (e, x);
+        }
+    }
+    println!("SIN/COS dense: {worst:?}");
+    assert!(worst.0 <= 2f64.powi(-20));
+}

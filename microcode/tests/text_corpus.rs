@@ -28,10 +28,30 @@ fn files(dir: &Path, out: &mut Vec<PathBuf>) {
 
 /// The files Mesa 7.9 itself rejects, and the error we give (line, column, message).
 const NEWER: [(&str, u32, u32, &str); 5] = [
-    ("frag-ucmp.sh", 8, 4, "unknown opcode `F2U`"),
-    ("vert-uadd.sh", 8, 1, "unknown opcode `UADD`"),
-    ("vert-imul_hi.sh", 10, 1, "unknown opcode `IMUL_HI`"),
-    ("vert-umul_hi.sh", 9, 1, "unknown opcode `UMUL_HI`"),
+    (
+        "frag-ucmp.sh",
+        8,
+        4,
+        "unknown opcode `F2U`: added to TGSI after Mesa 7.9, not supported",
+    ),
+    (
+        "vert-uadd.sh",
+        8,
+        1,
+        "unknown opcode `UADD`: added to TGSI after Mesa 7.9, not supported",
+    ),
+    (
+        "vert-imul_hi.sh",
+        10,
+        1,
+        "unknown opcode `IMUL_HI`: added to TGSI after Mesa 7.9, not supported",
+    ),
+    (
+        "vert-umul_hi.sh",
+        9,
+        1,
+        "unknown opcode `UMUL_HI`: added to TGSI after Mesa 7.9, not supported",
+    ),
     // `IMM[n]` numbering is our syntax too, so this one parses.
     ("vert-rcp.sh", 0, 0, ""),
 ];

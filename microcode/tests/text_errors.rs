@@ -269,7 +269,7 @@ fn rendered_diagnostics() {
     let src = "FRAG\r\nUADD OUT[1].x, IN[1].xxxx, IMM[0].xxxx\r\n";
     assert_eq!(
         parse(src).unwrap_err().render(src, "uadd.sh"),
-        "uadd.sh:2:1: error: unknown opcode `UADD`\n\
+        "uadd.sh:2:1: error: unknown opcode `UADD`: added to TGSI after Mesa 7.9, not supported\n\
          UADD OUT[1].x, IN[1].xxxx, IMM[0].xxxx\n\
          ^\n"
     );

@@ -3,3 +3,5 @@
 pub mod core_model;
 pub mod reference;
 pub mod run_io;
+pub mod texture;
+pub mod vectors;

@@ -29,9 +29,10 @@ pub trait Sampler {
     /// target says how many coordinates count and whether a shadow comparison with `coord[2]`
     /// happens. Returns four binary32 bit patterns.
     fn sample(&self, target: TextureTarget, coord: [f32; 4]) -> [u32; 4];
-    /// Unfiltered texel at integer coordinates (TXF); `texel[3]` is the level and is ignored by
+    /// Unfiltered texel at integer coordinates (TXF) of the instruction's `target`, which says
+    /// which coordinates count and are range-checked; `texel[3]` is the level and is ignored by
     /// single-level textures. Returns four binary32 bit patterns.
-    fn fetch(&self, texel: [i32; 4]) -> [u32; 4];
+    fn fetch(&self, target: TextureTarget, texel: [i32; 4]) -> [u32; 4];
     /// (width, height, depth, levels) as integers (TXQ).
     fn size(&self) -> [u32; 4];
 }

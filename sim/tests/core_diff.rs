@@ -101,7 +101,7 @@ impl sim::run_io::Sampler for TestSampler {
             c[3].to_bits(),
         ]
     }
-    fn fetch(&self, texel: [i32; 4]) -> [u32; 4] {
+    fn fetch(&self, _target: TextureTarget, texel: [i32; 4]) -> [u32; 4] {
         texel.map(|x| (x.wrapping_mul(3) as f32).to_bits())
     }
     fn size(&self) -> [u32; 4] {
@@ -609,12 +609,8 @@ impl Gen {
         for k in 0..info.num_src {
             let mut s = self.src_from(approx);
             if info.src_type.is_integer() {
-                // Integer operands: complement, bias, ExtDivide and the integer 1 selector are
-                // not lowered (the validator or the reference reject some of them).
-                s.ext_mod.complement = false;
-                s.ext_mod.bias = false;
+                // Integer operands: the integer 1 selector is not lowered.
                 if let Some(e) = &mut s.ext_swizzle {
-                    e.divide = ExtSel::One;
                     for sel in &mut e.select {
                         if *sel == ExtSel::One {
                             *sel = ExtSel::Zero;

@@ -377,3 +377,119 @@ fn unmatched_structure_is_an_error() {
     assert!(matches!(e.kind, RunErrorKind::Structure(_)));
     assert_eq!(e.index, 0);
 }
+
+const HEAD: &str = "FRAG\nDCL IN[0..3]\nDCL OUT[0..3]\nDCL TEMP[0..7]\nDCL LOOP[0]\n\
+    IMM FLT32 { 1.0, 0.0, 2.0, 3.0 }\n";
+
+fn xs(o: &sim::run_io::RunOutput, reg: u32, c: usize) -> Vec<f32> {
+    outs(o, reg).iter().map(|v| f32::from_bits(v[c])).collect()
+}
+
+#[test]
+fn continue_in_counted_loops_still_steps_the_counters() {
+    // REP 3 and BGNFOR (0, 3, 1): lanes with IN[0].x != 0 skip the accumulation by CONT.
+    let text = format!(
+        "{HEAD}REP IMM[0].wwww\nIF IN[0].xxxx\nCONT\nENDIF\nADD TEMP[0].x, TEMP[0].xxxx, IMM[0].xxxx\nENDREP\n\
+         BGNFOR LOOP[0], IMM[0].ywxx\nIF IN[0].xxxx\nCONT\nENDIF\nADD TEMP[0].y, TEMP[0].yyyy, IMM[0].xxxx\nENDFOR LOOP[0]\n\
+         ADD TEMP[0].z, TEMP[0].zzzz, IMM[0].xxxx\nMOV OUT[0], TEMP[0]\nEND\n"
+    );
+    let o = run_text(
+        &text,
+        &lanes_input(0, [[0.0; 4], [1.0; 4], [0.0; 4], [1.0; 4]]),
+    );
+    assert_eq!(xs(&o, 0, 0), [3.0, 0.0, 3.0, 0.0]);
+    assert_eq!(xs(&o, 0, 1), [3.0, 0.0, 3.0, 0.0]);
+    assert_eq!(xs(&o, 0, 2), [1.0; 4]);
+}
+
+#[test]
+fn breakc_and_ifc_test_src_x() {
+    let text = format!(
+        "{HEAD}BGNLOOP\nADD TEMP[0].x, TEMP[0].xxxx, IMM[0].xxxx\nSGE TEMP[1].x, TEMP[0].xxxx, IN[0].xxxx\n\
+         BREAKC TEMP[1].xxxx\nENDLOOP\nIFC IN[1].xxxx\nMOV TEMP[0].y, IMM[0].zzzz\nENDIF\nMOV OUT[0], TEMP[0]\nEND\n"
+    );
+    let mut i = lanes_input(0, [[1.0; 4], [2.0; 4], [5.0; 4], [3.0; 4]]);
+    for l in 0..4 {
+        i.set_input_lane(1, l, v4([if l % 2 == 0 { -0.5 } else { 0.0 }; 4]));
+    }
+    let o = run_text(&text, &i);
+    assert_eq!(xs(&o, 0, 0), [1.0, 2.0, 5.0, 3.0]);
+    assert_eq!(xs(&o, 0, 1), [2.0, 0.0, 2.0, 0.0]);
+}
+
+#[test]
+fn ret_in_the_main_program_stops_those_lanes() {
+    let text = format!(
+        "{HEAD}MOV OUT[0], IMM[0].xxxx\nIF IN[0].xxxx\nRET\nENDIF\nMOV OUT[0], IMM[0].zzzz\nEND\n"
+    );
+    let o = run_text(
+        &text,
+        &lanes_input(0, [[1.0; 4], [0.0; 4], [0.0; 4], [1.0; 4]]),
+    );
+    assert_eq!(xs(&o, 0, 0), [1.0, 2.0, 2.0, 1.0]);
+    // All lanes returning ends the run at the RET.
+    let o = run_text(&text, &lanes_input(0, [[1.0; 4]; 4]));
+    assert_eq!(xs(&o, 0, 0), [1.0; 4]);
+    assert_eq!(o.instructions, Some(3));
+}
+
+#[test]
+fn loop_inside_a_subroutine_with_return_from_the_loop() {
+    // The subroutine counts up to 4 but lanes whose IN[0].x is below the counter return early.
+    let text = format!(
+        "{HEAD}CAL :3\nMOV OUT[0], TEMP[0]\nEND\nBGNSUB\nBGNLOOP\nADD TEMP[0].x, TEMP[0].xxxx, IMM[0].xxxx\n\
+         SLT TEMP[1].x, IN[0].xxxx, TEMP[0].xxxx\nIF TEMP[1].xxxx\nRET\nENDIF\nSGE TEMP[1].y, TEMP[0].xxxx, IMM[0].wwww\n\
+         IF TEMP[1].yyyy\nBRK\nENDIF\nENDLOOP\nMOV TEMP[0].y, IMM[0].xxxx\nENDSUB\n"
+    );
+    let o = run_text(
+        &text,
+        &lanes_input(0, [[0.0; 4], [1.0; 4], [2.0; 4], [9.0; 4]]),
+    );
+    // Lane with limit L returns when the counter exceeds L (lanes 0-2, counters 1, 2, 3); lane 3
+    // reaches 3 first, breaks and finishes the subroutine.
+    assert_eq!(xs(&o, 0, 0), [1.0, 2.0, 3.0, 3.0]);
+    assert_eq!(xs(&o, 0, 1), [0.0, 0.0, 0.0, 1.0]);
+}
+
+#[test]
+fn skipped_blocks_cost_only_their_closing_instruction() {
+    let text = format!(
+        "{HEAD}IF IMM[0].yyyy\nMOV OUT[0], IMM[0].xxxx\nMOV OUT[0], IMM[0].xxxx\nELSE\nMOV OUT[1], IMM[0].xxxx\nENDIF\nEND\n"
+    );
+    let o = run_text(&text, &RunInputs::default());
+    // IF, ELSE, MOV, ENDIF, END.
+    assert_eq!(o.instructions, Some(5));
+    assert_eq!(xs(&o, 1, 0), [1.0; 4]);
+    assert_eq!(xs(&o, 0, 0), [0.0; 4]);
+}
+
+#[test]
+fn vertex_programs_run_four_independent_vertices() {
+    let text = "VERT\nDCL IN[0]\nDCL OUT[0]\nMUL OUT[0], IN[0], IN[0]\nEND\n";
+    let o = run_text(
+        text,
+        &lanes_input(0, [[1.0; 4], [2.0; 4], [3.0; 4], [-4.0; 4]]),
+    );
+    assert_eq!(xs(&o, 0, 3), [1.0, 4.0, 9.0, 16.0]);
+    assert!(o.lanes.iter().all(|l| l.vertices.is_empty() && !l.killed));
+}
+
+#[test]
+fn bra_leaves_and_enters_blocks() {
+    // Out of a loop when the counter reaches 3 (all lanes agree).
+    let text = format!(
+        "{HEAD}BGNLOOP\nADD TEMP[0].x, TEMP[0].xxxx, IMM[0].xxxx\nSGE.CC TEMP[1].x, TEMP[0].xxxx, IMM[0].wwww\n\
+         (GT.x) BRA :5\nENDLOOP\nMOV OUT[0], TEMP[0]\nEND\n"
+    );
+    let o = run_text(&text, &RunInputs::default());
+    assert_eq!(xs(&o, 0, 0), [3.0; 4]);
+    // Into an IF whose test is false: as if the branch had been taken; ENDIF balances it.
+    let text = format!(
+        "{HEAD}BRA :2\nIF IMM[0].yyyy\nMOV OUT[0], IMM[0].xxxx\nELSE\nMOV OUT[1], IMM[0].xxxx\nENDIF\nMOV OUT[2], IMM[0].zzzz\nEND\n"
+    );
+    let o = run_text(&text, &RunInputs::default());
+    assert_eq!(
+        (xs(&o, 0, 0), xs(&o, 1, 0), xs(&o, 2, 0)),
+        (vec![1.0; 4], vec![0.0; 4], vec![2.0; 4])
+    );
+}

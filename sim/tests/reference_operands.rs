@@ -304,3 +304,35 @@ fn sources_are_read_before_the_destination_is_written() {
     // Rows are TEMP[0..3] as they were: TEMP[0] . TEMP[0] = 30, the other rows are zero.
     assert_eq!(outs(&o, 1)[0], v4([30.0, 0.0, 0.0, 0.0]));
 }
+
+#[test]
+fn float_ext_mods_on_integer_and_double_operands() {
+    // Integer opcode: 2*(x) is a binary32 operation on the bits (1.0 -> 2.0), then integer abs.
+    let o = run_text(
+        &frag("I2F OUT[0], 2*(IN[0])\nI2F OUT[1], |1-(IN[0])|"),
+        &with_in0([0x3F80_0000, 0x4000_0000, 0, 0xBF80_0000]),
+    );
+    assert_eq!(
+        outs(&o, 0)[0],
+        v4([1_073_741_824.0, 1_082_130_432.0, 0.0, -1_073_741_824.0])
+    );
+    // 1-(1.0) = 0, 1-(2.0) = -1.0 = 0xBF800000 -> |int| = 0x40800000, 1-0 = 1.0, 1-(-1) = 2.0.
+    assert_eq!(
+        outs(&o, 1)[0],
+        v4([0.0, 1_082_130_432.0, 1_065_353_216.0, 1_073_741_824.0])
+    );
+    // Double opcode: ExtDivide divides the xy pair by the zw pair; Scale2X doubles each pair.
+    let (x, w) = (6.0f64.to_bits(), 4.0f64.to_bits());
+    let mut i = RunInputs::default();
+    i.set_input(0, [x as u32, (x >> 32) as u32, w as u32, (w >> 32) as u32]);
+    let o = run_text(
+        &frag("DADD OUT[0], IN[0]/w, IN[1]\nDADD OUT[1], 2*(IN[0]), IN[1]"),
+        &i,
+    );
+    let join = |v: [u32; 4]| {
+        let j = |lo: u32, hi: u32| f64::from_bits(u64::from(lo) | u64::from(hi) << 32);
+        (j(v[0], v[1]), j(v[2], v[3]))
+    };
+    assert_eq!(join(outs(&o, 0)[0]), (1.5, 4.0));
+    assert_eq!(join(outs(&o, 1)[0]), (12.0, 8.0));
+}

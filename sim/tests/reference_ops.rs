@@ -314,7 +314,7 @@ impl Sampler for Probe {
             target as u32,
         ]
     }
-    fn fetch(&self, texel: [i32; 4]) -> [u32; 4] {
+    fn fetch(&self, _: TextureTarget, texel: [i32; 4]) -> [u32; 4] {
         texel.map(|t| t.wrapping_mul(10) as u32)
     }
     fn size(&self) -> [u32; 4] {

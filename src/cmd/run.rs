@@ -1,8 +1,8 @@
 //! `tgsi-core run FILE`: execute a TGSI program on one quad with an engine and print the outputs
 //! (`decisions.md` section 7).
 
+use super::input::{self, InputFormat};
 use anyhow::{bail, Context};
-use microcode::tgsi::text;
 use sim::run_io::{args, RunInputs, DEFAULT_BUDGET};
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -13,8 +13,11 @@ const ENGINES: &[&str] = &["reference", "core", "rtl", "verilator", "board"];
 /// Arguments of `tgsi-core run`.
 #[derive(clap::Args, Debug)]
 pub struct RunArgs {
-    /// TGSI text file.
+    /// Program (TGSI text or binary tokens).
     pub file: PathBuf,
+    /// Input format.
+    #[arg(long, value_enum, default_value_t = InputFormat::Auto)]
+    pub format: InputFormat,
     /// Engine: reference, core, rtl, verilator or board.
     #[arg(long, default_value = "reference")]
     pub engine: String,
@@ -27,7 +30,8 @@ pub struct RunArgs {
     /// front or back: sets the FACE input unless an --input does.
     #[arg(long)]
     pub face: Option<String>,
-    /// `N=FILE.png`: the texture of sampler unit N.
+    /// `N=FILE.png[,option...]`: the texture of sampler unit N; options nearest, bilinear, repeat,
+    /// clamp, cube, volume=D, format=NAME.
     #[arg(long = "texture", value_name = "N=FILE")]
     pub textures: Vec<String>,
     /// Print the JSON of decisions.md section 7 instead of a table.
@@ -59,19 +63,23 @@ pub fn run(a: RunArgs) -> anyhow::Result<ExitCode> {
             a.engine
         );
     }
-    let src = std::fs::read_to_string(&a.file)
-        .with_context(|| format!("reading {}", a.file.display()))?;
-    let name = a.file.display().to_string();
-    let program = text::parse(&src).map_err(|e| anyhow::anyhow!("{}", e.render(&src, &name)))?;
+    let input = input::read(&a.file, a.format)?;
+    input::warn(&input);
+    if !input.loaded.program.executable {
+        bail!(
+            "{}: token stream of a newer minor version: it loads but does not run",
+            input.name
+        );
+    }
+    input::require_valid(&input)?;
+    let (program, name) = (&input.loaded.program, &input.name);
     let mut inputs = RunInputs {
         budget: a.budget,
         ..RunInputs::default()
     };
     args::apply_args(&mut inputs, &a.inputs, &a.consts, a.face.as_deref())?;
-    if let Some(t) = a.textures.first() {
-        bail!("--texture {t}: texture loading is not available in this build yet");
-    }
-    let out = sim::reference::run(&program, &inputs).with_context(|| format!("running {name}"))?;
+    args::apply_textures(&mut inputs, &a.textures)?;
+    let out = sim::reference::run(program, &inputs).with_context(|| format!("running {name}"))?;
     if a.json {
         println!("{}", out.to_json());
         for w in &out.warnings {

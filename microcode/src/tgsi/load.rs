@@ -17,6 +17,7 @@ pub enum Format {
 /// A loaded (not yet validated) program.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Loaded {
+    /// The program, with locations in the format read.
     pub program: Program,
     /// The format the bytes were read as.
     pub format: Format,
@@ -37,7 +38,10 @@ pub enum LoadError {
     Tokens(#[from] DecodeError),
     /// Text that is not UTF-8.
     #[error("byte {offset}: TGSI text is not valid UTF-8")]
-    NotUtf8 { offset: usize },
+    NotUtf8 {
+        /// Byte offset of the first invalid byte.
+        offset: usize,
+    },
 }
 
 /// The format of `bytes`: tokens when the length is a whole number of words, the first word is a

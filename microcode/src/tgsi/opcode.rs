@@ -291,13 +291,13 @@ opcode_table! {
     Kilp = 39, "KILP", [], 0, 0, None, None -> None, Kind::Kill, None, FRAGMENT, OK, "NV_fragment_program",
         "kill the active lanes";
     Pk2h = 40, "PK2H", [], 1, 1, Replicated, Float -> Uint, Alu, None, ALL, OK, "NV_fragment_program",
-        "half(src.x) | half(src.y) << 16";
+        "half(src.x) | half(src.y) << 16; half = IEEE binary16, nearest-even, subnormals kept, overflow -> inf, NaN -> 0x7E00";
     Pk2us = 41, "PK2US", [], 1, 1, Replicated, Float -> Uint, Alu, None, ALL, OK, "NV_fragment_program",
-        "round(65535*clamp(src.x,0,1)) | round(65535*clamp(src.y,0,1)) << 16";
+        "round(65535*clamp(src.x,0,1)) | round(65535*clamp(src.y,0,1)) << 16; exact product, round half to even, NaN -> 0";
     Pk4b = 42, "PK4B", [], 1, 1, Replicated, Float -> Uint, Alu, None, ALL, OK, "NV_fragment_program",
-        "bytes round(127*clamp(src.c,-128/127,1)) + 128, x lowest";
+        "bytes round(127*clamp(src.c,-128/127,1)) + 128, x lowest; round half to even, NaN -> byte 0";
     Pk4ub = 43, "PK4UB", [], 1, 1, Replicated, Float -> Uint, Alu, None, ALL, OK, "NV_fragment_program",
-        "bytes round(255*clamp(src.c,0,1)), x lowest";
+        "bytes round(255*clamp(src.c,0,1)), x lowest; round half to even, NaN -> 0";
     Rfl = 44, "RFL", [], 1, 2, Special, Float -> Float, Alu, None, ALL, OK, "NV_fragment_program",
         "((2*DP3(s0,s1))/DP3(s0,s0))*s0 - s1 for xyz, w = 1";
     Seq = 45, "SEQ", [], 1, 2, ComponentWise, Float -> Float, Alu, None, ALL, OK, "NV_fragment_program",
@@ -321,13 +321,13 @@ opcode_table! {
     Txp = 54, "TXP", [], 1, 2, Special, Float -> Float, Texture, None, ALL, OK, "NV_fragment_program",
         "sample(src1 sampler, src0.xyz / src0.w)";
     Up2h = 55, "UP2H", [], 1, 1, Special, Uint -> Float, Alu, None, ALL, OK, "NV_fragment_program",
-        "(f16(lo), f16(hi), f16(lo), f16(hi)) of src.x";
+        "(f16(lo), f16(hi), f16(lo), f16(hi)) of src.x; exact, binary16 NaN -> 0x7FC00000";
     Up2us = 56, "UP2US", [], 1, 1, Special, Uint -> Float, Alu, None, ALL, OK, "NV_fragment_program",
-        "(lo/65535, hi/65535, lo/65535, hi/65535) of src.x";
+        "(lo/65535, hi/65535, lo/65535, hi/65535) of src.x; one correctly rounded division each";
     Up4b = 57, "UP4B", [], 1, 1, Special, Uint -> Float, Alu, None, ALL, OK, "NV_fragment_program",
-        "((byte_c - 128)/127) of src.x, x lowest";
+        "((byte_c - 128)/127) of src.x, x lowest; one correctly rounded division each";
     Up4ub = 58, "UP4UB", [], 1, 1, Special, Uint -> Float, Alu, None, ALL, OK, "NV_fragment_program",
-        "(byte_c / 255) of src.x, x lowest";
+        "(byte_c / 255) of src.x, x lowest; one correctly rounded division each";
     X2d = 59, "X2D", [], 1, 3, Special, Float -> Float, Alu, None, ALL, OK, "NV_fragment_program",
         "x,z: (s0.x + s1.x*s2.x) + s1.y*s2.y; y,w: (s0.y + s1.x*s2.z) + s1.y*s2.w";
     Ara = 60, "ARA", [], 1, 1, Special, Int -> Int, Alu, None, ALL, OK, "NV_vertex_program2",
@@ -335,11 +335,11 @@ opcode_table! {
     Arr = 61, "ARR", ["MOVA"], 1, 1, ComponentWise, Float -> Int, Alu, None, ALL, OK, "NV_vertex_program2",
         "round half to even to int32";
     Bra = 62, "BRA", [], 0, 0, None, None -> None, Kind::Flow(F::Bra), Required, ALL, OK, "NV_vertex_program2",
-        "jump to the label (whole quad)";
+        "jump to the label (whole quad); with a condition the active lanes must agree (else a run-time error)";
     Cal = 63, "CAL", ["CALL"], 0, 0, None, None -> None, Kind::Flow(F::Cal), Required, ALL, OK, "NV_vertex_program2",
-        "call the subroutine at the label";
+        "call the subroutine at the label (no call when no lane is active; call stack 32 deep, overflow is an error)";
     Ret = 64, "RET", [], 0, 0, None, None -> None, Kind::Flow(F::Ret), None, ALL, OK, "NV_vertex_program2",
-        "return from subroutine (lanes leave until the call returns)";
+        "return from subroutine (lanes leave until the call returns); in the main program the lanes stop";
     Ssg = 65, "SSG", ["SGN"], 1, 1, ComponentWise, Float -> Float, Alu, None, ALL, OK, "NV_vertex_program2",
         "src.c > 0 ? 1 : src.c < 0 ? -1 : 0";
     Cmp = 66, "CMP", [], 1, 3, ComponentWise, Float -> Float, Alu, None, ALL, OK, "ARB_fragment_program",
@@ -363,7 +363,7 @@ opcode_table! {
     BgnFor = 75, "BGNFOR", ["LOOP"], 1, 1, Special, Float -> Int, Kind::Flow(F::BgnFor), Optional, ALL, OK, "NV_fragment_program2",
         "LOOP[dst] = floor(src.xyz) (start, count, step); skip to ENDFOR when count <= 0";
     Rep = 76, "REP", [], 0, 1, None, Float -> None, Kind::Flow(F::Rep), Optional, ALL, OK, "NV_fragment_program2",
-        "repeat the body floor(src.x) times";
+        "repeat the body floor(src.x) times, per lane (count <= 0 skips the body)";
     Else = 77, "ELSE", [], 0, 0, None, None -> None, Kind::Flow(F::Else), Optional, ALL, OK, "NV_fragment_program2",
         "lanes that did not take the IF branch";
     EndIf = 78, "ENDIF", [], 0, 0, None, None -> None, Kind::Flow(F::EndIf), None, ALL, OK, "NV_fragment_program2",
@@ -373,9 +373,9 @@ opcode_table! {
     EndRep = 80, "ENDREP", [], 0, 0, None, None -> None, Kind::Flow(F::EndRep), Optional, ALL, OK, "NV_fragment_program2",
         "end of REP";
     Pusha = 81, "PUSHA", [], 0, 1, None, Int -> None, Kind::AddressStack, None, ALL, OK, "NV_vertex_program2",
-        "push src (int32 x4) on the address stack";
+        "push src (int32 x4) on the lane's address stack (32 vectors; overflow is an error)";
     Popa = 82, "POPA", [], 1, 0, Special, None -> Int, Kind::AddressStack, None, ALL, OK, "NV_vertex_program2",
-        "pop the address stack into dst";
+        "pop the lane's address stack into dst (empty stack is an error)";
     Ceil = 83, "CEIL", [], 1, 1, ComponentWise, Float -> Float, Alu, None, ALL, OK, "GLSL",
         "ceil(src.c), sign of zero kept";
     I2f = 84, "I2F", [], 1, 1, ComponentWise, Int -> Float, Alu, None, ALL, OK, "GLSL",
@@ -399,15 +399,15 @@ opcode_table! {
     Sad = 93, "SAD", [], 1, 3, ComponentWise, Int -> Int, Alu, None, ALL, OK, "GLSL",
         "|src0.c - src1.c| + src2.c, wrapping";
     Txf = 94, "TXF", [], 1, 2, Special, Int -> Float, Texture, None, ALL, OK, "GLSL",
-        "texel at integer coordinates src0 (no filtering)";
+        "texel at integer coordinates src0 (no filtering); src0.w (level) ignored";
     Txq = 95, "TXQ", [], 1, 2, Special, Int -> Int, Texture, None, ALL, OK, "GLSL",
-        "(width, height, depth, levels=1) of the sampler's texture";
+        "(width, height, depth, levels=1) of the sampler's texture; src0 (lod) ignored";
     Cont = 96, "CONT", [], 0, 0, None, None -> None, Kind::Flow(F::Cont), None, ALL, OK, "GLSL",
         "active lanes skip to the end of this loop iteration";
     Emit = 97, "EMIT", [], 0, 0, None, None -> None, Kind::Geometry, None, GEOMETRY, OK, "NV_geometry_program4",
-        "append the current outputs as a vertex";
+        "append the declared outputs as a vertex of the lane (outputs keep their values)";
     EndPrim = 98, "ENDPRIM", [], 0, 0, None, None -> None, Kind::Geometry, None, GEOMETRY, OK, "NV_geometry_program4",
-        "end the current primitive";
+        "mark the lane's last emitted vertex as a primitive end (the program end does the same)";
     BgnLoop = 99, "BGNLOOP", [], 0, 0, None, None -> None, Kind::Flow(F::BgnLoop), Optional, ALL, OK, "GLSL",
         "start of an endless loop (left by BRK)";
     BgnSub = 100, "BGNSUB", [], 0, 0, None, None -> None, Kind::Flow(F::BgnSub), None, ALL, OK, "GLSL",
@@ -517,6 +517,110 @@ impl fmt::Display for Opcode {
         f.write_str(self.mnemonic())
     }
 }
+
+/// Opcodes Mesa added to TGSI after 7.9 (integer GLSL 1.30 ops, SM4 sampling, atomics, renamed
+/// kills). They have no row: programs using them get an error that says why, not just "unknown".
+pub const LATER_MESA_OPCODES: &[&str] = &[
+    "F2I",
+    "IDIV",
+    "IMAX",
+    "IMIN",
+    "INEG",
+    "ISGE",
+    "ISHR",
+    "ISLT",
+    "F2U",
+    "U2F",
+    "UADD",
+    "UDIV",
+    "UMAD",
+    "UMAX",
+    "UMIN",
+    "UMOD",
+    "UMUL",
+    "USEQ",
+    "USGE",
+    "USHR",
+    "USLT",
+    "USNE",
+    "SWITCH",
+    "CASE",
+    "DEFAULT",
+    "ENDSWITCH",
+    "SAMPLE",
+    "SAMPLE_I",
+    "SAMPLE_I_MS",
+    "SAMPLE_B",
+    "SAMPLE_C",
+    "SAMPLE_C_LZ",
+    "SAMPLE_D",
+    "SAMPLE_L",
+    "GATHER4",
+    "SVIEWINFO",
+    "SAMPLE_POS",
+    "SAMPLE_INFO",
+    "UARL",
+    "UCMP",
+    "IABS",
+    "ISSG",
+    "LOAD",
+    "STORE",
+    "MFENCE",
+    "LFENCE",
+    "SFENCE",
+    "BARRIER",
+    "ATOMUADD",
+    "ATOMXCHG",
+    "ATOMCAS",
+    "ATOMAND",
+    "ATOMOR",
+    "ATOMXOR",
+    "ATOMUMIN",
+    "ATOMUMAX",
+    "ATOMIMIN",
+    "ATOMIMAX",
+    "TXQ_LZ",
+    "IMUL_HI",
+    "UMUL_HI",
+    "KILL",
+    "KILL_IF",
+    "TG4",
+    "LODQ",
+    "TEX2",
+    "TXB2",
+    "TXL2",
+    "FSEQ",
+    "FSGE",
+    "FSLT",
+    "FSNE",
+    "IMSB",
+    "UMSB",
+    "LSB",
+    "POPC",
+    "BREV",
+    "IBFE",
+    "UBFE",
+    "BFI",
+    "INTERP_CENTROID",
+    "INTERP_SAMPLE",
+    "INTERP_OFFSET",
+    "DDX_FINE",
+    "DDY_FINE",
+    "CLOCK",
+    "RESQ",
+    "FMA",
+    "DNEG",
+    "DABS",
+    "DRSQ",
+    "DSGE",
+    "DSNE",
+    "D2F",
+    "F2D",
+    "D2I",
+    "I2D",
+    "D2U",
+    "U2D",
+];
 
 /// Every spelling the parser accepts (mnemonics and aliases), longest first, so that a prefix
 /// never shadows a longer name (DP2A before DP2, ENDLOOP before END).

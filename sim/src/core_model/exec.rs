@@ -528,7 +528,7 @@ impl<'a> Machine<'a> {
             let a = self.read(&i.src[0], l);
             let out = match i.op {
                 Op::Txq => sampler.size(),
-                Op::Txf => sampler.fetch(a.map(|x| x as i32)),
+                Op::Txf => sampler.fetch(target, a.map(|x| x as i32)),
                 _ => sampler.sample(target, a.map(|x| f32::from_bits(arith::bits::flush(x)))),
             };
             self.write(i, l, out);

@@ -6,13 +6,14 @@
 //! that one instruction. Blocks no lane enters are skipped to their closing instruction, which
 //! still executes (and counts) so that the mask stacks stay balanced.
 
+use super::control::{CallFrame, LoopFrame};
 use super::flow::Structure;
 use super::operand::{self, fetch, View};
 use super::state::{Cc, State};
 use super::{float, ops_double, ops_float, ops_int, pack, texture};
-use super::{RunError, RunErrorKind, ADDRESS_STACK_LIMIT, CALL_STACK_LIMIT, ENGINE};
+use super::{RunError, RunErrorKind, ADDRESS_STACK_LIMIT, ENGINE};
 use crate::run_io::{LaneOutput, RunInputs, RunOutput, Vertex, LANES};
-use microcode::tgsi::opcode::{Flow, Kind, OperandType};
+use microcode::tgsi::opcode::{Kind, OperandType};
 use microcode::tgsi::{File, Instruction, Modulate, Opcode, Processor, Program, Saturate};
 
 /// Four 32-bit components.
@@ -22,50 +23,35 @@ pub type Written = [Option<u32>; 4];
 /// Lanes selected by a mask.
 pub type Mask = [bool; LANES];
 
-const NONE: Mask = [false; LANES];
-const ALL: Mask = [true; LANES];
-
-/// Saved masks of an enclosing loop.
-struct LoopFrame {
-    loop_m: Mask,
-    cont: Mask,
-    /// REP: iterations left per lane.
-    rep: [i64; LANES],
-}
-
-/// Saved state of a caller.
-struct CallFrame {
-    ret: usize,
-    cond: Mask,
-    loop_m: Mask,
-    cont: Mask,
-    func: Mask,
-    cond_len: usize,
-    loop_len: usize,
-}
+/// No lane.
+pub(super) const NONE: Mask = [false; LANES];
+/// Every lane.
+pub(super) const ALL: Mask = [true; LANES];
 
 /// What to do after an instruction.
-enum Next {
+pub(super) enum Next {
+    /// Continue at this instruction.
     Go(usize),
+    /// End the run.
     Stop,
 }
 
 /// The state of one run.
 pub struct Machine<'a> {
-    st: State<'a>,
-    insts: &'a [Instruction],
-    structure: Structure,
-    alive: Mask,
-    cond: Mask,
-    loop_m: Mask,
-    cont: Mask,
-    func: Mask,
-    cond_stack: Vec<Mask>,
-    loop_stack: Vec<LoopFrame>,
-    call_stack: Vec<CallFrame>,
-    addr_stack: [Vec<Vec4>; LANES],
-    vertices: [Vec<Vertex>; LANES],
-    count: u64,
+    pub(super) st: State<'a>,
+    pub(super) insts: &'a [Instruction],
+    pub(super) structure: Structure,
+    pub(super) alive: Mask,
+    pub(super) cond: Mask,
+    pub(super) loop_m: Mask,
+    pub(super) cont: Mask,
+    pub(super) func: Mask,
+    pub(super) cond_stack: Vec<Mask>,
+    pub(super) loop_stack: Vec<LoopFrame>,
+    pub(super) call_stack: Vec<CallFrame>,
+    pub(super) addr_stack: [Vec<Vec4>; LANES],
+    pub(super) vertices: [Vec<Vertex>; LANES],
+    pub(super) count: u64,
 }
 
 impl<'a> Machine<'a> {
@@ -148,19 +134,19 @@ impl<'a> Machine<'a> {
     }
 
     /// Lanes that execute ordinary instructions now.
-    fn active(&self) -> Mask {
+    pub(super) fn active(&self) -> Mask {
         std::array::from_fn(|l| {
             self.alive[l] && self.cond[l] && self.loop_m[l] && self.cont[l] && self.func[l]
         })
     }
 
     /// Active lanes that also pass the instruction's CondFlow test.
-    fn exec_mask(&self, inst: &Instruction) -> Mask {
+    pub(super) fn exec_mask(&self, inst: &Instruction) -> Mask {
         let a = self.active();
         std::array::from_fn(|l| a[l] && inst.cond_flow.is_none_or(|t| self.st.cc_any(l, &t)))
     }
 
-    fn partner(&self, at: usize) -> Result<usize, RunErrorKind> {
+    pub(super) fn partner(&self, at: usize) -> Result<usize, RunErrorKind> {
         self.structure
             .partner
             .get(at)
@@ -169,7 +155,7 @@ impl<'a> Machine<'a> {
             .ok_or_else(|| RunErrorKind::Structure("unmatched block".into()))
     }
 
-    fn label(&self, inst: &Instruction) -> Result<usize, RunErrorKind> {
+    pub(super) fn label(&self, inst: &Instruction) -> Result<usize, RunErrorKind> {
         let target = inst.label.unwrap_or(u32::MAX);
         let t = target as usize;
         if t < self.insts.len() {
@@ -180,7 +166,7 @@ impl<'a> Machine<'a> {
     }
 
     /// Source `k` of the lanes in `mask` (others read as zero).
-    fn fetch_lanes(
+    pub(super) fn fetch_lanes(
         &mut self,
         at: usize,
         inst: &Instruction,
@@ -203,7 +189,12 @@ impl<'a> Machine<'a> {
     }
 
     /// `src.x != 0.0` as a float test (-0 and subnormals false, NaN true) for the lanes in `mask`.
-    fn test_x(&mut self, at: usize, inst: &Instruction, mask: Mask) -> Result<Mask, RunErrorKind> {
+    pub(super) fn test_x(
+        &mut self,
+        at: usize,
+        inst: &Instruction,
+        mask: Mask,
+    ) -> Result<Mask, RunErrorKind> {
         let v = self.fetch_lanes(at, inst, 0, mask, View::Float, 0)?;
         Ok(std::array::from_fn(|l| {
             mask[l] && float::input(v[l][0]) != 0.0
@@ -350,7 +341,7 @@ impl<'a> Machine<'a> {
     }
 
     /// result -> MODULATE -> saturate -> CC update -> writemask and CC write test.
-    fn write_dst(
+    pub(super) fn write_dst(
         &mut self,
         at: usize,
         lane: usize,
@@ -405,241 +396,10 @@ impl<'a> Machine<'a> {
             ));
         }
     }
-
-    fn flow(&mut self, at: usize, inst: &Instruction, f: Flow) -> Result<Next, RunErrorKind> {
-        let next = Next::Go(at + 1);
-        match f {
-            Flow::If | Flow::Ifc => {
-                let exec = self.exec_mask(inst);
-                let test = self.test_x(at, inst, exec)?;
-                self.cond_stack.push(self.cond);
-                for (c, t) in self.cond.iter_mut().zip(test) {
-                    *c &= t;
-                }
-                self.skip_if_idle(at, next)
-            }
-            Flow::Else => {
-                let prev = *self
-                    .cond_stack
-                    .last()
-                    .ok_or_else(|| RunErrorKind::Structure("ELSE outside IF".into()))?;
-                for (c, p) in self.cond.iter_mut().zip(prev) {
-                    *c = p && !*c;
-                }
-                self.skip_if_idle(at, next)
-            }
-            Flow::EndIf => {
-                self.cond = self
-                    .cond_stack
-                    .pop()
-                    .ok_or_else(|| RunErrorKind::Structure("ENDIF outside IF".into()))?;
-                Ok(next)
-            }
-            Flow::BgnLoop => {
-                let a = self.active();
-                self.enter_loop(a, [0; LANES]);
-                self.skip_if_idle(at, next)
-            }
-            Flow::BgnFor => {
-                let a = self.active();
-                let v = self.fetch_lanes(at, inst, 0, a, View::Float, 0)?;
-                let mut enter = NONE;
-                for l in (0..LANES).filter(|&l| a[l]) {
-                    let [x, y, z] = [0, 1, 2].map(|c| float::floor_to_i32(v[l][c]));
-                    self.write_dst(
-                        at,
-                        l,
-                        inst,
-                        0,
-                        [Some(x as u32), Some(y as u32), Some(z as u32), None],
-                        OperandType::Int,
-                    );
-                    enter[l] = y > 0;
-                }
-                self.enter_loop(enter, [0; LANES]);
-                self.skip_if_idle(at, next)
-            }
-            Flow::Rep => {
-                let a = self.active();
-                let v = self.fetch_lanes(at, inst, 0, a, View::Float, 0)?;
-                let counts: [i64; LANES] =
-                    std::array::from_fn(|l| i64::from(float::floor_to_i32(v[l][0])));
-                let enter = std::array::from_fn(|l| a[l] && counts[l] > 0);
-                self.enter_loop(enter, counts);
-                self.skip_if_idle(at, next)
-            }
-            Flow::EndLoop | Flow::EndFor | Flow::EndRep => self.end_loop(at, inst, f),
-            Flow::Brk | Flow::BreakC => {
-                let exec = self.exec_mask(inst);
-                let hit = if f == Flow::BreakC {
-                    self.test_x(at, inst, exec)?
-                } else {
-                    exec
-                };
-                clear(&mut self.loop_m, &hit);
-                Ok(next)
-            }
-            Flow::Cont => {
-                let exec = self.exec_mask(inst);
-                clear(&mut self.cont, &exec);
-                Ok(next)
-            }
-            Flow::Cal | Flow::CallNz => {
-                let exec = self.exec_mask(inst);
-                let callers = if f == Flow::CallNz {
-                    self.test_x(at, inst, exec)?
-                } else {
-                    exec
-                };
-                if !callers.iter().any(|&c| c) {
-                    return Ok(next);
-                }
-                let target = self.label(inst)?;
-                if self.call_stack.len() >= CALL_STACK_LIMIT {
-                    return Err(RunErrorKind::CallStackOverflow {
-                        limit: CALL_STACK_LIMIT,
-                    });
-                }
-                self.call_stack.push(CallFrame {
-                    ret: at + 1,
-                    cond: self.cond,
-                    loop_m: self.loop_m,
-                    cont: self.cont,
-                    func: self.func,
-                    cond_len: self.cond_stack.len(),
-                    loop_len: self.loop_stack.len(),
-                });
-                self.func = callers;
-                self.cond = ALL;
-                self.loop_m = ALL;
-                self.cont = ALL;
-                Ok(Next::Go(target))
-            }
-            Flow::Ret => {
-                let exec = self.exec_mask(inst);
-                clear(&mut self.func, &exec);
-                if (0..LANES).any(|l| self.func[l] && self.alive[l]) {
-                    Ok(next)
-                } else {
-                    Ok(self.return_from_call())
-                }
-            }
-            Flow::EndSub => {
-                if self.call_stack.is_empty() {
-                    Ok(next)
-                } else {
-                    Ok(self.return_from_call())
-                }
-            }
-            Flow::BgnSub => Ok(next),
-            Flow::End => Ok(Next::Stop),
-            Flow::Bra => {
-                let target = self.label(inst)?;
-                let Some(test) = inst.cond_flow else {
-                    return Ok(Next::Go(target));
-                };
-                let a = self.active();
-                let taken: Mask = std::array::from_fn(|l| a[l] && self.st.cc_any(l, &test));
-                let any_taken = taken.iter().any(|&t| t);
-                let all_taken = (0..LANES).all(|l| !a[l] || taken[l]);
-                if any_taken && !all_taken {
-                    return Err(RunErrorKind::DivergentBranch { taken });
-                }
-                Ok(if any_taken { Next::Go(target) } else { next })
-            }
-        }
-    }
-
-    /// After opening a block: when no lane is active, go straight to the block's partner.
-    fn skip_if_idle(&self, at: usize, next: Next) -> Result<Next, RunErrorKind> {
-        if self.active().iter().any(|&a| a) {
-            Ok(next)
-        } else {
-            Ok(Next::Go(self.partner(at)?))
-        }
-    }
-
-    fn enter_loop(&mut self, lanes: Mask, rep: [i64; LANES]) {
-        self.loop_stack.push(LoopFrame {
-            loop_m: self.loop_m,
-            cont: self.cont,
-            rep,
-        });
-        self.loop_m = lanes;
-        self.cont = ALL;
-    }
-
-    /// ENDLOOP / ENDFOR / ENDREP: update counters, then repeat while any lane is still in the loop.
-    fn end_loop(&mut self, at: usize, inst: &Instruction, f: Flow) -> Result<Next, RunErrorKind> {
-        self.cont = ALL;
-        let in_loop: Mask = std::array::from_fn(|l| {
-            self.loop_m[l] && self.alive[l] && self.func[l] && self.cond[l]
-        });
-        for l in (0..LANES).filter(|&l| in_loop[l]) {
-            match f {
-                Flow::EndFor => {
-                    let dst = inst.dst.first().ok_or_else(|| {
-                        RunErrorKind::Unsupported("ENDFOR without a LOOP register".into())
-                    })?;
-                    let slot = operand::resolve(&self.st, l, &dst.reg, 0);
-                    let v = self.st.read(l, slot);
-                    let x = (v[0] as i32).wrapping_add(v[2] as i32);
-                    let y = (v[1] as i32).wrapping_sub(1);
-                    self.write_dst(
-                        at,
-                        l,
-                        inst,
-                        0,
-                        [Some(x as u32), Some(y as u32), None, None],
-                        OperandType::Int,
-                    );
-                    if y <= 0 {
-                        self.loop_m[l] = false;
-                    }
-                }
-                Flow::EndRep => {
-                    let frame = self
-                        .loop_stack
-                        .last_mut()
-                        .ok_or_else(|| RunErrorKind::Structure("ENDREP outside REP".into()))?;
-                    frame.rep[l] -= 1;
-                    if frame.rep[l] <= 0 {
-                        self.loop_m[l] = false;
-                    }
-                }
-                _ => {}
-            }
-        }
-        if (0..LANES).any(|l| self.loop_m[l] && self.alive[l] && self.func[l] && self.cond[l]) {
-            return Ok(Next::Go(self.partner(at)? + 1));
-        }
-        let frame = self
-            .loop_stack
-            .pop()
-            .ok_or_else(|| RunErrorKind::Structure("loop end outside a loop".into()))?;
-        self.loop_m = frame.loop_m;
-        self.cont = frame.cont;
-        Ok(Next::Go(at + 1))
-    }
-
-    fn return_from_call(&mut self) -> Next {
-        match self.call_stack.pop() {
-            None => Next::Stop,
-            Some(fr) => {
-                self.cond = fr.cond;
-                self.loop_m = fr.loop_m;
-                self.cont = fr.cont;
-                self.func = fr.func;
-                self.cond_stack.truncate(fr.cond_len);
-                self.loop_stack.truncate(fr.loop_len);
-                Next::Go(fr.ret)
-            }
-        }
-    }
 }
 
 /// Removes `lanes` from `mask`.
-fn clear(mask: &mut Mask, lanes: &Mask) {
+pub(super) fn clear(mask: &mut Mask, lanes: &Mask) {
     for (m, l) in mask.iter_mut().zip(lanes) {
         *m &= !l;
     }

@@ -6,11 +6,15 @@
 use microcode::tgsi::opcode::Flow;
 use microcode::tgsi::Instruction;
 
-/// Partner of every structured-flow instruction.
+/// Partner of every structured-flow instruction, and the blocks around every instruction.
 #[derive(Debug, Default)]
 pub struct Structure {
     /// IF/IFC -> its ELSE or ENDIF; ELSE -> ENDIF; loop start <-> loop end; BGNSUB -> ENDSUB.
     pub partner: Vec<Option<usize>>,
+    /// Openers (IF/IFC, loop starts, BGNSUB) of the blocks that contain each instruction,
+    /// outermost first. A block contains the instructions after its opener up to and including its
+    /// closer (ELSE belongs to its IF's block).
+    pub enclosing: Vec<Vec<usize>>,
 }
 
 /// What kind of block an opener starts.
@@ -39,8 +43,12 @@ impl Structure {
     /// Matches every block; the error names the offending instruction index.
     pub fn build(insts: &[Instruction]) -> Result<Structure, (usize, String)> {
         let mut partner = vec![None; insts.len()];
+        let mut enclosing = Vec::with_capacity(insts.len());
         let mut stack: Vec<(Block, usize)> = Vec::new();
+        // Opener of each open block (an ELSE keeps its IF as the opener).
+        let mut openers: Vec<usize> = Vec::new();
         for (i, inst) in insts.iter().enumerate() {
+            enclosing.push(openers.clone());
             let Some(f) = inst.opcode.info().flow() else {
                 continue;
             };
@@ -54,6 +62,7 @@ impl Structure {
             };
             if let Some(b) = open {
                 stack.push((b, i));
+                openers.push(i);
                 continue;
             }
             match f {
@@ -69,6 +78,7 @@ impl Structure {
                         Some((b, j)) if closes(b, f) => {
                             partner[j] = Some(i);
                             partner[i] = Some(j);
+                            openers.pop();
                         }
                         Some((_, j)) => {
                             return Err((
@@ -90,6 +100,6 @@ impl Structure {
         if let Some((_, j)) = stack.pop() {
             return Err((j, "block is never closed".into()));
         }
-        Ok(Structure { partner })
+        Ok(Structure { partner, enclosing })
     }
 }

@@ -6,10 +6,39 @@
 //! structured control flow, two condition-code registers per lane, and an instruction budget
 //! counted in executed TGSI instructions.
 //!
-//! Files: [`float`] (binary32 rules), `state` (registers and masks), `operand` (source modifiers and
-//! the destination pipeline), `flow` (structure matching), `exec` (the main loop), `ops_*` and `pack`
-//! (opcode kernels), `texture` (sampler opcodes).
+//! Files: [`float`] (binary32 rules), `state` (registers and condition codes), `operand` (addressing
+//! and source modifiers), `flow` (structure matching), `exec` (the main loop, masks and the
+//! destination pipeline), `control` (control-flow instructions), `ops_*` and `pack` (opcode
+//! kernels), `texture` (sampler opcodes).
+//!
+//! # Definitions where `decisions.md` is silent
+//! (The opcode table's `semantics` strings say the same per opcode.)
+//! - Execution masks: a lane runs an instruction when it is alive, in the taken IF branches, still in
+//!   the current loop, not continued, not returned, and passes the CondFlow test. A block no lane
+//!   enters is skipped to its ELSE / ENDIF / loop end, which still executes and counts. CAL with no
+//!   active lane is skipped. RET in the main program stops those lanes; END stops the run; a run also
+//!   stops when every lane is killed. BRA leaves the blocks its target is not in (restoring their
+//!   saved masks) and enters the blocks it jumps into as if every active lane had passed their
+//!   opening instruction (IF taken, loop entered, REP with one iteration left); jumping into or out
+//!   of a subroutine body is [`RunErrorKind::Unsupported`].
+//! - REP counts floor(src.x) per lane; BGNFOR converts start, count and step like ARL. CONT in a
+//!   counted loop still steps its counters at the loop end.
+//! - Condition codes from integer results compare as int32 (uint32 results: zero EQ, else GT); from
+//!   double results, each pair as binary64; float results written to ADDRESS update from the int32.
+//! - Float results written to ADDRESS (other than ARL/ARR, which convert themselves) are floored;
+//!   MOV/SWZ into ADDRESS keep bits.
+//! - EXT_SWZ ONE is 1.0 on float and double operands and 1 on integer operands. On integer
+//!   operands only Negate and Absolute are int32 operations; Complement, Bias, Scale2X and ExtDivide
+//!   keep their binary32 definitions on the bits. On doubles every modifier acts on the binary64
+//!   value of each pair, the per-component negate of the pair's high component (y or w) negates the
+//!   pair, and ExtDivide divides the xy pair by the zw pair.
+//! - Immediates with fewer than four values read 0 in the missing components.
+//! - Geometry: the four lanes run the same inputs `IN[V][N]`; EMIT appends the declared outputs
+//!   (outputs keep their values), ENDPRIM marks the lane's last vertex, and the program end marks it
+//!   too. Out-of-range accesses: see `RunOutput::warnings`.
+//! - Limits: [`CALL_STACK_LIMIT`] calls, [`ADDRESS_STACK_LIMIT`] vectors per lane on the PUSHA stack.
 
+mod control;
 mod exec;
 pub mod float;
 mod flow;

@@ -157,6 +157,46 @@ fn float_modifiers(v: &mut [u32; 4], src: &SrcOperand) -> Result<(), RunErrorKin
         }
         v[c] = x;
     }
+    ext_divide(v, src)
+}
+
+/// Integer operands: negate and absolute are int32 operations (wrapping); Complement, Bias,
+/// Scale2X and ExtDivide keep their float definitions and act on the bits as binary32.
+fn int_modifiers(v: &mut [u32; 4], src: &SrcOperand) -> Result<(), RunErrorKind> {
+    let neg = ext_negate(src);
+    let m = &src.ext_mod;
+    for c in 0..4 {
+        let mut x = v[c] as i32;
+        if neg[c] {
+            x = x.wrapping_neg();
+        }
+        if src.negate {
+            x = x.wrapping_neg();
+        }
+        let mut bits = x as u32;
+        if m.complement {
+            bits = float::sub(ONE, bits);
+        }
+        if m.bias {
+            bits = float::sub(bits, HALF);
+        }
+        if m.scale2x {
+            bits = float::mul(TWO, bits);
+        }
+        let mut x = bits as i32;
+        if m.absolute {
+            x = x.wrapping_abs();
+        }
+        if m.negate {
+            x = x.wrapping_neg();
+        }
+        v[c] = x as u32;
+    }
+    ext_divide(v, src)
+}
+
+/// ExtDivide as binary32 (section 1): x, y, z divided by w after every other modifier.
+fn ext_divide(v: &mut [u32; 4], src: &SrcOperand) -> Result<(), RunErrorKind> {
     if let Some(e) = &src.ext_swizzle {
         match e.divide {
             ExtSel::One => {}
@@ -172,50 +212,9 @@ fn float_modifiers(v: &mut [u32; 4], src: &SrcOperand) -> Result<(), RunErrorKin
     Ok(())
 }
 
-fn int_modifiers(v: &mut [u32; 4], src: &SrcOperand) -> Result<(), RunErrorKind> {
-    let neg = ext_negate(src);
-    let m = &src.ext_mod;
-    if m.bias {
-        return Err(RunErrorKind::Unsupported(
-            "Bias on an integer operand".into(),
-        ));
-    }
-    if src.ext_swizzle.is_some_and(|e| e.divide != ExtSel::One) {
-        return Err(RunErrorKind::Unsupported(
-            "ExtDivide on an integer operand".into(),
-        ));
-    }
-    for c in 0..4 {
-        let mut x = v[c] as i32;
-        if neg[c] {
-            x = x.wrapping_neg();
-        }
-        if src.negate {
-            x = x.wrapping_neg();
-        }
-        if m.complement {
-            x = 1i32.wrapping_sub(x);
-        }
-        if m.scale2x {
-            x = x.wrapping_mul(2);
-        }
-        if m.absolute {
-            x = x.wrapping_abs();
-        }
-        if m.negate {
-            x = x.wrapping_neg();
-        }
-        v[c] = x as u32;
-    }
-    Ok(())
-}
-
+/// Double operands: every modifier acts on the binary64 value of each pair; ExtDivide divides the
+/// xy pair by the zw pair (all but the last component divided by the last, as for floats).
 fn double_modifiers(v: &mut [u32; 4], src: &SrcOperand) -> Result<(), RunErrorKind> {
-    if src.ext_swizzle.is_some_and(|e| e.divide != ExtSel::One) {
-        return Err(RunErrorKind::Unsupported(
-            "ExtDivide on a double operand".into(),
-        ));
-    }
     let neg = ext_negate(src);
     let m = &src.ext_mod;
     for p in 0..2 {
@@ -244,6 +243,16 @@ fn double_modifiers(v: &mut [u32; 4], src: &SrcOperand) -> Result<(), RunErrorKi
         }
         if m.negate {
             v[hi] ^= SIGN;
+        }
+    }
+    if let Some(e) = &src.ext_swizzle {
+        match e.divide {
+            ExtSel::One => {}
+            ExtSel::W => {
+                let (x, w) = (get_pair(v, 0), get_pair(v, 1));
+                put_pair(v, 0, x / w);
+            }
+            other => return Err(RunErrorKind::Unsupported(format!("ExtDivide by {other:?}"))),
         }
     }
     Ok(())

@@ -37,7 +37,7 @@ pub fn execute(
         Opcode::Txq => sampler.size(),
         Opcode::Txf => {
             let v = fetch(st, lane, at, coord_src, View::Int, 0)?;
-            sampler.fetch(v.map(|x| x as i32))
+            sampler.fetch(target, v.map(|x| x as i32))
         }
         _ => {
             let mut v = fetch(st, lane, at, coord_src, View::Float, 0)?;

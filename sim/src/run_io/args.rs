@@ -1,9 +1,11 @@
 //! Command-line value syntax shared by every engine (`decisions.md` section 7):
 //! `--input N=v`, `--input N@L=v`, `--input V:N=v`, `--const N=v`, `--const B:N=v`,
-//! `--face front|back`. A value `v` is four comma-separated numbers, each a float (`1.5`, `-0`, `inf`,
-//! `nan`) or a bit pattern (`0x3f800000`).
+//! `--face front|back`, `--texture N=FILE.png[,option...]`. A value `v` is four comma-separated
+//! numbers, each a float (`1.5`, `-0`, `inf`, `nan`) or a bit pattern (`0x3f800000`).
 
 use super::{Face, RunInputs, LANES};
+use crate::texture::{load_png, Filter, Format, Layout, LoadOptions, TextureError, Wrap};
+use std::path::PathBuf;
 use thiserror::Error;
 
 /// A value that is not four comma-separated numbers.
@@ -19,21 +21,22 @@ pub enum ValueError {
     },
 }
 
-/// A malformed `--input`, `--const` or `--face` argument.
-#[derive(Debug, Error, PartialEq, Eq)]
+/// A malformed `--input`, `--const`, `--face` or `--texture` argument.
+#[derive(Debug, Error)]
 pub enum ArgError {
     #[error("`{arg}`: expected {expected}")]
     Syntax { arg: String, expected: &'static str },
     #[error("`{arg}`: lane {lane} is out of range (0-3)")]
     Lane { arg: String, lane: usize },
-    #[error("`{arg}`: {source}")]
-    Value {
-        arg: String,
-        #[source]
-        source: ValueError,
-    },
+    // The cause is part of the message (not a `source`), so that `{:#}` does not print it twice.
+    #[error("`{arg}`: {error}")]
+    Value { arg: String, error: ValueError },
     #[error("`{arg}`: expected `front` or `back`")]
     Face { arg: String },
+    #[error("`{arg}`: {error}")]
+    Texture { arg: String, error: TextureError },
+    #[error("`{arg}`: unknown texture option `{option}` (nearest, bilinear, repeat, clamp, cube, volume=D, format=NAME)")]
+    TextureOption { arg: String, option: String },
 }
 
 /// Parses `x,y,z,w` where each item is a float or a `0x` bit pattern.
@@ -107,9 +110,9 @@ fn split_value(arg: &str, expected: &'static str) -> Result<(String, [u32; 4]), 
         arg: arg.to_string(),
         expected,
     })?;
-    let value = parse_value(value).map_err(|source| ArgError::Value {
+    let value = parse_value(value).map_err(|error| ArgError::Value {
         arg: arg.to_string(),
-        source,
+        error,
     })?;
     Ok((key.trim().to_string(), value))
 }
@@ -172,6 +175,69 @@ pub fn parse_face(arg: &str) -> Result<Face, ArgError> {
     }
 }
 
+/// Parses `N=FILE[,option...]`: sampler unit, PNG path and load options. Options: `nearest` or
+/// `bilinear` (filter), `repeat` or `clamp` (wrap on every axis), `cube` (six faces stacked
+/// vertically), `volume=D` (D slices stacked vertically), `format=NAME` (a format of the texture
+/// module, e.g. `rgba`, `l`, `depth`).
+pub fn parse_texture_arg(arg: &str) -> Result<(usize, PathBuf, LoadOptions), ArgError> {
+    const EXPECTED: &str = "N=FILE.png[,option...]";
+    let (unit, rest) = arg.split_once('=').ok_or_else(|| ArgError::Syntax {
+        arg: arg.to_string(),
+        expected: EXPECTED,
+    })?;
+    let unit = parse_index(arg, unit, EXPECTED)? as usize;
+    let mut parts = rest.split(',');
+    let file = parts.next().unwrap_or("").trim();
+    if file.is_empty() {
+        return Err(ArgError::Syntax {
+            arg: arg.to_string(),
+            expected: EXPECTED,
+        });
+    }
+    let mut options = LoadOptions::default();
+    let texture_err = |error| ArgError::Texture {
+        arg: arg.to_string(),
+        error,
+    };
+    for option in parts.map(str::trim) {
+        let lower = option.to_ascii_lowercase();
+        if let Ok(f) = Filter::from_name(&lower) {
+            options.filter = f;
+        } else if let Ok(w) = Wrap::from_name(&lower) {
+            options.wrap = [w; 3];
+        } else if lower == "cube" {
+            options.layout = Layout::Cube;
+        } else if let Some(d) = lower.strip_prefix("volume=") {
+            let depth = parse_index(arg, d, EXPECTED)?;
+            options.layout = Layout::Volume { depth };
+        } else if let Some(name) = lower.strip_prefix("format=") {
+            options.format = Some(Format::from_name(name).map_err(texture_err)?);
+        } else {
+            return Err(ArgError::TextureOption {
+                arg: arg.to_string(),
+                option: option.to_string(),
+            });
+        }
+    }
+    Ok((unit, PathBuf::from(file), options))
+}
+
+/// Loads every `--texture` argument into `inputs.textures` (later flags win).
+pub fn apply_textures(inputs: &mut RunInputs, texture_args: &[String]) -> Result<(), ArgError> {
+    for a in texture_args {
+        let (unit, path, options) = parse_texture_arg(a)?;
+        let texture = load_png(&path, &options).map_err(|error| ArgError::Texture {
+            arg: a.to_string(),
+            error,
+        })?;
+        if inputs.textures.len() <= unit {
+            inputs.textures.resize_with(unit + 1, || None);
+        }
+        inputs.textures[unit] = Some(Box::new(texture));
+    }
+    Ok(())
+}
+
 /// Applies every `--input`, `--const` and `--face` argument in order (later flags win).
 pub fn apply_args(
     inputs: &mut RunInputs,
@@ -224,30 +290,55 @@ mod tests {
     fn input_forms() {
         let v = [0x3f80_0000, 0, 0, 0];
         assert_eq!(
-            parse_input_arg("2=1,0,0,0"),
-            Ok(InputArg::All { index: 2, value: v })
+            parse_input_arg("2=1,0,0,0").unwrap(),
+            InputArg::All { index: 2, value: v }
         );
         assert_eq!(
-            parse_input_arg("2@3=1,0,0,0"),
-            Ok(InputArg::Lane {
+            parse_input_arg("2@3=1,0,0,0").unwrap(),
+            InputArg::Lane {
                 index: 2,
                 lane: 3,
                 value: v
-            })
+            }
         );
         assert_eq!(
-            parse_input_arg("1:2=1,0,0,0"),
-            Ok(InputArg::Geometry {
+            parse_input_arg("1:2=1,0,0,0").unwrap(),
+            InputArg::Geometry {
                 vertex: 1,
                 index: 2,
                 value: v
-            })
+            }
         );
         assert!(matches!(
             parse_input_arg("2@4=1,0,0,0"),
             Err(ArgError::Lane { .. })
         ));
         assert!(matches!(parse_input_arg("2"), Err(ArgError::Syntax { .. })));
+    }
+
+    #[test]
+    fn texture_arguments() {
+        let (unit, path, o) = parse_texture_arg("2=wood.png,bilinear,clamp,volume=4").unwrap();
+        assert_eq!((unit, path), (2, PathBuf::from("wood.png")));
+        assert_eq!(o.filter, Filter::Bilinear);
+        assert_eq!(o.wrap, [Wrap::ClampToEdge; 3]);
+        assert_eq!(o.layout, Layout::Volume { depth: 4 });
+        let (_, _, o) = parse_texture_arg("0=sky.png,cube").unwrap();
+        assert_eq!((o.layout, o.filter), (Layout::Cube, Filter::Nearest));
+        assert!(matches!(
+            parse_texture_arg("0=a.png,mipmap"),
+            Err(ArgError::TextureOption { .. })
+        ));
+        assert!(matches!(
+            parse_texture_arg("x=a.png"),
+            Err(ArgError::Syntax { .. })
+        ));
+        let mut inputs = RunInputs::default();
+        let missing = ["1=/nonexistent/t.png".to_string()];
+        assert!(matches!(
+            apply_textures(&mut inputs, &missing),
+            Err(ArgError::Texture { .. })
+        ));
     }
 
     #[test]

@@ -58,7 +58,18 @@ fn mnemonic<'a>(i: &'a str, inst: &mut Instruction) -> PResult<'a, &'static Opco
         (upper.as_str(), Saturate::None)
     };
     let Some(opcode) = Opcode::from_mnemonic(base) else {
-        return fail(i, format!("unknown opcode `{}`", &w[..base.len()]));
+        let name = &w[..base.len()];
+        let later = crate::tgsi::opcode::LATER_MESA_OPCODES
+            .iter()
+            .any(|l| l.eq_ignore_ascii_case(name));
+        return fail(
+            i,
+            if later {
+                format!("unknown opcode `{name}`: added to TGSI after Mesa 7.9, not supported")
+            } else {
+                format!("unknown opcode `{name}`")
+            },
+        );
     };
     inst.opcode = opcode;
     inst.saturate = sat;

@@ -5,6 +5,7 @@ use super::*;
 use crate::tgsi::arbitrary;
 use crate::tgsi::ir::*;
 use crate::tgsi::opcode::{Opcode, OPCODES};
+use crate::tgsi::validate::{validate, Limits};
 use proptest::prelude::*;
 
 /// VERSION 1.`minor`, HEADER (HeaderSize 2, BodySize), PROCESSOR, then `body`.
@@ -511,7 +512,9 @@ proptest! {
     #[test]
     fn arbitrary_words_never_panic(words in proptest::collection::vec(any::<u32>(), 0..64)) {
         let _ = decode(&words);
-        let _ = decode(&stream(1, 0, &words));
+        if let Ok(d) = decode(&stream(1, 0, &words)) {
+            let _ = validate(&d.program, &Limits::default());
+        }
     }
 
     #[test]
@@ -532,8 +535,41 @@ proptest! {
             let n = words.len();
             words[at % n] ^= bits;
         }
-        let _ = decode(&words);
+        // Whatever decodes must also validate (or fail validation) without panicking.
+        if let Ok(d) = decode(&words) {
+            let _ = validate(&d.program, &Limits::default());
+        }
         let n = words.len();
         let _ = decode(&words[..cut % (n + 1)]);
     }
+}
+
+#[test]
+fn duplicate_extension_tokens_fail_validation() {
+    use crate::tgsi::validate::Rule;
+    // MOV TEMP[0], |TEMP[1]| with two EXT_MOD tokens, then END (117):
+    // INSTRUCTION Size 5 = 0x01401052; src 0x80008E44; EXT_MOD 0x80000081, 0x00000081.
+    let words = stream(
+        1,
+        0,
+        &[
+            0x00004020,
+            0x00010000, // DCL TEMP[0..1]
+            0x01401052,
+            0xF4,
+            0x80008E44,
+            0x80000081,
+            0x81,
+            0x12 | 117 << 12,
+        ],
+    );
+    let d = decode(&words).expect("decodes");
+    assert!(d.program.instructions[0].src[0].ext_mod.absolute);
+    let e = validate(&d.program, &Limits::default()).unwrap_err();
+    assert_eq!(e.len(), 1, "{e:?}");
+    assert_eq!(e[0].rule, Rule::DuplicateExtension);
+    assert_eq!(
+        e[0].to_string(),
+        "token 9: instruction 0: extension token src 0 EXT_MOD appears twice"
+    );
 }

@@ -132,7 +132,7 @@ pub(super) fn check(v: &mut Validator, limits: &Limits) {
             _ => {}
         }
         let flow = info.flow();
-        if end.is_some() && sub.is_none() && flow != Some(Flow::BgnSub) {
+        if end.is_some() && sub.is_none() && !matches!(flow, Some(Flow::BgnSub | Flow::EndSub)) {
             let msg = format!("{name} follows END outside a subroutine (BGNSUB ... ENDSUB)");
             w.v.at(Rule::AfterEnd, i, msg);
         }
@@ -229,6 +229,47 @@ pub(super) fn check(v: &mut Validator, limits: &Limits) {
         w.v.error(Rule::MissingEnd, loc, None, "the program has no END".into());
     }
     call_depths(w.v, &w.bodies, limits);
+    branch_regions(w.v);
+}
+
+/// BRA stays inside the body it is in (the main program or one subroutine): a jump into or out of a
+/// subroutine would leave the call stack meaningless.
+fn branch_regions(v: &mut Validator) {
+    let p = v.p;
+    let mut region = Vec::with_capacity(p.instructions.len());
+    let mut current = MAIN;
+    for (i, inst) in p.instructions.iter().enumerate() {
+        match inst.opcode.info().flow() {
+            Some(Flow::BgnSub) => {
+                current = i;
+                region.push(current);
+            }
+            Some(Flow::EndSub) => {
+                region.push(current);
+                current = MAIN;
+            }
+            _ => region.push(current),
+        }
+    }
+    for (i, inst) in p.instructions.iter().enumerate() {
+        if inst.opcode.info().flow() != Some(Flow::Bra) {
+            continue;
+        }
+        let Some(l) = inst.label.map(|l| l as usize) else {
+            continue;
+        };
+        match (region.get(i), region.get(l)) {
+            (Some(&from), Some(&to)) if from != to => {
+                let msg = if to == MAIN {
+                    format!("BRA :{l} jumps out of the subroutine into the main program")
+                } else {
+                    format!("BRA :{l} jumps into the subroutine that starts at instruction {to}")
+                };
+                v.at(Rule::Label, i, msg);
+            }
+            _ => {}
+        }
+    }
 }
 
 /// Checks the nesting that calls add, from every call of the main program.

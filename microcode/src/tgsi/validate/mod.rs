@@ -1,16 +1,17 @@
 //! The validator between parsing and everything else: "validate once, then trust".
 //!
 //! [`validate`] collects every error of a program (it does not stop at the first). Checks:
-//! - declarations are well formed (ranges, usage masks, IMMX data), immediates hold 1-4 values;
+//! - declarations are well formed (ranges, usage masks, IMMX data), immediates hold 1-4 values,
+//!   properties 1-254;
 //! - every register used is declared (all files but NULL and IMM, whose index must be below the
 //!   number of immediates) and, when not indirect, inside a declared range; indirect address
-//!   registers are checked the same way ([`registers`]);
+//!   registers are checked the same way (see `registers.rs`);
 //! - operand counts match the opcode table, nothing writes a read-only file, opcodes are supported
 //!   and allowed for the stage, values fit their token fields;
 //! - ExtDivide is only W or ONE; saturate and MODULATE only on float-result opcodes
 //!   ([`allows_saturate`]); texture opcodes have a target and a SAMP sampler as last source;
 //!   BGNFOR/ENDFOR count in the LOOP file; no extension token is repeated;
-//! - control flow ([`flow`]): balanced blocks, loop controls inside loops, labels in range, calls
+//! - control flow (see `flow.rs`): balanced blocks, loop controls inside loops, labels in range, calls
 //!   to a BGNSUB, one END ending the main program with only subroutines after it, and nesting
 //!   within [`Limits::max_nesting`].
 
@@ -33,11 +34,11 @@ pub struct Limits {
 }
 
 impl Default for Limits {
-    /// `max_nesting` 16: each open IF, loop or call holds one entry of the execution-mask and
-    /// return stack that the core model and the hardware keep in a fixed-size memory
-    /// (`decisions.md` section 4: the depth is a documented limit). Mesa 7.9's interpreter allows
-    /// 32 per kind; 16 combined is more than any program of the corpus or the generators uses
-    /// (at most 8) while keeping that stack to a single small block RAM.
+    /// `max_nesting` 16. Each open IF, loop or call needs one entry of the execution-mask and
+    /// return stack that the models and the hardware keep, and `decisions.md` section 4 makes its
+    /// depth a documented limit. Mesa 7.9's interpreter allows 32 per kind; 16 combined is more
+    /// than twice the deepest nesting the program generators produce (7), none of the corpus
+    /// programs nests at all, and it keeps the hardware stack small.
     fn default() -> Limits {
         Limits { max_nesting: 16 }
     }
@@ -93,11 +94,13 @@ pub enum Rule {
 /// One problem in a program.
 #[derive(Clone, Debug, PartialEq, Eq, Error)]
 pub struct ValidationError {
+    /// The check that failed.
     pub rule: Rule,
     /// Where the offending item came from.
     pub loc: Loc,
     /// Index of the offending instruction, if it is one.
     pub instruction: Option<usize>,
+    /// What is wrong, naming the operand and the values involved.
     pub message: String,
 }
 
@@ -126,6 +129,7 @@ pub fn validate(p: &Program, limits: &Limits) -> Result<(), Vec<ValidationError>
     };
     v.declarations();
     v.immediates();
+    v.properties();
     for (i, inst) in p.instructions.iter().enumerate() {
         v.instruction(i, inst);
     }
@@ -250,6 +254,19 @@ impl Validator<'_> {
                     Rule::Declaration,
                     "only IMMX declarations carry data".into(),
                 );
+            }
+        }
+    }
+
+    fn properties(&mut self) {
+        for prop in &self.p.properties {
+            if !(1..=254).contains(&prop.values.len()) {
+                let msg = format!(
+                    "PROPERTY {} has {} values; 1 to 254 (one token) expected",
+                    prop.name.name(),
+                    prop.values.len()
+                );
+                self.error(Rule::Declaration, prop.loc, None, msg);
             }
         }
     }

@@ -480,6 +480,33 @@ fn code_after_end_outside_subroutines() {
 }
 
 #[test]
+fn unbalanced_subroutines() {
+    let mut p = main(vec![]);
+    p.instructions.push(bare(Opcode::EndSub));
+    assert_eq!(
+        only(&p, Rule::Unbalanced),
+        "<generated>: instruction 1: ENDSUB without BGNSUB"
+    );
+    let mut p = main(vec![]);
+    p.instructions
+        .extend([bare(Opcode::BgnSub), bare(Opcode::Ret)]);
+    assert_eq!(
+        only(&p, Rule::Unbalanced),
+        "<generated>: instruction 1: BGNSUB has no ENDSUB"
+    );
+    let mut p = main(vec![]);
+    p.instructions.extend([
+        bare(Opcode::BgnSub),
+        bare(Opcode::BgnLoop),
+        bare(Opcode::EndSub),
+    ]);
+    assert_eq!(
+        only(&p, Rule::Unbalanced),
+        "<generated>: instruction 2: BGNLOOP is not closed before ENDSUB at instruction 3"
+    );
+}
+
+#[test]
 fn nesting_deeper_than_the_limit() {
     let limits = Limits { max_nesting: 2 };
     let mut body = vec![if_temp(), if_temp(), if_temp()];
@@ -551,6 +578,20 @@ fn malformed_declarations() {
 }
 
 #[test]
+fn property_without_values() {
+    let mut p = main(vec![]);
+    p.properties.push(Property {
+        name: PropertyName::FsCoordOrigin,
+        values: vec![],
+        loc: Loc::Text { line: 2, col: 1 },
+    });
+    assert_eq!(
+        only(&p, Rule::Declaration),
+        "2:1: PROPERTY FS_COORD_ORIGIN has 0 values; 1 to 254 (one token) expected"
+    );
+}
+
+#[test]
 fn every_error_is_collected() {
     let p = program(vec![
         bare(Opcode::Brk),
@@ -576,4 +617,31 @@ proptest! {
         let r = validate(&p, &Limits::default());
         prop_assert!(r.is_ok(), "{:#?}", r);
     }
+}
+
+#[test]
+fn bra_stays_in_its_body() {
+    // 0: BRA :3 (into the subroutine)  1: END  2: BGNSUB  3: NOP  4: BRA :1 (out of it)  5: ENDSUB
+    let mut p = program(vec![
+        labelled(Opcode::Bra, 3),
+        bare(Opcode::End),
+        bare(Opcode::BgnSub),
+        bare(Opcode::Nop),
+        labelled(Opcode::Bra, 1),
+        bare(Opcode::EndSub),
+    ]);
+    let e = errors(&p);
+    let shown: Vec<String> = e.iter().map(ToString::to_string).collect();
+    assert_eq!(
+        shown,
+        [
+            "1:1: instruction 0: BRA :3 jumps into the subroutine that starts at instruction 2",
+            "5:1: instruction 4: BRA :1 jumps out of the subroutine into the main program",
+        ]
+    );
+    assert!(e.iter().all(|e| e.rule == Rule::Label));
+    // Jumps inside their own body are fine.
+    p.instructions[0].label = Some(1);
+    p.instructions[4].label = Some(5);
+    assert_eq!(validate(&p, &Limits::default()), Ok(()));
 }

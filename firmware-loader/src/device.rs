@@ -1,0 +1,524 @@
+//! The executable model of the device side: the state machine the on-chip loader implements.
+//!
+//! [`Device::handle`] answers one good frame; [`Device::receive`] takes wire bytes and returns wire
+//! bytes (the frame decoder included). Memories have configurable sizes; running a quad is delegated to
+//! a [`QuadRunner`], so the core model can be plugged in. The HDL loader is tested against this model.
+
+use crate::frame::{self, Decoder, Frame};
+use crate::protocol::{
+    le32, Begin, Command, Info, Limits, LoadState, Reason, Region, RunRequest, RunSummary, Status,
+    ANSWER_BIT, BEGIN_BYTES, IMAGE_REGIONS, PROTOCOL_VERSION, RESULT_RECORD, RUN_SUMMARY_HEADER,
+    SUPPORTED_BAUDS, WRITE_HEADER,
+};
+
+/// What a device is and how big its memories are.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct DeviceConfig {
+    /// Core version reported by INFO.
+    pub core_version: (u16, u16),
+    /// CRC-32 of the core configuration bytes (BEGIN must name the same).
+    pub isa_hash: u32,
+    /// Feature bits of the core configuration.
+    pub features: u32,
+    /// Core clock in Hz.
+    pub clock_hz: u32,
+    /// Line rate at power-up.
+    pub baud: u32,
+    /// Memory sizes.
+    pub limits: Limits,
+}
+
+impl DeviceConfig {
+    /// Sizes that fit the iCE40 HX8K's 32 block RAMs (16 KiB) next to the core's register file:
+    /// 4 KiB program (256 instructions), 1 KiB constants, 4 KiB textures, 1 KiB each for inputs,
+    /// outputs and parameters, 256 bytes of register maps.
+    pub fn board(isa_hash: u32) -> DeviceConfig {
+        DeviceConfig {
+            core_version: (1, 0),
+            isa_hash,
+            features: 0,
+            clock_hz: 100_000_000,
+            baud: crate::protocol::DEFAULT_BAUD,
+            limits: Limits {
+                program: 4096,
+                constants: 1024,
+                textures: 4096,
+                inputs: 1024,
+                outputs: 1024,
+                params: 1024,
+                maps: 256,
+                max_quads: 16,
+                max_payload: frame::MAX_PAYLOAD as u16,
+            },
+        }
+    }
+}
+
+/// The active image as a runner sees it.
+#[derive(Clone, Copy, Debug)]
+pub struct ActiveImage<'a> {
+    /// PROGRAM bytes of the image.
+    pub program: &'a [u8],
+    /// CONSTANTS bytes of the image.
+    pub constants: &'a [u8],
+    /// TEXTURES bytes of the image.
+    pub textures: &'a [u8],
+    /// MAPS bytes of the image.
+    pub maps: &'a [u8],
+    /// The whole PARAMS region (run-time CONST values).
+    pub params: &'a [u8],
+}
+
+/// What running one quad produced.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct QuadOutcome {
+    /// Bit L: lane L was killed.
+    pub kill_mask: u8,
+    /// Core cycles used.
+    pub cycles: u32,
+    /// Fault code (0: none); a fault stops the RUN after this quad.
+    pub fault: u8,
+}
+
+/// Runs one quad of the active image: the seam where a core model (or the HDL core) plugs in.
+pub trait QuadRunner {
+    /// Reads `inputs` (the quad's INPUTS slice), writes `outputs` (its OUTPUTS slice, zeroed).
+    fn run_quad(
+        &mut self,
+        image: &ActiveImage<'_>,
+        inputs: &[u8],
+        outputs: &mut [u8],
+    ) -> QuadOutcome;
+}
+
+/// A stand-in runner until the core model exists: copies the inputs to the outputs (as far as both
+/// go), kills no lane and reports one cycle per 16 program bytes. It lets protocol tests check that
+/// RUN and READ move the right bytes.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct CopyRunner;
+
+impl QuadRunner for CopyRunner {
+    fn run_quad(
+        &mut self,
+        image: &ActiveImage<'_>,
+        inputs: &[u8],
+        outputs: &mut [u8],
+    ) -> QuadOutcome {
+        let n = inputs.len().min(outputs.len());
+        outputs[..n].copy_from_slice(&inputs[..n]);
+        QuadOutcome {
+            kill_mask: 0,
+            cycles: u32::try_from(image.program.len() / 16).unwrap_or(u32::MAX),
+            fault: 0,
+        }
+    }
+}
+
+/// The device model.
+#[derive(Debug)]
+pub struct Device<R> {
+    config: DeviceConfig,
+    runner: R,
+    /// One memory per region, indexed by region code (RESULTS included).
+    mem: Vec<Vec<u8>>,
+    state: LoadState,
+    lengths: [u32; IMAGE_REGIONS],
+    active_crc: u32,
+    staged_bytes: u32,
+    last_nak: u8,
+    quads_run: u16,
+    fault: u8,
+    cycles: u32,
+    bad_frames: u16,
+    decoder: Decoder,
+    baud: u32,
+    /// After SET_BAUD: the rate to return to unless a good frame arrives at the new one in time.
+    revert_baud: Option<u32>,
+}
+
+fn range(addr: u32, len: usize, limit: u32) -> Option<std::ops::Range<usize>> {
+    let start = usize::try_from(addr).ok()?;
+    let end = start.checked_add(len)?;
+    (end <= usize::try_from(limit).ok()?).then_some(start..end)
+}
+
+fn view(mem: &[Vec<u8>], lengths: [u32; IMAGE_REGIONS]) -> ActiveImage<'_> {
+    let [p, c, t, m] = lengths.map(|l| l as usize);
+    ActiveImage {
+        program: &mem[Region::Program as usize][..p],
+        constants: &mem[Region::Constants as usize][..c],
+        textures: &mem[Region::Textures as usize][..t],
+        maps: &mem[Region::Maps as usize][..m],
+        params: &mem[Region::Params as usize],
+    }
+}
+
+fn ack(data: &[u8]) -> Vec<u8> {
+    let mut v = Vec::with_capacity(1 + data.len());
+    v.push(0);
+    v.extend_from_slice(data);
+    v
+}
+
+impl<R: QuadRunner> Device<R> {
+    /// A device after power-up: no image, memories zero.
+    pub fn new(config: DeviceConfig, runner: R) -> Self {
+        let mem = Region::ALL
+            .iter()
+            .map(|&r| vec![0; config.limits.size(r) as usize])
+            .collect();
+        Device {
+            config,
+            runner,
+            mem,
+            state: LoadState::NoImage,
+            lengths: [0; IMAGE_REGIONS],
+            active_crc: 0,
+            staged_bytes: 0,
+            last_nak: 0,
+            quads_run: 0,
+            fault: 0,
+            cycles: 0,
+            bad_frames: 0,
+            decoder: Decoder::new(),
+            baud: config.baud,
+            revert_baud: None,
+        }
+    }
+
+    /// The configuration.
+    pub fn config(&self) -> &DeviceConfig {
+        &self.config
+    }
+
+    /// What STATUS would answer.
+    pub fn status(&self) -> Status {
+        Status {
+            state: self.state,
+            last_nak: self.last_nak,
+            active_crc: if self.state == LoadState::Valid {
+                self.active_crc
+            } else {
+                0
+            },
+            staged_bytes: self.staged_bytes,
+            quads_run: self.quads_run,
+            fault: self.fault,
+            cycles: self.cycles,
+            bad_frames: self.bad_frames,
+        }
+    }
+
+    /// What INFO would answer.
+    pub fn info(&self) -> Info {
+        Info {
+            protocol: PROTOCOL_VERSION,
+            core_version: self.config.core_version,
+            isa_hash: self.config.isa_hash,
+            features: self.config.features,
+            clock_hz: self.config.clock_hz,
+            baud: self.baud,
+            limits: self.config.limits,
+        }
+    }
+
+    /// The line rate the device currently listens and answers at.
+    pub fn baud(&self) -> u32 {
+        self.baud
+    }
+
+    /// True while a baud change waits for its confirming frame.
+    pub fn baud_unconfirmed(&self) -> bool {
+        self.revert_baud.is_some()
+    }
+
+    /// No good frame arrived at the new rate in time: return to the previous rate.
+    pub fn baud_timeout(&mut self) {
+        if let Some(old) = self.revert_baud.take() {
+            self.baud = old;
+        }
+    }
+
+    /// The bytes of a region.
+    pub fn memory(&self, region: Region) -> &[u8] {
+        &self.mem[region as usize]
+    }
+
+    /// The image a RUN would execute, if there is a valid one.
+    pub fn active_image(&self) -> Option<ActiveImage<'_>> {
+        (self.state == LoadState::Valid).then(|| self.image_view())
+    }
+
+    fn image_view(&self) -> ActiveImage<'_> {
+        view(&self.mem, self.lengths)
+    }
+
+    /// CRC-32 of the staged image regions, computed from the memories (as COMMIT does).
+    pub fn staged_crc(&self) -> u32 {
+        let v = self.image_view();
+        let mut h = crc32fast::Hasher::new();
+        h.update(v.program);
+        h.update(v.constants);
+        h.update(v.textures);
+        h.update(v.maps);
+        h.finalize()
+    }
+
+    /// Feeds received wire bytes; returns the wire bytes of the answers.
+    pub fn receive(&mut self, bytes: &[u8]) -> Vec<u8> {
+        let mut out = Vec::new();
+        for &b in bytes {
+            match self.decoder.push(b) {
+                None => {}
+                Some(Err(_)) => self.bad_frames = self.bad_frames.saturating_add(1),
+                Some(Ok(f)) => {
+                    if let Some(answer) = self.handle(&f) {
+                        // Answers are built within MAX_PAYLOAD, so encoding cannot fail.
+                        if let Ok(wire) = frame::encode(&answer) {
+                            out.extend(wire);
+                        }
+                    }
+                }
+            }
+        }
+        out
+    }
+
+    /// The inter-byte timeout expired: drop a partly received frame.
+    pub fn interbyte_timeout(&mut self) {
+        if self.decoder.timeout().is_some() {
+            self.bad_frames = self.bad_frames.saturating_add(1);
+        }
+    }
+
+    /// True while part of a frame has been received.
+    pub fn in_frame(&self) -> bool {
+        self.decoder.in_frame()
+    }
+
+    /// The answer to one good frame (`None` for frames that are themselves answers).
+    pub fn handle(&mut self, f: &Frame) -> Option<Frame> {
+        if f.cmd & ANSWER_BIT != 0 {
+            return None;
+        }
+        // Any good frame confirms a pending baud change.
+        self.revert_baud = None;
+        let result = match Command::from_code(f.cmd) {
+            None => Err(Reason::UnknownCommand),
+            Some(cmd) => self.execute(cmd, &f.payload),
+        };
+        let payload = match result {
+            Ok(data) => data,
+            Err(reason) => {
+                self.last_nak = reason as u8;
+                vec![reason as u8]
+            }
+        };
+        Some(Frame {
+            cmd: f.cmd | ANSWER_BIT,
+            seq: f.seq,
+            payload,
+        })
+    }
+
+    fn execute(&mut self, cmd: Command, p: &[u8]) -> Result<Vec<u8>, Reason> {
+        let exact = |n: usize| {
+            if p.len() == n {
+                Ok(())
+            } else {
+                Err(Reason::BadLength)
+            }
+        };
+        match cmd {
+            Command::Info => {
+                exact(0)?;
+                Ok(ack(&self.info().to_bytes()))
+            }
+            Command::Status => {
+                exact(0)?;
+                Ok(ack(&self.status().to_bytes()))
+            }
+            Command::Begin => {
+                exact(BEGIN_BYTES)?;
+                let b = Begin::from_bytes(p).map_err(|_| Reason::BadLength)?;
+                self.begin(b)
+            }
+            Command::Write => {
+                if p.len() <= WRITE_HEADER {
+                    return Err(Reason::BadLength);
+                }
+                self.write(p[0], le32(p, 1), &p[WRITE_HEADER..])
+            }
+            Command::Commit => {
+                exact(4)?;
+                self.commit(le32(p, 0))
+            }
+            Command::Run => {
+                let r = RunRequest::from_bytes(p).map_err(|_| Reason::BadLength)?;
+                self.run(&r)
+            }
+            Command::Read => {
+                exact(7)?;
+                self.read(
+                    p[0],
+                    le32(p, 1),
+                    usize::from(u16::from_le_bytes([p[5], p[6]])),
+                )
+            }
+            Command::Reset => {
+                exact(0)?;
+                if self.state != LoadState::Valid {
+                    self.state = LoadState::NoImage;
+                }
+                self.clear_run();
+                self.last_nak = 0;
+                Ok(ack(&[]))
+            }
+            Command::SetBaud => {
+                exact(4)?;
+                let baud = le32(p, 0);
+                if !SUPPORTED_BAUDS.contains(&baud) {
+                    return Err(Reason::BadBaud);
+                }
+                if baud != self.baud {
+                    self.revert_baud = Some(self.baud);
+                    self.baud = baud;
+                }
+                Ok(ack(&[]))
+            }
+        }
+    }
+
+    fn clear_run(&mut self) {
+        self.quads_run = 0;
+        self.fault = 0;
+        self.cycles = 0;
+        self.mem[Region::Results as usize].fill(0);
+    }
+
+    fn begin(&mut self, b: Begin) -> Result<Vec<u8>, Reason> {
+        if b.isa_hash != self.config.isa_hash {
+            return Err(Reason::IsaMismatch);
+        }
+        for (len, region) in b.lengths.iter().zip(Region::IMAGE) {
+            if *len > self.config.limits.size(region) {
+                return Err(Reason::OutOfRange);
+            }
+        }
+        // From here on the old image is gone: it is overwritten in place (single buffer).
+        self.state = LoadState::Uploading;
+        self.lengths = b.lengths;
+        self.active_crc = 0;
+        self.staged_bytes = 0;
+        self.clear_run();
+        Ok(ack(&[]))
+    }
+
+    fn write(&mut self, region: u8, addr: u32, data: &[u8]) -> Result<Vec<u8>, Reason> {
+        let region = Region::from_code(region).ok_or(Reason::BadRegion)?;
+        let limit = match region {
+            Region::Outputs | Region::Results => return Err(Reason::BadRegion),
+            Region::Program | Region::Constants | Region::Textures | Region::Maps => {
+                if !matches!(self.state, LoadState::Uploading | LoadState::Failed) {
+                    return Err(Reason::BadState);
+                }
+                let i = Region::IMAGE.iter().position(|&r| r == region).unwrap_or(0);
+                self.lengths[i]
+            }
+            Region::Inputs | Region::Params => self.config.limits.size(region),
+        };
+        let r = range(addr, data.len(), limit).ok_or(Reason::OutOfRange)?;
+        self.mem[region as usize][r].copy_from_slice(data);
+        if region.is_image() {
+            self.state = LoadState::Uploading;
+            let n = u32::try_from(data.len()).unwrap_or(u32::MAX);
+            self.staged_bytes = self.staged_bytes.saturating_add(n);
+        }
+        Ok(ack(&[]))
+    }
+
+    fn commit(&mut self, crc: u32) -> Result<Vec<u8>, Reason> {
+        match self.state {
+            LoadState::NoImage => Err(Reason::BadState),
+            // A repeated COMMIT of the active image is acknowledged again; any other CRC is refused
+            // without touching the active image.
+            LoadState::Valid if crc == self.active_crc => Ok(ack(&[])),
+            LoadState::Valid => Err(Reason::CrcMismatch),
+            LoadState::Uploading | LoadState::Failed => {
+                if self.staged_crc() == crc {
+                    self.state = LoadState::Valid;
+                    self.active_crc = crc;
+                    Ok(ack(&[]))
+                } else {
+                    self.state = LoadState::Failed;
+                    Err(Reason::CrcMismatch)
+                }
+            }
+        }
+    }
+
+    fn run(&mut self, r: &RunRequest) -> Result<Vec<u8>, Reason> {
+        if self.state != LoadState::Valid {
+            return Err(Reason::NoValidImage);
+        }
+        let l = self.config.limits;
+        let quads = usize::from(r.quads);
+        let (is, os) = (usize::from(r.input_stride), usize::from(r.output_stride));
+        if quads == 0 || r.quads > l.max_quads {
+            return Err(Reason::TooManyQuads);
+        }
+        if quads * is > l.inputs as usize || quads * os > l.outputs as usize {
+            return Err(Reason::TooManyQuads);
+        }
+        if r.inline_inputs.len() > l.inputs as usize {
+            return Err(Reason::OutOfRange);
+        }
+        self.mem[Region::Inputs as usize][..r.inline_inputs.len()]
+            .copy_from_slice(&r.inline_inputs);
+        self.clear_run();
+        let mut outputs = std::mem::take(&mut self.mem[Region::Outputs as usize]);
+        outputs.fill(0);
+        let mut summary = RunSummary {
+            fault: 0,
+            quads_run: 0,
+            cycles: 0,
+            kill_masks: Vec::new(),
+        };
+        let mut results = std::mem::take(&mut self.mem[Region::Results as usize]);
+        for q in 0..quads {
+            let image = view(&self.mem, self.lengths);
+            let inputs = &self.mem[Region::Inputs as usize][q * is..(q + 1) * is];
+            let out = &mut outputs[q * os..(q + 1) * os];
+            let o = self.runner.run_quad(&image, inputs, out);
+            let rec = &mut results[q * RESULT_RECORD..(q + 1) * RESULT_RECORD];
+            rec[0] = o.kill_mask;
+            rec[1] = o.fault;
+            rec[4..8].copy_from_slice(&o.cycles.to_le_bytes());
+            summary.quads_run += 1;
+            summary.cycles = summary.cycles.saturating_add(o.cycles);
+            if summary.kill_masks.len() < frame::MAX_PAYLOAD - 1 - RUN_SUMMARY_HEADER {
+                summary.kill_masks.push(o.kill_mask);
+            }
+            if o.fault != 0 {
+                summary.fault = o.fault;
+                break;
+            }
+        }
+        self.mem[Region::Outputs as usize] = outputs;
+        self.mem[Region::Results as usize] = results;
+        self.quads_run = summary.quads_run;
+        self.fault = summary.fault;
+        self.cycles = summary.cycles;
+        Ok(ack(&summary.to_bytes()))
+    }
+
+    fn read(&mut self, region: u8, addr: u32, len: usize) -> Result<Vec<u8>, Reason> {
+        let region = Region::from_code(region).ok_or(Reason::BadRegion)?;
+        if len == 0 || len > frame::MAX_PAYLOAD - 1 {
+            return Err(Reason::BadLength);
+        }
+        let limit = self.config.limits.size(region);
+        let r = range(addr, len, limit).ok_or(Reason::OutOfRange)?;
+        Ok(ack(&self.mem[region as usize][r]))
+    }
+}

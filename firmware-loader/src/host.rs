@@ -1,0 +1,628 @@
+//! The host side: requests with timeouts and bounded retries, chunked uploads with progress,
+//! verification through STATUS, and runs.
+
+use crate::frame::{self, Decoder, EncodeError, Frame};
+use crate::image::Upload;
+use crate::port::{PortError, Transport};
+use crate::protocol::{
+    read_payload, write_payload, Begin, Command, Info, LayoutError, LoadState, Reason, Region,
+    RunRequest, RunSummary, Status, ANSWER_BIT, IMAGE_REGIONS, PROTOCOL_VERSION, RESULT_RECORD,
+    RUN_HEADER, WRITE_HEADER,
+};
+use std::time::{Duration, Instant};
+use thiserror::Error;
+
+/// How patient the client is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ClientOptions {
+    /// Wait for an answer this long per attempt.
+    pub timeout: Duration,
+    /// Attempts after the first, with the same sequence number.
+    pub retries: u32,
+    /// Per-attempt wait for RUN.
+    pub run_timeout: Duration,
+    /// Smallest WRITE chunk: after a failed attempt chunks are halved down to this size.
+    pub min_chunk: usize,
+}
+
+impl Default for ClientOptions {
+    fn default() -> Self {
+        ClientOptions {
+            timeout: Duration::from_millis(250),
+            retries: 8,
+            run_timeout: Duration::from_secs(2),
+            min_chunk: 16,
+        }
+    }
+}
+
+/// What crossed the link.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct LinkStats {
+    /// Requests completed or abandoned.
+    pub requests: u64,
+    /// Frames sent (first attempts and retries).
+    pub attempts: u64,
+    /// Wire bytes sent.
+    pub bytes_sent: u64,
+    /// Wire bytes received.
+    pub bytes_received: u64,
+    /// Received segments dropped as bad frames.
+    pub bad_frames: u64,
+    /// Image bytes acknowledged by WRITE.
+    pub image_bytes: u64,
+}
+
+/// A failure of the host side.
+#[derive(Debug, Error)]
+pub enum HostError {
+    /// The port failed (no such port, permission denied, ...).
+    #[error(transparent)]
+    Port(#[from] PortError),
+    /// No answer, not even a damaged one.
+    #[error("{cmd:?}: no answer after {attempts} attempts ({timeout_ms} ms each); is the board connected and configured with the tgsi-core bitstream?")]
+    NoAnswer {
+        /// The request.
+        cmd: Command,
+        /// Attempts made.
+        attempts: u32,
+        /// Wait per attempt.
+        timeout_ms: u64,
+    },
+    /// Answers came back damaged every time.
+    #[error("{cmd:?}: {bad_frames} damaged answers (CRC or framing) in {attempts} attempts; check the cable and the line rate")]
+    CrcFailures {
+        /// The request.
+        cmd: Command,
+        /// Attempts made.
+        attempts: u32,
+        /// Damaged segments received.
+        bad_frames: u64,
+    },
+    /// The device refused the request.
+    #[error("{cmd:?} refused by the device: {reason}")]
+    Nak {
+        /// The request.
+        cmd: Command,
+        /// Why.
+        reason: Reason,
+    },
+    /// A NAK with a code this host does not know.
+    #[error("{cmd:?} refused by the device with unknown reason code {code}")]
+    UnknownNak {
+        /// The request.
+        cmd: Command,
+        /// The code.
+        code: u8,
+    },
+    /// The answer's data does not have the expected layout.
+    #[error("{cmd:?}: malformed answer: {source}")]
+    Malformed {
+        /// The request.
+        cmd: Command,
+        /// The layout problem.
+        source: LayoutError,
+    },
+    /// Something answers, but it is not a tgsi-core loader.
+    #[error("the device is not a tgsi-core loader (INFO starts with {found:02x?})")]
+    WrongDevice {
+        /// First bytes of INFO's data.
+        found: Vec<u8>,
+    },
+    /// A loader speaking another protocol version.
+    #[error("the device speaks loader protocol {found}; this host speaks {PROTOCOL_VERSION}")]
+    ProtocolVersion {
+        /// Version reported.
+        found: u8,
+    },
+    /// The image was compiled for another core.
+    #[error("ISA hash mismatch: the device's core is {device:08x}, the image is for {image:08x}; recompile for this bitstream or load the matching bitstream")]
+    IsaMismatch {
+        /// Device's hash.
+        device: u32,
+        /// Image's hash.
+        image: u32,
+    },
+    /// An image region larger than the device's memory.
+    #[error("{region:?}: {len} bytes, the device holds {limit}")]
+    TooLarge {
+        /// The region.
+        region: Region,
+        /// Bytes needed.
+        len: usize,
+        /// Bytes available.
+        limit: u32,
+    },
+    /// STATUS after COMMIT does not show the uploaded image.
+    #[error("verification failed: expected active image CRC {expected:08x}, device reports {state:?} with {found:08x}")]
+    VerifyFailed {
+        /// CRC of the upload.
+        expected: u32,
+        /// Active CRC reported.
+        found: u32,
+        /// State reported.
+        state: LoadState,
+    },
+    /// RUN asked for an image that is not the active one.
+    #[error("the device's active image is not the expected one (expected CRC {expected:08x}, device reports {state:?} with {found:08x}); load it first")]
+    NotLoaded {
+        /// CRC the caller expects.
+        expected: u32,
+        /// Active CRC reported.
+        found: u32,
+        /// State reported.
+        state: LoadState,
+    },
+    /// A request that does not fit a frame (a bug in the caller).
+    #[error(transparent)]
+    Encode(#[from] EncodeError),
+}
+
+/// The result of an upload.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct UploadReport {
+    /// CRC-32 of the image now active.
+    pub crc: u32,
+    /// Image bytes.
+    pub bytes: usize,
+    /// Link traffic of this upload alone.
+    pub stats: LinkStats,
+    /// Wall time.
+    pub elapsed: Duration,
+}
+
+/// A client of one device.
+pub struct Client<T> {
+    t: T,
+    seq: u8,
+    decoder: Decoder,
+    /// Timeouts and retries.
+    pub opts: ClientOptions,
+    /// Traffic so far.
+    pub stats: LinkStats,
+}
+
+fn sub(a: LinkStats, b: LinkStats) -> LinkStats {
+    LinkStats {
+        requests: a.requests - b.requests,
+        attempts: a.attempts - b.attempts,
+        bytes_sent: a.bytes_sent - b.bytes_sent,
+        bytes_received: a.bytes_received - b.bytes_received,
+        bad_frames: a.bad_frames - b.bad_frames,
+        image_bytes: a.image_bytes - b.image_bytes,
+    }
+}
+
+impl<T: Transport> Client<T> {
+    /// A client on `transport`.
+    pub fn new(transport: T, opts: ClientOptions) -> Self {
+        Client {
+            t: transport,
+            seq: 0,
+            decoder: Decoder::new(),
+            opts,
+            stats: LinkStats::default(),
+        }
+    }
+
+    /// The transport.
+    pub fn transport_mut(&mut self) -> &mut T {
+        &mut self.t
+    }
+
+    /// Gives the transport back.
+    pub fn into_transport(self) -> T {
+        self.t
+    }
+
+    /// Sends a request with the usual timeout and retries; returns ACK's data.
+    pub fn request(&mut self, cmd: Command, payload: &[u8]) -> Result<Vec<u8>, HostError> {
+        let timeout = if cmd == Command::Run {
+            self.opts.run_timeout
+        } else {
+            self.opts.timeout
+        };
+        self.exchange(cmd, payload, self.opts.retries.saturating_add(1), timeout)
+    }
+
+    /// One request, up to `attempts` sends of the same frame (same sequence number).
+    fn exchange(
+        &mut self,
+        cmd: Command,
+        payload: &[u8],
+        attempts: u32,
+        timeout: Duration,
+    ) -> Result<Vec<u8>, HostError> {
+        self.seq = self.seq.wrapping_add(1);
+        let seq = self.seq;
+        let wire = frame::encode(&Frame {
+            cmd: cmd as u8,
+            seq,
+            payload: payload.to_vec(),
+        })?;
+        self.stats.requests += 1;
+        let mut bad = 0u64;
+        let mut buf = [0u8; 512];
+        for _ in 0..attempts {
+            self.t.write_all(&wire)?;
+            self.stats.attempts += 1;
+            self.stats.bytes_sent += wire.len() as u64;
+            let deadline = Instant::now() + timeout;
+            loop {
+                let now = Instant::now();
+                if now >= deadline {
+                    break;
+                }
+                let n = self.t.read(&mut buf, deadline - now)?;
+                self.stats.bytes_received += n as u64;
+                for &b in &buf[..n] {
+                    match self.decoder.push(b) {
+                        None => {}
+                        Some(Err(_)) => {
+                            bad += 1;
+                            self.stats.bad_frames += 1;
+                        }
+                        // Answers to older requests (late or duplicated) are ignored.
+                        Some(Ok(f)) if f.seq == seq && f.cmd == cmd as u8 | ANSWER_BIT => {
+                            return answer(cmd, f.payload);
+                        }
+                        Some(Ok(_)) => {}
+                    }
+                }
+            }
+        }
+        if bad > 0 {
+            Err(HostError::CrcFailures {
+                cmd,
+                attempts,
+                bad_frames: bad,
+            })
+        } else {
+            Err(HostError::NoAnswer {
+                cmd,
+                attempts,
+                timeout_ms: timeout.as_millis() as u64,
+            })
+        }
+    }
+
+    /// INFO, checked to come from a tgsi-core loader of this protocol version.
+    pub fn info(&mut self) -> Result<Info, HostError> {
+        let data = self.request(Command::Info, &[])?;
+        let info = Info::from_bytes(&data)
+            .map_err(|source| HostError::Malformed {
+                cmd: Command::Info,
+                source,
+            })?
+            .ok_or_else(|| HostError::WrongDevice {
+                found: data.iter().take(8).copied().collect(),
+            })?;
+        if info.protocol != PROTOCOL_VERSION {
+            return Err(HostError::ProtocolVersion {
+                found: info.protocol,
+            });
+        }
+        Ok(info)
+    }
+
+    /// STATUS.
+    pub fn status(&mut self) -> Result<Status, HostError> {
+        let data = self.request(Command::Status, &[])?;
+        Status::from_bytes(&data).map_err(|source| HostError::Malformed {
+            cmd: Command::Status,
+            source,
+        })
+    }
+
+    /// RESET.
+    pub fn reset(&mut self) -> Result<(), HostError> {
+        self.request(Command::Reset, &[]).map(drop)
+    }
+
+    /// BEGIN.
+    pub fn begin(&mut self, b: &Begin) -> Result<(), HostError> {
+        self.request(Command::Begin, &b.to_bytes()).map(drop)
+    }
+
+    /// COMMIT.
+    pub fn commit(&mut self, crc: u32) -> Result<(), HostError> {
+        self.request(Command::Commit, &crc.to_le_bytes()).map(drop)
+    }
+
+    /// SET_BAUD: switches both ends, then confirms with STATUS at the new rate (the device returns
+    /// to the old rate by itself if that confirmation never arrives).
+    pub fn set_baud(&mut self, baud: u32) -> Result<(), HostError> {
+        let old = self.t.baud();
+        self.request(Command::SetBaud, &baud.to_le_bytes())?;
+        self.t.set_baud(baud)?;
+        match self.status() {
+            Ok(_) => Ok(()),
+            Err(e) => {
+                self.t.set_baud(old)?;
+                Err(e)
+            }
+        }
+    }
+
+    /// Writes `data` into `region` from `addr`, in chunks that shrink after failed attempts and grow
+    /// after good ones; `progress` gets the bytes acknowledged so far (of this call).
+    pub fn write_region(
+        &mut self,
+        region: Region,
+        addr: u32,
+        data: &[u8],
+        max_chunk: usize,
+        progress: &mut dyn FnMut(usize),
+    ) -> Result<(), HostError> {
+        let max = max_chunk.clamp(1, frame::MAX_PAYLOAD - WRITE_HEADER);
+        let min = self.opts.min_chunk.clamp(1, max);
+        let mut chunk = max;
+        let mut off = 0;
+        while off < data.len() {
+            let n = chunk.min(data.len() - off);
+            let payload = write_payload(region, addr.wrapping_add(off as u32), &data[off..off + n]);
+            // Big chunks get one attempt: on a noisy line a smaller one is likelier to get through.
+            let attempts = if chunk > min {
+                1
+            } else {
+                self.opts.retries.saturating_add(1)
+            };
+            match self.exchange(Command::Write, &payload, attempts, self.opts.timeout) {
+                Ok(_) => {
+                    off += n;
+                    self.stats.image_bytes += n as u64;
+                    progress(off);
+                    chunk = (chunk * 2).min(max);
+                }
+                Err(HostError::NoAnswer { .. } | HostError::CrcFailures { .. }) if chunk > min => {
+                    chunk = (chunk / 2).max(min);
+                }
+                Err(e) => return Err(e),
+            }
+        }
+        Ok(())
+    }
+
+    /// Reads `len` bytes of `region` from `addr`, in frame-sized pieces.
+    pub fn read_region(
+        &mut self,
+        region: Region,
+        addr: u32,
+        len: usize,
+    ) -> Result<Vec<u8>, HostError> {
+        let mut out = Vec::with_capacity(len);
+        while out.len() < len {
+            let n = (len - out.len()).min(frame::MAX_PAYLOAD - 1);
+            let data = self.request(
+                Command::Read,
+                &read_payload(region, addr.wrapping_add(out.len() as u32), n as u16),
+            )?;
+            if data.len() != n {
+                return Err(HostError::Malformed {
+                    cmd: Command::Read,
+                    source: LayoutError::Short {
+                        what: "READ",
+                        len: data.len(),
+                        need: n,
+                    },
+                });
+            }
+            out.extend(data);
+        }
+        Ok(out)
+    }
+
+    /// STATUS, checked to show `crc` as the active image.
+    pub fn verify(&mut self, crc: u32) -> Result<Status, HostError> {
+        let s = self.status()?;
+        if s.state != LoadState::Valid || s.active_crc != crc {
+            return Err(HostError::VerifyFailed {
+                expected: crc,
+                found: s.active_crc,
+                state: s.state,
+            });
+        }
+        Ok(s)
+    }
+
+    /// Uploads an image: INFO (device and ISA check), BEGIN, WRITE in chunks, COMMIT, and STATUS to
+    /// verify. `progress(done, total)` counts image bytes.
+    pub fn upload(
+        &mut self,
+        image: &Upload,
+        progress: &mut dyn FnMut(usize, usize),
+    ) -> Result<UploadReport, HostError> {
+        let start = Instant::now();
+        let before = self.stats;
+        let info = self.info()?;
+        if info.isa_hash != image.isa_hash {
+            return Err(HostError::IsaMismatch {
+                device: info.isa_hash,
+                image: image.isa_hash,
+            });
+        }
+        let mut lengths = [0u32; IMAGE_REGIONS];
+        for ((len, data), region) in lengths.iter_mut().zip(&image.regions).zip(Region::IMAGE) {
+            let limit = info.limits.size(region);
+            if data.len() > limit as usize {
+                return Err(HostError::TooLarge {
+                    region,
+                    len: data.len(),
+                    limit,
+                });
+            }
+            *len = data.len() as u32;
+        }
+        let max_chunk = usize::from(info.limits.max_payload).saturating_sub(WRITE_HEADER);
+        let total = image.total_bytes();
+        let crc = image.crc();
+        self.begin(&Begin {
+            isa_hash: image.isa_hash,
+            lengths,
+        })?;
+        // A COMMIT that finds another CRC means a chunk landed damaged (a hardware receiver may write
+        // before it checks the frame CRC): write everything once more before giving up.
+        for pass in 0..2 {
+            progress(0, total);
+            let mut done = 0;
+            for (data, region) in image.regions.iter().zip(Region::IMAGE) {
+                let base = done;
+                self.write_region(region, 0, data, max_chunk, &mut |n| {
+                    progress(base + n, total)
+                })?;
+                done += data.len();
+            }
+            match self.commit(crc) {
+                Err(HostError::Nak {
+                    reason: Reason::CrcMismatch,
+                    ..
+                }) if pass == 0 => continue,
+                other => other?,
+            }
+            break;
+        }
+        self.verify(crc)?;
+        Ok(UploadReport {
+            crc,
+            bytes: total,
+            stats: sub(self.stats, before),
+            elapsed: start.elapsed(),
+        })
+    }
+}
+
+fn answer(cmd: Command, payload: Vec<u8>) -> Result<Vec<u8>, HostError> {
+    match payload.first() {
+        None => Err(HostError::Malformed {
+            cmd,
+            source: LayoutError::Short {
+                what: "answer",
+                len: 0,
+                need: 1,
+            },
+        }),
+        Some(0) => Ok(payload[1..].to_vec()),
+        Some(&code) => Err(match Reason::from_code(code) {
+            Some(reason) => HostError::Nak { cmd, reason },
+            None => HostError::UnknownNak { cmd, code },
+        }),
+    }
+}
+
+/// What one quad produced on the board.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct QuadResult {
+    /// The quad's OUTPUTS bytes (`output_stride` of them).
+    pub outputs: Vec<u8>,
+    /// Bit L: lane L killed.
+    pub kill_mask: u8,
+    /// Core cycles.
+    pub cycles: u32,
+    /// Fault code (0: none).
+    pub fault: u8,
+}
+
+/// Register values as INPUTS/OUTPUTS hold them: register i at `64 * i`, lane L at `+16 * L`,
+/// component c at `+4 * c`, little-endian.
+pub fn pack_registers(regs: &[[[u32; 4]; 4]]) -> Vec<u8> {
+    regs.iter()
+        .flatten()
+        .flatten()
+        .flat_map(|w| w.to_le_bytes())
+        .collect()
+}
+
+/// The inverse of [`pack_registers`] (a trailing partial register is ignored).
+pub fn unpack_registers(bytes: &[u8]) -> Vec<[[u32; 4]; 4]> {
+    bytes
+        .chunks_exact(64)
+        .map(|r| {
+            let mut v = [[0u32; 4]; 4];
+            for (i, w) in r.chunks_exact(4).enumerate() {
+                v[i / 4][i % 4] = u32::from_le_bytes([w[0], w[1], w[2], w[3]]);
+            }
+            v
+        })
+        .collect()
+}
+
+/// Runs quads on the active image, which must be the one with CRC `image_crc`: writes `params` to
+/// PARAMS at 0 (if any), each quad's `inputs` (all the same length) to INPUTS, runs in batches the
+/// memories hold, and reads `output_stride` bytes of OUTPUTS and the RESULTS record per quad. Stops
+/// after the first faulting quad (its result is the last one returned).
+pub fn run_quads<T: Transport>(
+    client: &mut Client<T>,
+    image_crc: u32,
+    params: &[u8],
+    inputs: &[Vec<u8>],
+    output_stride: usize,
+) -> Result<Vec<QuadResult>, HostError> {
+    let status = client.status()?;
+    if status.state != LoadState::Valid || status.active_crc != image_crc {
+        return Err(HostError::NotLoaded {
+            expected: image_crc,
+            found: status.active_crc,
+            state: status.state,
+        });
+    }
+    let info = client.info()?;
+    let l = info.limits;
+    let is = inputs.first().map_or(0, Vec::len);
+    let too_large = |region, len: usize, limit: u32| HostError::TooLarge { region, len, limit };
+    if inputs.iter().any(|i| i.len() != is) || is > l.inputs as usize || is > usize::from(u16::MAX)
+    {
+        return Err(too_large(Region::Inputs, is, l.inputs));
+    }
+    if output_stride > l.outputs as usize || output_stride > usize::from(u16::MAX) {
+        return Err(too_large(Region::Outputs, output_stride, l.outputs));
+    }
+    if params.len() > l.params as usize {
+        return Err(too_large(Region::Params, params.len(), l.params));
+    }
+    let max_chunk = usize::from(l.max_payload).saturating_sub(WRITE_HEADER);
+    if !params.is_empty() {
+        client.write_region(Region::Params, 0, params, max_chunk, &mut |_| {})?;
+    }
+    let mut batch = usize::from(l.max_quads).max(1);
+    if let Some(n) = (l.inputs as usize).checked_div(is) {
+        batch = batch.min(n);
+    }
+    if let Some(n) = (l.outputs as usize).checked_div(output_stride) {
+        batch = batch.min(n);
+    }
+    let mut results = Vec::with_capacity(inputs.len());
+    for quads in inputs.chunks(batch.max(1)) {
+        let block: Vec<u8> = quads.concat();
+        let inline = block.len() <= usize::from(l.max_payload).saturating_sub(RUN_HEADER);
+        if !inline {
+            client.write_region(Region::Inputs, 0, &block, max_chunk, &mut |_| {})?;
+        }
+        let req = RunRequest {
+            quads: quads.len() as u16,
+            input_stride: is as u16,
+            output_stride: output_stride as u16,
+            inline_inputs: if inline { block } else { Vec::new() },
+        };
+        let data = client.request(Command::Run, &req.to_bytes())?;
+        let summary = RunSummary::from_bytes(&data).map_err(|source| HostError::Malformed {
+            cmd: Command::Run,
+            source,
+        })?;
+        let done = usize::from(summary.quads_run).min(quads.len());
+        let outs = client.read_region(Region::Outputs, 0, done * output_stride)?;
+        let recs = client.read_region(Region::Results, 0, done * RESULT_RECORD)?;
+        for q in 0..done {
+            let r = &recs[q * RESULT_RECORD..(q + 1) * RESULT_RECORD];
+            results.push(QuadResult {
+                outputs: outs[q * output_stride..(q + 1) * output_stride].to_vec(),
+                kill_mask: r[0],
+                cycles: u32::from_le_bytes([r[4], r[5], r[6], r[7]]),
+                fault: r[1],
+            });
+        }
+        if summary.fault != 0 {
+            break;
+        }
+    }
+    Ok(results)
+}

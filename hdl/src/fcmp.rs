@@ -1,0 +1,114 @@
+//! `FCmp`: binary32 comparison and the `MIN`/`MAX` selects, pipelined (one pair per clock).
+//!
+//! Semantics (decisions.md section 2, the same as `microcode::arith::compare`): both operands
+//! are flushed first (a subnormal is a zero of its sign); a NaN makes the pair unordered (`lt`,
+//! `eq`, `gt` all clear); two zeros are equal whatever their signs. `min = lt ? a : b` and
+//! `max = gt ? a : b`, returning the chosen operand's bits, except that a chosen subnormal becomes
+//! a zero of its sign (so `min(NaN, x) = x`, `min(x, NaN)` = that NaN's bits).
+//!
+//! Timing: **latency 1 clock, throughput one pair per clock**: operands presented before rising
+//! edge *n* give all outputs right after edge *n*. Logic: a 31-bit magnitude comparator (one
+//! carry chain), sign logic, two 32-bit 2:1 selects.
+use rust_hdl::prelude::*;
+
+/// Float comparator and min/max select; see the module documentation.
+#[derive(LogicBlock, Default)]
+pub struct FCmp {
+    /// Clock; outputs are registered on its rising edge.
+    pub clock: Signal<In, Clock>,
+    /// First operand (binary32 bits).
+    pub a: Signal<In, Bits<32>>,
+    /// Second operand (binary32 bits).
+    pub b: Signal<In, Bits<32>>,
+    /// `a < b`.
+    pub lt: Signal<Out, Bit>,
+    /// `a == b` (`-0 == +0`, subnormals equal zero).
+    pub eq: Signal<Out, Bit>,
+    /// `a > b`.
+    pub gt: Signal<Out, Bit>,
+    /// At least one operand is NaN.
+    pub unordered: Signal<Out, Bit>,
+    /// `lt ? a : b` (flushed).
+    pub min: Signal<Out, Bits<32>>,
+    /// `gt ? a : b` (flushed).
+    pub max: Signal<Out, Bits<32>>,
+
+    fa: Signal<Local, Bits<32>>,
+    fb: Signal<Local, Bits<32>>,
+    nan: Signal<Local, Bit>,
+    zeros: Signal<Local, Bit>,
+    mag_lt: Signal<Local, Bit>,
+    mag_eq: Signal<Local, Bit>,
+    c_lt: Signal<Local, Bit>,
+    c_eq: Signal<Local, Bit>,
+    c_gt: Signal<Local, Bit>,
+    lt_r: DFF<Bit>,
+    eq_r: DFF<Bit>,
+    gt_r: DFF<Bit>,
+    unordered_r: DFF<Bit>,
+    min_r: DFF<Bits<32>>,
+    max_r: DFF<Bits<32>>,
+}
+
+impl Logic for FCmp {
+    #[hdl_gen]
+    fn update(&mut self) {
+        dff_setup!(self, clock, lt_r, eq_r, gt_r, unordered_r, min_r, max_r);
+        self.fa.next = self.a.val();
+        if self.a.val().get_bits::<8>(23) == 0 {
+            self.fa.next = bit_cast::<32, 1>(self.a.val().get_bit(31).into()) << 31;
+        }
+        self.fb.next = self.b.val();
+        if self.b.val().get_bits::<8>(23) == 0 {
+            self.fb.next = bit_cast::<32, 1>(self.b.val().get_bit(31).into()) << 31;
+        }
+        self.nan.next = ((self.a.val().get_bits::<8>(23) == 255)
+            & (self.a.val().get_bits::<23>(0) != 0))
+            | ((self.b.val().get_bits::<8>(23) == 255) & (self.b.val().get_bits::<23>(0) != 0));
+        // The raw magnitudes order the flushed values too, except that two zero-or-subnormal
+        // operands are equal: comparing raw bits keeps the flush out of the carry chain's path.
+        self.zeros.next =
+            (self.a.val().get_bits::<8>(23) == 0) & (self.b.val().get_bits::<8>(23) == 0);
+        self.mag_lt.next = self.a.val().get_bits::<31>(0) < self.b.val().get_bits::<31>(0);
+        self.mag_eq.next = self.a.val().get_bits::<31>(0) == self.b.val().get_bits::<31>(0);
+        // Sign-magnitude order: a negative is below a positive (two zeros were caught above);
+        // among negatives the larger magnitude is the smaller value.
+        match (bit_cast::<2, 1>(self.a.val().get_bit(31).into()) << 1
+            | bit_cast::<2, 1>(self.b.val().get_bit(31).into()))
+        .index()
+        {
+            0 => self.c_lt.next = self.mag_lt.val(),
+            1 => self.c_lt.next = false,
+            2 => self.c_lt.next = true,
+            _ => self.c_lt.next = !self.mag_lt.val() & !self.mag_eq.val(),
+        }
+        self.c_eq.next = (self.mag_eq.val()
+            & (self.fa.val().get_bit(31) == self.fb.val().get_bit(31)))
+            | self.zeros.val();
+        if self.zeros.val() | self.nan.val() {
+            self.c_lt.next = false;
+        }
+        if self.nan.val() {
+            self.c_eq.next = false;
+        }
+        self.c_gt.next = !self.c_lt.val() & !self.c_eq.val() & !self.nan.val();
+        self.lt_r.d.next = self.c_lt.val();
+        self.eq_r.d.next = self.c_eq.val();
+        self.gt_r.d.next = self.c_gt.val();
+        self.unordered_r.d.next = self.nan.val();
+        self.min_r.d.next = self.fb.val();
+        if self.c_lt.val() {
+            self.min_r.d.next = self.fa.val();
+        }
+        self.max_r.d.next = self.fb.val();
+        if self.c_gt.val() {
+            self.max_r.d.next = self.fa.val();
+        }
+        self.lt.next = self.lt_r.q.val();
+        self.eq.next = self.eq_r.q.val();
+        self.gt.next = self.gt_r.q.val();
+        self.unordered.next = self.unordered_r.q.val();
+        self.min.next = self.min_r.q.val();
+        self.max.next = self.max_r.q.val();
+    }
+}

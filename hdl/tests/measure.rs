@@ -1,0 +1,457 @@
+//! Cost and speed of each block (ignored by default: minutes of yosys/nextpnr).
+//!
+//! `cargo test -p hdl --release --test measure -- --ignored --nocapture`
+//! prints one markdown row per block: yosys `synth_ice40` cells of the block alone, nextpnr-ice40
+//! (`--hx8k --package cb132 --freq 100 --seed 1`) logic cells, block RAMs and Fmax of the block
+//! inside a wrapper (operands from a shift register fed by one pin, result registered and
+//! XOR-reduced to one pin, so every output bit stays live), rust-hdl direct-drive and Verilator
+//! simulation speed.
+mod common;
+
+use common::sim::tick;
+use common::tools::{run, scratch, tool, verilator_model, Port};
+use hdl::bram::Bram;
+use hdl::f2i::F2I;
+use hdl::fadd::FAdd;
+use hdl::fcmp::FCmp;
+use hdl::fmul::FMul;
+use hdl::fround::{FRound, RoundMode};
+use hdl::i2f::I2F;
+use rust_hdl::prelude::*;
+use std::process::Command;
+use std::time::Instant;
+use toolchain::Tool;
+
+/// Verilog wrapper: `inputs` bits of operands shifted in from `din`, `dout` = XOR of the
+/// registered outputs.
+fn wrapper(inputs: usize, connections: &str, out_width: usize) -> String {
+    format!(
+        "module wrap(input clk, input din, output dout);
+  reg [{im}:0] sh; always @(posedge clk) sh <= {{sh[{im2}:0], din}};
+  wire [{om}:0] r; reg [{om}:0] ro;
+  top u(.clock(clk), {connections});
+  always @(posedge clk) ro <= r;
+  assign dout = ^ro;
+endmodule
+",
+        im = inputs - 1,
+        im2 = inputs - 2,
+        om = out_width - 1
+    )
+}
+
+fn number_after(text: &str, key: &str) -> Option<f64> {
+    let at = text.find(key)? + key.len();
+    let rest = text[at..].trim_start_matches([' ', ':', '"']);
+    let end = rest
+        .find(|c: char| !(c.is_ascii_digit() || c == '.'))
+        .unwrap_or(rest.len());
+    rest[..end].parse().ok()
+}
+
+struct Cost {
+    cells: u64,
+    lut: u64,
+    carry: u64,
+    dff: u64,
+    lc: f64,
+    ram: f64,
+    fmax: f64,
+}
+
+fn cost(name: &str, verilog: &str, wrap: &str) -> Option<Cost> {
+    tool(Tool::Yosys)?;
+    let mut nextpnr = tool(Tool::NextpnrIce40)?;
+    let dir = scratch(&format!("measure-{name}"));
+    std::fs::write(dir.join("top.v"), verilog).expect("write top.v");
+    std::fs::write(dir.join("wrap.v"), wrap).expect("write wrap.v");
+    std::fs::write(
+        dir.join("wrap.pcf"),
+        "set_io clk P7\nset_io din P8\nset_io dout J11\n",
+    )
+    .expect("write pcf");
+    run(
+        tool(Tool::Yosys)?.current_dir(&dir).args([
+            "-q",
+            "-p",
+            "read_verilog top.v; synth_ice40 -top top; tee -q -o stat.txt stat",
+        ]),
+        "yosys synth_ice40 (block)",
+    );
+    let stat = std::fs::read_to_string(dir.join("stat.txt")).expect("stat.txt");
+    let (mut lut, mut carry, mut dff) = (0, 0, 0);
+    for line in stat.lines() {
+        let w: Vec<&str> = line.split_whitespace().collect();
+        if w.len() == 2 && w[1].starts_with("SB_") {
+            let n: u64 = w[0].parse().unwrap_or(0);
+            match w[1] {
+                "SB_LUT4" => lut += n,
+                "SB_CARRY" => carry += n,
+                x if x.starts_with("SB_DFF") => dff += n,
+                _ => {}
+            }
+        }
+    }
+    run(
+        tool(Tool::Yosys)?.current_dir(&dir).args([
+            "-q",
+            "-p",
+            "read_verilog top.v wrap.v; synth_ice40 -top wrap -json wrap.json",
+        ]),
+        "yosys synth_ice40 (wrapper)",
+    );
+    // nextpnr exits non-zero when the 100 MHz target is missed; the report is still written.
+    let out = nextpnr
+        .current_dir(&dir)
+        .args([
+            "--hx8k",
+            "--package",
+            "cb132",
+            "--pcf",
+            "wrap.pcf",
+            "--json",
+            "wrap.json",
+        ])
+        .args(["--freq", "100", "--seed", "1", "--report", "report.json"])
+        .output()
+        .expect("start nextpnr");
+    let report = std::fs::read_to_string(dir.join("report.json")).unwrap_or_else(|_| {
+        panic!(
+            "nextpnr wrote no report:\n{}",
+            String::from_utf8_lossy(&out.stderr)
+        )
+    });
+    let util = |cell: &str| {
+        let at = report.find(&format!("\"{cell}\"")).unwrap_or(0);
+        number_after(&report[at..], "\"used\"").unwrap_or(f64::NAN)
+    };
+    Some(Cost {
+        cells: lut + carry + dff,
+        lut,
+        carry,
+        dff,
+        lc: util("ICESTORM_LC"),
+        ram: util("ICESTORM_RAM"),
+        fmax: number_after(&report, "\"achieved\"").unwrap_or(f64::NAN),
+    })
+}
+
+fn verilator_speed(name: &str, verilog: &str, inputs: &[Port], outputs: &[Port]) -> String {
+    let Some(exe) = verilator_model(name, verilog, inputs, outputs) else {
+        return "-".into();
+    };
+    let text = run(
+        Command::new(exe).args(["bench", "2000000"]),
+        "verilator bench",
+    );
+    text.split(": ")
+        .nth(1)
+        .and_then(|s| s.split(' ').next())
+        .unwrap_or("?")
+        .to_string()
+}
+
+fn row(name: &str, c: &Cost, latency: &str, rust_hz: f64, verilator_hz: &str) {
+    println!(
+        "| {name} | {} ({} LUT4 + {} CARRY + {} DFF) | {} | {} | {:.1} MHz | {latency} | 1/clock | {:.0}k | {verilator_hz} |",
+        c.cells, c.lut, c.carry, c.dff, c.lc, c.ram, c.fmax, rust_hz / 1e3
+    );
+}
+
+/// Cycles per second of direct drive over `cycles` clocks, inputs changing every clock.
+fn rust_speed<B: Block>(
+    uut: &mut B,
+    cycles: usize,
+    clock: impl Fn(&mut B) -> &mut Signal<In, Clock> + Copy,
+    mut drive: impl FnMut(&mut B, usize),
+) -> f64 {
+    let t0 = Instant::now();
+    for i in 0..cycles {
+        drive(uut, i);
+        tick(uut, clock);
+    }
+    cycles as f64 / t0.elapsed().as_secs_f64()
+}
+
+#[test]
+#[ignore]
+fn measure_blocks() {
+    println!("| block | yosys cells | nextpnr LCs (with wrapper) | BRAMs | Fmax | latency | throughput | rust-hdl cycles/s | Verilator cycles/s |");
+    println!("|---|---|---|---|---|---|---|---|---|");
+    let ab = [
+        Port {
+            name: "a",
+            width: 32,
+        },
+        Port {
+            name: "b",
+            width: 32,
+        },
+    ];
+    let res = [Port {
+        name: "result",
+        width: 32,
+    }];
+
+    let mut fmul = FMul::default();
+    fmul.connect_all();
+    let v = generate_verilog(&fmul);
+    let w = wrapper(64, ".a(sh[31:0]), .b(sh[63:32]), .result(r)", 32);
+    let hz = rust_speed(
+        &mut fmul,
+        50_000,
+        |u| &mut u.clock,
+        |u, i| {
+            u.a.next = ((i as u64).wrapping_mul(0x9E37_79B9) & 0xFFFF_FFFF).into();
+            u.b.next = ((i as u64).wrapping_mul(0x85EB_CA6B) & 0xFFFF_FFFF).into();
+        },
+    );
+    if let Some(c) = cost("fmul", &v, &w) {
+        row("FMul", &c, "5", hz, &verilator_speed("fmul", &v, &ab, &res));
+    }
+
+    let mut fadd = FAdd::default();
+    fadd.connect_all();
+    let v = generate_verilog(&fadd);
+    let w = wrapper(
+        65,
+        ".a(sh[31:0]), .b(sh[63:32]), .sub(sh[64]), .result(r)",
+        32,
+    );
+    let hz = rust_speed(
+        &mut fadd,
+        50_000,
+        |u| &mut u.clock,
+        |u, i| {
+            u.a.next = ((i as u64).wrapping_mul(0x9E37_79B9) & 0xFFFF_FFFF).into();
+            u.b.next = ((i as u64).wrapping_mul(0x85EB_CA6B) & 0xFFFF_FFFF).into();
+            u.sub.next = i & 1 == 1;
+        },
+    );
+    let ports = [
+        Port {
+            name: "a",
+            width: 32,
+        },
+        Port {
+            name: "b",
+            width: 32,
+        },
+        Port {
+            name: "sub",
+            width: 1,
+        },
+    ];
+    if let Some(c) = cost("fadd", &v, &w) {
+        row(
+            "FAdd",
+            &c,
+            "5",
+            hz,
+            &verilator_speed("fadd", &v, &ports, &res),
+        );
+    }
+
+    let mut fcmp = FCmp::default();
+    fcmp.connect_all();
+    let v = generate_verilog(&fcmp);
+    let w = "module wrap(input clk, input din, output dout);
+  reg [63:0] sh; always @(posedge clk) sh <= {sh[62:0], din};
+  wire lt, eq, gt, un; wire [31:0] mn, mx; reg [67:0] ro;
+  top u(.clock(clk), .a(sh[31:0]), .b(sh[63:32]), .lt(lt), .eq(eq), .gt(gt), .unordered(un), .min(mn), .max(mx));
+  always @(posedge clk) ro <= {lt, eq, gt, un, mn, mx};
+  assign dout = ^ro;
+endmodule
+";
+    let hz = rust_speed(
+        &mut fcmp,
+        200_000,
+        |u| &mut u.clock,
+        |u, i| {
+            u.a.next = ((i as u64).wrapping_mul(0x9E37_79B9) & 0xFFFF_FFFF).into();
+            u.b.next = ((i as u64).wrapping_mul(0x85EB_CA6B) & 0xFFFF_FFFF).into();
+        },
+    );
+    let outs = [
+        Port {
+            name: "lt",
+            width: 1,
+        },
+        Port {
+            name: "eq",
+            width: 1,
+        },
+        Port {
+            name: "gt",
+            width: 1,
+        },
+        Port {
+            name: "unordered",
+            width: 1,
+        },
+        Port {
+            name: "min",
+            width: 32,
+        },
+        Port {
+            name: "max",
+            width: 32,
+        },
+    ];
+    if let Some(c) = cost("fcmp", &v, w) {
+        row(
+            "FCmp",
+            &c,
+            "1",
+            hz,
+            &verilator_speed("fcmp", &v, &ab, &outs),
+        );
+    }
+
+    let mut fround = FRound::default();
+    fround.connect_all();
+    let v = generate_verilog(&fround);
+    let w = wrapper(34, ".a(sh[31:0]), .mode(sh[33:32]), .result(r)", 32);
+    let modes = [
+        RoundMode::Floor,
+        RoundMode::Ceil,
+        RoundMode::Trunc,
+        RoundMode::NearestEven,
+    ];
+    let hz = rust_speed(
+        &mut fround,
+        100_000,
+        |u| &mut u.clock,
+        |u, i| {
+            u.a.next = ((i as u64).wrapping_mul(0x9E37_79B9) & 0xFFFF_FFFF).into();
+            u.mode.next = modes[i % 4];
+        },
+    );
+    let ports = [
+        Port {
+            name: "a",
+            width: 32,
+        },
+        Port {
+            name: "mode",
+            width: 2,
+        },
+    ];
+    if let Some(c) = cost("fround", &v, &w) {
+        row(
+            "FRound",
+            &c,
+            "3",
+            hz,
+            &verilator_speed("fround", &v, &ports, &res),
+        );
+    }
+
+    let mut f2i = F2I::default();
+    f2i.connect_all();
+    let v = generate_verilog(&f2i);
+    let w = wrapper(34, ".a(sh[31:0]), .mode(sh[33:32]), .result(r)", 32);
+    let hz = rust_speed(
+        &mut f2i,
+        100_000,
+        |u| &mut u.clock,
+        |u, i| {
+            u.a.next = ((i as u64).wrapping_mul(0x9E37_79B9) & 0xFFFF_FFFF).into();
+            u.mode.next = modes[i % 4];
+        },
+    );
+    if let Some(c) = cost("f2i", &v, &w) {
+        row(
+            "F2I",
+            &c,
+            "5",
+            hz,
+            &verilator_speed("f2i", &v, &ports, &res),
+        );
+    }
+
+    let mut i2f = I2F::default();
+    i2f.connect_all();
+    let v = generate_verilog(&i2f);
+    let w = wrapper(32, ".a(sh[31:0]), .result(r)", 32);
+    let hz = rust_speed(
+        &mut i2f,
+        100_000,
+        |u| &mut u.clock,
+        |u, i| {
+            u.a.next = ((i as u64).wrapping_mul(0x9E37_79B9) & 0xFFFF_FFFF).into();
+        },
+    );
+    if let Some(c) = cost("i2f", &v, &w) {
+        row(
+            "I2F",
+            &c,
+            "4",
+            hz,
+            &verilator_speed(
+                "i2f",
+                &v,
+                &[Port {
+                    name: "a",
+                    width: 32,
+                }],
+                &res,
+            ),
+        );
+    }
+
+    let mut bram = Bram::<16, 8>::default();
+    bram.connect_all();
+    let v = generate_verilog(&bram);
+    let w = wrapper(
+        33,
+        ".we(sh[0]), .wa(sh[8:1]), .wd(sh[24:9]), .ra(sh[32:25]), .rd(r)",
+        16,
+    );
+    let hz = rust_speed(
+        &mut bram,
+        200_000,
+        |u| &mut u.clock,
+        |u, i| {
+            u.we.next = i & 1 == 1;
+            u.wa.next = ((i as u64 * 7) & 255).into();
+            u.wd.next = ((i as u64 * 31) & 0xFFFF).into();
+            u.ra.next = ((i as u64 * 13 + 1) & 255).into();
+        },
+    );
+    let ports = [
+        Port {
+            name: "we",
+            width: 1,
+        },
+        Port {
+            name: "wa",
+            width: 8,
+        },
+        Port {
+            name: "wd",
+            width: 16,
+        },
+        Port {
+            name: "ra",
+            width: 8,
+        },
+    ];
+    if let Some(c) = cost("bram", &v, &w) {
+        row(
+            "Bram<16, 8>",
+            &c,
+            "1 (read)",
+            hz,
+            &verilator_speed(
+                "bram",
+                &v,
+                &ports,
+                &[Port {
+                    name: "rd",
+                    width: 16,
+                }],
+            ),
+        );
+    }
+}

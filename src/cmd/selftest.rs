@@ -1,0 +1,267 @@
+//! `tgsi-core selftest --port PATH`: the bring-up check of a new board.
+//!
+//! 1. The loader: INFO, STATUS, upload of a pattern image, COMMIT, STATUS CRC and a read-back, then the
+//!    pattern is invalidated (never left runnable).
+//! 2. The core: built-in programs, one or more per unit (`selftest_programs/*.tgsi`), are compiled for
+//!    the board's core, loaded, run on one quad with fixed inputs and CONST values, and compared bit
+//!    for bit (live lanes) and by kill mask with the core model.
+
+use super::load::{connect, PortArgs};
+use anyhow::{bail, Context, Result};
+use clap::Args;
+use firmware_loader::board::{run_image, Lanes};
+use firmware_loader::host::Client;
+use firmware_loader::image::{self, Upload};
+use firmware_loader::port::Transport;
+use firmware_loader::protocol::{Begin, LoadState, Region, IMAGE_REGIONS};
+use microcode::compile::compile;
+use microcode::core::CoreConfig;
+use microcode::tgsi::load::{load, Format};
+use sim::run_io::RunInputs;
+use std::collections::BTreeMap;
+use std::process::ExitCode;
+
+/// Arguments of `selftest`.
+#[derive(Args)]
+pub struct SelftestArgs {
+    #[command(flatten)]
+    pub link: PortArgs,
+}
+
+/// The built-in programs: (what they exercise, TGSI text).
+const PROGRAMS: [(&str, &str); 5] = [
+    (
+        "adder and multiplier (MAD, ADD, MUL, CONST)",
+        include_str!("selftest_programs/mad.tgsi"),
+    ),
+    (
+        "divider (RCP, RSQ, DIV)",
+        include_str!("selftest_programs/div.tgsi"),
+    ),
+    (
+        "compare and select (SLT, MIN, MAX, CMP)",
+        include_str!("selftest_programs/cmp.tgsi"),
+    ),
+    (
+        "mask stack and kill (IF, ELSE, FLR, KIL)",
+        include_str!("selftest_programs/flow.tgsi"),
+    ),
+    (
+        "sequenced functions (EX2, LG2, SIN, DP3)",
+        include_str!("selftest_programs/trans.tgsi"),
+    ),
+];
+
+fn f(x: f32) -> u32 {
+    x.to_bits()
+}
+
+/// IN[0] and IN[1] per lane: lane 1 has IN[0].x = 0 (IF false), lanes 2 and 3 have IN[0].y < 0 (KIL).
+fn inputs() -> [(u16, Lanes); 2] {
+    let lane0 = |l: f32| [f(l - 1.0), f(0.5 - 0.4 * l), f(2.0 + l), f(0.25 + l)];
+    let lane1 = |l: f32| [f(0.5 + l), f(4.0 - l), f(-1.5 * l), f(3.0)];
+    [
+        (0, [lane0(0.0), lane0(1.0), lane0(2.0), lane0(3.0)]),
+        (1, [lane1(0.0), lane1(1.0), lane1(2.0), lane1(3.0)]),
+    ]
+}
+
+/// `CONST[buffer][index]`.
+fn constant(buffer: u16, index: u16) -> [u32; 4] {
+    if (buffer, index) == (0, 0) {
+        [f(0.5), f(2.0), f(-1.0), f(4.0)]
+    } else {
+        [0; 4]
+    }
+}
+
+/// A deterministic pattern that exercises every byte value, escapes included.
+fn pattern(len: usize, salt: u8) -> Vec<u8> {
+    (0..len)
+        .map(|i| (i as u8).wrapping_mul(31).wrapping_add(salt) ^ (i >> 8) as u8)
+        .collect()
+}
+
+fn loader_check<T: Transport>(c: &mut Client<T>, port: &str) -> Result<()> {
+    let info = c.info().with_context(|| format!("{port}: INFO"))?;
+    println!(
+        "INFO: core {}.{}, ISA hash {:08x}, features {:#x}, clock {} Hz, {} baud",
+        info.core_version.0,
+        info.core_version.1,
+        info.isa_hash,
+        info.features,
+        info.clock_hz,
+        info.baud
+    );
+    let l = info.limits;
+    println!(
+        "      program {} B, constants {} B, textures {} B, maps {} B, inputs {} B, outputs {} B, params {} B, {} quads per run",
+        l.program, l.constants, l.textures, l.maps, l.inputs, l.outputs, l.params, l.max_quads
+    );
+    let s = c.status().with_context(|| format!("{port}: STATUS"))?;
+    println!("STATUS: {:?}, active CRC {:08x}", s.state, s.active_crc);
+
+    // The pattern is not a program: it carries the device's own ISA hash so the loader accepts it,
+    // and it is invalidated before the core programs run.
+    let sizes = [l.program, l.constants, l.textures, l.maps].map(|n| (n as usize).min(1024));
+    let image = Upload {
+        isa_hash: info.isa_hash,
+        regions: [
+            pattern(sizes[0], 1),
+            pattern(sizes[1], 2),
+            pattern(sizes[2], 3),
+            pattern(sizes[3], 4),
+        ],
+    };
+    let report = c
+        .upload(&image, &mut |_, _| {})
+        .with_context(|| format!("{port}: upload of the loader pattern"))?;
+    println!(
+        "upload: {} bytes committed, STATUS CRC {:08x} matches ({} retries)",
+        report.bytes,
+        report.crc,
+        report.stats.attempts - report.stats.requests
+    );
+    for (data, region) in image.regions.iter().zip(Region::IMAGE) {
+        let back = c.read_region(region, 0, data.len())?;
+        if &back != data {
+            bail!("{port}: read-back of {region:?} differs from what was written");
+        }
+    }
+    println!("read-back: all image regions match");
+    c.begin(&Begin {
+        isa_hash: info.isa_hash,
+        lengths: [0; IMAGE_REGIONS],
+    })?;
+    c.reset()?;
+    let s = c.status()?;
+    if s.state != LoadState::NoImage {
+        bail!("{port}: after RESET the device reports {:?}", s.state);
+    }
+    println!("cleanup: pattern invalidated, no image active");
+    Ok(())
+}
+
+/// Runs one program on the board and on the core model; returns the differences found.
+fn core_check<T: Transport>(c: &mut Client<T>, source: &str) -> Result<Vec<String>> {
+    let program = load(source.as_bytes(), Some(Format::Text))
+        .map_err(|e| anyhow::anyhow!("built-in program: {e:?}"))?
+        .program;
+    let compiled = compile(&program, &CoreConfig::default())?;
+    let file = image::parse(&compiled.image.to_bytes())?;
+    c.upload(&file.upload, &mut |_, _| {})?;
+    let quad = inputs();
+    let board = run_image(c, &file, &[quad.to_vec()], &constant)?;
+    let Some(board) = board.first() else {
+        bail!("the board ran no quad");
+    };
+
+    let mut run_inputs = RunInputs::default();
+    for (n, v) in quad {
+        run_inputs.inputs.insert(u32::from(n), v);
+    }
+    for &(_, buffer, index) in &file.buffer_slots {
+        run_inputs.constants.insert(
+            (u32::from(buffer), u32::from(index)),
+            constant(buffer, index),
+        );
+    }
+    let mut diffs = Vec::new();
+    let model = match sim::core_model::run(&compiled.image, &run_inputs) {
+        Ok(m) => m,
+        Err(fault) => {
+            if board.fault == 0 {
+                diffs.push(format!(
+                    "the core model faults ({fault}), the board does not"
+                ));
+            }
+            return Ok(diffs);
+        }
+    };
+    if board.fault != 0 {
+        diffs.push(format!("the board faults (code {})", board.fault));
+    }
+    let model_kills = (0..4).fold(0u8, |m, l| m | (u8::from(model.lanes[l].killed) << l));
+    if board.kill_mask != model_kills {
+        diffs.push(format!(
+            "kill mask {:04b}, core model {:04b}",
+            board.kill_mask, model_kills
+        ));
+    }
+    let board_outputs: BTreeMap<u16, Lanes> = board.outputs.iter().copied().collect();
+    for (l, lane) in model.lanes.iter().enumerate() {
+        if lane.killed {
+            continue;
+        }
+        for (&n, want) in &lane.outputs {
+            let got = u16::try_from(n)
+                .ok()
+                .and_then(|n| board_outputs.get(&n))
+                .map(|v| v[l]);
+            if got != Some(*want) {
+                diffs.push(format!(
+                    "OUT[{n}] lane {l}: board {got:08x?}, core model {want:08x?}"
+                ));
+            }
+        }
+    }
+    Ok(diffs)
+}
+
+/// Runs the checks, printing one line per step.
+pub fn run(args: SelftestArgs) -> Result<ExitCode> {
+    let port = &args.link.port;
+    let mut c = connect(&args.link)?;
+    loader_check(&mut c, port)?;
+    let mut failed = 0;
+    for (what, source) in PROGRAMS {
+        match core_check(&mut c, source) {
+            Ok(d) if d.is_empty() => println!("core: {what}: ok"),
+            Ok(d) => {
+                failed += 1;
+                println!("core: {what}: DIFFERS");
+                for line in d {
+                    println!("      {line}");
+                }
+            }
+            Err(e) => {
+                failed += 1;
+                println!("core: {what}: error: {e:#}");
+            }
+        }
+    }
+    if failed > 0 {
+        println!(
+            "selftest: {failed} of {} core checks failed",
+            PROGRAMS.len()
+        );
+        return Ok(ExitCode::FAILURE);
+    }
+    println!("selftest: loader and {} core checks OK", PROGRAMS.len());
+    Ok(ExitCode::SUCCESS)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn built_in_programs_compile_for_the_board_core() {
+        for (what, source) in PROGRAMS {
+            let program = load(source.as_bytes(), Some(Format::Text))
+                .unwrap_or_else(|e| panic!("{what}: {e:?}"))
+                .program;
+            let compiled =
+                compile(&program, &CoreConfig::default()).unwrap_or_else(|e| panic!("{what}: {e}"));
+            assert!(!compiled.image.code.is_empty(), "{what}");
+        }
+    }
+
+    #[test]
+    fn the_inputs_kill_two_lanes_and_skip_one_if() {
+        let [(_, in0), _] = inputs();
+        let kills: Vec<bool> = in0.iter().map(|l| f32::from_bits(l[1]) < 0.0).collect();
+        assert_eq!(kills, [false, false, true, true]);
+        assert_eq!(f32::from_bits(in0[1][0]), 0.0);
+    }
+}
