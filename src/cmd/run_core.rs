@@ -1,9 +1,9 @@
 //! `tgsi-core run --engine core`: compile the program (or load an image written by `compile`) and
 //! execute it on the core model, printing the outputs like every engine, plus `--trace` lines.
 
-use super::input::{self, InputFormat};
+use super::input;
 use super::run::RunArgs;
-use anyhow::{bail, Context, Result};
+use anyhow::{Context, Result};
 use microcode::compile::compile;
 use microcode::core::image::MAGIC;
 use microcode::core::{CoreConfig, Image};
@@ -19,16 +19,14 @@ pub fn run(a: &RunArgs) -> Result<ExitCode> {
         ..RunInputs::default()
     };
     args::apply_args(&mut inputs, &a.inputs, &a.consts, a.face.as_deref())?;
-    if let Some(t) = a.textures.first() {
-        bail!("--texture {t}: the core engine has no texture support yet");
-    }
+    args::apply_textures(&mut inputs, &a.textures)?;
     let image = if bytes.starts_with(&MAGIC) {
         let img = Image::from_bytes(&bytes).with_context(|| name.clone())?;
         img.check_config(&CoreConfig::default())
             .with_context(|| name.clone())?;
         img
     } else {
-        let input = input::read(&a.file, InputFormat::Auto)?;
+        let input = input::read(&a.file, a.format)?;
         input::warn(&input);
         input::require_valid(&input)?;
         let program = &input.loaded.program;
