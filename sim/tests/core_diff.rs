@@ -283,6 +283,7 @@ const HAND: &[(&str, &[u32])] = &[
     ("ARL ADDR[0], IN[0]\nPUSHA ADDR[0]\nPUSHA -ADDR[0].yxwz\nARL ADDR[0], IMM[0]\nPOPA ADDR[0].xy\nMOV OUT[0], CONST[ADDR[0].x+1]\nPOPA ADDR[0]\nMOV OUT[1], CONST[ADDR[0].y]\nEND\n", &[]),
     ("MOV OUT[0], IN[0]\nBRA :3\nMOV OUT[0], IN[1]\nADD OUT[1], OUT[0], IN[0]\nEND\n", &[]),
     ("MOV.CC TEMP[0], IMM[0].wyxx\n(GT.x) BRA :4\n(EQ.z) BRA :5\nMOV OUT[0], IN[1]\nMOV OUT[1], IN[0]\n(LT.y) BRA :1\nEND\n", &[]),
+    ("AND.CC TEMP[0], IN[0], IN[1]\nARL.CC1 ADDR[0], IN[0]\n(NE.xyzw) MOV OUT[0], IN[1]\nMOV OUT[1] (LT1.xyzw), IN[0]\nSHR.CC TEMP[1], IN[1], IN[0]\nMOV OUT[1].xy (GT.wzyx), IN[1]\nEND\n", &[]),
     ("MOV TEMP[1], IN[0]\nDP3 TEMP[1], TEMP[1], TEMP[1].zyxw\nMOV OUT[0], TEMP[1]\nXPD TEMP[2], TEMP[2].yzxw, IN[1]\nMOV OUT[1], TEMP[2]\nEND\n", &[]),
 ];
 
@@ -587,8 +588,8 @@ impl Gen {
             }
             _ => Saturate::None,
         };
-        let cc_ok = float_result || info.dst_type == OperandType::Untyped;
-        if cc_ok && d.reg.file != File::Address {
+        let cc_ok = info.dst_type != OperandType::Double;
+        if cc_ok {
             if !approx && self.chance(12) {
                 i.cond_update = Some(self.pick(2) as u8);
                 self.note("CC update");

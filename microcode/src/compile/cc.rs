@@ -9,7 +9,7 @@
 //! - a CONDCODE destination test into `SETP.cond P, shadow.swz, 0` and a predicated final write,
 //! - a CondFlow test on an instruction into `SETP` + `IF` (any of the four components) around it.
 //!
-//! Integer results update CC by integer comparisons and are not lowered yet.
+//! Integer results keep a float of the same class in the shadow (I2F / U2F).
 
 use super::{CompileError, Ctx};
 use crate::core::isa::{Cond, Instr, Op, Operand, SrcFile};
@@ -98,6 +98,7 @@ pub(crate) fn instruction(c: &mut Ctx, inst: &Instruction) -> Result<(), Compile
             info.kind,
             Kind::Alu
                 | Kind::Texture
+                | Kind::AddressStack
                 | Kind::Kill
                 | Kind::Flow(Flow::Brk | Flow::Cont | Flow::Cal | Flow::Ret)
         );
@@ -115,10 +116,18 @@ pub(crate) fn instruction(c: &mut Ctx, inst: &Instruction) -> Result<(), Compile
             .dst
             .first()
             .ok_or_else(|| c.unsupported("condition code without a destination"))?;
-        let float = matches!(info.dst_type, OperandType::Float | OperandType::Untyped);
-        if !float || d.reg.file == File::Address || !matches!(info.kind, Kind::Alu | Kind::Texture)
-        {
-            return Err(c.unsupported("condition codes on integer or address results"));
+        // The shadow keeps a float of the same class as the written value: integer results
+        // compare as int32 (I2F keeps sign and zero), unsigned ones are zero or greater (U2F),
+        // float results written to ADDR become int32 first (`sim::reference`).
+        let to_addr = d.reg.file == File::Address;
+        let shadow_op = match (to_addr, info.dst_type) {
+            (true, OperandType::Float) | (_, OperandType::Int) => Op::I2f,
+            (_, OperandType::Uint) => Op::U2f,
+            (_, OperandType::Float | OperandType::Untyped) => Op::Mov,
+            _ => return Err(c.unsupported("condition codes on double results")),
+        };
+        if !matches!(info.kind, Kind::Alu | Kind::Texture | Kind::AddressStack) {
+            return Err(c.unsupported("condition codes on this opcode"));
         }
         let t = c.scratch();
         c.redirect = Some(t);
@@ -148,7 +157,7 @@ pub(crate) fn instruction(c: &mut Ctx, inst: &Instruction) -> Result<(), Compile
             c.emit(m);
         }
         if let (Some(k), Some(base)) = (inst.cond_update, c.cc_base) {
-            let mut m = Instr::new(Op::Mov);
+            let mut m = Instr::new(shadow_op);
             m.dst = base + k.min(1);
             m.wmask = mask;
             m.pw = pw;
