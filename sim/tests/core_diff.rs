@@ -284,6 +284,7 @@ const HAND: &[(&str, &[u32])] = &[
     ("MOV OUT[0], IN[0]\nBRA :3\nMOV OUT[0], IN[1]\nADD OUT[1], OUT[0], IN[0]\nEND\n", &[]),
     ("MOV.CC TEMP[0], IMM[0].wyxx\n(GT.x) BRA :4\n(EQ.z) BRA :5\nMOV OUT[0], IN[1]\nMOV OUT[1], IN[0]\n(LT.y) BRA :1\nEND\n", &[]),
     ("AND.CC TEMP[0], IN[0], IN[1]\nARL.CC1 ADDR[0], IN[0]\n(NE.xyzw) MOV OUT[0], IN[1]\nMOV OUT[1] (LT1.xyzw), IN[0]\nSHR.CC TEMP[1], IN[1], IN[0]\nMOV OUT[1].xy (GT.wzyx), IN[1]\nEND\n", &[]),
+    ("ARL ADDR[0], IN[0]\nMOV TEMP[ADDR[0].x], IN[1]\nADD_SAT OUT[ADDR[0].y+1].xz, IN[1], IN[0]\nMOV OUT[0].yw, TEMP[1]\nDP3 TEMP[ADDR[0].w+2], IN[0], IN[1]\nADD OUT[1].w, TEMP[2], TEMP[3]\nEND\n", &[]),
     ("MOV TEMP[1], IN[0]\nDP3 TEMP[1], TEMP[1], TEMP[1].zyxw\nMOV OUT[0], TEMP[1]\nXPD TEMP[2], TEMP[2].yzxw, IN[1]\nMOV OUT[1], TEMP[2]\nEND\n", &[]),
 ];
 
@@ -567,6 +568,15 @@ impl Gen {
         } else {
             reg(File::Temporary, self.pick(3) as i32)
         };
+        let mut dreg = dreg;
+        if !approx && dreg.file == File::Output && self.chance(15) {
+            dreg.indirect = Some(Indirect {
+                file: File::Address,
+                index: 0,
+                component: self.pick(4) as u8,
+            });
+            self.note("relative destination");
+        }
         let mut d = DstOperand::new(dreg);
         if self.chance(40) {
             d.write_mask = 1 + self.pick(15) as u8;
@@ -588,7 +598,8 @@ impl Gen {
             }
             _ => Saturate::None,
         };
-        let cc_ok = info.dst_type != OperandType::Double;
+        // Condition codes with a relative destination are not lowered.
+        let cc_ok = info.dst_type != OperandType::Double && d.reg.indirect.is_none();
         if cc_ok {
             if !approx && self.chance(12) {
                 i.cond_update = Some(self.pick(2) as u8);
@@ -950,6 +961,7 @@ fn random_programs_agree_and_cover_everything_lowered() {
         "BGNFOR",
         "PUSHA",
         "POPA",
+        "relative destination",
     ] {
         required.push(k.to_string());
     }

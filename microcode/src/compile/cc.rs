@@ -37,6 +37,68 @@ fn cond_of(m: CondMask) -> Cond {
 }
 
 impl Ctx<'_> {
+    /// `FILE[ADDR[a].c + n]` as destination: the result goes to scratch, then MOVW writes it to
+    /// the slot the address selects, or drops it out of the declared range (`decisions.md` 2).
+    fn relative_dst(&mut self, inst: &Instruction) -> Result<(), CompileError> {
+        let Some(d) = inst.dst.first() else {
+            return Err(self.unsupported("no destination"));
+        };
+        let bad = || {
+            format!(
+                "relative write to {} (needs one 1-D declaration)",
+                d.reg.file
+            )
+        };
+        let ind = d.reg.indirect.ok_or_else(|| self.unsupported(bad()))?;
+        if d.reg.dimension.is_some() || !matches!(d.reg.file, File::Temporary | File::Output) {
+            return Err(self.unsupported(bad()));
+        }
+        let (first, decl_first, count) = self
+            .alloc
+            .range(self.program, d.reg.file)
+            .ok_or_else(|| self.unsupported(bad()))?;
+        let base = match first {
+            super::alloc::Place::R(r) => r,
+            super::alloc::Place::K(_) => return Err(self.unsupported(bad())),
+        };
+        let addr = match self
+            .alloc
+            .place(&crate::tgsi::Register::new(ind.file, ind.index))
+        {
+            Some(super::alloc::Place::R(r)) => r,
+            _ => return Err(self.unsupported(bad())),
+        };
+        let off = d.reg.index - decl_first;
+        if !(-512..512).contains(&off) || count > 256 {
+            return Err(self.unsupported("relative offset beyond the 10-bit target field"));
+        }
+        let t = self.scratch();
+        self.redirect = Some(t);
+        let r = super::lower::instruction(self, inst);
+        self.redirect = None;
+        r?;
+        let written =
+            super::lower::matrix_rows(inst.opcode).map_or(0xF, |(rows, _)| (1u8 << rows) - 1);
+        let mut i = Instr::new(Op::Movw);
+        i.dst = base;
+        i.wmask = d.write_mask & written;
+        i.src[0] = Ctx::reg(t);
+        i.src[1] = Operand {
+            file: SrcFile::R,
+            index: addr,
+            swz: [ind.component & 3; 4],
+            neg: 0,
+            abs: false,
+        };
+        i.src[2] = Operand {
+            index: (count - 1) as u8,
+            ..Operand::default()
+        };
+        i.target = (off as u16) & 0x3FF;
+        self.emit(i);
+        Ok(())
+    }
+
     /// BRA: JMP for the whole quad, or with a condition test JMPP (all active lanes agree, or the
     /// core faults as the reference model does).
     fn lower_bra(&mut self, inst: &Instruction) -> Result<(), CompileError> {
@@ -81,6 +143,12 @@ pub(crate) fn instruction(c: &mut Ctx, inst: &Instruction) -> Result<(), Compile
     let dst_cond = inst.dst.first().and_then(|d| d.cond);
     if inst.opcode == crate::tgsi::Opcode::Bra {
         return c.lower_bra(inst);
+    }
+    if inst.dst.first().is_some_and(|d| d.reg.indirect.is_some()) {
+        if inst.cond_update.is_some() || inst.cond_flow.is_some() || dst_cond.is_some() {
+            return Err(c.unsupported("condition codes with a relative destination"));
+        }
+        return c.relative_dst(inst);
     }
     if inst.cond_update.is_none() && inst.cond_flow.is_none() && dst_cond.is_none() {
         return super::lower::instruction(c, inst);

@@ -132,6 +132,7 @@ op_table! {
     I2f = 17, "I2F", Cmp, 1, Reg, SLOTS, 0, LATENCY, "d.c = i2f(A.c as int32)";
     U2f = 18, "U2F", Cmp, 1, Reg, SLOTS, 0, LATENCY, "d.c = u2f(A.c)";
     Movr = 19, "MOVR", Cmp, 3, Reg, SLOTS, 0, LATENCY, "i = int32(R[B.index].(B.swz[0])) + sext10(target); d.c = (0 <= i <= C.index) ? A[A.index + i].c : A of an all-zero vector (relative read)";
+    Movw = 43, "MOVW", Cmp, 3, Reg, SLOTS, 0, LATENCY, "i = int32(R[B.index].(B.swz[0])) + sext10(target); if 0 <= i <= C.index: R[dst + i].c = A.c (relative write), else dropped";
     Ddx = 22, "DDX", Fmad, 1, Reg, SLOTS + DERIV_BUBBLE, 0, LATENCY, "d.c = fsub(A(lane | 1).c, A(lane & 2).c): lanes 0,1 get 1 - 0, lanes 2,3 get 3 - 2";
     Ddy = 23, "DDY", Fmad, 1, Reg, SLOTS + DERIV_BUBBLE, 0, LATENCY, "d.c = fsub(A(lane | 2).c, A(lane & 1).c): lanes 0,2 get 2 - 0, lanes 1,3 get 3 - 1";
     Rcp = 20, "RCP", Div, 1, Reg, SLOTS, 15, LATENCY, "d.c = frcp(A.c), correctly rounded";

@@ -590,7 +590,32 @@ impl<'a> Machine<'a> {
         }
     }
 
+    /// MOVW's relative write (see its row in the ISA table).
+    fn write_relative(&mut self, i: &Instr) {
+        let active = self.e;
+        for l in (0..LANES).filter(|&l| active[l]) {
+            let addr_reg = self
+                .r
+                .get(usize::from(i.src[1].index))
+                .map_or([0; 4], |v| v[l]);
+            let addr = i64::from(addr_reg[usize::from(i.src[1].swz[0] & 3)] as i32);
+            let off = i64::from(((i.target << 6) as i16) >> 6);
+            let k = addr + off;
+            if !(0..=i64::from(i.src[2].index)).contains(&k) {
+                continue;
+            }
+            let v = self.read(&i.src[0], l);
+            let mut to = *i;
+            to.dst = (i64::from(i.dst) + k).clamp(0, 255) as u8;
+            self.write(&to, l, v);
+        }
+    }
+
     fn alu(&mut self, i: &Instr) {
+        if i.op == Op::Movw {
+            self.write_relative(i);
+            return;
+        }
         let all: [[u32; 4]; LANES] = std::array::from_fn(|l| self.read(&i.src[0], l));
         let active = self.e;
         for l in (0..LANES).filter(|&l| active[l]) {
