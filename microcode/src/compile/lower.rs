@@ -9,7 +9,7 @@
 //! `FMAD a, 1, -b`, `a * b` is `FMAD a, b, -0`, dot products are FMAD chains.
 
 use super::alloc::Place;
-use super::operand::{splat, HALF, L128, ONE, ZERO};
+use super::operand::{splat, HALF, L128, ONE, TWO, ZERO};
 use super::{CompileError, Ctx};
 use crate::core::isa::{Cond, Instr, Op, Operand, SWZ_ONE, SWZ_ZERO};
 use crate::tgsi::{File, Instruction, Opcode};
@@ -327,6 +327,9 @@ pub(crate) fn instruction(c: &mut Ctx, inst: &Instruction) -> Result<(), Compile
                 | O::Dst
                 | O::Ssg
                 | O::Clamp
+                | O::X2d
+                | O::Rfl
+                | O::Rcc
         );
     if !is_alu {
         return Err(c.unsupported(""));
@@ -491,6 +494,58 @@ pub(crate) fn instruction(c: &mut Ctx, inst: &Instruction) -> Result<(), Compile
             c.fin(Op::Mov, d, 0xF, &[sel(t, [0, 1, 2, SWZ_ONE])]);
         }
         O::Lit => lower_lit(c, d, a)?,
+        O::Rcc => {
+            // r = 1/x; |r| clamped to [2^-64, 2^64] with r's sign; NaN stays NaN. The sign test
+            // r + 1/r < 0 also sees -0 (whose reciprocal is -inf); fmax/fmin take the literal
+            // first so that a NaN passes through.
+            let t = c.scratch();
+            let lo = c.lit(0x1F80_0000, false)?;
+            let hi = c.lit(0x5F80_0000, false)?;
+            let r = splat(Ctx::reg(t), 0);
+            c.op(Op::Rcp, t, 0b0001, &[splat(a, 0)]);
+            c.op(Op::Rcp, t, 0b0010, &[r]);
+            c.op(Op::Fmad, t, 0b0100, &[r, one, splat(Ctx::reg(t), 1)]);
+            c.setp(Cond::Lt, d.mask, splat(Ctx::reg(t), 2), zero);
+            let abs_r = Operand { abs: true, ..r };
+            c.op(Op::Max, t, 0b1000, &[lo, abs_r]);
+            c.op(Op::Min, t, 0b1000, &[hi, splat(Ctx::reg(t), 3)]);
+            let m = splat(Ctx::reg(t), 3);
+            c.fin(Op::Sel, d, 0xF, &[negated(m), m]);
+        }
+        O::X2d => {
+            // x = (a.x + b.x*c.x) + b.y*c.y, y = (a.y + b.x*c.z) + b.y*c.w; result (x, y, x, y).
+            let t = c.scratch();
+            let pick = |o: Operand, p: [usize; 4]| perm(o, p);
+            c.op(
+                Op::Fmad,
+                t,
+                0b0011,
+                &[pick(b, [0, 0, 0, 0]), pick(cc, [0, 2, 0, 2]), a],
+            );
+            c.op(
+                Op::Fmad,
+                t,
+                0b0011,
+                &[pick(b, [1, 1, 1, 1]), pick(cc, [1, 3, 1, 3]), Ctx::reg(t)],
+            );
+            c.fin(Op::Mov, d, 0xF, &[sel(t, [0, 1, 0, 1])]);
+        }
+        O::Rfl => {
+            // k = (2 * dot3(a, b)) / dot3(a, a); result (k*a.xyz - b.xyz, 1).
+            let (t, u) = (c.scratch(), c.scratch());
+            c.dot_into(t, 0, a, b, 3)?;
+            let two = c.lit(TWO, false)?;
+            c.op(Op::Fmad, t, 0b0001, &[splat(Ctx::reg(t), 0), two, mzero]);
+            c.dot_into(t, 1, a, a, 3)?;
+            c.op(
+                Op::Div,
+                t,
+                0b0001,
+                &[splat(Ctx::reg(t), 0), splat(Ctx::reg(t), 1)],
+            );
+            c.op(Op::Fmad, u, 0b0111, &[splat(Ctx::reg(t), 0), a, negated(b)]);
+            c.fin(Op::Mov, d, 0xF, &[sel(u, [0, 1, 2, SWZ_ONE])]);
+        }
         O::Nrm | O::Nrm4 => {
             let n = if op == O::Nrm { 3 } else { 4 };
             let t = c.scratch();
