@@ -3,7 +3,12 @@
 //! `IF src` becomes `SETP.NE P.x, src.x, 0` + `IF -> t` where `t` is the ELSE (or ENDIF) address:
 //! when no lane is left active the sequencer jumps there and that instruction runs (ELSE computes
 //! the other lanes, ENDIF pops). `ELSE -> ENDIF` likewise. `BGNLOOP` is `LOOP -> ENDLOOP`,
-//! `ENDLOOP -> LOOP + 1` jumps back while any lane is live. BRK and CONT have no operands.
+//! `ENDLOOP -> LOOP + 1` jumps back while any lane is live. BRK and CONT have no operands;
+//! BREAKC is `SETP` + `BRKP`. REP keeps its count in a register of its own (FLR, then FMAD -1 at
+//! ENDREP after NEXT brings back the CONT lanes; LOOPP / ENDLOOPP test `count > 0`); BGNFOR /
+//! ENDFOR keep (start, count, step) as int32 in their LOOP register. CAL / CALLNZ jump to the
+//! first core instruction of the BGNSUB body (patched once every TGSI instruction has an
+//! address); BRA the same way.
 
 use super::{CompileError, Ctx};
 use crate::core::isa::{Cond, Instr, Op};

@@ -5,8 +5,9 @@
 //!   onto R; CONST, IMM, IMMX onto K).
 //! - `operand`: TGSI source operands (swizzle, EXT_SWZ, negate, EXT_MOD, ExtDivide) to core operands,
 //!   with short FMAD / DIV sequences into scratch for the modifiers the read path cannot do.
-//! - `lower`: one function per opcode family; `flow`: structured control flow to mask-stack
-//!   instructions with patched targets.
+//! - `lower`: one function per opcode family (`int`: integer opcodes); `flow`: structured control
+//!   flow to mask-stack instructions with patched targets; `cc`: condition codes on predicates and
+//!   shadow registers, relative destinations and BRA, wrapped around `lower`.
 //!
 //! Anything not lowered gives [`CompileError::Unsupported`] naming the opcode and instruction index;
 //! a program over a limit of the config gives [`CompileError::Limit`] naming the limit and by how
