@@ -286,6 +286,7 @@ const HAND: &[(&str, &[u32])] = &[
     ("AND.CC TEMP[0], IN[0], IN[1]\nARL.CC1 ADDR[0], IN[0]\n(NE.xyzw) MOV OUT[0], IN[1]\nMOV OUT[1] (LT1.xyzw), IN[0]\nSHR.CC TEMP[1], IN[1], IN[0]\nMOV OUT[1].xy (GT.wzyx), IN[1]\nEND\n", &[]),
     ("ARL ADDR[0], IN[0]\nMOV TEMP[ADDR[0].x], IN[1]\nADD_SAT OUT[ADDR[0].y+1].xz, IN[1], IN[0]\nMOV OUT[0].yw, TEMP[1]\nDP3 TEMP[ADDR[0].w+2], IN[0], IN[1]\nADD OUT[1].w, TEMP[2], TEMP[3]\nEND\n", &[]),
     ("RCC OUT[0].xy, IN[0].x\nRCC OUT[0].zw, -IN[1].y\nRCC_SAT OUT[1], IN[0].w\nEND\n", &[]),
+    ("UP4UB OUT[0], IN[0]\nUP2US_SAT OUT[1].xy, -IN[1]\nUP4B OUT[1].zw, IN[0].y\nEND\n", &[]),
     ("X2D OUT[0], IN[0], IN[1], CONST[0]\nRFL OUT[1], IN[0], -IN[1].wzyx\nX2D TEMP[0].yw, TEMP[0], TEMP[0].zxyw, IN[1]\nMOV OUT[1].w, TEMP[0]\nEND\n", &[]),
     ("MOV TEMP[1], IN[0]\nDP3 TEMP[1], TEMP[1], TEMP[1].zyxw\nMOV OUT[0], TEMP[1]\nXPD TEMP[2], TEMP[2].yzxw, IN[1]\nMOV OUT[1], TEMP[2]\nEND\n", &[]),
 ];
@@ -410,6 +411,9 @@ const EXACT_OPS: &[Opcode] = &[
     Opcode::Mod,
     Opcode::Sad,
     Opcode::Ara,
+    Opcode::Up2us,
+    Opcode::Up4ub,
+    Opcode::Up4b,
     Opcode::X2d,
     Opcode::Rfl,
     Opcode::Rcc,

@@ -204,6 +204,24 @@ impl Alloc {
         Some((first, d.first, d.last - d.first + 1))
     }
 
+    /// A K slot holding `v`, added when no slot holds it yet (compiler constants: integer masks,
+    /// shift counts, divisors). The K limit is checked again at the end of compilation.
+    pub fn data(&mut self, v: [u32; 4]) -> u8 {
+        if let Some(c) = self
+            .constants
+            .iter()
+            .find(|c| c.source == ConstSource::Data(v))
+        {
+            return c.k.min(255) as u8;
+        }
+        let k = self.constants.len();
+        self.constants.push(ConstSlot {
+            k: k.min(usize::from(u16::MAX)) as u16,
+            source: ConstSource::Data(v),
+        });
+        k.min(255) as u8
+    }
+
     /// The place of a direct register reference; `None` when the file or form is not mapped.
     pub fn place(&self, r: &Register) -> Option<Place> {
         if r.indirect.is_some() {

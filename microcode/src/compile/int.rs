@@ -101,6 +101,49 @@ impl Ctx<'_> {
     }
 }
 
+/// A K operand holding `v` (a compiler constant).
+fn konst(c: &mut Ctx, v: [u32; 4]) -> Operand {
+    Operand {
+        file: crate::core::isa::SrcFile::K,
+        index: c.alloc.data(v),
+        swz: [0, 1, 2, 3],
+        neg: 0,
+        abs: false,
+    }
+}
+
+/// UP2US, UP4UB, UP4B (`sim::reference`): fields of src.x by shift and mask, converted, then one
+/// correctly rounded division each.
+pub(crate) fn lower_unpack(c: &mut Ctx, inst: &Instruction) -> Result<(), CompileError> {
+    let s = inst
+        .src
+        .first()
+        .ok_or_else(|| c.unsupported("unpack without a source"))?;
+    let a = c.int_src(s)?;
+    let x = super::operand::splat(a, 0);
+    let d = c.dst(inst)?;
+    let t = c.scratch();
+    let (shifts, mask, divisor) = match inst.opcode {
+        Opcode::Up2us => ([0, 16, 0, 16], 0xFFFF, 65535.0f32),
+        Opcode::Up4ub => ([0, 8, 16, 24], 0xFF, 255.0),
+        _ => ([0, 8, 16, 24], 0xFF, 127.0),
+    };
+    let sh = konst(c, shifts);
+    let mk = konst(c, [mask; 4]);
+    let dv = konst(c, [divisor.to_bits(); 4]);
+    c.op(Op::Shr, t, 0xF, &[x, sh]);
+    c.op(Op::And, t, 0xF, &[Ctx::reg(t), mk]);
+    if inst.opcode == Opcode::Up4b {
+        let bias = konst(c, [128; 4]);
+        c.op(Op::Isub, t, 0xF, &[Ctx::reg(t), bias]);
+        c.op(Op::I2f, t, 0xF, &[Ctx::reg(t)]);
+    } else {
+        c.op(Op::U2f, t, 0xF, &[Ctx::reg(t)]);
+    }
+    c.fin(Op::Div, d, 0xF, &[Ctx::reg(t), dv]);
+    Ok(())
+}
+
 /// Lowers an integer opcode.
 pub(crate) fn lower(c: &mut Ctx, inst: &Instruction) -> Result<(), CompileError> {
     let mut s = Vec::with_capacity(inst.src.len());

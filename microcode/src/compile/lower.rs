@@ -295,6 +295,9 @@ pub(crate) fn instruction(c: &mut Ctx, inst: &Instruction) -> Result<(), Compile
     if op.info().is_texture() {
         return lower_texture(c, inst);
     }
+    if matches!(op, Opcode::Up2us | Opcode::Up4ub | Opcode::Up4b) {
+        return super::int::lower_unpack(c, inst);
+    }
     if super::int::is_int(op) {
         return super::int::lower(c, inst);
     }

@@ -157,6 +157,11 @@ pub fn compile(program: &Program, config: &CoreConfig) -> Result<Compiled, Compi
         c.flow.max_depth,
         usize::from(config.mask_stack_depth),
     )?;
+    check_limit(
+        "constant file (K vec4: CONST, IMM, IMMX, compiler constants)",
+        c.alloc.constants.len(),
+        usize::from(config.constants),
+    )?;
     let image = Image {
         config: config.clone(),
         processor: program.processor as u8,
