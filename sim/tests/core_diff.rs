@@ -286,6 +286,7 @@ const HAND: &[(&str, &[u32])] = &[
     ("AND.CC TEMP[0], IN[0], IN[1]\nARL.CC1 ADDR[0], IN[0]\n(NE.xyzw) MOV OUT[0], IN[1]\nMOV OUT[1] (LT1.xyzw), IN[0]\nSHR.CC TEMP[1], IN[1], IN[0]\nMOV OUT[1].xy (GT.wzyx), IN[1]\nEND\n", &[]),
     ("ARL ADDR[0], IN[0]\nMOV TEMP[ADDR[0].x], IN[1]\nADD_SAT OUT[ADDR[0].y+1].xz, IN[1], IN[0]\nMOV OUT[0].yw, TEMP[1]\nDP3 TEMP[ADDR[0].w+2], IN[0], IN[1]\nADD OUT[1].w, TEMP[2], TEMP[3]\nEND\n", &[]),
     ("RCC OUT[0].xy, IN[0].x\nRCC OUT[0].zw, -IN[1].y\nRCC_SAT OUT[1], IN[0].w\nEND\n", &[]),
+    ("UP2H OUT[0], IN[0].x\nUP2H_SAT OUT[1].xy, IN[1].y\nUP2H OUT[1].zw, IMM[1].wzyx\nEND\n", &[]),
     ("UP4UB OUT[0], IN[0]\nUP2US_SAT OUT[1].xy, -IN[1]\nUP4B OUT[1].zw, IN[0].y\nEND\n", &[]),
     ("X2D OUT[0], IN[0], IN[1], CONST[0]\nRFL OUT[1], IN[0], -IN[1].wzyx\nX2D TEMP[0].yw, TEMP[0], TEMP[0].zxyw, IN[1]\nMOV OUT[1].w, TEMP[0]\nEND\n", &[]),
     ("MOV TEMP[1], IN[0]\nDP3 TEMP[1], TEMP[1], TEMP[1].zyxw\nMOV OUT[0], TEMP[1]\nXPD TEMP[2], TEMP[2].yzxw, IN[1]\nMOV OUT[1], TEMP[2]\nEND\n", &[]),
@@ -411,6 +412,7 @@ const EXACT_OPS: &[Opcode] = &[
     Opcode::Mod,
     Opcode::Sad,
     Opcode::Ara,
+    Opcode::Up2h,
     Opcode::Up2us,
     Opcode::Up4ub,
     Opcode::Up4b,
@@ -1133,10 +1135,10 @@ fn runtime_faults_budget_and_stack() {
 
 #[test]
 fn unsupported_opcodes_are_reported_with_their_index() {
-    let p = text::parse("FRAG\nDCL TEMP[0]\nDCL ADDR[0]\nDCL OUT[0]\nMOV OUT[0], TEMP[0]\nUP2H TEMP[0], TEMP[0]\nEND\n").expect("parses");
+    let p = text::parse("FRAG\nDCL TEMP[0]\nDCL ADDR[0]\nDCL OUT[0]\nMOV OUT[0], TEMP[0]\nPK2H TEMP[0], TEMP[0]\nEND\n").expect("parses");
     match compile(&p, &CoreConfig::default()) {
         Err(CompileError::Unsupported { opcode, index, .. }) => {
-            assert_eq!((opcode, index), (Opcode::Up2h, 1));
+            assert_eq!((opcode, index), (Opcode::Pk2h, 1));
         }
         other => panic!("expected Unsupported, got {other:?}"),
     }
@@ -1248,4 +1250,34 @@ fn geometry_programs_agree() {
         assert_eq!(r.lanes[0].vertices, c.lanes[0].vertices);
     }
     assert!(emitted >= 80, "{emitted} vertices in 40 runs");
+}
+
+#[test]
+fn up2h_special_halves_agree() {
+    let p = parse("UP2H OUT[0], IN[0].x\nUP2H OUT[1], IN[0].y\nEND\n");
+    let halves = [
+        0x7C00_FC00u32, // +inf, -inf
+        0x0001_8001,    // smallest subnormals, both signs
+        0x3C00_BC00,    // 1, -1
+        0x8000_0000,    // -0, +0
+        0x7E00_7C01,    // NaNs
+        0x03FF_7BFF,    // largest subnormal, largest normal
+    ];
+    for pair in halves.chunks(2) {
+        let mut inputs = RunInputs::default();
+        for l in 0..4 {
+            inputs.set_input_lane(0, l, [pair[0], pair[1], 0, 0]);
+        }
+        let (r, c) = diff(&p, &inputs, &[]).unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(r.lanes[0].outputs, c.lanes[0].outputs);
+    }
+    // Spot values: 0x3C00 is 1.0 and 0xFC00 is -inf.
+    let mut inputs = RunInputs::default();
+    inputs.set_input(0, [0x3C00_FC00, 0, 0, 0]);
+    let img = compile(&p, &CoreConfig::default()).expect("compiles").image;
+    let out = sim::core_model::run(&img, &inputs).expect("runs");
+    assert_eq!(
+        out.lanes[0].outputs.get(&0),
+        Some(&[0xFF80_0000, 0x3F80_0000, 0xFF80_0000, 0x3F80_0000])
+    );
 }

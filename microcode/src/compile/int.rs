@@ -144,6 +144,70 @@ pub(crate) fn lower_unpack(c: &mut Ctx, inst: &Instruction) -> Result<(), Compil
     Ok(())
 }
 
+/// UP2H: the binary16 halves of src.x (low, high, low, high) to binary32, exactly: normal
+/// numbers by rebiasing the bits, zeros and subnormals as `m * 2^-24`, infinities keep their
+/// sign, NaN becomes the canonical NaN (`sim::reference`).
+pub(crate) fn lower_up2h(c: &mut Ctx, inst: &Instruction) -> Result<(), CompileError> {
+    let s = inst
+        .src
+        .first()
+        .ok_or_else(|| c.unsupported("UP2H without a source"))?;
+    let a = c.int_src(s)?;
+    let x = super::operand::splat(a, 0);
+    let d = c.dst(inst)?;
+    let (h, v, w, f, g) = (
+        c.scratch(),
+        c.scratch(),
+        c.scratch(),
+        c.scratch(),
+        c.scratch(),
+    );
+    let r = Ctx::reg;
+    let k = |c: &mut Ctx, x: u32| konst(c, [x; 4]);
+    let halves = konst(c, [0, 16, 0, 16]);
+    let m16 = k(c, 0xFFFF);
+    c.op(Op::Shr, h, 0xF, &[x, halves]);
+    c.op(Op::And, h, 0xF, &[r(h), m16]);
+    // Exponent and fraction fields as floats.
+    let (mexp, mfrac) = (k(c, 0x7C00), k(c, 0x03FF));
+    c.op(Op::And, f, 0xF, &[r(h), mexp]);
+    c.op(Op::U2f, f, 0xF, &[r(f)]);
+    c.op(Op::And, g, 0xF, &[r(h), mfrac]);
+    c.op(Op::U2f, g, 0xF, &[r(g)]);
+    // Sign (h & 0x8000) << 16; normal: ((h & 0x7FFF) << 13) + (112 << 23), with the sign.
+    let (msign, sh16) = (k(c, 0x8000), k(c, 16));
+    c.op(Op::And, v, 0xF, &[r(h), msign]);
+    c.op(Op::Shl, v, 0xF, &[r(v), sh16]);
+    let (m15, sh13, rebias) = (k(c, 0x7FFF), k(c, 13), k(c, 0x3800_0000));
+    c.op(Op::And, w, 0xF, &[r(h), m15]);
+    c.op(Op::Shl, w, 0xF, &[r(w), sh13]);
+    c.op(Op::Iadd, w, 0xF, &[r(w), rebias]);
+    c.op(Op::Or, w, 0xF, &[r(w), r(v)]);
+    // Zero and subnormal: m * 2^-24, negated when the sign is set.
+    let tiny = k(c, 0x3380_0000);
+    let mzero = c.lit(super::operand::ZERO, true)?;
+    let zero = c.lit(super::operand::ZERO, false)?;
+    c.op(Op::I2f, h, 0xF, &[r(v)]);
+    c.setp_pub(crate::core::isa::Cond::Lt, 0xF, r(h), zero);
+    c.op(Op::Fmad, h, 0xF, &[r(g), tiny, mzero]);
+    let neg_h = Operand { neg: 0xF, ..r(h) };
+    c.op(Op::Sel, h, 0xF, &[neg_h, r(h)]);
+    // Infinity (fraction zero, sign kept) or the canonical NaN.
+    let inf = k(c, 0x7F80_0000);
+    let nan = k(c, 0x7FC0_0000);
+    c.op(Op::Or, v, 0xF, &[inf, r(v)]);
+    c.setp_pub(crate::core::isa::Cond::Eq, 0xF, r(g), zero);
+    c.op(Op::Sel, v, 0xF, &[r(v), nan]);
+    // Select by exponent: 0 -> subnormal value, 31 -> infinity / NaN, else the normal bits.
+    c.setp_pub(crate::core::isa::Cond::Eq, 0xF, r(f), zero);
+    c.op(Op::Sel, w, 0xF, &[r(h), r(w)]);
+    let e31 = k(c, 31744.0f32.to_bits());
+    c.setp_pub(crate::core::isa::Cond::Eq, 0xF, r(f), e31);
+    c.op(Op::Sel, w, 0xF, &[r(v), r(w)]);
+    c.fin(Op::Mov, d, 0xF, &[r(w)]);
+    Ok(())
+}
+
 /// Lowers an integer opcode.
 pub(crate) fn lower(c: &mut Ctx, inst: &Instruction) -> Result<(), CompileError> {
     let mut s = Vec::with_capacity(inst.src.len());

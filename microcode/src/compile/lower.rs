@@ -127,6 +127,11 @@ impl Ctx<'_> {
         self.emit(i);
     }
 
+    /// SETP for the other lowering files.
+    pub(crate) fn setp_pub(&mut self, cond: Cond, mask: u8, a: Operand, b: Operand) {
+        self.setp(cond, mask, a, b);
+    }
+
     fn setp(&mut self, cond: Cond, mask: u8, a: Operand, b: Operand) {
         let mut i = Instr::new(Op::Setp);
         i.cond = cond;
@@ -294,6 +299,9 @@ pub(crate) fn instruction(c: &mut Ctx, inst: &Instruction) -> Result<(), Compile
     }
     if op.info().is_texture() {
         return lower_texture(c, inst);
+    }
+    if op == Opcode::Up2h {
+        return super::int::lower_up2h(c, inst);
     }
     if matches!(op, Opcode::Up2us | Opcode::Up4ub | Opcode::Up4b) {
         return super::int::lower_unpack(c, inst);
