@@ -1070,6 +1070,20 @@ fn each_limit_produces_its_error() {
     let (l, n, a) = limit_of(compile(&nested, &small).expect_err("too deep"));
     assert!(l.starts_with("mask stack"), "{l}");
     assert_eq!((n, a), (3, 2));
+
+    // Calls count on the mask stack too: main's IF + a call frame + the callee's IF + a call
+    // frame = 4 frames at the deepest point.
+    let calls = parse("IF IN[0].xxxx\n  CAL :4\nENDIF\nEND\nBGNSUB\n  IF IN[1].xxxx\n    CAL :10\n  ENDIF\n  RET\nENDSUB\nBGNSUB\n  MOV OUT[0], IN[1]\nENDSUB\n");
+    let (l, n, a) = limit_of(compile(&calls, &small).expect_err("calls too deep"));
+    assert!(l.starts_with("mask stack"), "{l}");
+    assert_eq!((n, a), (4, 2));
+    let one_call = CoreConfig {
+        call_stack_depth: 1,
+        ..CoreConfig::default()
+    };
+    let (l, n, a) = limit_of(compile(&calls, &one_call).expect_err("two nested calls"));
+    assert!(l.starts_with("call stack"), "{l}");
+    assert_eq!((n, a), (2, 1));
 }
 
 #[test]

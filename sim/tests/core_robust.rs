@@ -21,8 +21,19 @@ proptest! {
                 let bytes = c.image.to_bytes();
                 prop_assert_eq!(Image::from_bytes(&bytes), Ok(c.image.clone()));
                 let inputs = RunInputs { budget: 20_000, ..RunInputs::default() };
-                // A result or a fault, both fine; a panic fails the test.
-                let _ = sim::core_model::run(&c.image, &inputs);
+                // A result or a fault, both fine, but never a stack overflow: the compiler
+                // checked the static depths against the config.
+                if let Err(f) = sim::core_model::run(&c.image, &inputs) {
+                    prop_assert!(
+                        !matches!(
+                            f.kind,
+                            sim::core_model::FaultKind::StackOverflow { .. }
+                                | sim::core_model::FaultKind::CallStackOverflow { .. }
+                        ),
+                        "{}",
+                        f
+                    );
+                }
                 prop_assert!(!c.listing(&p).is_empty());
             }
             Err(CompileError::Unsupported { index, .. }) => {

@@ -15,6 +15,7 @@
 
 mod alloc;
 mod cc;
+mod depth;
 mod flow;
 mod int;
 mod lower;
@@ -152,10 +153,16 @@ pub fn compile(program: &Program, config: &CoreConfig) -> Result<Compiled, Compi
         usize::from(config.program_size),
     )?;
     check_limit("branch target field", c.code.len(), 1024)?;
+    let (mask_depth, call_depth) = depth::depths(program)?;
     check_limit(
-        "mask stack depth (nested IF and loops)",
-        c.flow.max_depth,
+        "mask stack depth (nested IF, loops and calls)",
+        mask_depth.max(c.flow.max_depth),
         usize::from(config.mask_stack_depth),
+    )?;
+    check_limit(
+        "call stack depth (nested CAL)",
+        call_depth,
+        usize::from(config.call_stack_depth),
     )?;
     check_limit(
         "constant file (K vec4: CONST, IMM, IMMX, compiler constants)",

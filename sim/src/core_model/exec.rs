@@ -388,6 +388,11 @@ impl<'a> Machine<'a> {
                 if calls >= depth {
                     return Err(self.fault(pc, FaultKind::CallStackOverflow { depth }));
                 }
+                // Call frames live on the mask stack too.
+                let mask_depth = usize::from(self.img.config.mask_stack_depth);
+                if self.stack.len() >= mask_depth {
+                    return Err(self.fault(pc, FaultKind::StackOverflow { depth: mask_depth }));
+                }
                 self.stack.push(Frame::Call {
                     entry: self.e,
                     live: callers,
