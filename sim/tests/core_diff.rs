@@ -286,6 +286,7 @@ const HAND: &[(&str, &[u32])] = &[
     ("AND.CC TEMP[0], IN[0], IN[1]\nARL.CC1 ADDR[0], IN[0]\n(NE.xyzw) MOV OUT[0], IN[1]\nMOV OUT[1] (LT1.xyzw), IN[0]\nSHR.CC TEMP[1], IN[1], IN[0]\nMOV OUT[1].xy (GT.wzyx), IN[1]\nEND\n", &[]),
     ("ARL ADDR[0], IN[0]\nMOV TEMP[ADDR[0].x], IN[1]\nADD_SAT OUT[ADDR[0].y+1].xz, IN[1], IN[0]\nMOV OUT[0].yw, TEMP[1]\nDP3 TEMP[ADDR[0].w+2], IN[0], IN[1]\nADD OUT[1].w, TEMP[2], TEMP[3]\nEND\n", &[]),
     ("RCC OUT[0].xy, IN[0].x\nRCC OUT[0].zw, -IN[1].y\nRCC_SAT OUT[1], IN[0].w\nEND\n", &[]),
+    ("PK4UB OUT[0], IN[0]\nPK2US OUT[1].xy, -IN[1].wzyx\nPK4UB OUT[1].zw, (IN[1])-0.5\nEND\n", &[]),
     ("UP2H OUT[0], IN[0].x\nUP2H_SAT OUT[1].xy, IN[1].y\nUP2H OUT[1].zw, IMM[1].wzyx\nEND\n", &[]),
     ("UP4UB OUT[0], IN[0]\nUP2US_SAT OUT[1].xy, -IN[1]\nUP4B OUT[1].zw, IN[0].y\nEND\n", &[]),
     ("X2D OUT[0], IN[0], IN[1], CONST[0]\nRFL OUT[1], IN[0], -IN[1].wzyx\nX2D TEMP[0].yw, TEMP[0], TEMP[0].zxyw, IN[1]\nMOV OUT[1].w, TEMP[0]\nEND\n", &[]),
@@ -412,6 +413,8 @@ const EXACT_OPS: &[Opcode] = &[
     Opcode::Mod,
     Opcode::Sad,
     Opcode::Ara,
+    Opcode::Pk2us,
+    Opcode::Pk4ub,
     Opcode::Up2h,
     Opcode::Up2us,
     Opcode::Up4ub,
@@ -1294,4 +1297,24 @@ fn up2h_special_halves_agree() {
         out.lanes[0].outputs.get(&0),
         Some(&[0xFF80_0000, 0x3F80_0000, 0xFF80_0000, 0x3F80_0000])
     );
+}
+
+#[test]
+fn pack_rounds_the_exact_product_near_half_way_points() {
+    let p = parse("PK4UB OUT[0], IN[0]\nPK2US OUT[1], IN[0]\nEND\n");
+    let mut values = Vec::new();
+    for k in 0..255u32 {
+        for s in [255.0f64, 65535.0] {
+            let mid = ((f64::from(k) + 0.5) / s) as f32;
+            let b = mid.to_bits();
+            values.extend([b - 2, b - 1, b, b + 1, b + 2]);
+        }
+    }
+    for chunk in values.chunks(4) {
+        let mut v = [0u32; 4];
+        v[..chunk.len()].copy_from_slice(chunk);
+        let mut inputs = RunInputs::default();
+        inputs.set_input(0, v);
+        diff(&p, &inputs, &[]).unwrap_or_else(|e| panic!("{e}"));
+    }
 }

@@ -208,6 +208,87 @@ pub(crate) fn lower_up2h(c: &mut Ctx, inst: &Instruction) -> Result<(), CompileE
     Ok(())
 }
 
+/// PK2US, PK4UB: `round_half_even(clamp(c, 0, 1) * S)` per component with S = 2^k - 1, exactly
+/// (`sim::reference` rounds the exact product): the float product is only a candidate `n`; the
+/// exact comparisons `c * 2^k - (n +- 0.5)` against `c` (both sides exact) move it to the
+/// neighbouring integer when the rounding of the product crossed a half-way point, and a tie
+/// rounds half to even. The integers are then shifted into place and ORed together.
+pub(crate) fn lower_pack_unorm(c: &mut Ctx, inst: &Instruction) -> Result<(), CompileError> {
+    let s = inst
+        .src
+        .first()
+        .ok_or_else(|| c.unsupported("pack without a source"))?;
+    let a = c.src(s)?;
+    let d = c.dst(inst)?;
+    let (comps, bits): (u8, u32) = if inst.opcode == Opcode::Pk2us {
+        (0b0011, 16)
+    } else {
+        (0b1111, 8)
+    };
+    let scale = ((1u32 << bits) - 1) as f32;
+    let pow2 = (1u32 << bits) as f32;
+    let (x, n, t, u) = (c.scratch(), c.scratch(), c.scratch(), c.scratch());
+    let r = Ctx::reg;
+    let zero = c.lit(super::operand::ZERO, false)?;
+    let mzero = c.lit(super::operand::ZERO, true)?;
+    let one = c.lit(super::operand::ONE, false)?;
+    let half = c.lit(super::operand::HALF, false)?;
+    let mhalf = c.lit(super::operand::HALF, true)?;
+    let k_scale = konst(c, [scale.to_bits(); 4]);
+    let k_pow2 = konst(c, [pow2.to_bits(); 4]);
+    // c = min(max(x, 0), 1): NaN gives 0, as the reference's clamp.
+    c.op(Op::Max, x, comps, &[a, zero]);
+    c.op(Op::Min, x, comps, &[r(x), one]);
+    // Candidate n = RNDE(fl(c * S)).
+    c.op(Op::Fmad, n, comps, &[r(x), k_scale, mzero]);
+    c.op(Op::Rnde, n, comps, &[r(n)]);
+    // Below: A = c*2^k - (n - 0.5) (exact); c*S < n - 0.5 <=> A < c.
+    c.op(Op::Fmad, t, comps, &[r(n), one, mhalf]);
+    c.op(Op::Fmad, u, comps, &[r(x), k_pow2, Operand { neg: 0xF, ..r(t) }]);
+    c.setp_pub(crate::core::isa::Cond::Lt, comps, r(u), r(x));
+    let mone = c.lit(super::operand::ONE, true)?;
+    c.op(Op::Fmad, t, comps, &[r(n), one, mone]);
+    c.op(Op::Sel, t, comps, &[r(t), r(n)]);
+    // Exactly half-way below: round the half to even.
+    c.setp_pub(crate::core::isa::Cond::Eq, comps, r(u), r(x));
+    c.op(Op::Fmad, u, comps, &[r(n), one, mhalf]);
+    c.op(Op::Rnde, u, comps, &[r(u)]);
+    c.op(Op::Sel, t, comps, &[r(u), r(t)]);
+    // Above: B = c*2^k - (n + 0.5); c*S > n + 0.5 <=> B > c, ties to even.
+    c.op(Op::Fmad, u, comps, &[r(n), one, half]);
+    c.op(Op::Fmad, u, comps, &[r(x), k_pow2, Operand { neg: 0xF, ..r(u) }]);
+    c.setp_pub(crate::core::isa::Cond::Gt, comps, r(u), r(x));
+    c.op(Op::Fmad, x, comps, &[r(n), one, one]);
+    c.op(Op::Sel, t, comps, &[r(x), r(t)]);
+    c.op(Op::Max, x, comps, &[a, zero]);
+    c.op(Op::Min, x, comps, &[r(x), one]);
+    c.op(Op::Fmad, u, comps, &[r(n), one, half]);
+    c.op(Op::Fmad, u, comps, &[r(x), k_pow2, Operand { neg: 0xF, ..r(u) }]);
+    c.setp_pub(crate::core::isa::Cond::Eq, comps, r(u), r(x));
+    c.op(Op::Fmad, u, comps, &[r(n), one, half]);
+    c.op(Op::Rnde, u, comps, &[r(u)]);
+    c.op(Op::Sel, t, comps, &[r(u), r(t)]);
+    // To integers, shifted into place, ORed together.
+    c.op(Op::F2ir, t, comps, &[r(t)]);
+    let shifts = if bits == 16 { [0, 16, 0, 0] } else { [0, 8, 16, 24] };
+    let k_sh = konst(c, shifts);
+    c.op(Op::Shl, t, comps, &[r(t), k_sh]);
+    if bits == 16 {
+        let y = super::operand::splat(r(t), 1);
+        c.op(Op::Or, t, 0b0001, &[r(t), y]);
+    } else {
+        let zw = Operand {
+            swz: [2, 3, 2, 3],
+            ..r(t)
+        };
+        c.op(Op::Or, t, 0b0011, &[r(t), zw]);
+        let y = super::operand::splat(r(t), 1);
+        c.op(Op::Or, t, 0b0001, &[r(t), y]);
+    }
+    c.fin(Op::Mov, d, 0xF, &[super::operand::splat(r(t), 0)]);
+    Ok(())
+}
+
 /// Lowers an integer opcode.
 pub(crate) fn lower(c: &mut Ctx, inst: &Instruction) -> Result<(), CompileError> {
     let mut s = Vec::with_capacity(inst.src.len());

@@ -300,6 +300,9 @@ pub(crate) fn instruction(c: &mut Ctx, inst: &Instruction) -> Result<(), Compile
     if op.info().is_texture() {
         return lower_texture(c, inst);
     }
+    if matches!(op, Opcode::Pk2us | Opcode::Pk4ub) {
+        return super::int::lower_pack_unorm(c, inst);
+    }
     if op == Opcode::Up2h {
         return super::int::lower_up2h(c, inst);
     }
