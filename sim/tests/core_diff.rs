@@ -287,6 +287,7 @@ const HAND: &[(&str, &[u32])] = &[
     ("ARL ADDR[0], IN[0]\nMOV TEMP[ADDR[0].x], IN[1]\nADD_SAT OUT[ADDR[0].y+1].xz, IN[1], IN[0]\nMOV OUT[0].yw, TEMP[1]\nDP3 TEMP[ADDR[0].w+2], IN[0], IN[1]\nADD OUT[1].w, TEMP[2], TEMP[3]\nEND\n", &[]),
     ("RCC OUT[0].xy, IN[0].x\nRCC OUT[0].zw, -IN[1].y\nRCC_SAT OUT[1], IN[0].w\nEND\n", &[]),
     ("PK4UB OUT[0], IN[0]\nPK2US OUT[1].xy, -IN[1].wzyx\nPK4UB OUT[1].zw, (IN[1])-0.5\nEND\n", &[]),
+    ("PK4B OUT[0], IN[0]\nPK4B OUT[1], -IN[1].wzyx\nEND\n", &[]),
     ("UP2H OUT[0], IN[0].x\nUP2H_SAT OUT[1].xy, IN[1].y\nUP2H OUT[1].zw, IMM[1].wzyx\nEND\n", &[]),
     ("UP4UB OUT[0], IN[0]\nUP2US_SAT OUT[1].xy, -IN[1]\nUP4B OUT[1].zw, IN[0].y\nEND\n", &[]),
     ("X2D OUT[0], IN[0], IN[1], CONST[0]\nRFL OUT[1], IN[0], -IN[1].wzyx\nX2D TEMP[0].yw, TEMP[0], TEMP[0].zxyw, IN[1]\nMOV OUT[1].w, TEMP[0]\nEND\n", &[]),
@@ -415,6 +416,7 @@ const EXACT_OPS: &[Opcode] = &[
     Opcode::Ara,
     Opcode::Pk2us,
     Opcode::Pk4ub,
+    Opcode::Pk4b,
     Opcode::Up2h,
     Opcode::Up2us,
     Opcode::Up4ub,
@@ -1301,10 +1303,16 @@ fn up2h_special_halves_agree() {
 
 #[test]
 fn pack_rounds_the_exact_product_near_half_way_points() {
-    let p = parse("PK4UB OUT[0], IN[0]\nPK2US OUT[1], IN[0]\nEND\n");
-    let mut values = Vec::new();
+    let p = parse("PK4UB OUT[0], IN[0]\nPK2US OUT[1].xy, IN[0]\nPK4B OUT[1].zw, -IN[0]\nEND\n");
+    let mut values = vec![
+        0xBF81_0204,
+        0xBF81_0205,
+        0xBF81_0203,
+        0x7FC0_0000,
+        0xFF80_0000,
+    ];
     for k in 0..255u32 {
-        for s in [255.0f64, 65535.0] {
+        for s in [255.0f64, 65535.0, 127.0] {
             let mid = ((f64::from(k) + 0.5) / s) as f32;
             let b = mid.to_bits();
             values.extend([b - 2, b - 1, b, b + 1, b + 2]);

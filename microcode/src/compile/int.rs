@@ -220,10 +220,11 @@ pub(crate) fn lower_pack_unorm(c: &mut Ctx, inst: &Instruction) -> Result<(), Co
         .ok_or_else(|| c.unsupported("pack without a source"))?;
     let a = c.src(s)?;
     let d = c.dst(inst)?;
-    let (comps, bits): (u8, u32) = if inst.opcode == Opcode::Pk2us {
-        (0b0011, 16)
-    } else {
-        (0b1111, 8)
+    let signed = inst.opcode == Opcode::Pk4b;
+    let (comps, bits): (u8, u32) = match inst.opcode {
+        Opcode::Pk2us => (0b0011, 16),
+        Opcode::Pk4b => (0b1111, 7),
+        _ => (0b1111, 8),
     };
     let scale = ((1u32 << bits) - 1) as f32;
     let pow2 = (1u32 << bits) as f32;
@@ -236,15 +237,27 @@ pub(crate) fn lower_pack_unorm(c: &mut Ctx, inst: &Instruction) -> Result<(), Co
     let mhalf = c.lit(super::operand::HALF, true)?;
     let k_scale = konst(c, [scale.to_bits(); 4]);
     let k_pow2 = konst(c, [pow2.to_bits(); 4]);
-    // c = min(max(x, 0), 1): NaN gives 0, as the reference's clamp.
-    c.op(Op::Max, x, comps, &[a, zero]);
+    // c = min(max(x, lo), 1): NaN gives lo, as the reference's clamp. PK4B's lower bound
+    // -128/127 is not a binary32; below the smallest binary32 above it the result is -128
+    // (set at the end).
+    let lo = if signed {
+        konst(c, [0xBF81_0204; 4])
+    } else {
+        zero
+    };
+    c.op(Op::Max, x, comps, &[a, lo]);
     c.op(Op::Min, x, comps, &[r(x), one]);
     // Candidate n = RNDE(fl(c * S)).
     c.op(Op::Fmad, n, comps, &[r(x), k_scale, mzero]);
     c.op(Op::Rnde, n, comps, &[r(n)]);
     // Below: A = c*2^k - (n - 0.5) (exact); c*S < n - 0.5 <=> A < c.
     c.op(Op::Fmad, t, comps, &[r(n), one, mhalf]);
-    c.op(Op::Fmad, u, comps, &[r(x), k_pow2, Operand { neg: 0xF, ..r(t) }]);
+    c.op(
+        Op::Fmad,
+        u,
+        comps,
+        &[r(x), k_pow2, Operand { neg: 0xF, ..r(t) }],
+    );
     c.setp_pub(crate::core::isa::Cond::Lt, comps, r(u), r(x));
     let mone = c.lit(super::operand::ONE, true)?;
     c.op(Op::Fmad, t, comps, &[r(n), one, mone]);
@@ -256,21 +269,44 @@ pub(crate) fn lower_pack_unorm(c: &mut Ctx, inst: &Instruction) -> Result<(), Co
     c.op(Op::Sel, t, comps, &[r(u), r(t)]);
     // Above: B = c*2^k - (n + 0.5); c*S > n + 0.5 <=> B > c, ties to even.
     c.op(Op::Fmad, u, comps, &[r(n), one, half]);
-    c.op(Op::Fmad, u, comps, &[r(x), k_pow2, Operand { neg: 0xF, ..r(u) }]);
+    c.op(
+        Op::Fmad,
+        u,
+        comps,
+        &[r(x), k_pow2, Operand { neg: 0xF, ..r(u) }],
+    );
     c.setp_pub(crate::core::isa::Cond::Gt, comps, r(u), r(x));
     c.op(Op::Fmad, x, comps, &[r(n), one, one]);
     c.op(Op::Sel, t, comps, &[r(x), r(t)]);
-    c.op(Op::Max, x, comps, &[a, zero]);
+    c.op(Op::Max, x, comps, &[a, lo]);
     c.op(Op::Min, x, comps, &[r(x), one]);
     c.op(Op::Fmad, u, comps, &[r(n), one, half]);
-    c.op(Op::Fmad, u, comps, &[r(x), k_pow2, Operand { neg: 0xF, ..r(u) }]);
+    c.op(
+        Op::Fmad,
+        u,
+        comps,
+        &[r(x), k_pow2, Operand { neg: 0xF, ..r(u) }],
+    );
     c.setp_pub(crate::core::isa::Cond::Eq, comps, r(u), r(x));
     c.op(Op::Fmad, u, comps, &[r(n), one, half]);
     c.op(Op::Rnde, u, comps, &[r(u)]);
     c.op(Op::Sel, t, comps, &[r(u), r(t)]);
-    // To integers, shifted into place, ORed together.
+    // To integers (PK4B: -128 below the bound, then + 128), shifted into place, ORed together.
+    if signed {
+        c.setp_pub(crate::core::isa::Cond::Ge, comps, a, lo);
+        let m128 = c.lit(super::operand::L128, true)?;
+        c.op(Op::Sel, t, comps, &[r(t), m128]);
+    }
     c.op(Op::F2ir, t, comps, &[r(t)]);
-    let shifts = if bits == 16 { [0, 16, 0, 0] } else { [0, 8, 16, 24] };
+    if signed {
+        let k128 = konst(c, [128; 4]);
+        c.op(Op::Iadd, t, comps, &[r(t), k128]);
+    }
+    let shifts = if bits == 16 {
+        [0, 16, 0, 0]
+    } else {
+        [0, 8, 16, 24]
+    };
     let k_sh = konst(c, shifts);
     c.op(Op::Shl, t, comps, &[r(t), k_sh]);
     if bits == 16 {

@@ -300,7 +300,7 @@ pub(crate) fn instruction(c: &mut Ctx, inst: &Instruction) -> Result<(), Compile
     if op.info().is_texture() {
         return lower_texture(c, inst);
     }
-    if matches!(op, Opcode::Pk2us | Opcode::Pk4ub) {
+    if matches!(op, Opcode::Pk2us | Opcode::Pk4ub | Opcode::Pk4b) {
         return super::int::lower_pack_unorm(c, inst);
     }
     if op == Opcode::Up2h {
