@@ -288,6 +288,7 @@ const HAND: &[(&str, &[u32])] = &[
     ("RCC OUT[0].xy, IN[0].x\nRCC OUT[0].zw, -IN[1].y\nRCC_SAT OUT[1], IN[0].w\nEND\n", &[]),
     ("PK4UB OUT[0], IN[0]\nPK2US OUT[1].xy, -IN[1].wzyx\nPK4UB OUT[1].zw, (IN[1])-0.5\nEND\n", &[]),
     ("PK4B OUT[0], IN[0]\nPK4B OUT[1], -IN[1].wzyx\nEND\n", &[]),
+    ("PK2H OUT[0], IN[0]\nPK2H OUT[1], -IN[1].wzyx\nEND\n", &[]),
     ("UP2H OUT[0], IN[0].x\nUP2H_SAT OUT[1].xy, IN[1].y\nUP2H OUT[1].zw, IMM[1].wzyx\nEND\n", &[]),
     ("UP4UB OUT[0], IN[0]\nUP2US_SAT OUT[1].xy, -IN[1]\nUP4B OUT[1].zw, IN[0].y\nEND\n", &[]),
     ("X2D OUT[0], IN[0], IN[1], CONST[0]\nRFL OUT[1], IN[0], -IN[1].wzyx\nX2D TEMP[0].yw, TEMP[0], TEMP[0].zxyw, IN[1]\nMOV OUT[1].w, TEMP[0]\nEND\n", &[]),
@@ -414,6 +415,7 @@ const EXACT_OPS: &[Opcode] = &[
     Opcode::Mod,
     Opcode::Sad,
     Opcode::Ara,
+    Opcode::Pk2h,
     Opcode::Pk2us,
     Opcode::Pk4ub,
     Opcode::Pk4b,
@@ -1154,10 +1156,10 @@ fn runtime_faults_budget_and_stack() {
 
 #[test]
 fn unsupported_opcodes_are_reported_with_their_index() {
-    let p = text::parse("FRAG\nDCL TEMP[0]\nDCL ADDR[0]\nDCL OUT[0]\nMOV OUT[0], TEMP[0]\nPK2H TEMP[0], TEMP[0]\nEND\n").expect("parses");
+    let p = text::parse("FRAG\nDCL TEMP[0]\nDCL ADDR[0]\nDCL OUT[0]\nMOV OUT[0], TEMP[0]\nDADD TEMP[0].xy, TEMP[0], TEMP[0]\nEND\n").expect("parses");
     match compile(&p, &CoreConfig::default()) {
         Err(CompileError::Unsupported { opcode, index, .. }) => {
-            assert_eq!((opcode, index), (Opcode::Pk2h, 1));
+            assert_eq!((opcode, index), (Opcode::Dadd, 1));
         }
         other => panic!("expected Unsupported, got {other:?}"),
     }
@@ -1316,6 +1318,39 @@ fn pack_rounds_the_exact_product_near_half_way_points() {
             let mid = ((f64::from(k) + 0.5) / s) as f32;
             let b = mid.to_bits();
             values.extend([b - 2, b - 1, b, b + 1, b + 2]);
+        }
+    }
+    for chunk in values.chunks(4) {
+        let mut v = [0u32; 4];
+        v[..chunk.len()].copy_from_slice(chunk);
+        let mut inputs = RunInputs::default();
+        inputs.set_input(0, v);
+        diff(&p, &inputs, &[]).unwrap_or_else(|e| panic!("{e}"));
+    }
+}
+
+#[test]
+fn pk2h_rounding_and_special_values_agree() {
+    let p = parse("PK2H OUT[0], IN[0]\nPK2H OUT[1], IN[0].zwxy\nEND\n");
+    let mut values: Vec<u32> = vec![
+        0x477F_E000, // 65504, largest binary16
+        0x477F_EFFF, // just below 65520
+        0x477F_F000, // 65520: rounds to infinity
+        0x3880_0000, // 2^-14, smallest normal binary16
+        0x387F_FFFF, // just below it
+        0x3300_0000, // 2^-25: tie between 0 and the smallest subnormal
+        0x3340_0000, // 3 * 2^-26
+        0x33C0_0000, // 3 * 2^-25: tie, rounds to even (2 * 2^-24)
+        0x7F80_0000,
+        0xFF80_0000,
+        0x7FC0_0000,
+        0x8000_0000,
+        0x0000_0001, // binary32 subnormal: flushed to zero
+        0x8000_0001,
+    ];
+    for exp in [0x3F80_0000u32, 0x4100_0000, 0x3A00_0000, 0xC680_0000] {
+        for low in [0x0FFF, 0x1000, 0x1001, 0x3000, 0x2FFF, 0x3001, 0x7F_F000] {
+            values.push(exp | low);
         }
     }
     for chunk in values.chunks(4) {

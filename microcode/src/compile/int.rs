@@ -325,6 +325,77 @@ pub(crate) fn lower_pack_unorm(c: &mut Ctx, inst: &Instruction) -> Result<(), Co
     Ok(())
 }
 
+/// `MOV (P) dst.mask, src`: a select that keeps integer bits (SEL is a float select and flushes
+/// bit patterns that read as subnormals).
+fn mov_where_p(c: &mut Ctx, dst: u8, mask: u8, src: Operand) {
+    let mut i = crate::core::isa::Instr::new(Op::Mov);
+    i.dst = dst;
+    i.wmask = mask;
+    i.pw = 1;
+    i.src[0] = src;
+    c.emit(i);
+}
+
+/// PK2H: src.x and src.y to binary16, packed low | high << 16 (`sim::reference`): round to
+/// nearest even on the bits for normal results (add 0xFFF plus the lowest kept bit, shift by 13,
+/// rebias), `RNDE(|x| * 2^24)` below 2^-14 (binary16 subnormals), infinity from 65520 up, 0x7E00
+/// for NaN; the sign is bit 15.
+pub(crate) fn lower_pk2h(c: &mut Ctx, inst: &Instruction) -> Result<(), CompileError> {
+    let s = inst
+        .src
+        .first()
+        .ok_or_else(|| c.unsupported("PK2H without a source"))?;
+    let a = c.src(s)?;
+    let d = c.dst(inst)?;
+    let xy = 0b0011;
+    let (b, m, h, t) = (c.scratch(), c.scratch(), c.scratch(), c.scratch());
+    let r = Ctx::reg;
+    let k = |c: &mut Ctx, x: u32| konst(c, [x; 4]);
+    let mzero = c.lit(super::operand::ZERO, true)?;
+    // The operand's value (its modifiers applied) as bits.
+    c.op(Op::Mov, b, xy, &[a]);
+    // Normal: m = |b|; m += 0xFFF + ((m >> 13) & 1); h = (m >> 13) - (112 << 10).
+    let (mabs, sh13, one_bit, round, rebias) = (
+        k(c, 0x7FFF_FFFF),
+        k(c, 13),
+        k(c, 1),
+        k(c, 0xFFF),
+        k(c, 112 << 10),
+    );
+    c.op(Op::And, m, xy, &[r(b), mabs]);
+    c.op(Op::Shr, t, xy, &[r(m), sh13]);
+    c.op(Op::And, t, xy, &[r(t), one_bit]);
+    c.op(Op::Iadd, t, xy, &[r(t), round]);
+    c.op(Op::Iadd, m, xy, &[r(m), r(t)]);
+    c.op(Op::Shr, h, xy, &[r(m), sh13]);
+    c.op(Op::Isub, h, xy, &[r(h), rebias]);
+    // Below 2^-14: RNDE(|x| * 2^24) as an integer.
+    let (two24, min_normal) = (k(c, 0x4B80_0000), k(c, 0x3880_0000));
+    let abs_b = Operand { abs: true, ..r(b) };
+    c.op(Op::Fmad, t, xy, &[abs_b, two24, mzero]);
+    c.op(Op::Rnde, t, xy, &[r(t)]);
+    c.op(Op::F2ir, t, xy, &[r(t)]);
+    c.setp_pub(crate::core::isa::Cond::Lt, xy, abs_b, min_normal);
+    mov_where_p(c, h, xy, r(t));
+    // Overflow to infinity, then the sign; NaN last (0x7E00, no sign).
+    let (big, inf) = (k(c, 65520.0f32.to_bits()), k(c, 0x7C00));
+    c.setp_pub(crate::core::isa::Cond::Ge, xy, abs_b, big);
+    mov_where_p(c, h, xy, inf);
+    let (sh16, sign) = (k(c, 16), k(c, 0x8000));
+    c.op(Op::Shr, t, xy, &[r(b), sh16]);
+    c.op(Op::And, t, xy, &[r(t), sign]);
+    c.op(Op::Or, h, xy, &[r(h), r(t)]);
+    let nan = k(c, 0x7E00);
+    c.setp_pub(crate::core::isa::Cond::Ne, xy, r(b), r(b));
+    mov_where_p(c, h, xy, nan);
+    // Pack: low | high << 16, replicated.
+    let shifts = konst(c, [0, 16, 0, 0]);
+    c.op(Op::Shl, h, xy, &[r(h), shifts]);
+    c.op(Op::Or, h, 0b0001, &[r(h), super::operand::splat(r(h), 1)]);
+    c.fin(Op::Mov, d, 0xF, &[super::operand::splat(r(h), 0)]);
+    Ok(())
+}
+
 /// Lowers an integer opcode.
 pub(crate) fn lower(c: &mut Ctx, inst: &Instruction) -> Result<(), CompileError> {
     let mut s = Vec::with_capacity(inst.src.len());

@@ -303,6 +303,9 @@ pub(crate) fn instruction(c: &mut Ctx, inst: &Instruction) -> Result<(), Compile
     if matches!(op, Opcode::Pk2us | Opcode::Pk4ub | Opcode::Pk4b) {
         return super::int::lower_pack_unorm(c, inst);
     }
+    if op == Opcode::Pk2h {
+        return super::int::lower_pk2h(c, inst);
+    }
     if op == Opcode::Up2h {
         return super::int::lower_up2h(c, inst);
     }
