@@ -27,6 +27,8 @@ enum Command {
     Check(cmd::check::CheckArgs),
     /// Execute a TGSI program on one quad and print its outputs.
     Run(cmd::run::RunArgs),
+    /// Build the bitstream for the Alchitry Cu and report what it costs.
+    Synth(cmd::synth::SynthArgs),
     /// Compile a program to a core image.
     Compile(cmd::compile::CompileArgs),
     /// Print a core image as a listing.
@@ -50,6 +52,7 @@ fn main() -> ExitCode {
         Some(Command::Decode(a)) => cmd::decode::run(a),
         Some(Command::Check(a)) => cmd::check::run(a),
         Some(Command::Run(a)) => cmd::run::run(a),
+        Some(Command::Synth(a)) => cmd::synth::run(a),
         Some(Command::Compile(a)) => cmd::compile::run(a),
         Some(Command::Disasm(a)) => cmd::disasm::run(a),
         Some(Command::Accuracy(a)) => cmd::accuracy::run(a),

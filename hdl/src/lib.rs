@@ -1,6 +1,7 @@
 //! hdl crate (under construction).
 
 pub mod baud;
+pub mod board_top;
 pub mod bram;
 pub mod crc32;
 pub mod f2i;

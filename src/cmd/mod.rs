@@ -15,3 +15,4 @@ pub mod ports;
 pub mod run;
 pub mod run_core;
 pub mod selftest;
+pub mod synth;

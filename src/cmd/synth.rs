@@ -1,0 +1,84 @@
+//! `tgsi-core synth`: the bitstream for the Alchitry Cu, with what it costs and how fast it runs.
+
+use anyhow::{bail, Context, Result};
+use clap::Args;
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+/// Arguments of `synth`.
+#[derive(Args)]
+pub struct SynthArgs {
+    /// Folder for the Verilog, every tool's log, the report JSON and the bitstream.
+    #[arg(long, default_value = "out/synth")]
+    pub out: PathBuf,
+    /// Target clock in MHz (the board oscillator is 100 MHz).
+    #[arg(long, default_value_t = 100.0)]
+    pub freq: f64,
+    /// Placement seed (pinned so that runs are repeatable).
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Lowest acceptable Fmax in MHz; below it the command fails.
+    #[arg(long, default_value_t = 50.0)]
+    pub fmax_floor: f64,
+}
+
+/// Runs the flow and prints the resources and the clock achieved.
+pub fn run(args: SynthArgs) -> Result<ExitCode> {
+    let verilog = synth::board_verilog().map_err(anyhow::Error::msg)?;
+    let pcf = toolchain::workspace_root()
+        .map(|r| r.join("constraints/alchitry_cu.pcf"))
+        .filter(|p| p.exists())
+        .context("constraints/alchitry_cu.pcf not found (run from the workspace)")?;
+    let opts = synth::Options {
+        out: args.out.clone(),
+        freq_mhz: args.freq,
+        seed: args.seed,
+        pcf,
+        blocks: synth::BOARD_BLOCKS.iter().map(|b| b.to_string()).collect(),
+    };
+    let started = std::time::Instant::now();
+    let outcome = synth::synthesise(&verilog, &opts, &mut |line| {
+        eprintln!("[synth {:>5.1} s] {line}", started.elapsed().as_secs_f64())
+    })?;
+    let r = &outcome.report;
+    let pct = |u: &synth::report::Usage| 100.0 * u.used as f64 / u.available.max(1) as f64;
+    println!("design: board top (MAD echo over the serial link)");
+    println!(
+        "logic cells  {:>5} / {:<5} ({:.0}%)",
+        r.logic_cells.used,
+        r.logic_cells.available,
+        pct(&r.logic_cells)
+    );
+    println!(
+        "block RAMs   {:>5} / {:<5} ({:.0}%)",
+        r.block_rams.used,
+        r.block_rams.available,
+        pct(&r.block_rams)
+    );
+    println!("PLLs         {:>5} / {:<5}", r.plls.used, r.plls.available);
+    println!("I/O          {:>5} / {:<5}", r.io.used, r.io.available);
+    for (name, cells) in &outcome.yosys_cells {
+        println!("  {name:<12} {cells:>6}");
+    }
+    println!("per block (yosys cells: LUT4 + CARRY + flip-flops, synthesised alone)");
+    for (name, cells) in &outcome.block_cells {
+        println!("  {name:<12} {cells:>6}");
+    }
+    let fmax = r.fmax().context("nextpnr reported no clock")?;
+    println!("Fmax         {fmax:.1} MHz (target {} MHz)", args.freq);
+    println!("bitstream    {}", outcome.bitstream.display());
+    println!("logs         {}", args.out.display());
+    if r.logic_cells.used > r.logic_cells.available || r.block_rams.used > r.block_rams.available {
+        bail!("the design does not fit the HX8K");
+    }
+    if fmax < args.fmax_floor {
+        bail!(
+            "timing missed: {fmax:.1} MHz is below the {} MHz floor",
+            args.fmax_floor
+        );
+    }
+    if fmax < args.freq {
+        eprintln!("note: {fmax:.1} MHz is below the {} MHz target", args.freq);
+    }
+    Ok(ExitCode::SUCCESS)
+}

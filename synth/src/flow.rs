@@ -1,0 +1,188 @@
+//! The flow: Verilog -> yosys -> nextpnr-ice40 -> icepack, in one output folder that keeps every
+//! input, log and report.
+
+use crate::report::Report;
+use std::path::{Path, PathBuf};
+use thiserror::Error;
+use toolchain::{find, run_logged, Tool, ToolError};
+
+/// What to build and how.
+#[derive(Clone, Debug)]
+pub struct Options {
+    /// Output folder (created); yowasp tools see only paths below the current directory, so every
+    /// tool runs inside it with relative paths.
+    pub out: PathBuf,
+    /// Target clock in MHz for nextpnr's timing-driven placement and the pass/fail check.
+    pub freq_mhz: f64,
+    /// Placement seed.
+    pub seed: u64,
+    /// Pin constraints.
+    pub pcf: PathBuf,
+    /// Child blocks of `top` (rust-hdl instance names, e.g. `fmul`) to cost one by one.
+    pub blocks: Vec<String>,
+}
+
+/// What the flow produced.
+#[derive(Clone, Debug)]
+pub struct Outcome {
+    pub report: Report,
+    pub bitstream: PathBuf,
+    /// Cells per cell type of the whole design after yosys (`stat`).
+    pub yosys_cells: Vec<(String, u64)>,
+    /// Per block of [`Options::blocks`]: the yosys cells (LUT4 + CARRY + flip-flops) it maps to
+    /// when synthesised alone; a block missing from the design is reported with 0.
+    pub block_cells: Vec<(String, u64)>,
+}
+
+/// Why the flow stopped.
+#[derive(Debug, Error)]
+pub enum SynthError {
+    #[error("cannot prepare {path}: {source}")]
+    Io {
+        path: PathBuf,
+        source: std::io::Error,
+    },
+    #[error(transparent)]
+    Tool(#[from] ToolError),
+    #[error("nextpnr report {path}: {message}")]
+    Report { path: PathBuf, message: String },
+}
+
+fn io(path: &Path) -> impl FnOnce(std::io::Error) -> SynthError + '_ {
+    move |source| SynthError::Io {
+        path: path.to_path_buf(),
+        source,
+    }
+}
+
+/// Runs the whole flow on `verilog` (a module named `top`). `progress` receives one line per stage.
+pub fn synthesise(
+    verilog: &str,
+    opts: &Options,
+    progress: &mut dyn FnMut(&str),
+) -> Result<Outcome, SynthError> {
+    std::fs::create_dir_all(&opts.out).map_err(io(&opts.out))?;
+    let top_v = opts.out.join("top.v");
+    std::fs::write(&top_v, verilog).map_err(io(&top_v))?;
+    let pcf = opts.out.join("board.pcf");
+    std::fs::copy(&opts.pcf, &pcf).map_err(io(&opts.pcf))?;
+
+    progress("yosys: synth_ice40 (this takes a while)");
+    let mut yosys = find(Tool::Yosys)?.command();
+    yosys.current_dir(&opts.out).args([
+        "-p",
+        "read_verilog top.v; synth_ice40 -top top -json top.json; tee -o yosys-stat.txt stat",
+    ]);
+    run_logged(&mut yosys, &opts.out.join("yosys.log"))?;
+    let stat = std::fs::read_to_string(opts.out.join("yosys-stat.txt")).unwrap_or_default();
+
+    let block_cells = if opts.blocks.is_empty() {
+        Vec::new()
+    } else {
+        progress("yosys: cost of each block");
+        let mut script = String::from("read_verilog top.v; design -save all;");
+        for b in &opts.blocks {
+            script.push_str(&format!(
+                " design -load all; hierarchy -top top${b}; synth_ice40 -top top${b}; \
+                 tee -q -o block-{b}.txt stat;"
+            ));
+        }
+        let mut yosys = find(Tool::Yosys)?.command();
+        yosys.current_dir(&opts.out).args(["-p", &script]);
+        run_logged(&mut yosys, &opts.out.join("yosys-blocks.log"))?;
+        opts.blocks
+            .iter()
+            .map(|b| {
+                let text = std::fs::read_to_string(opts.out.join(format!("block-{b}.txt")))
+                    .unwrap_or_default();
+                (b.clone(), cell_counts(&text).iter().map(|c| c.1).sum())
+            })
+            .collect()
+    };
+
+    progress(&format!(
+        "nextpnr-ice40: place and route for the HX8K at {} MHz, seed {}",
+        opts.freq_mhz, opts.seed
+    ));
+    let mut pnr = find(Tool::NextpnrIce40)?.command();
+    pnr.current_dir(&opts.out).args([
+        "--hx8k",
+        "--package",
+        "cb132",
+        "--pcf",
+        "board.pcf",
+        "--json",
+        "top.json",
+        "--asc",
+        "top.asc",
+        "--report",
+        "report.json",
+        "--freq",
+        &opts.freq_mhz.to_string(),
+        "--seed",
+        &opts.seed.to_string(),
+        // A missed target is judged by the caller against its floor, with the report in hand.
+        "--timing-allow-fail",
+    ]);
+    run_logged(&mut pnr, &opts.out.join("nextpnr.log"))?;
+    let report_path = opts.out.join("report.json");
+    let json = std::fs::read_to_string(&report_path).map_err(io(&report_path))?;
+    let report = Report::parse(&json).map_err(|message| SynthError::Report {
+        path: report_path.clone(),
+        message,
+    })?;
+
+    progress("icepack: bitstream");
+    let mut pack = find(Tool::Icepack)?.command();
+    pack.current_dir(&opts.out).args(["top.asc", "top.bin"]);
+    run_logged(&mut pack, &opts.out.join("icepack.log"))?;
+    Ok(Outcome {
+        report,
+        bitstream: opts.out.join("top.bin"),
+        yosys_cells: cell_counts(&stat),
+        block_cells,
+    })
+}
+
+/// Cell types and counts from yosys `stat` output (`     SB_LUT4     1234` lines).
+pub fn cell_counts(stat: &str) -> Vec<(String, u64)> {
+    stat.lines()
+        .filter_map(|l| {
+            let mut it = l.split_whitespace();
+            let (a, b) = (it.next()?, it.next()?);
+            if it.next().is_some() {
+                return None;
+            }
+            // yosys 0.70 prints "count name"; older versions "name count".
+            match (a.parse::<u64>(), b.parse::<u64>()) {
+                (Ok(n), Err(_)) if b.starts_with("SB_") => Some((b.to_string(), n)),
+                (Err(_), Ok(n)) if a.starts_with("SB_") => Some((a.to_string(), n)),
+                _ => None,
+            }
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reads_both_stat_layouts() {
+        let old = "   Number of cells:   10\n     SB_CARRY    3\n     SB_LUT4     7\n";
+        let new = "       7   SB_LUT4\n       3   SB_CARRY\n   10 cells\n";
+        let want = |v: Vec<(String, u64)>| {
+            let mut v = v;
+            v.sort();
+            v
+        };
+        assert_eq!(
+            want(cell_counts(old)),
+            vec![("SB_CARRY".into(), 3), ("SB_LUT4".into(), 7)]
+        );
+        assert_eq!(
+            want(cell_counts(new)),
+            vec![("SB_CARRY".into(), 3), ("SB_LUT4".into(), 7)]
+        );
+    }
+}

@@ -1,0 +1,58 @@
+//! The board design as built today goes through the whole open flow once (pinned seed): it fits
+//! the HX8K, meets the Fmax floor, and every block is still in the netlist with a plausible size.
+
+use std::path::PathBuf;
+use std::process::Command;
+
+#[test]
+fn board_design_fits_meets_timing_and_keeps_its_blocks() {
+    // yowasp tools only see paths below the current directory: keep the output in the workspace.
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+    let out = root.join("target").join("synth-test");
+    let _ = std::fs::remove_dir_all(&out);
+    let run = Command::new(env!("CARGO_BIN_EXE_tgsi-core"))
+        .current_dir(&root)
+        .args(["synth", "--out", "target/synth-test", "--seed", "1"])
+        .output()
+        .expect("tgsi-core runs");
+    let stdout = String::from_utf8_lossy(&run.stdout);
+    let stderr = String::from_utf8_lossy(&run.stderr);
+    assert!(
+        run.status.success(),
+        "synth failed (the FPGA tools come from `cargo xtask setup`):\n{stdout}\n{stderr}"
+    );
+    let value = |key: &str| -> u64 {
+        let line = stdout
+            .lines()
+            .find(|l| l.trim_start().starts_with(key))
+            .unwrap_or_else(|| panic!("no `{key}` line in:\n{stdout}"));
+        line.split_whitespace()
+            .find_map(|w| w.parse::<u64>().ok())
+            .unwrap_or_else(|| panic!("no number in `{line}`"))
+    };
+    let cells = value("logic cells");
+    assert!(cells > 1_000 && cells <= 7_680, "{cells} logic cells");
+    assert!(value("block RAMs") <= 32);
+    // Each block synthesised alone keeps a plausible size: nothing was optimised away.
+    for (block, least) in [
+        ("fmul", 1_000),
+        ("fadd", 500),
+        ("uart_rx", 50),
+        ("uart_tx", 40),
+    ] {
+        let n = value(block);
+        assert!(n >= least, "{block}: {n} cells, expected at least {least}");
+    }
+    let fmax: f64 = stdout
+        .lines()
+        .find(|l| l.starts_with("Fmax"))
+        .and_then(|l| l.split_whitespace().nth(1))
+        .and_then(|w| w.parse().ok())
+        .unwrap_or_else(|| panic!("no Fmax in:\n{stdout}"));
+    assert!(fmax >= 50.0, "Fmax {fmax} MHz");
+    let bin = std::fs::metadata(out.join("top.bin")).expect("bitstream written");
+    assert!(bin.len() > 100_000, "bitstream of {} bytes", bin.len());
+    for log in ["yosys.log", "nextpnr.log", "icepack.log", "report.json"] {
+        assert!(out.join(log).exists(), "{log} kept");
+    }
+}
