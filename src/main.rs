@@ -29,6 +29,8 @@ enum Command {
     Run(cmd::run::RunArgs),
     /// Build the bitstream for the Alchitry Cu and report what it costs.
     Synth(cmd::synth::SynthArgs),
+    /// Program the board with a bitstream (needs iceprog).
+    Flash(cmd::flash::FlashArgs),
     /// Compile a program to a core image.
     Compile(cmd::compile::CompileArgs),
     /// Print a core image as a listing.
@@ -53,6 +55,7 @@ fn main() -> ExitCode {
         Some(Command::Check(a)) => cmd::check::run(a),
         Some(Command::Run(a)) => cmd::run::run(a),
         Some(Command::Synth(a)) => cmd::synth::run(a),
+        Some(Command::Flash(a)) => cmd::flash::run(a),
         Some(Command::Compile(a)) => cmd::compile::run(a),
         Some(Command::Disasm(a)) => cmd::disasm::run(a),
         Some(Command::Accuracy(a)) => cmd::accuracy::run(a),

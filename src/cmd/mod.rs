@@ -8,6 +8,7 @@ pub mod demo;
 pub mod disasm;
 pub mod dump;
 pub mod encode;
+pub mod flash;
 pub mod input;
 pub mod load;
 pub mod output;
