@@ -2,6 +2,7 @@
 
 pub mod core_model;
 pub mod reference;
+pub mod render;
 pub mod run_io;
 pub mod texture;
 pub mod vectors;

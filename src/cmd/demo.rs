@@ -1,53 +1,133 @@
 //! The main job on a built-in default (`cargo run --release` with no arguments): the bundled
-//! lit-sphere shader is parsed, validated, printed, encoded to tokens and back, and one quad of it
-//! runs on the reference model.
+//! lit-sphere shader (DP3/RSQ/POW/NRM lighting, a texture, a REP loop, a KIL) is checked, compiled
+//! for the shader core and rendered at 64x64 on the most accurate engine available, every pixel
+//! cross-checked against the reference model; the picture goes to `demo.png`.
 
 use super::input::check_valid;
 use anyhow::{bail, Context, Result};
-use microcode::tgsi::{text, tokens};
-use sim::run_io::RunInputs;
+use microcode::compile::compile;
+use microcode::core::CoreConfig;
+use microcode::tgsi::text;
+use sim::render::render;
+use sim::run_io::{RunInputs, RunOutput};
 use sim::texture::Texture;
+use std::collections::BTreeMap;
+use std::path::Path;
 use std::process::ExitCode;
 
-/// The bundled demo shader: lighting with DP3/RSQ/POW/NRM, a texture and a KIL.
+/// The bundled demo shader.
 const DEMO: &str = include_str!("../../examples/lit-sphere.tgsi");
 
-/// Runs the built-in demo.
-pub fn run() -> Result<ExitCode> {
-    let program = text::parse(DEMO).map_err(|e| {
-        anyhow::anyhow!("{}", e.render(DEMO, "examples/lit-sphere.tgsi").trim_end())
-    })?;
-    check_valid(&program, "examples/lit-sphere.tgsi")?;
-    println!("== examples/lit-sphere.tgsi, canonical text ==");
-    print!("{}", text::print(&program));
+/// The engine the demo renders on. The cycle-accurate hardware engines take its place when they
+/// exist; everything else stays the same.
+const ENGINE: &str = "core";
 
-    let words = tokens::encode(&program);
-    let decoded = tokens::decode(&words).context("decoding the demo's own tokens")?;
-    if decoded.program != program {
-        bail!("the demo program does not survive text -> tokens -> program");
-    }
-    println!(
-        "== tokens: {} words (version 1.{}), decoded back to the same program ==",
-        words.len(),
-        decoded.minor_version
-    );
+/// Image size.
+const SIZE: u32 = 64;
 
-    // One 2x2 quad near the sphere's rim, so that one lane is outside and is killed.
+/// Serial line rate of the board build, and bytes on the wire per quad (RUN request with one vec4
+/// input for 4 lanes = 64 payload bytes, READ answer with one vec4 output for 4 lanes + kill mask
+/// and cycle count = 72, plus 2 x 12 bytes of framing, header and CRC; 10 bits per byte).
+const BAUD: f64 = 115_200.0;
+const WIRE_BYTES_PER_QUAD: f64 = 64.0 + 72.0 + 24.0;
+
+fn inputs() -> Result<RunInputs> {
     let mut inputs = RunInputs::default();
-    let uv = [[0.5f32, 0.5], [0.75, 0.5], [0.5, 0.9], [0.97, 0.97]];
-    for (lane, [u, v]) in uv.iter().enumerate() {
-        inputs.set_input_lane(0, lane, [u.to_bits(), v.to_bits(), 0, 1f32.to_bits()]);
-    }
     let vec4 = |v: [f32; 4]| v.map(f32::to_bits);
     inputs.set_const(0, 0, vec4([0.36, 0.48, 0.8, 0.0])); // light direction
     inputs.set_const(0, 1, vec4([1.0, 0.9, 0.8, 1.0])); // diffuse colour
-    inputs.set_const(0, 2, vec4([0.05, 0.05, 0.1, 0.0])); // ambient
-    inputs.set_const(0, 3, vec4([0.6, 0.6, 0.6, 0.0])); // specular
-    let checker = Texture::checkerboard(8, 8, 2, [[1.0, 1.0, 1.0, 1.0], [0.6, 0.7, 1.0, 1.0]])
+    inputs.set_const(0, 2, vec4([0.1, 0.1, 0.25, 0.0])); // ambient and rim colour
+    inputs.set_const(0, 3, vec4([0.6, 0.6, 0.6, 0.0])); // specular colour
+    let checker = Texture::checkerboard(8, 8, 1, [[1.0, 1.0, 1.0, 1.0], [0.55, 0.7, 1.0, 1.0]])
         .context("building the demo texture")?;
     inputs.textures = vec![Some(Box::new(checker))];
-    let out = sim::reference::run(&program, &inputs).context("running the demo quad")?;
-    println!("== one quad on the reference model ==");
-    print!("{}", out.to_table());
+    Ok(inputs)
+}
+
+/// Runs the built-in demo.
+pub fn run() -> Result<ExitCode> {
+    let name = "examples/lit-sphere.tgsi";
+    let program = text::parse(DEMO).map_err(|e| anyhow::anyhow!("{}", e.render(DEMO, name)))?;
+    check_valid(&program, name)?;
+    let compiled = compile(&program, &CoreConfig::default()).context("compiling the demo")?;
+    let image = compiled.image;
+    let image_bytes = image.to_bytes().len();
+    println!(
+        "{name}: {} TGSI instructions -> {} core instructions ({image_bytes}-byte image)",
+        program.instructions.len(),
+        image.code.len()
+    );
+
+    let started = std::time::Instant::now();
+    let mut engine = |i: &RunInputs| -> Result<RunOutput, String> {
+        sim::core_model::run(&image, i).map_err(|e| e.to_string())
+    };
+    let corners = BTreeMap::new();
+    let mut inp = inputs()?;
+    let frame = render(
+        &program,
+        SIZE,
+        SIZE,
+        &corners,
+        &mut inp,
+        &mut engine,
+        &mut |_, _| {},
+    )?;
+    let elapsed = started.elapsed().as_secs_f64();
+    let mut reference = |i: &RunInputs| -> Result<RunOutput, String> {
+        sim::reference::run(&program, i).map_err(|e| e.to_string())
+    };
+    let mut inp = inputs()?;
+    let golden = render(
+        &program,
+        SIZE,
+        SIZE,
+        &corners,
+        &mut inp,
+        &mut reference,
+        &mut |_, _| {},
+    )?;
+    // Approximated operations may differ in the last bits; after 8-bit rounding that is at most
+    // one step of a channel.
+    let worst = frame
+        .pixels
+        .iter()
+        .zip(&golden.pixels)
+        .flat_map(|(a, b)| (0..4).map(move |c| a[c].abs_diff(b[c])))
+        .max()
+        .unwrap_or(0);
+    let differing = frame.diff(&golden).0;
+    if worst > 1 {
+        bail!("the {ENGINE} engine and the reference model disagree by {worst}/255 on a channel");
+    }
+    let out = Path::new("demo.png");
+    frame.write_png(out)?;
+
+    let pixels = frame.pixels.len() as f64;
+    let cycles = frame.cycles.unwrap_or(0);
+    let clock = synth::BOARD_CLOCK_HZ as f64;
+    let compute = cycles as f64 / clock;
+    let serial = (image_bytes as f64 + WIRE_BYTES_PER_QUAD * frame.quads as f64) * 10.0 / BAUD;
+    println!(
+        "rendered {SIZE}x{SIZE} on the {ENGINE} engine in {elapsed:.2} s: {} pixels, {} killed",
+        frame.pixels.len(),
+        frame.killed
+    );
+    println!(
+        "checked against the reference model: {differing} pixels differ (worst {worst}/255 per channel)"
+    );
+    println!(
+        "core cycles: {cycles} ({:.1} per pixel, {:.1} per quad)",
+        cycles as f64 / pixels,
+        cycles as f64 / frame.quads as f64
+    );
+    println!(
+        "on the board at {:.0} MHz: {:.2} ms of shading + {:.2} s of serial transfer at {BAUD:.0} baud \
+         (image once, then {WIRE_BYTES_PER_QUAD:.0} bytes per quad)",
+        clock / 1e6,
+        compute * 1e3,
+        serial
+    );
+    println!("wrote {}", out.display());
     Ok(ExitCode::SUCCESS)
 }

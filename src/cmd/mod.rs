@@ -13,6 +13,7 @@ pub mod input;
 pub mod load;
 pub mod output;
 pub mod ports;
+pub mod render;
 pub mod run;
 pub mod run_core;
 pub mod selftest;

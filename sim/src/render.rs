@@ -1,0 +1,262 @@
+//! A fragment-shader rasteriser: runs a program over a grid of 2x2 quads with the inputs a
+//! rasteriser gives, and turns the colour output into 8-bit RGBA pixels.
+//!
+//! Inputs, per declared `IN` register and its semantic:
+//! - `POSITION`: the pixel's window coordinates, `(x + c, y + c, 0, 1)` with `c = 0.5` for the
+//!   default `FS_COORD_PIXEL_CENTER HALF_INTEGER` and `0` for `INTEGER`; `y` counts from the top
+//!   for the default `FS_COORD_ORIGIN UPPER_LEFT` and from the bottom for `LOWER_LEFT`.
+//! - `FACE`: `(1, 0, 0, 1)` (front facing).
+//! - everything else (`COLOR`, `GENERIC`, ...): interpolated bilinearly across the screen between
+//!   four corner values (top-left, top-right, bottom-left, bottom-right) at the pixel centre. An
+//!   input without corners gets `(u, v, 0, 1)` with `u`, `v` running 0..1 left to right and top to
+//!   bottom, which makes texture coordinates of a plain `GENERIC[0]`.
+//!
+//! Lanes are the quad's pixels in screen order (0 top-left, 1 top-right, 2 bottom-left,
+//! 3 bottom-right), so DDY's rows run downward the screen whatever the origin. The output is the
+//! `OUT` register with semantic `COLOR[0]` (or `OUT[0]`), clamped to [0, 1] (NaN to 0) and rounded
+//! to 8 bits; killed pixels are transparent (all zero).
+
+use crate::run_io::{RunInputs, RunOutput, LANES};
+use microcode::tgsi::{File, Program, PropertyName, SemanticName};
+use std::collections::BTreeMap;
+use std::path::Path;
+use thiserror::Error;
+
+/// The corners of an interpolated input: top-left, top-right, bottom-left, bottom-right.
+pub type Corners = [[f32; 4]; 4];
+
+/// Why a frame could not be rendered or written.
+#[derive(Debug, Error)]
+pub enum RenderError {
+    #[error("the size {width}x{height} is not a whole number of 2x2 quads (use even sizes >= 2)")]
+    Size { width: u32, height: u32 },
+    #[error("render runs fragment shaders; this is a {0:?} program")]
+    NotFragment(microcode::tgsi::Processor),
+    #[error("the program writes no OUT register")]
+    NoOutput,
+    #[error("quad at ({x}, {y}): {message}")]
+    Engine { x: u32, y: u32, message: String },
+    #[error("cannot write {path}: {message}")]
+    Write { path: String, message: String },
+}
+
+/// A rendered image plus what it cost.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Frame {
+    pub width: u32,
+    pub height: u32,
+    /// Row-major from the top, RGBA.
+    pub pixels: Vec<[u8; 4]>,
+    pub killed: usize,
+    /// Sum of the engine's clocks over all quads, when it counts them.
+    pub cycles: Option<u64>,
+    pub quads: usize,
+}
+
+/// Which input gets what.
+enum Source {
+    Position,
+    Face,
+    Interpolated(Corners),
+}
+
+fn default_corners() -> Corners {
+    [
+        [0.0, 0.0, 0.0, 1.0],
+        [1.0, 0.0, 0.0, 1.0],
+        [0.0, 1.0, 0.0, 1.0],
+        [1.0, 1.0, 0.0, 1.0],
+    ]
+}
+
+fn lerp(a: f32, b: f32, t: f32) -> f32 {
+    a + (b - a) * t
+}
+
+/// The input value of register `index` at pixel `(x, y)` (screen coordinates, top-left origin).
+fn input_at(source: &Source, x: u32, y: u32, size: (u32, u32), flags: (bool, bool)) -> [f32; 4] {
+    let (w, h) = size;
+    let (lower_left, integer_center) = flags;
+    match source {
+        Source::Position => {
+            let c = if integer_center { 0.0 } else { 0.5 };
+            let wy = if lower_left { h - 1 - y } else { y };
+            [x as f32 + c, wy as f32 + c, 0.0, 1.0]
+        }
+        Source::Face => [1.0, 0.0, 0.0, 1.0],
+        Source::Interpolated(k) => {
+            let u = (x as f32 + 0.5) / w as f32;
+            let v = (y as f32 + 0.5) / h as f32;
+            std::array::from_fn(|c| {
+                let top = lerp(k[0][c], k[1][c], u);
+                let bottom = lerp(k[2][c], k[3][c], u);
+                lerp(top, bottom, v)
+            })
+        }
+    }
+}
+
+/// The OUT register holding the colour: `COLOR[0]` if declared, else the lowest OUT index.
+pub fn color_output(program: &Program) -> Option<u32> {
+    let outs: Vec<_> = program
+        .declarations
+        .iter()
+        .filter(|d| d.file == File::Output)
+        .collect();
+    outs.iter()
+        .find(|d| {
+            d.semantic
+                .is_some_and(|s| s.name == SemanticName::Color && s.index == 0)
+        })
+        .or_else(|| outs.iter().min_by_key(|d| d.first))
+        .map(|d| d.first as u32)
+}
+
+fn to_byte(bits: u32) -> u8 {
+    let v = f32::from_bits(bits);
+    if v.is_nan() {
+        return 0;
+    }
+    (v.clamp(0.0, 1.0) * 255.0).round() as u8
+}
+
+/// Renders `program` at `width` x `height`. `inputs` carries constants and textures (its `inputs`
+/// map is overwritten per quad); `corners` gives interpolated inputs by IN index; `engine` runs one
+/// quad; `progress(done, total)` is called after each row of quads.
+pub fn render(
+    program: &Program,
+    width: u32,
+    height: u32,
+    corners: &BTreeMap<u32, Corners>,
+    inputs: &mut RunInputs,
+    engine: &mut dyn FnMut(&RunInputs) -> Result<RunOutput, String>,
+    progress: &mut dyn FnMut(usize, usize),
+) -> Result<Frame, RenderError> {
+    if width < 2 || height < 2 || width % 2 != 0 || height % 2 != 0 {
+        return Err(RenderError::Size { width, height });
+    }
+    if program.processor != microcode::tgsi::Processor::Fragment {
+        return Err(RenderError::NotFragment(program.processor));
+    }
+    let out_reg = color_output(program).ok_or(RenderError::NoOutput)?;
+    let prop = |name| program.property(name).and_then(|v| v.first().copied());
+    let flags = (
+        prop(PropertyName::FsCoordOrigin) == Some(1),
+        prop(PropertyName::FsCoordPixelCenter) == Some(1),
+    );
+    let mut sources: Vec<(u32, Source)> = Vec::new();
+    for d in program
+        .declarations
+        .iter()
+        .filter(|d| d.file == File::Input)
+    {
+        for index in d.first..=d.last {
+            let index = index as u32;
+            let source = match d.semantic.map(|s| s.name) {
+                Some(SemanticName::Position) => Source::Position,
+                Some(SemanticName::Face) => Source::Face,
+                _ => Source::Interpolated(
+                    corners.get(&index).copied().unwrap_or_else(default_corners),
+                ),
+            };
+            sources.push((index, source));
+        }
+    }
+    let mut frame = Frame {
+        width,
+        height,
+        pixels: vec![[0; 4]; (width * height) as usize],
+        killed: 0,
+        cycles: None,
+        quads: 0,
+    };
+    let rows = (height / 2) as usize;
+    for qy in 0..height / 2 {
+        for qx in 0..width / 2 {
+            let (x0, y0) = (qx * 2, qy * 2);
+            let pixel = |lane: usize| (x0 + (lane as u32 & 1), y0 + (lane as u32 >> 1));
+            inputs.inputs.clear();
+            for (index, source) in &sources {
+                let lanes: [[u32; 4]; LANES] = std::array::from_fn(|lane| {
+                    let (x, y) = pixel(lane);
+                    input_at(source, x, y, (width, height), flags).map(f32::to_bits)
+                });
+                inputs.inputs.insert(*index, lanes);
+            }
+            let out = engine(inputs).map_err(|message| RenderError::Engine {
+                x: x0,
+                y: y0,
+                message,
+            })?;
+            if let Some(c) = out.cycles {
+                frame.cycles = Some(frame.cycles.unwrap_or(0) + c);
+            }
+            frame.quads += 1;
+            for (lane, l) in out.lanes.iter().enumerate() {
+                let (x, y) = pixel(lane);
+                let px = &mut frame.pixels[(y * width + x) as usize];
+                if l.killed {
+                    frame.killed += 1;
+                    *px = [0; 4];
+                } else {
+                    let v = l.outputs.get(&out_reg).copied().unwrap_or([0; 4]);
+                    *px = v.map(to_byte);
+                }
+            }
+        }
+        progress(qy as usize + 1, rows);
+    }
+    Ok(frame)
+}
+
+impl Frame {
+    /// Number of pixels that differ from `other`'s, and an image of the differences (absolute
+    /// difference per channel, scaled by 8 so that small errors show; opaque).
+    pub fn diff(&self, other: &Frame) -> (usize, Frame) {
+        let mut count = 0;
+        let pixels = self
+            .pixels
+            .iter()
+            .zip(&other.pixels)
+            .map(|(a, b)| {
+                if a != b {
+                    count += 1;
+                }
+                let mut d: [u8; 4] = std::array::from_fn(|c| a[c].abs_diff(b[c]).saturating_mul(8));
+                d[3] = 255;
+                d
+            })
+            .collect();
+        let img = Frame {
+            pixels,
+            killed: 0,
+            cycles: None,
+            ..self.clone()
+        };
+        (count, img)
+    }
+
+    /// Writes the frame as an 8-bit RGBA PNG, through a temporary file so that a failure leaves
+    /// nothing half-written.
+    pub fn write_png(&self, path: &Path) -> Result<(), RenderError> {
+        let err = |message: String| RenderError::Write {
+            path: path.display().to_string(),
+            message,
+        };
+        let mut bytes = Vec::new();
+        {
+            let mut enc = png::Encoder::new(&mut bytes, self.width, self.height);
+            enc.set_color(png::ColorType::Rgba);
+            enc.set_depth(png::BitDepth::Eight);
+            let mut w = enc.write_header().map_err(|e| err(e.to_string()))?;
+            let data: Vec<u8> = self.pixels.iter().flatten().copied().collect();
+            w.write_image_data(&data).map_err(|e| err(e.to_string()))?;
+        }
+        let tmp = path.with_extension("png.partial");
+        std::fs::write(&tmp, &bytes).map_err(|e| err(e.to_string()))?;
+        std::fs::rename(&tmp, path).map_err(|e| {
+            let _ = std::fs::remove_file(&tmp);
+            err(e.to_string())
+        })
+    }
+}

@@ -1,0 +1,31 @@
+//! The main job (`tgsi-core` with no arguments) renders the bundled shader, agrees with the
+//! reference model and writes `demo.png`.
+
+use std::process::Command;
+
+#[test]
+fn demo_renders_and_cross_checks() {
+    let dir = std::env::temp_dir().join(format!("tgsi-demo-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_tgsi-core"))
+        .current_dir(&dir)
+        .output()
+        .expect("tgsi-core runs");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{stdout}{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(
+        stdout.contains("rendered 64x64 on the core engine"),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("checked against the reference model"),
+        "{stdout}"
+    );
+    assert!(stdout.contains("core cycles:"), "{stdout}");
+    let png = std::fs::read(dir.join("demo.png")).expect("demo.png written");
+    assert_eq!(&png[1..4], b"PNG");
+}
