@@ -132,7 +132,7 @@ pub fn render(
     engine: &mut dyn FnMut(&RunInputs) -> Result<RunOutput, String>,
     progress: &mut dyn FnMut(usize, usize),
 ) -> Result<Frame, RenderError> {
-    if width < 2 || height < 2 || width % 2 != 0 || height % 2 != 0 {
+    if width < 2 || height < 2 || !width.is_multiple_of(2) || !height.is_multiple_of(2) {
         return Err(RenderError::Size { width, height });
     }
     if program.processor != microcode::tgsi::Processor::Fragment {
