@@ -111,6 +111,9 @@ fn parse_corners(specs: &[String], program: &Program) -> Result<BTreeMap<u32, Co
     Ok(map)
 }
 
+/// One quad on an engine, errors as text (the rasteriser adds the quad's position).
+type QuadEngine<'a> = Box<dyn FnMut(&RunInputs) -> std::result::Result<RunOutput, String> + 'a>;
+
 /// Renders with one engine.
 fn render_with(
     engine: &str,
@@ -122,8 +125,7 @@ fn render_with(
     let mut inputs = RunInputs::default();
     args::apply_args(&mut inputs, &[], &a.consts, None)?;
     args::apply_textures(&mut inputs, &a.textures)?;
-    let mut run: Box<dyn FnMut(&RunInputs) -> std::result::Result<RunOutput, String>> = match engine
-    {
+    let mut run: QuadEngine = match engine {
         "reference" => {
             Box::new(|i: &RunInputs| sim::reference::run(program, i).map_err(|e| e.to_string()))
         }
