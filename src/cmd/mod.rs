@@ -3,6 +3,7 @@
 pub mod accuracy;
 pub mod check;
 pub mod compile;
+pub mod conformance;
 pub mod decode;
 pub mod demo;
 pub mod disasm;

@@ -1,0 +1,315 @@
+//! `tgsi-core conformance [DIR] [--engine a,b] [--json]`: the per-opcode vectors and every program
+//! of DIR on the chosen engines, each judged against the reference model within the contract.
+//! The JSON schema is in `docs/conformance-json.md`.
+
+use anyhow::{bail, Result};
+use clap::Args;
+use microcode::compile::compile;
+use microcode::core::CoreConfig;
+use microcode::tgsi::validate::{validate, Limits};
+use microcode::tgsi::{load, Opcode, Program};
+use serde_json::json;
+use sim::run_io::{RunInputs, RunOutput};
+use sim::vectors::run_vectors;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+/// Arguments of `conformance`.
+#[derive(Args)]
+pub struct ConformanceArgs {
+    /// Folder of TGSI programs to run too (e.g. ../shared/corpus); searched recursively for
+    /// `.tgsi`, `.sh`, `.txt` and `.tok` files.
+    pub dir: Option<PathBuf>,
+    /// Engines to judge, comma-separated (reference, core).
+    #[arg(long, default_value = "reference,core", value_delimiter = ',')]
+    pub engine: Vec<String>,
+    /// Print JSON instead of the table.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// One engine's verdict on one row.
+struct Verdict {
+    pass: bool,
+    worst: String,
+}
+
+struct Row {
+    kind: &'static str,
+    name: String,
+    verdicts: Vec<Verdict>,
+}
+
+fn engine_fn(name: &str) -> Result<fn(&Program, &RunInputs) -> Result<RunOutput, String>> {
+    match name {
+        "reference" => Ok(|p, i| sim::reference::run(p, i).map_err(|e| e.to_string())),
+        "core" => Ok(|p, i| {
+            let image = compile(p, &CoreConfig::default()).map_err(|e| e.to_string())?;
+            sim::core_model::run(&image.image, i).map_err(|e| e.to_string())
+        }),
+        "rtl" | "verilator" | "board" => bail!("engine `{name}` is not available yet"),
+        other => bail!("unknown engine `{other}` (reference, core, rtl, verilator, board)"),
+    }
+}
+
+/// Opcodes whose results are approximations (their bounds are in decisions.md section 2).
+fn approximates(p: &Program) -> bool {
+    p.instructions.iter().any(|i| {
+        matches!(
+            i.opcode,
+            Opcode::Rsq
+                | Opcode::Ex2
+                | Opcode::Lg2
+                | Opcode::Pow
+                | Opcode::Sin
+                | Opcode::Cos
+                | Opcode::Scs
+                | Opcode::Exp
+                | Opcode::Log
+                | Opcode::Lit
+                | Opcode::Nrm
+                | Opcode::Nrm4
+        )
+    })
+}
+
+/// Inputs that differ per lane and per register, and Mesa's graw constant buffer 0.
+fn program_inputs() -> RunInputs {
+    let mut inputs = RunInputs::default();
+    for reg in 0..8u32 {
+        let lanes = std::array::from_fn(|lane| {
+            std::array::from_fn(|c| {
+                (0.125 + 0.25 * lane as f32 + 0.0625 * c as f32 - 0.5 * (reg % 2) as f32).to_bits()
+            })
+        });
+        inputs.inputs.insert(reg, lanes);
+    }
+    let consts: [[f32; 4]; 12] = [
+        [0.4, 0.0, 0.0, 1.0],
+        [1.0, 1.0, 1.0, 1.0],
+        [2.0, 2.0, 2.0, 2.0],
+        [4.0, 8.0, 16.0, 32.0],
+        [3.0, 0.0, 0.0, 0.0],
+        [0.0, 0.5, 0.0, 0.0],
+        [1.0, 0.0, 0.0, 1.0],
+        [0.0, 0.0, 0.0, 1.0],
+        [1.0, 0.0, 0.0, 0.5],
+        [0.0, 1.0, 0.0, 0.5],
+        [0.0, 0.0, 1.0, 0.0],
+        [0.0, 0.0, 0.0, 1.0],
+    ];
+    for (i, v) in consts.iter().enumerate() {
+        inputs.set_const(0, i as u32, v.map(f32::to_bits));
+    }
+    inputs
+}
+
+/// Worst difference between two runs' outputs; `None` when kills or output sets differ.
+fn compare(a: &RunOutput, b: &RunOutput) -> Option<(f64, bool)> {
+    let mut worst = 0.0f64;
+    let mut exact = true;
+    for (la, lb) in a.lanes.iter().zip(&b.lanes) {
+        if la.killed != lb.killed || la.outputs.keys().ne(lb.outputs.keys()) {
+            return None;
+        }
+        for (va, vb) in la.outputs.values().zip(lb.outputs.values()) {
+            for (x, y) in va.iter().zip(vb) {
+                if x != y {
+                    exact = false;
+                    let (fx, fy) = (f32::from_bits(*x) as f64, f32::from_bits(*y) as f64);
+                    let d = if fx.is_nan() || fy.is_nan() {
+                        f64::INFINITY
+                    } else {
+                        (fx - fy).abs() / fy.abs().max(1.0)
+                    };
+                    worst = worst.max(d);
+                }
+            }
+        }
+    }
+    Some((worst, exact))
+}
+
+fn programs(dir: &Path, out: &mut Vec<PathBuf>) {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
+    let mut entries: Vec<_> = entries.flatten().map(|e| e.path()).collect();
+    entries.sort();
+    for p in entries {
+        if p.is_dir() {
+            programs(&p, out);
+        } else if matches!(
+            p.extension().and_then(|e| e.to_str()),
+            Some("tgsi" | "sh" | "txt" | "tok")
+        ) {
+            out.push(p);
+        }
+    }
+}
+
+/// Judges one program on every engine against the reference model.
+fn program_row(path: &Path, engines: &[String]) -> Row {
+    let name = path.display().to_string();
+    let fail_all = |why: String| Row {
+        kind: "program",
+        name: name.clone(),
+        verdicts: engines
+            .iter()
+            .map(|_| Verdict {
+                pass: false,
+                worst: why.clone(),
+            })
+            .collect(),
+    };
+    let program = match std::fs::read(path)
+        .map_err(|e| e.to_string())
+        .and_then(|b| load::load(&b, None).map_err(|e| e.to_string()))
+    {
+        Ok(l) => l.program,
+        Err(e) => return fail_all(format!("does not load: {e}")),
+    };
+    if let Err(errors) = validate(&program, &Limits::default()) {
+        return fail_all(format!("invalid: {}", errors[0]));
+    }
+    let inputs = program_inputs();
+    let golden = sim::reference::run(&program, &inputs);
+    let tolerance = if approximates(&program) { 1e-4 } else { 0.0 };
+    let verdicts = engines
+        .iter()
+        .map(|e| {
+            let run = engine_fn(e)
+                .map_err(|x| x.to_string())
+                .and_then(|f| f(&program, &inputs));
+            match (&golden, run) {
+                (Err(g), Err(r)) => Verdict {
+                    pass: true,
+                    worst: format!("both fail: {g} / {r}"),
+                },
+                (Ok(_), Err(r)) => Verdict {
+                    pass: false,
+                    worst: r,
+                },
+                (Err(g), Ok(_)) => Verdict {
+                    pass: false,
+                    worst: format!("reference fails ({g}) but the engine runs"),
+                },
+                (Ok(g), Ok(r)) => match compare(&r, g) {
+                    None => Verdict {
+                        pass: false,
+                        worst: "kills or outputs differ".into(),
+                    },
+                    Some((_, true)) => Verdict {
+                        pass: true,
+                        worst: "exact".into(),
+                    },
+                    Some((w, false)) => Verdict {
+                        pass: w <= tolerance,
+                        worst: format!("{w:.3e} rel"),
+                    },
+                },
+            }
+        })
+        .collect();
+    Row {
+        kind: "program",
+        name,
+        verdicts,
+    }
+}
+
+/// Runs everything and prints the table or the JSON.
+pub fn run(a: ConformanceArgs) -> Result<ExitCode> {
+    let mut engines = Vec::new();
+    for e in &a.engine {
+        engine_fn(e)?;
+        engines.push(e.clone());
+    }
+    let mut rows: Vec<Row> = Vec::new();
+    let reports: Vec<_> = engines
+        .iter()
+        .map(|e| engine_fn(e).map(run_vectors))
+        .collect::<Result<_>>()?;
+    if let Some(first) = reports.first() {
+        for (k, op) in first.opcodes.iter().enumerate() {
+            let verdicts = reports
+                .iter()
+                .map(|r| {
+                    let o = &r.opcodes[k];
+                    let w = &o.worst;
+                    let worst = match (w.ulp, w.abs, w.rel) {
+                        (Some(u), _, _) if u > 0 => format!("{u} ulp"),
+                        (_, Some(x), _) if x > 0.0 => format!("{x:.3e} abs"),
+                        (_, _, Some(x)) if x > 0.0 => format!("{x:.3e} rel"),
+                        _ => "exact".into(),
+                    };
+                    Verdict {
+                        pass: o.passed == o.vectors,
+                        worst: format!("{}/{} vectors, {worst}", o.passed, o.vectors),
+                    }
+                })
+                .collect();
+            rows.push(Row {
+                kind: "opcode",
+                name: op.opcode.mnemonic().to_string(),
+                verdicts,
+            });
+        }
+    }
+    if let Some(dir) = &a.dir {
+        if !dir.is_dir() {
+            bail!("{} is not a folder", dir.display());
+        }
+        let mut files = Vec::new();
+        programs(dir, &mut files);
+        for f in files {
+            rows.push(program_row(&f, &engines));
+        }
+    }
+    let passed = rows
+        .iter()
+        .filter(|r| r.verdicts.iter().all(|v| v.pass))
+        .count();
+    let failed = rows.len() - passed;
+    if a.json {
+        let rows_json: Vec<_> = rows
+            .iter()
+            .map(|r| {
+                let results: serde_json::Map<_, _> = engines
+                    .iter()
+                    .zip(&r.verdicts)
+                    .map(|(e, v)| (e.clone(), json!({"pass": v.pass, "worst": v.worst})))
+                    .collect();
+                json!({"kind": r.kind, "name": r.name, "results": results})
+            })
+            .collect();
+        let doc =
+            json!({"engines": engines, "rows": rows_json, "passed": passed, "failed": failed});
+        println!("{}", serde_json::to_string_pretty(&doc)?);
+    } else {
+        let mut header = format!("{:<8} {:<48}", "kind", "opcode or program");
+        for e in &engines {
+            header.push_str(&format!(" {e:<10} {:<28}", "worst"));
+        }
+        println!("{}", header.trim_end());
+        for r in &rows {
+            let mut line = format!("{:<8} {:<48}", r.kind, r.name);
+            for v in &r.verdicts {
+                let mut worst = v.worst.clone();
+                worst.truncate(60);
+                line.push_str(&format!(
+                    " {:<10} {:<28}",
+                    if v.pass { "pass" } else { "FAIL" },
+                    worst
+                ));
+            }
+            println!("{}", line.trim_end());
+        }
+        println!("{passed} passed, {failed} failed");
+    }
+    Ok(if failed == 0 {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::FAILURE
+    })
+}
