@@ -40,7 +40,10 @@ struct Row {
     verdicts: Vec<Verdict>,
 }
 
-fn engine_fn(name: &str) -> Result<fn(&Program, &RunInputs) -> Result<RunOutput, String>> {
+/// An engine that runs a whole program on one quad.
+type Engine = fn(&Program, &RunInputs) -> Result<RunOutput, String>;
+
+fn engine_fn(name: &str) -> Result<Engine> {
     match name {
         "reference" => Ok(|p, i| sim::reference::run(p, i).map_err(|e| e.to_string())),
         "core" => Ok(|p, i| {
