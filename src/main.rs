@@ -29,6 +29,8 @@ enum Command {
     Run(cmd::run::RunArgs),
     /// Build the bitstream for the Alchitry Cu and report what it costs.
     Synth(cmd::synth::SynthArgs),
+    /// Measure the models' speed and the core's clocks per instruction.
+    Bench(cmd::bench::BenchArgs),
     /// Per-opcode vectors and programs on the engines, judged against the reference model.
     Conformance(cmd::conformance::ConformanceArgs),
     /// Render a fragment shader over a grid of quads to a PNG.
@@ -59,6 +61,7 @@ fn main() -> ExitCode {
         Some(Command::Check(a)) => cmd::check::run(a),
         Some(Command::Run(a)) => cmd::run::run(a),
         Some(Command::Synth(a)) => cmd::synth::run(a),
+        Some(Command::Bench(a)) => cmd::bench::run(a),
         Some(Command::Conformance(a)) => cmd::conformance::run(a),
         Some(Command::Render(a)) => cmd::render::run(a),
         Some(Command::Flash(a)) => cmd::flash::run(a),

@@ -1,6 +1,7 @@
 //! One module per subcommand, plus the helpers they share.
 
 pub mod accuracy;
+pub mod bench;
 pub mod check;
 pub mod compile;
 pub mod conformance;

@@ -1,0 +1,131 @@
+//! `tgsi-core bench`: how fast the models run and how many clocks the core spends, on this machine.
+//! Numbers from a debug build mean little: run it with `cargo run --release -- bench`.
+
+use anyhow::{Context, Result};
+use clap::Args;
+use microcode::compile::compile;
+use microcode::core::CoreConfig;
+use microcode::tgsi::text;
+use sim::run_io::RunInputs;
+use std::process::ExitCode;
+use std::time::Instant;
+
+/// Arguments of `bench`.
+#[derive(Args)]
+pub struct BenchArgs {
+    /// Seconds to spend on each measurement.
+    #[arg(long, default_value_t = 1.0)]
+    pub seconds: f64,
+}
+
+/// One opcode class: a program whose body is `n` copies of `line`.
+const CLASSES: [(&str, &str); 8] = [
+    ("MOV", "MOV TEMP[0], TEMP[1]"),
+    ("ADD", "ADD TEMP[0], TEMP[1], TEMP[2]"),
+    ("MAD", "MAD TEMP[0], TEMP[1], TEMP[2], TEMP[3]"),
+    ("DP4", "DP4 TEMP[0], TEMP[1], TEMP[2]"),
+    ("MIN", "MIN TEMP[0], TEMP[1], TEMP[2]"),
+    ("DIV", "DIV TEMP[0], TEMP[1], TEMP[2]"),
+    ("RSQ", "RSQ TEMP[0], TEMP[1].xxxx"),
+    ("SIN", "SIN TEMP[0], TEMP[1].xxxx"),
+];
+
+fn program(line: &str, n: usize) -> String {
+    let mut s = String::from("FRAG\nDCL IN[0]\nDCL OUT[0]\nDCL TEMP[0..3]\n");
+    s.push_str("MOV TEMP[1], IN[0]\nMOV TEMP[2], IN[0]\nMOV TEMP[3], IN[0]\n");
+    for _ in 0..n {
+        s.push_str(line);
+        s.push('\n');
+    }
+    s.push_str("MOV OUT[0], TEMP[0]\nEND\n");
+    s
+}
+
+/// Repeats `f` for about `seconds`; returns calls per second.
+fn rate(seconds: f64, mut f: impl FnMut() -> Result<()>) -> Result<f64> {
+    let start = Instant::now();
+    let mut n = 0u64;
+    while start.elapsed().as_secs_f64() < seconds {
+        f()?;
+        n += 1;
+    }
+    Ok(n as f64 / start.elapsed().as_secs_f64())
+}
+
+/// Prints the measurements.
+pub fn run(a: BenchArgs) -> Result<ExitCode> {
+    let cfg = CoreConfig::default();
+    let mut inputs = RunInputs::default();
+    inputs.set_input(0, [0.5f32, 1.5, 2.5, 3.5].map(f32::to_bits));
+    println!(
+        "machine: {} logical CPUs; build: {}",
+        std::thread::available_parallelism()
+            .map(|n| n.get())
+            .unwrap_or(1),
+        if cfg!(debug_assertions) {
+            "debug (use --release for real numbers)"
+        } else {
+            "release"
+        }
+    );
+
+    let demo = text::parse(include_str!("../../examples/lit-sphere.tgsi"))
+        .map_err(|e| anyhow::anyhow!("{e}"))?;
+    let image = compile(&demo, &cfg).context("compiling the demo")?.image;
+    let mut demo_inputs = RunInputs::default();
+    demo_inputs.set_input(0, [0.3f32, 0.4, 0.0, 1.0].map(f32::to_bits));
+    demo_inputs.textures = vec![Some(Box::new(sim::texture::Texture::graw_test()))];
+    let r = rate(a.seconds, || {
+        sim::reference::run(&demo, &demo_inputs)
+            .map(|_| ())
+            .map_err(|e| anyhow::anyhow!("{e}"))
+    })?;
+    let c = rate(a.seconds, || {
+        sim::core_model::run(&image, &demo_inputs)
+            .map(|_| ())
+            .map_err(|e| anyhow::anyhow!("{e}"))
+    })?;
+    let cycles = sim::core_model::run(&image, &demo_inputs)
+        .map_err(|e| anyhow::anyhow!("{e}"))?
+        .cycles
+        .unwrap_or(0);
+    println!("demo shader, quads per second: reference model {r:.0}, core model {c:.0}");
+    println!(
+        "core model simulated clocks per second: {:.0} ({cycles} clocks per quad)",
+        c * cycles as f64
+    );
+
+    // The board's 256-instruction memory cannot hold 1,000 instructions: time the compiler on the
+    // largest MAD program that fits and scale.
+    let n = usize::from(cfg.program_size) - 8;
+    let big = text::parse(&program(CLASSES[2].1, n)).map_err(|e| anyhow::anyhow!("{e}"))?;
+    let per = rate(a.seconds, || {
+        compile(&big, &cfg)
+            .map(|_| ())
+            .map_err(|e| anyhow::anyhow!("{e}"))
+    })?;
+    println!(
+        "compile: {:.3} ms per 1,000 TGSI instructions (measured on {n})",
+        1000.0 / per * 1000.0 / n as f64
+    );
+
+    println!("core clocks per vec4 instruction of a quad, by class (from the core model):");
+    for (name, line) in CLASSES {
+        let measure = |n: usize| -> Result<u64> {
+            let p = text::parse(&program(line, n)).map_err(|e| anyhow::anyhow!("{e}"))?;
+            let img = compile(&p, &cfg)
+                .with_context(|| format!("compiling {name}"))?
+                .image;
+            Ok(sim::core_model::run(&img, &inputs)
+                .map_err(|e| anyhow::anyhow!("{e}"))?
+                .cycles
+                .unwrap_or(0))
+        };
+        let per_instr = (measure(9)? as f64 - measure(1)? as f64) / 8.0;
+        println!(
+            "  {name:<4} {per_instr:>7.1} clocks ({:.1} per fragment)",
+            per_instr / 4.0
+        );
+    }
+    Ok(ExitCode::SUCCESS)
+}
