@@ -10,15 +10,25 @@ fn bench_reports_clocks_per_class() {
         .output()
         .expect("tgsi-core runs");
     let stdout = String::from_utf8_lossy(&out.stdout);
-    assert!(out.status.success(), "{stdout}{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{stdout}{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let slots = microcode::core::isa::SLOTS;
     for class in ["MOV", "ADD", "MAD"] {
         let line = stdout
             .lines()
             .find(|l| l.trim_start().starts_with(class))
             .unwrap_or_else(|| panic!("no {class} line in {stdout}"));
-        assert!(line.contains(&format!("{slots}.0 clocks (4.0 per fragment)")), "{line}");
+        assert!(
+            line.contains(&format!("{slots}.0 clocks (4.0 per fragment)")),
+            "{line}"
+        );
     }
     assert!(stdout.contains("quads per second"), "{stdout}");
-    assert!(stdout.contains("ms per 1,000 TGSI instructions"), "{stdout}");
+    assert!(
+        stdout.contains("ms per 1,000 TGSI instructions"),
+        "{stdout}"
+    );
 }
