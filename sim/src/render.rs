@@ -60,7 +60,8 @@ enum Source {
     Interpolated(Corners),
 }
 
-fn default_corners() -> Corners {
+/// Corners of an input without `--corner` values: `(u, v, 0, 1)` across the screen.
+pub fn default_corners() -> Corners {
     [
         [0.0, 0.0, 0.0, 1.0],
         [1.0, 0.0, 0.0, 1.0],

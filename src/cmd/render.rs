@@ -7,7 +7,7 @@ use indicatif::{ProgressBar, ProgressStyle};
 use microcode::compile::compile;
 use microcode::core::CoreConfig;
 use microcode::tgsi::Program;
-use sim::render::{render, Corners, Frame};
+use sim::render::{default_corners, render, Corners, Frame};
 use sim::run_io::{args, RunInputs, RunOutput};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -100,12 +100,7 @@ fn parse_corners(specs: &[String], program: &Program) -> Result<BTreeMap<u32, Co
             other => bail!("--corner `{spec}`: `{other}` is not TL, TR, BL or BR"),
         };
         let bits = args::parse_value(value).with_context(|| format!("--corner `{spec}`"))?;
-        let entry = map.entry(index).or_insert([
-            [0.0, 0.0, 0.0, 1.0],
-            [1.0, 0.0, 0.0, 1.0],
-            [0.0, 1.0, 0.0, 1.0],
-            [1.0, 1.0, 0.0, 1.0],
-        ]);
+        let entry = map.entry(index).or_insert_with(default_corners);
         entry[slot] = bits.map(f32::from_bits);
     }
     Ok(map)
