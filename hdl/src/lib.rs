@@ -9,6 +9,7 @@ pub mod fadd;
 pub mod fcmp;
 pub mod fmul;
 pub mod fround;
+pub mod host_port;
 pub mod i2f;
 pub mod lzc;
 pub mod uart_rx;

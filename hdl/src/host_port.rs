@@ -1,0 +1,79 @@
+//! The shader core's host port: the address map and handshake that the on-chip loader (and the
+//! simulation engines in `sim`) use to load memories, start a quad and read its results.
+//!
+//! The port is a plain synchronous word bus on the core's clock, usable only while the core is
+//! idle (`busy` low); writes while busy are ignored and reads return 0.
+//!
+//! | port | dir | meaning |
+//! |---|---|---|
+//! | `host_addr` | in, 16 bits | word address, see the map below |
+//! | `host_wdata` | in, 32 bits | write data |
+//! | `host_we` | in | write `host_wdata` to `host_addr` at this rising edge |
+//! | `host_rdata` | out, 32 bits | the word at the `host_addr` presented [`READ_LATENCY`] edges earlier |
+//! | `clear` | in | pulse: zero the register file R ([`CLEAR_CLOCKS`] clocks, `busy` meanwhile) |
+//! | `start` | in | pulse: run the program from instruction 0 on the current R and K |
+//! | `budget` | in, 32 bits | instruction budget of a run (held during the run) |
+//! | `busy` | out | a clear or a run is in progress |
+//! | `done` | out | one-clock pulse when a run ends (also after a fault) |
+//! | `fault` | out, 4 bits | fault code of the last run ([`fault_code`]), 0 none |
+//! | `killed` | out, 4 bits | kill mask of the last run (bit L = lane L) |
+//! | `cycles` | out, 32 bits | clocks of the last run, equal to the core model's `cycles` |
+//!
+//! A quad is loaded as: `clear`, write the input registers, write the run-time constants, `start`,
+//! wait for `done`, read the output registers. Program and constants stay loaded across runs.
+//!
+//! Word address map (32-bit words; every image word is little-endian as in the image file):
+//! - PROGRAM at [`PROGRAM_BASE`]: instruction `i`, bits `32k .. 32k+31` of its 120-bit word at
+//!   `PROGRAM_BASE + 4i + k` (`k` in 0..4; bits above 119 are ignored).
+//! - CONSTANTS (K) at [`CONST_BASE`]: slot `s`, component `c` at `CONST_BASE + 4s + c`.
+//! - REGISTERS (R) at [`REG_BASE`]: register `r`, lane `l`, component `c` at
+//!   `REG_BASE + 16r + 4l + c`.
+//! - TEXTURES at [`TEXTURE_BASE`]: texture memory words.
+
+/// Base of the instruction memory (4 words per instruction).
+pub const PROGRAM_BASE: u16 = 0x0000;
+/// Base of the constant file K (4 words per slot).
+pub const CONST_BASE: u16 = 0x0400;
+/// Base of the register file R (16 words per register: 4 lanes x 4 components).
+pub const REG_BASE: u16 = 0x0800;
+/// Base of texture memory.
+pub const TEXTURE_BASE: u16 = 0x1000;
+/// Edges from presenting `host_addr` to the word on `host_rdata`.
+pub const READ_LATENCY: u32 = 2;
+/// Clocks a `clear` keeps the core busy.
+pub const CLEAR_CLOCKS: u32 = 256;
+
+/// Host address of word `k` of instruction `i`.
+pub fn program_addr(i: usize, k: usize) -> u16 {
+    PROGRAM_BASE + (4 * i + k) as u16
+}
+
+/// Host address of component `c` of constant slot `s`.
+pub fn const_addr(s: usize, c: usize) -> u16 {
+    CONST_BASE + (4 * s + c) as u16
+}
+
+/// Host address of component `c` of lane `l` of register `r`.
+pub fn reg_addr(r: usize, l: usize, c: usize) -> u16 {
+    REG_BASE + (16 * r + 4 * l + c) as u16
+}
+
+/// Fault codes on the `fault` port.
+pub mod fault_code {
+    /// No fault.
+    pub const NONE: u8 = 0;
+    /// The instruction budget ran out.
+    pub const BUDGET: u8 = 1;
+    /// Mask stack overflow.
+    pub const STACK_OVERFLOW: u8 = 2;
+    /// Call stack overflow.
+    pub const CALL_OVERFLOW: u8 = 3;
+    /// A frame of the wrong kind (or none) at ELSE/ENDIF/ENDLOOP/NEXT.
+    pub const STACK_MISMATCH: u8 = 4;
+    /// A conditional branch taken by some active lanes only.
+    pub const DIVERGENT: u8 = 5;
+    /// An operation this hardware build does not implement.
+    pub const MISSING_UNIT: u8 = 6;
+    /// The program ran past the end of instruction memory without END.
+    pub const PC_RANGE: u8 = 7;
+}
