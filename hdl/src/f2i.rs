@@ -22,6 +22,9 @@ pub struct F2I {
     pub mode: Signal<In, RoundMode>,
     /// The int32 result (two's complement bits), 5 rising edges after the operand.
     pub result: Signal<Out, Bits<32>>,
+    /// The integral float of the inner [`FRound`] (`FLR`/`CEIL`/`TRUNC`/`ROUND`), 3 rising edges
+    /// after the operand: the core shares one rounding unit between both uses.
+    pub integral: Signal<Out, Bits<32>>,
 
     round: FRound,
     s4c_sig: Signal<Local, Bits<32>>,
@@ -39,6 +42,7 @@ impl Logic for F2I {
     #[hdl_gen]
     fn update(&mut self) {
         dff_setup!(self, clock, s4_mag, s4_sign, s4_zero, s4_sat, s5_result);
+        self.integral.next = self.round.result.val();
         self.round.clock.next = self.clock.val();
         self.round.a.next = self.a.val();
         self.round.mode.next = self.mode.val();

@@ -1,4 +1,4 @@
-//! `I2F`: int32 to binary32, rounding to nearest even (`I2F`), pipelined.
+//! `I2F`: int32 (or uint32) to binary32, rounding to nearest even (`I2F`), pipelined.
 //!
 //! Semantics (decisions.md section 2, the same as `microcode::arith::i2f`): 0 gives +0; every
 //! other value is exact up to 2^24 in magnitude and rounded to nearest even beyond (never
@@ -16,8 +16,10 @@ use rust_hdl::prelude::*;
 pub struct I2F {
     /// Clock; everything happens on its rising edge.
     pub clock: Signal<In, Clock>,
-    /// The int32 operand (two's complement bits).
+    /// The int32 operand (two's complement bits), or uint32 with `unsigned`.
     pub a: Signal<In, Bits<32>>,
+    /// Read `a` as uint32 (`U2F`).
+    pub unsigned: Signal<In, Bit>,
     /// The binary32 result, 4 rising edges after the operand.
     pub result: Signal<Out, Bits<32>>,
 
@@ -52,10 +54,10 @@ impl Logic for I2F {
         // ---- Stage 1: |a| (i32::MIN stays 0x80000000, the right magnitude as unsigned).
         self.s1c_neg.next = bits::<32>(0) - self.a.val();
         self.s1_mag.d.next = self.a.val();
-        if self.a.val().get_bit(31) {
+        if self.a.val().get_bit(31) & !self.unsigned.val() {
             self.s1_mag.d.next = self.s1c_neg.val();
         }
-        self.s1_sign.d.next = self.a.val().get_bit(31);
+        self.s1_sign.d.next = self.a.val().get_bit(31) & !self.unsigned.val();
 
         // ---- Stage 2: leading zeros.
         self.lzc.x.next = self.s1_mag.q.val();

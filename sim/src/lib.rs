@@ -6,3 +6,4 @@ pub mod render;
 pub mod run_io;
 pub mod texture;
 pub mod vectors;
+pub mod hardware;

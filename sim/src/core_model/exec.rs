@@ -5,7 +5,6 @@ use crate::run_io::{LaneOutput, RunInputs, RunOutput, Vertex, LANES};
 use microcode::arith;
 use microcode::core::config::Features;
 use microcode::core::disasm::instr_text;
-use microcode::core::image::ConstSource;
 use microcode::core::isa::{Cond, DstKind, Instr, Op, Operand, SrcFile, Unit, SWZ_ONE, SWZ_ZERO};
 use microcode::core::Image;
 
@@ -73,35 +72,7 @@ fn cond(c: Cond, a: u32, b: u32) -> bool {
 
 impl<'a> Machine<'a> {
     pub fn new(img: &'a Image, inputs: &'a RunInputs) -> Machine<'a> {
-        let regs = usize::from(img.config.registers);
-        let mut r = vec![[[0u32; 4]; LANES]; regs];
-        for m in &img.inputs {
-            if let (Some(v), Some(slot)) = (
-                inputs.inputs.get(&u32::from(m.tgsi)),
-                r.get_mut(usize::from(m.reg)),
-            ) {
-                *slot = *v;
-            }
-        }
-        let mut k = vec![[0u32; 4]; usize::from(img.config.constants)];
-        for c in &img.constants {
-            let v = match c.source {
-                ConstSource::Data(d) => d,
-                ConstSource::Buffer { buffer, index } => inputs
-                    .constants
-                    .get(&(u32::from(buffer), u32::from(index)))
-                    .copied()
-                    .unwrap_or([0; 4]),
-                ConstSource::Geometry { vertex, index } => inputs
-                    .geometry_inputs
-                    .get(&(u32::from(vertex), u32::from(index)))
-                    .copied()
-                    .unwrap_or([0; 4]),
-            };
-            if let Some(slot) = k.get_mut(usize::from(c.k)) {
-                *slot = v;
-            }
-        }
+        let (r, k) = super::initial_state(img, inputs);
         Machine {
             img,
             inputs,

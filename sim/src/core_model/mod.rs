@@ -12,7 +12,8 @@
 
 mod exec;
 
-use crate::run_io::{RunInputs, RunOutput};
+use crate::run_io::{RunInputs, RunOutput, LANES};
+use microcode::core::image::ConstSource;
 use microcode::core::Image;
 use thiserror::Error;
 
@@ -48,6 +49,42 @@ pub enum FaultKind {
     MissingTexture { unit: usize },
     #[error("operation {op} needs a unit this core build lacks")]
     MissingUnit { op: &'static str },
+}
+
+/// The register file R (per register, per lane) and the constant file K a run starts with: zero,
+/// then the image's input map applied to `inputs.inputs` and its constant slots filled from image
+/// data, `inputs.constants` and `inputs.geometry_inputs`. Every engine of the core starts here.
+pub fn initial_state(image: &Image, inputs: &RunInputs) -> (Vec<[[u32; 4]; LANES]>, Vec<[u32; 4]>) {
+    let regs = usize::from(image.config.registers);
+    let mut r = vec![[[0u32; 4]; LANES]; regs];
+    for m in &image.inputs {
+        if let (Some(v), Some(slot)) = (
+            inputs.inputs.get(&u32::from(m.tgsi)),
+            r.get_mut(usize::from(m.reg)),
+        ) {
+            *slot = *v;
+        }
+    }
+    let mut k = vec![[0u32; 4]; usize::from(image.config.constants)];
+    for c in &image.constants {
+        let v = match c.source {
+            ConstSource::Data(d) => d,
+            ConstSource::Buffer { buffer, index } => inputs
+                .constants
+                .get(&(u32::from(buffer), u32::from(index)))
+                .copied()
+                .unwrap_or([0; 4]),
+            ConstSource::Geometry { vertex, index } => inputs
+                .geometry_inputs
+                .get(&(u32::from(vertex), u32::from(index)))
+                .copied()
+                .unwrap_or([0; 4]),
+        };
+        if let Some(slot) = k.get_mut(usize::from(c.k)) {
+            *slot = v;
+        }
+    }
+    (r, k)
 }
 
 /// Runs the image on `inputs`.

@@ -1,0 +1,535 @@
+//! `Decoder`: splits a 120-bit core instruction into its fields and looks its operation up in the
+//! control ROMs; both come from the ISA tables of `microcode::core::isa`.
+//!
+//! Field positions are read from [`isa::FIELDS`] when the block is built (they become Verilog
+//! `localparam`s); the control ROMs are filled from [`isa::OPS`] (clocks, write kind) and from
+//! [`control`], this crate's one mapping of each core operation onto the datapath. Adding an
+//! operation to the ISA without deciding how the hardware executes it does not compile, because
+//! [`control`] matches every [`Op`].
+//!
+//! Ports: `w0..w3` are the four 32-bit words of the instruction as the host writes them
+//! (`w3` holds bits 96..119); every other port is an output. Timing: combinational.
+use crate::fround::RoundMode;
+use microcode::core::isa::{self, DstKind, Field, Op, Unit, FIELDS, OPS};
+use rust_hdl::prelude::*;
+use std::collections::BTreeMap;
+
+/// How the sequencer executes an operation.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, LogicState)]
+pub enum ExecKind {
+    /// Not built in this hardware (and every unknown operation number: the ROMs' default): the
+    /// core stops with the `MISSING_UNIT` fault.
+    Missing,
+    /// Pipelined: 16 slots, one per clock, in the last 16 clocks of the instruction.
+    Alu,
+    /// Sequencer flow control, evaluated in the instruction's last clock.
+    Flow,
+    /// The iterative divider (stalls issue per enabled slot).
+    Div,
+}
+
+/// Which unit result the writeback stage takes.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, LogicState)]
+pub enum ResultSel {
+    Fmad,
+    Mov,
+    Min,
+    Max,
+    Set,
+    Sel,
+    Integral,
+    F2i,
+    I2f,
+    Expx,
+    Mant,
+    Int,
+}
+
+/// Integer ALU operation.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, LogicState)]
+pub enum IntOp {
+    Iadd,
+    Isub,
+    Ineg,
+    Iabs,
+    And,
+    Or,
+    Xor,
+    Not,
+    Shl,
+    Shr,
+}
+
+/// Flow operation evaluated by the sequencer.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, LogicState)]
+pub enum FlowOp {
+    Nop,
+    If,
+    Else,
+    Endif,
+    Loop,
+    Endloop,
+    Brk,
+    Brkp,
+    Cont,
+    Kilp,
+    Kill,
+    End,
+    Cal,
+    Calp,
+    Ret,
+    Endsub,
+    Loopp,
+    Next,
+    Endloopp,
+    Jmp,
+    Jmpp,
+}
+
+/// The converter input of [`ResultSel::I2f`].
+pub mod i2f_mode {
+    /// The operand as int32.
+    pub const SIGNED: u64 = 0;
+    /// The operand as uint32.
+    pub const UNSIGNED: u64 = 1;
+    /// The operand's unbiased exponent (`EXPN`).
+    pub const EXPONENT: u64 = 2;
+}
+
+/// Derivative operand routing.
+pub mod deriv {
+    /// Not a derivative.
+    pub const NONE: u64 = 0;
+    /// `DDX`: A from lane | 1, C = -A from lane & 2.
+    pub const X: u64 = 1;
+    /// `DDY`: A from lane | 2, C = -A from lane & 1.
+    pub const Y: u64 = 2;
+}
+
+/// The datapath control of one core operation.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Control {
+    pub kind: ExecKind,
+    pub result: ResultSel,
+    pub flow: FlowOp,
+    pub round: RoundMode,
+    pub int_op: IntOp,
+    pub i2f_mode: u64,
+    pub deriv: u64,
+}
+
+const fn ctl(kind: ExecKind, result: ResultSel) -> Control {
+    Control {
+        kind,
+        result,
+        flow: FlowOp::Nop,
+        round: RoundMode::Floor,
+        int_op: IntOp::Iadd,
+        i2f_mode: i2f_mode::SIGNED,
+        deriv: deriv::NONE,
+    }
+}
+
+const fn alu(result: ResultSel) -> Control {
+    ctl(ExecKind::Alu, result)
+}
+
+const fn round(result: ResultSel, mode: RoundMode) -> Control {
+    let mut c = alu(result);
+    c.round = mode;
+    c
+}
+
+const fn int(op: IntOp) -> Control {
+    let mut c = alu(ResultSel::Int);
+    c.int_op = op;
+    c
+}
+
+const fn i2f(mode: u64) -> Control {
+    let mut c = alu(ResultSel::I2f);
+    c.i2f_mode = mode;
+    c
+}
+
+const fn flow(f: FlowOp) -> Control {
+    let mut c = ctl(ExecKind::Flow, ResultSel::Mov);
+    c.flow = f;
+    c
+}
+
+const MISSING: Control = ctl(ExecKind::Missing, ResultSel::Mov);
+
+/// How this hardware executes `op` (the one place that maps the ISA onto the datapath).
+pub const fn control(op: Op) -> Control {
+    use ResultSel as R;
+    match op {
+        Op::Nop => flow(FlowOp::Nop),
+        Op::Mov => alu(R::Mov),
+        Op::Fmad => alu(R::Fmad),
+        Op::Min => alu(R::Min),
+        Op::Max => alu(R::Max),
+        Op::Set | Op::Setp => alu(R::Set),
+        Op::Sel => alu(R::Sel),
+        Op::Flr => round(R::Integral, RoundMode::Floor),
+        Op::Ceil => round(R::Integral, RoundMode::Ceil),
+        Op::Trnc => round(R::Integral, RoundMode::Trunc),
+        Op::Rnde => round(R::Integral, RoundMode::NearestEven),
+        Op::Expx => round(R::Expx, RoundMode::Floor),
+        Op::Expn => i2f(i2f_mode::EXPONENT),
+        Op::Mant => alu(R::Mant),
+        Op::F2if => round(R::F2i, RoundMode::Floor),
+        Op::F2ir => round(R::F2i, RoundMode::NearestEven),
+        Op::I2f => i2f(i2f_mode::SIGNED),
+        Op::U2f => i2f(i2f_mode::UNSIGNED),
+        Op::Ddx => {
+            let mut c = alu(R::Fmad);
+            c.deriv = deriv::X;
+            c
+        }
+        Op::Ddy => {
+            let mut c = alu(R::Fmad);
+            c.deriv = deriv::Y;
+            c
+        }
+        Op::Iadd => int(IntOp::Iadd),
+        Op::Isub => int(IntOp::Isub),
+        Op::Ineg => int(IntOp::Ineg),
+        Op::Iabs => int(IntOp::Iabs),
+        Op::And => int(IntOp::And),
+        Op::Or => int(IntOp::Or),
+        Op::Xor => int(IntOp::Xor),
+        Op::Not => int(IntOp::Not),
+        Op::Shl => int(IntOp::Shl),
+        Op::Shr => int(IntOp::Shr),
+        Op::If => flow(FlowOp::If),
+        Op::Else => flow(FlowOp::Else),
+        Op::Endif => flow(FlowOp::Endif),
+        Op::Loop => flow(FlowOp::Loop),
+        Op::Endloop => flow(FlowOp::Endloop),
+        Op::Brk => flow(FlowOp::Brk),
+        Op::Brkp => flow(FlowOp::Brkp),
+        Op::Cont => flow(FlowOp::Cont),
+        Op::Kilp => flow(FlowOp::Kilp),
+        Op::Kill => flow(FlowOp::Kill),
+        Op::End => flow(FlowOp::End),
+        Op::Cal => flow(FlowOp::Cal),
+        Op::Calp => flow(FlowOp::Calp),
+        Op::Ret => flow(FlowOp::Ret),
+        Op::Endsub => flow(FlowOp::Endsub),
+        Op::Loopp => flow(FlowOp::Loopp),
+        Op::Next => flow(FlowOp::Next),
+        Op::Endloopp => flow(FlowOp::Endloopp),
+        Op::Jmp => flow(FlowOp::Jmp),
+        Op::Jmpp => flow(FlowOp::Jmpp),
+        // Not built yet: relative moves, the divider, the transcendental sequencer, textures,
+        // geometry output and the address stack.
+        Op::Movr
+        | Op::Movw
+        | Op::Rcp
+        | Op::Div
+        | Op::Imod
+        | Op::Rsq
+        | Op::Ex2
+        | Op::Lg2
+        | Op::Sin
+        | Op::Cos
+        | Op::Pow
+        | Op::Tex
+        | Op::Txf
+        | Op::Txq
+        | Op::Emit
+        | Op::Endprim
+        | Op::Pusha
+        | Op::Popa => MISSING,
+    }
+}
+
+/// True when this hardware executes `op` (its [`control`] is not [`ExecKind::Missing`]).
+pub fn implemented(op: Op) -> bool {
+    control(op).kind != ExecKind::Missing
+}
+
+fn lsb(f: Field) -> Constant<Bits<8>> {
+    let pos = FIELDS.iter().find(|i| i.field == f).map_or(0, |i| i.lsb);
+    Constant::new(u64::from(pos).to_bits())
+}
+
+fn rom<D: Synth>(f: impl Fn(&isa::OpInfo) -> D) -> ROM<D, 7> {
+    let mut m = BTreeMap::new();
+    for info in OPS {
+        m.insert(u64::from(info.number).to_bits(), f(info));
+    }
+    ROM::new(m)
+}
+
+/// The widths this block extracts, by field (a test compares them with [`isa::FIELDS`]).
+pub const FIELD_WIDTHS: &[(&str, u32)] = &[
+    ("op", 7),
+    ("dst", 8),
+    ("wmask", 4),
+    ("sat", 2),
+    ("scale", 3),
+    ("cond", 3),
+    ("pw", 2),
+    ("target", 10),
+    ("a.file", 2),
+    ("a.index", 8),
+    ("a.swz", 12),
+    ("a.neg", 4),
+    ("a.abs", 1),
+    ("b.file", 2),
+    ("b.index", 8),
+    ("b.swz", 12),
+    ("b.neg", 4),
+    ("b.abs", 1),
+    ("c.file", 2),
+    ("c.index", 8),
+    ("c.swz", 12),
+    ("c.neg", 4),
+    ("c.abs", 1),
+];
+
+/// Instruction decoder; see the module documentation.
+#[derive(LogicBlock)]
+pub struct Decoder {
+    /// Instruction bits 0..31.
+    pub w0: Signal<In, Bits<32>>,
+    /// Instruction bits 32..63.
+    pub w1: Signal<In, Bits<32>>,
+    /// Instruction bits 64..95.
+    pub w2: Signal<In, Bits<32>>,
+    /// Instruction bits 96..119 (the upper 8 bits are ignored).
+    pub w3: Signal<In, Bits<32>>,
+    pub op: Signal<Out, Bits<7>>,
+    pub dst: Signal<Out, Bits<8>>,
+    pub wmask: Signal<Out, Bits<4>>,
+    pub sat: Signal<Out, Bits<2>>,
+    pub scale: Signal<Out, Bits<3>>,
+    pub cond: Signal<Out, Bits<3>>,
+    pub pw: Signal<Out, Bits<2>>,
+    pub target: Signal<Out, Bits<10>>,
+    pub a_file: Signal<Out, Bits<2>>,
+    pub a_index: Signal<Out, Bits<8>>,
+    pub a_swz: Signal<Out, Bits<12>>,
+    pub a_neg: Signal<Out, Bits<4>>,
+    pub a_abs: Signal<Out, Bit>,
+    pub b_file: Signal<Out, Bits<2>>,
+    pub b_index: Signal<Out, Bits<8>>,
+    pub b_swz: Signal<Out, Bits<12>>,
+    pub b_neg: Signal<Out, Bits<4>>,
+    pub b_abs: Signal<Out, Bit>,
+    pub c_file: Signal<Out, Bits<2>>,
+    pub c_index: Signal<Out, Bits<8>>,
+    pub c_swz: Signal<Out, Bits<12>>,
+    pub c_neg: Signal<Out, Bits<4>>,
+    pub c_abs: Signal<Out, Bit>,
+    /// Clocks of the instruction (`OpInfo::issue`).
+    pub issue: Signal<Out, Bits<9>>,
+    /// Extra clocks per enabled slot (`OpInfo::per_slot`).
+    pub per_slot: Signal<Out, Bits<5>>,
+    /// Writes a register of R.
+    pub writes_reg: Signal<Out, Bit>,
+    /// Writes predicate bits.
+    pub writes_pred: Signal<Out, Bit>,
+    pub kind: Signal<Out, ExecKind>,
+    pub result: Signal<Out, ResultSel>,
+    pub flow: Signal<Out, FlowOp>,
+    pub round: Signal<Out, RoundMode>,
+    pub int_op: Signal<Out, IntOp>,
+    pub i2f_mode: Signal<Out, Bits<2>>,
+    pub deriv: Signal<Out, Bits<2>>,
+    word: Signal<Local, Bits<120>>,
+    op_lsb: Constant<Bits<8>>,
+    dst_lsb: Constant<Bits<8>>,
+    wmask_lsb: Constant<Bits<8>>,
+    sat_lsb: Constant<Bits<8>>,
+    scale_lsb: Constant<Bits<8>>,
+    cond_lsb: Constant<Bits<8>>,
+    pw_lsb: Constant<Bits<8>>,
+    target_lsb: Constant<Bits<8>>,
+    a_file_lsb: Constant<Bits<8>>,
+    a_index_lsb: Constant<Bits<8>>,
+    a_swz_lsb: Constant<Bits<8>>,
+    a_neg_lsb: Constant<Bits<8>>,
+    a_abs_lsb: Constant<Bits<8>>,
+    b_file_lsb: Constant<Bits<8>>,
+    b_index_lsb: Constant<Bits<8>>,
+    b_swz_lsb: Constant<Bits<8>>,
+    b_neg_lsb: Constant<Bits<8>>,
+    b_abs_lsb: Constant<Bits<8>>,
+    c_file_lsb: Constant<Bits<8>>,
+    c_index_lsb: Constant<Bits<8>>,
+    c_swz_lsb: Constant<Bits<8>>,
+    c_neg_lsb: Constant<Bits<8>>,
+    c_abs_lsb: Constant<Bits<8>>,
+    rom_issue: ROM<Bits<9>, 7>,
+    rom_per_slot: ROM<Bits<5>, 7>,
+    rom_flags: ROM<Bits<2>, 7>,
+    rom_kind: ROM<ExecKind, 7>,
+    rom_result: ROM<ResultSel, 7>,
+    rom_flow: ROM<FlowOp, 7>,
+    rom_round: ROM<RoundMode, 7>,
+    rom_int: ROM<IntOp, 7>,
+    rom_i2f: ROM<Bits<2>, 7>,
+    rom_deriv: ROM<Bits<2>, 7>,
+}
+
+impl Default for Decoder {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl Decoder {
+    /// A decoder for the ISA of `microcode::core::isa`.
+    pub fn new() -> Decoder {
+        let c = |i: &isa::OpInfo| control(i.op);
+        Decoder {
+            w0: Default::default(),
+            w1: Default::default(),
+            w2: Default::default(),
+            w3: Default::default(),
+            op: Default::default(),
+            dst: Default::default(),
+            wmask: Default::default(),
+            sat: Default::default(),
+            scale: Default::default(),
+            cond: Default::default(),
+            pw: Default::default(),
+            target: Default::default(),
+            a_file: Default::default(),
+            a_index: Default::default(),
+            a_swz: Default::default(),
+            a_neg: Default::default(),
+            a_abs: Default::default(),
+            b_file: Default::default(),
+            b_index: Default::default(),
+            b_swz: Default::default(),
+            b_neg: Default::default(),
+            b_abs: Default::default(),
+            c_file: Default::default(),
+            c_index: Default::default(),
+            c_swz: Default::default(),
+            c_neg: Default::default(),
+            c_abs: Default::default(),
+            issue: Default::default(),
+            per_slot: Default::default(),
+            writes_reg: Default::default(),
+            writes_pred: Default::default(),
+            kind: Default::default(),
+            result: Default::default(),
+            flow: Default::default(),
+            round: Default::default(),
+            int_op: Default::default(),
+            i2f_mode: Default::default(),
+            deriv: Default::default(),
+            word: Default::default(),
+            op_lsb: lsb(Field::Op),
+            dst_lsb: lsb(Field::Dst),
+            wmask_lsb: lsb(Field::Wmask),
+            sat_lsb: lsb(Field::Sat),
+            scale_lsb: lsb(Field::Scale),
+            cond_lsb: lsb(Field::Cond),
+            pw_lsb: lsb(Field::Pw),
+            target_lsb: lsb(Field::Target),
+            a_file_lsb: lsb(Field::File(0)),
+            a_index_lsb: lsb(Field::Index(0)),
+            a_swz_lsb: lsb(Field::Swz(0)),
+            a_neg_lsb: lsb(Field::Neg(0)),
+            a_abs_lsb: lsb(Field::Abs(0)),
+            b_file_lsb: lsb(Field::File(1)),
+            b_index_lsb: lsb(Field::Index(1)),
+            b_swz_lsb: lsb(Field::Swz(1)),
+            b_neg_lsb: lsb(Field::Neg(1)),
+            b_abs_lsb: lsb(Field::Abs(1)),
+            c_file_lsb: lsb(Field::File(2)),
+            c_index_lsb: lsb(Field::Index(2)),
+            c_swz_lsb: lsb(Field::Swz(2)),
+            c_neg_lsb: lsb(Field::Neg(2)),
+            c_abs_lsb: lsb(Field::Abs(2)),
+            rom_issue: rom(|i| u64::from(i.issue).to_bits()),
+            rom_per_slot: rom(|i| u64::from(i.per_slot).to_bits()),
+            rom_flags: rom(|i| {
+                let reg = i.dst == DstKind::Reg && i.unit != Unit::Flow;
+                let pred = i.dst == DstKind::Pred;
+                (u64::from(reg) | u64::from(pred) << 1).to_bits()
+            }),
+            rom_kind: rom(|i| c(i).kind),
+            rom_result: rom(|i| c(i).result),
+            rom_flow: rom(|i| c(i).flow),
+            rom_round: rom(|i| c(i).round),
+            rom_int: rom(|i| c(i).int_op),
+            rom_i2f: rom(|i| c(i).i2f_mode.to_bits()),
+            rom_deriv: rom(|i| c(i).deriv.to_bits()),
+        }
+    }
+}
+
+impl Logic for Decoder {
+    #[hdl_gen]
+    fn update(&mut self) {
+        self.word.next = bit_cast::<120, 32>(self.w0.val())
+            | (bit_cast::<120, 32>(self.w1.val()) << 32)
+            | (bit_cast::<120, 32>(self.w2.val()) << 64)
+            | (bit_cast::<120, 24>(self.w3.val().get_bits::<24>(0)) << 96);
+        self.op.next = self.word.val().get_bits::<7>(self.op_lsb.val().index());
+        self.dst.next = self.word.val().get_bits::<8>(self.dst_lsb.val().index());
+        self.wmask.next = self.word.val().get_bits::<4>(self.wmask_lsb.val().index());
+        self.sat.next = self.word.val().get_bits::<2>(self.sat_lsb.val().index());
+        self.scale.next = self.word.val().get_bits::<3>(self.scale_lsb.val().index());
+        self.cond.next = self.word.val().get_bits::<3>(self.cond_lsb.val().index());
+        self.pw.next = self.word.val().get_bits::<2>(self.pw_lsb.val().index());
+        self.target.next = self.word.val().get_bits::<10>(self.target_lsb.val().index());
+        self.a_file.next = self.word.val().get_bits::<2>(self.a_file_lsb.val().index());
+        self.a_index.next = self.word.val().get_bits::<8>(self.a_index_lsb.val().index());
+        self.a_swz.next = self.word.val().get_bits::<12>(self.a_swz_lsb.val().index());
+        self.a_neg.next = self.word.val().get_bits::<4>(self.a_neg_lsb.val().index());
+        self.a_abs.next = self.word.val().get_bit(self.a_abs_lsb.val().index());
+        self.b_file.next = self.word.val().get_bits::<2>(self.b_file_lsb.val().index());
+        self.b_index.next = self.word.val().get_bits::<8>(self.b_index_lsb.val().index());
+        self.b_swz.next = self.word.val().get_bits::<12>(self.b_swz_lsb.val().index());
+        self.b_neg.next = self.word.val().get_bits::<4>(self.b_neg_lsb.val().index());
+        self.b_abs.next = self.word.val().get_bit(self.b_abs_lsb.val().index());
+        self.c_file.next = self.word.val().get_bits::<2>(self.c_file_lsb.val().index());
+        self.c_index.next = self.word.val().get_bits::<8>(self.c_index_lsb.val().index());
+        self.c_swz.next = self.word.val().get_bits::<12>(self.c_swz_lsb.val().index());
+        self.c_neg.next = self.word.val().get_bits::<4>(self.c_neg_lsb.val().index());
+        self.c_abs.next = self.word.val().get_bit(self.c_abs_lsb.val().index());
+
+        self.rom_issue.address.next = self.op.val();
+        self.rom_per_slot.address.next = self.op.val();
+        self.rom_flags.address.next = self.op.val();
+        self.rom_kind.address.next = self.op.val();
+        self.rom_result.address.next = self.op.val();
+        self.rom_flow.address.next = self.op.val();
+        self.rom_round.address.next = self.op.val();
+        self.rom_int.address.next = self.op.val();
+        self.rom_i2f.address.next = self.op.val();
+        self.rom_deriv.address.next = self.op.val();
+        self.issue.next = self.rom_issue.data.val();
+        self.per_slot.next = self.rom_per_slot.data.val();
+        self.writes_reg.next = self.rom_flags.data.val().get_bit(0);
+        self.writes_pred.next = self.rom_flags.data.val().get_bit(1);
+        self.kind.next = self.rom_kind.data.val();
+        self.result.next = self.rom_result.data.val();
+        self.flow.next = self.rom_flow.data.val();
+        self.round.next = self.rom_round.data.val();
+        self.int_op.next = self.rom_int.data.val();
+        self.i2f_mode.next = self.rom_i2f.data.val();
+        self.deriv.next = self.rom_deriv.data.val();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn extracted_widths_are_the_table_widths() {
+        assert_eq!(FIELD_WIDTHS.len(), FIELDS.len());
+        for (f, (name, w)) in FIELDS.iter().zip(FIELD_WIDTHS) {
+            assert_eq!((f.name, f.width), (*name, *w));
+        }
+    }
+}

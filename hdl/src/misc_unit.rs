@@ -1,0 +1,295 @@
+//! `MiscUnit`: every pipelined result that is not the multiply-add: moves, compares and selects
+//! ([`FCmp`]), rounding to integral and float-to-int ([`F2I`] with its inner rounding unit),
+//! int/uint-to-float and the exponent extraction ([`I2F`]), the `EXPX`/`MANT` bit operations and
+//! the integer ALU, merged into one result that arrives together with the multiply-add's.
+//!
+//! Timing: **latency 10 clocks, one operation per clock**, like [`crate::fmad_pipe::FmadPipe`]:
+//! operands and controls presented before rising edge *n* give `result` right after edge
+//! *n + 9*. Results join a single 32-bit delay chain where their unit delivers them (compares
+//! after 1 clock, integral after 3, conversions after 4 and 5), so only one chain runs to the end.
+//!
+//! `SETP` uses [`ResultSel::Set`]: the predicate is bit 29 of `result` (set in 1.0, clear in 0).
+use crate::decoder::{IntOp, ResultSel};
+use crate::f2i::F2I;
+use crate::fcmp::FCmp;
+use crate::fround::RoundMode;
+use crate::i2f::I2F;
+use rust_hdl::prelude::*;
+
+/// The non-multiply-add results; see the module documentation.
+#[derive(LogicBlock, Default)]
+pub struct MiscUnit {
+    /// Clock.
+    pub clock: Signal<In, Clock>,
+    /// Operand A.
+    pub a: Signal<In, Bits<32>>,
+    /// Operand B.
+    pub b: Signal<In, Bits<32>>,
+    /// Which result.
+    pub sel: Signal<In, ResultSel>,
+    /// Rounding direction of `Integral`, `F2i` (and `Floor` for `Expx`).
+    pub round: Signal<In, RoundMode>,
+    /// Integer operation of `Int`.
+    pub int_op: Signal<In, IntOp>,
+    /// Converter input of `I2f` (`decoder::i2f_mode`: 0 int32, 1 uint32, 2 exponent; literals
+    /// here because a Rust constant would reach the Verilog as a bare name).
+    pub i2f_mode: Signal<In, Bits<2>>,
+    /// Comparison of `Set` (`isa::Cond` number).
+    pub cond: Signal<In, Bits<3>>,
+    /// The slot's predicate bit (`SEL`).
+    pub p: Signal<In, Bit>,
+    /// The result, 10 clocks later.
+    pub result: Signal<Out, Bits<32>>,
+    fcmp: FCmp,
+    f2i: F2I,
+    i2f: I2F,
+    // Combinational values of the input cycle.
+    exp: Signal<Local, Bits<8>>,
+    frac_zero: Signal<Local, Bit>,
+    shift: Signal<Local, Bits<32>>,
+    fill: Signal<Local, Bits<32>>,
+    int_res: Signal<Local, Bits<32>>,
+    early: Signal<Local, Bits<32>>,
+    spec: Signal<Local, Bits<2>>,
+    // The chain: r3 is the result after one clock, d4..d12 carry it on.
+    r3: DFF<Bits<32>>,
+    d: [DFF<Bits<32>>; 9],
+    s: [DFF<ResultSel>; 5],
+    cond3: DFF<Bits<3>>,
+    spec_d: [DFF<Bits<2>>; 4],
+    nan_d: [DFF<Bit>; 5],
+    c3: Signal<Local, Bits<32>>,
+    cmp_true: Signal<Local, Bit>,
+    c5: Signal<Local, Bits<32>>,
+    c6: Signal<Local, Bits<32>>,
+    c7: Signal<Local, Bits<32>>,
+    n: Signal<Local, Bits<32>>,
+    n_plus: Signal<Local, Bits<32>>,
+    n_low: Signal<Local, Bits<32>>,
+    expx: Signal<Local, Bits<32>>,
+}
+
+impl Logic for MiscUnit {
+    #[hdl_gen]
+    fn update(&mut self) {
+        dff_setup!(self, clock, r3, cond3);
+        clock!(self, clock, fcmp, f2i, i2f);
+        for i in 0..9 {
+            self.d[i].clock.next = self.clock.val();
+        }
+        for i in 0..5 {
+            self.s[i].clock.next = self.clock.val();
+            self.nan_d[i].clock.next = self.clock.val();
+        }
+        for i in 0..4 {
+            self.spec_d[i].clock.next = self.clock.val();
+        }
+
+        // ---- Input cycle: start the units, compute the one-clock results.
+        self.fcmp.a.next = self.a.val();
+        self.fcmp.b.next = self.b.val();
+        self.f2i.a.next = self.a.val();
+        self.f2i.mode.next = self.round.val();
+        self.exp.next = self.a.val().get_bits::<8>(23);
+        self.frac_zero.next = !self.a.val().get_bits::<23>(0).any();
+        self.i2f.a.next = self.a.val();
+        self.i2f.unsigned.next = self.i2f_mode.val() == 1;
+        if self.i2f_mode.val() == 2 {
+            // The unbiased exponent as int32 (wrapping 32-bit arithmetic).
+            self.i2f.a.next = bit_cast::<32, 8>(self.exp.val()) - bits::<32>(127);
+        }
+        // EXPN's special operands: 1 zero -> -inf, 2 infinity -> +inf, 3 NaN.
+        self.spec.next = bits::<2>(0);
+        if self.exp.val() == 0 {
+            self.spec.next = bits::<2>(1);
+        }
+        if self.exp.val() == 255 {
+            self.spec.next = bits::<2>(2);
+            if !self.frac_zero.val() {
+                self.spec.next = bits::<2>(3);
+            }
+        }
+
+        self.shift.next = bit_cast::<32, 5>(self.b.val().get_bits::<5>(0));
+        self.fill.next = bits::<32>(0);
+        if self.a.val().get_bit(31) {
+            self.fill.next = !(!bits::<32>(0) >> self.shift.val());
+        }
+        match self.int_op.val() {
+            IntOp::Iadd => {
+                self.int_res.next = self.a.val() + self.b.val();
+            }
+            IntOp::Isub => {
+                self.int_res.next = self.a.val() - self.b.val();
+            }
+            IntOp::Ineg => {
+                self.int_res.next = bits::<32>(0) - self.a.val();
+            }
+            IntOp::Iabs => {
+                self.int_res.next = self.a.val();
+                if self.a.val().get_bit(31) {
+                    self.int_res.next = bits::<32>(0) - self.a.val();
+                }
+            }
+            IntOp::And => {
+                self.int_res.next = self.a.val() & self.b.val();
+            }
+            IntOp::Or => {
+                self.int_res.next = self.a.val() | self.b.val();
+            }
+            IntOp::Xor => {
+                self.int_res.next = self.a.val() ^ self.b.val();
+            }
+            IntOp::Not => {
+                self.int_res.next = !self.a.val();
+            }
+            IntOp::Shl => {
+                self.int_res.next = self.a.val() << self.shift.val();
+            }
+            IntOp::Shr => {
+                self.int_res.next = (self.a.val() >> self.shift.val()) | self.fill.val();
+            }
+        }
+
+        self.early.next = bits::<32>(0);
+        match self.sel.val() {
+            ResultSel::Mov => {
+                self.early.next = self.a.val();
+            }
+            ResultSel::Sel => {
+                // flush(p ? a : b): a subnormal becomes a zero of its sign.
+                self.early.next = self.b.val();
+                if self.p.val() {
+                    self.early.next = self.a.val();
+                }
+                if !self.early.val().get_bits::<8>(23).any() {
+                    self.early.next = self.early.val() & !bits::<32>(0x7FFF_FFFF);
+                }
+            }
+            ResultSel::Mant => {
+                self.early.next = bits::<32>(0x3F80_0000) | (self.a.val() & bits::<32>(0x007F_FFFF));
+                if (self.exp.val() == 0) | (self.exp.val() == 255) {
+                    self.early.next = bits::<32>(0x7FC0_0000);
+                }
+            }
+            ResultSel::Int => {
+                self.early.next = self.int_res.val();
+            }
+            _ => {}
+        }
+        self.r3.d.next = self.early.val();
+        self.s[0].d.next = self.sel.val();
+        self.cond3.d.next = self.cond.val();
+        self.spec_d[0].d.next = self.spec.val();
+        self.nan_d[0].d.next = (self.exp.val() == 255) & !self.frac_zero.val();
+
+        // ---- After 1 clock: compares.
+        self.cmp_true.next = false;
+        match self.cond3.q.val().index() {
+            0 => {
+                self.cmp_true.next = self.fcmp.lt.val();
+            }
+            1 => {
+                self.cmp_true.next = self.fcmp.gt.val() | self.fcmp.eq.val();
+            }
+            2 => {
+                self.cmp_true.next = self.fcmp.eq.val();
+            }
+            3 => {
+                self.cmp_true.next = !self.fcmp.eq.val();
+            }
+            4 => {
+                self.cmp_true.next = self.fcmp.gt.val();
+            }
+            5 => {
+                self.cmp_true.next = self.fcmp.lt.val() | self.fcmp.eq.val();
+            }
+            6 => {
+                self.cmp_true.next = false;
+            }
+            _ => {
+                self.cmp_true.next = true;
+            }
+        }
+        self.c3.next = self.r3.q.val();
+        match self.s[0].q.val() {
+            ResultSel::Min => {
+                self.c3.next = self.fcmp.min.val();
+            }
+            ResultSel::Max => {
+                self.c3.next = self.fcmp.max.val();
+            }
+            ResultSel::Set => {
+                self.c3.next = bits::<32>(0);
+                if self.cmp_true.val() {
+                    self.c3.next = bits::<32>(0x3F80_0000);
+                }
+            }
+            _ => {}
+        }
+        self.d[0].d.next = self.c3.val();
+        self.s[1].d.next = self.s[0].q.val();
+        self.spec_d[1].d.next = self.spec_d[0].q.val();
+        self.nan_d[1].d.next = self.nan_d[0].q.val();
+        // After 2 clocks: nothing joins.
+        self.d[1].d.next = self.d[0].q.val();
+        self.s[2].d.next = self.s[1].q.val();
+        self.spec_d[2].d.next = self.spec_d[1].q.val();
+        self.nan_d[2].d.next = self.nan_d[1].q.val();
+        // ---- After 3 clocks: integral values.
+        self.c5.next = self.d[1].q.val();
+        if self.s[2].q.val() == ResultSel::Integral {
+            self.c5.next = self.f2i.integral.val();
+        }
+        self.d[2].d.next = self.c5.val();
+        self.s[3].d.next = self.s[2].q.val();
+        self.spec_d[3].d.next = self.spec_d[2].q.val();
+        self.nan_d[3].d.next = self.nan_d[2].q.val();
+        // ---- After 4 clocks: int/uint to float, EXPN.
+        self.c6.next = self.d[2].q.val();
+        if self.s[3].q.val() == ResultSel::I2f {
+            self.c6.next = self.i2f.result.val();
+            match self.spec_d[3].q.val().index() {
+                1 => {
+                    self.c6.next = !bits::<32>(0x007F_FFFF);
+                }
+                2 => {
+                    self.c6.next = bits::<32>(0x7F80_0000);
+                }
+                3 => {
+                    self.c6.next = bits::<32>(0x7FC0_0000);
+                }
+                _ => {}
+            }
+        }
+        self.d[3].d.next = self.c6.val();
+        self.s[4].d.next = self.s[3].q.val();
+        self.nan_d[4].d.next = self.nan_d[3].q.val();
+        // ---- After 5 clocks: float to int, EXPX = 2^floor(a).
+        self.n.next = self.f2i.result.val();
+        self.n_plus.next = self.n.val() + bits::<32>(126);
+        self.n_low.next = self.n.val() + bits::<32>(127);
+        self.expx.next = bits::<32>(0);
+        if !self.n_plus.val().get_bit(31) {
+            self.expx.next = bit_cast::<32, 8>(self.n_low.val().get_bits::<8>(0)) << 23;
+        }
+        if !self.n.val().get_bit(31) & self.n.val().get_bits::<25>(7).any() {
+            self.expx.next = bits::<32>(0x7F80_0000);
+        }
+        if self.nan_d[4].q.val() {
+            self.expx.next = bits::<32>(0x7FC0_0000);
+        }
+        self.c7.next = self.d[3].q.val();
+        if self.s[4].q.val() == ResultSel::F2i {
+            self.c7.next = self.n.val();
+        }
+        if self.s[4].q.val() == ResultSel::Expx {
+            self.c7.next = self.expx.val();
+        }
+        self.d[4].d.next = self.c7.val();
+        for i in 5..9 {
+            self.d[i].d.next = self.d[i - 1].q.val();
+        }
+        self.result.next = self.d[8].q.val();
+    }
+}

@@ -1,0 +1,538 @@
+//! `Sequencer`: instruction fetch, the per-instruction clock count of the ISA table, slot issue,
+//! the execution and kill masks, predicates, flow control over the [`MaskStack`], the
+//! instruction budget and the fault flags.
+//!
+//! Every instruction takes exactly `OpInfo::cycles` clocks (the decoder's `issue`; the ISA's
+//! cycle model): a pipelined instruction issues its 16 slots `s = 4*lane + component` in its last
+//! 16 clocks (derivatives wait their bubble first); a flow instruction acts in its last clock. In
+//! that last clock the next address goes to the instruction memory (read latency 1), so the next
+//! instruction's word is there in its first clock. Before each instruction the sequencer checks,
+//! in the core model's order, that a lane is still live (else the run ends) and that the budget
+//! is not spent (else the `BUDGET` fault). `cycles` counts the clocks of executed instructions,
+//! exactly the core model's `cycles`; the initial fetch and the final drain (the last writes
+//! reaching the registers) are not counted.
+//!
+//! Ports: see the field documentation. Timing: `start` and `clear` act at the edge where they are
+//! seen while idle; `done` is a registered one-clock pulse.
+use crate::decoder::{ExecKind, FlowOp};
+use crate::mask_stack::{MaskStack, StackCmd};
+use rust_hdl::prelude::*;
+
+/// Clocks from the last executed clock until `done` (the pipeline drains).
+pub const DRAIN_CLOCKS: u32 = 13;
+
+/// Sequencer state.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, LogicState)]
+pub enum SeqState {
+    Idle,
+    Clear,
+    Fetch,
+    Exec,
+    Drain,
+}
+
+/// The sequencer; see the module documentation.
+#[derive(LogicBlock)]
+pub struct Sequencer {
+    /// Clock.
+    pub clock: Signal<In, Clock>,
+    /// Start a run at instruction 0 (while idle).
+    pub start: Signal<In, Bit>,
+    /// Zero the register file (while idle).
+    pub clear: Signal<In, Bit>,
+    /// Instruction budget of a run.
+    pub budget: Signal<In, Bits<32>>,
+    /// From the decoder: how the current instruction executes.
+    pub kind: Signal<In, ExecKind>,
+    pub flow: Signal<In, FlowOp>,
+    pub issue: Signal<In, Bits<9>>,
+    pub wmask: Signal<In, Bits<4>>,
+    pub target: Signal<In, Bits<10>>,
+    /// Predicate write from the writeback stage.
+    pub p_we: Signal<In, Bit>,
+    pub p_idx: Signal<In, Bits<4>>,
+    pub p_val: Signal<In, Bit>,
+    /// Instruction memory read address.
+    pub imem_addr: Signal<Out, Bits<8>>,
+    /// A slot issues in this clock.
+    pub slot_valid: Signal<Out, Bit>,
+    /// The slot (`4 * lane + component`).
+    pub slot: Signal<Out, Bits<4>>,
+    /// Execution mask.
+    pub e: Signal<Out, Bits<4>>,
+    /// Predicates, bit `4 * lane + component`.
+    pub p: Signal<Out, Bits<16>>,
+    pub busy: Signal<Out, Bit>,
+    pub done: Signal<Out, Bit>,
+    pub fault: Signal<Out, Bits<4>>,
+    pub killed: Signal<Out, Bits<4>>,
+    pub cycles: Signal<Out, Bits<32>>,
+    /// Register-file clear port.
+    pub clear_we: Signal<Out, Bit>,
+    pub clear_addr: Signal<Out, Bits<8>>,
+    stack: MaskStack,
+    state: DFF<SeqState>,
+    pc: DFF<Bits<8>>,
+    k: DFF<Bits<10>>,
+    e_reg: DFF<Bits<4>>,
+    killed_reg: DFF<Bits<4>>,
+    main_live: DFF<Bits<4>>,
+    p_reg: DFF<Bits<16>>,
+    calls: DFF<Bits<4>>,
+    count: DFF<Bits<32>>,
+    cycle_reg: DFF<Bits<32>>,
+    fault_reg: DFF<Bits<4>>,
+    timer: DFF<Bits<9>>,
+    done_reg: DFF<Bit>,
+    call_depth: Constant<Bits<4>>,
+    stack_depth: Constant<Bits<5>>,
+    drain: Constant<Bits<9>>,
+    // Combinational values of the last clock of an instruction.
+    last: Signal<Local, Bit>,
+    bubble: Signal<Local, Bits<10>>,
+    cond: Signal<Local, Bits<4>>,
+    px: Signal<Local, Bits<4>>,
+    lanes: Signal<Local, Bits<4>>,
+    next_pc: Signal<Local, Bits<9>>,
+    e_next: Signal<Local, Bits<4>>,
+    killed_next: Signal<Local, Bits<4>>,
+    live_next: Signal<Local, Bits<4>>,
+    calls_next: Signal<Local, Bits<4>>,
+    fault_now: Signal<Local, Bits<4>>,
+    end_now: Signal<Local, Bit>,
+    full: Signal<Local, Bit>,
+}
+
+impl Sequencer {
+    /// A sequencer for a core whose call stack holds `call_depth` calls (the mask stack holds
+    /// [`crate::mask_stack::DEPTH`] frames).
+    pub fn new(call_depth: u16, mask_depth: u16) -> Sequencer {
+        Sequencer {
+            clock: Default::default(),
+            start: Default::default(),
+            clear: Default::default(),
+            budget: Default::default(),
+            kind: Default::default(),
+            flow: Default::default(),
+            issue: Default::default(),
+            wmask: Default::default(),
+            target: Default::default(),
+            p_we: Default::default(),
+            p_idx: Default::default(),
+            p_val: Default::default(),
+            imem_addr: Default::default(),
+            slot_valid: Default::default(),
+            slot: Default::default(),
+            e: Default::default(),
+            p: Default::default(),
+            busy: Default::default(),
+            done: Default::default(),
+            fault: Default::default(),
+            killed: Default::default(),
+            cycles: Default::default(),
+            clear_we: Default::default(),
+            clear_addr: Default::default(),
+            stack: Default::default(),
+            state: Default::default(),
+            pc: Default::default(),
+            k: Default::default(),
+            e_reg: Default::default(),
+            killed_reg: Default::default(),
+            main_live: Default::default(),
+            p_reg: Default::default(),
+            calls: Default::default(),
+            count: Default::default(),
+            cycle_reg: Default::default(),
+            fault_reg: Default::default(),
+            timer: Default::default(),
+            done_reg: Default::default(),
+            call_depth: Constant::new(u64::from(call_depth.min(15)).to_bits()),
+            stack_depth: Constant::new(
+                u64::from(mask_depth.min(crate::mask_stack::DEPTH as u16)).to_bits(),
+            ),
+            drain: Constant::new(u64::from(DRAIN_CLOCKS).to_bits()),
+            last: Default::default(),
+            bubble: Default::default(),
+            cond: Default::default(),
+            px: Default::default(),
+            lanes: Default::default(),
+            next_pc: Default::default(),
+            e_next: Default::default(),
+            killed_next: Default::default(),
+            live_next: Default::default(),
+            calls_next: Default::default(),
+            fault_now: Default::default(),
+            end_now: Default::default(),
+            full: Default::default(),
+        }
+    }
+}
+
+impl Logic for Sequencer {
+    #[hdl_gen]
+    fn update(&mut self) {
+        dff_setup!(
+            self, clock, state, pc, k, e_reg, killed_reg, main_live, p_reg, calls, count,
+            cycle_reg, fault_reg, timer, done_reg
+        );
+        clock!(self, clock, stack);
+        self.e.next = self.e_reg.q.val();
+        self.p.next = self.p_reg.q.val();
+        self.killed.next = self.killed_reg.q.val();
+        self.cycles.next = self.cycle_reg.q.val();
+        self.fault.next = self.fault_reg.q.val();
+        self.done.next = self.done_reg.q.val();
+        self.done_reg.d.next = false;
+        self.busy.next = self.state.q.val() != SeqState::Idle;
+        self.clear_we.next = self.state.q.val() == SeqState::Clear;
+        self.clear_addr.next = self.timer.q.val().get_bits::<8>(0);
+        self.imem_addr.next = self.pc.q.val();
+
+        // Predicate writes from the writeback stage.
+        if self.p_we.val() {
+            self.p_reg.d.next = (self.p_reg.q.val()
+                & !(bits::<16>(1) << bit_cast::<16, 4>(self.p_idx.val())))
+                | (bit_cast::<16, 1>(self.p_val.val().into()) << bit_cast::<16, 4>(self.p_idx.val()));
+        }
+
+        // Slot issue of pipelined instructions: the last 16 clocks.
+        self.bubble.next = bit_cast::<10, 9>(self.issue.val()) - bits::<10>(16);
+        self.slot.next = (self.k.q.val() - self.bubble.val() - bits::<10>(1)).get_bits::<4>(0);
+        self.slot_valid.next = (self.state.q.val() == SeqState::Exec)
+            & (self.kind.val() == ExecKind::Alu)
+            & (self.k.q.val() > self.bubble.val());
+        self.last.next = self.k.q.val() == bit_cast::<10, 9>(self.issue.val());
+
+        // Lanes whose predicates pass the write mask (any component), and P.x per lane.
+        self.cond.next = bit_cast::<4, 1>(
+            (self.p_reg.q.val().get_bits::<4>(0) & self.wmask.val())
+                .any()
+                .into(),
+        ) | (bit_cast::<4, 1>(
+            (self.p_reg.q.val().get_bits::<4>(4) & self.wmask.val())
+                .any()
+                .into(),
+        ) << 1)
+            | (bit_cast::<4, 1>(
+                (self.p_reg.q.val().get_bits::<4>(8) & self.wmask.val())
+                    .any()
+                    .into(),
+            ) << 2)
+            | (bit_cast::<4, 1>(
+                (self.p_reg.q.val().get_bits::<4>(12) & self.wmask.val())
+                    .any()
+                    .into(),
+            ) << 3);
+        self.px.next = bit_cast::<4, 1>(self.p_reg.q.val().get_bit(0).into())
+            | (bit_cast::<4, 1>(self.p_reg.q.val().get_bit(4).into()) << 1)
+            | (bit_cast::<4, 1>(self.p_reg.q.val().get_bit(8).into()) << 2)
+            | (bit_cast::<4, 1>(self.p_reg.q.val().get_bit(12).into()) << 3);
+        self.full.next = self.stack.sp.val() >= self.stack_depth.val();
+
+        // Defaults of the flow evaluation.
+        self.next_pc.next = bit_cast::<9, 8>(self.pc.q.val()) + bits::<9>(1);
+        self.e_next.next = self.e_reg.q.val();
+        self.killed_next.next = self.killed_reg.q.val();
+        self.live_next.next = self.main_live.q.val();
+        self.calls_next.next = self.calls.q.val();
+        self.fault_now.next = bits::<4>(0);
+        self.end_now.next = false;
+        self.lanes.next = self.e_reg.q.val();
+        self.stack.cmd.next = StackCmd::Hold;
+        self.stack.push_kind.next = bits::<2>(0);
+        self.stack.push_entry.next = self.e_reg.q.val();
+        self.stack.push_live.next = self.e_reg.q.val();
+        self.stack.push_ret.next = self.next_pc.val().get_bits::<8>(0);
+        self.stack.lanes.next = self.e_reg.q.val();
+
+        if (self.kind.val() == ExecKind::Flow) & self.last.val() {
+            match self.flow.val() {
+                FlowOp::If => {
+                    if self.full.val() {
+                        self.fault_now.next = bits::<4>(2);
+                    } else {
+                        self.stack.cmd.next = StackCmd::Push;
+                        self.stack.push_kind.next = bits::<2>(1);
+                        self.stack.push_live.next = self.cond.val();
+                        self.e_next.next = self.e_reg.q.val() & self.cond.val();
+                        if !(self.e_reg.q.val() & self.cond.val()).any() {
+                            self.next_pc.next = self.target.val().get_bits::<9>(0);
+                        }
+                    }
+                }
+                FlowOp::Else => {
+                    if self.stack.top_kind.val() != 1 {
+                        self.fault_now.next = bits::<4>(4);
+                    } else {
+                        self.e_next.next = self.stack.top_entry.val() & !self.stack.top_live.val();
+                        if !(self.stack.top_entry.val() & !self.stack.top_live.val()).any() {
+                            self.next_pc.next = self.target.val().get_bits::<9>(0);
+                        }
+                    }
+                }
+                FlowOp::Endif => {
+                    if self.stack.top_kind.val() != 1 {
+                        self.fault_now.next = bits::<4>(4);
+                    } else {
+                        self.stack.cmd.next = StackCmd::Pop;
+                        self.e_next.next = self.stack.top_entry.val();
+                    }
+                }
+                FlowOp::Loop => {
+                    if self.full.val() {
+                        self.fault_now.next = bits::<4>(2);
+                    } else {
+                        self.stack.cmd.next = StackCmd::Push;
+                        self.stack.push_kind.next = bits::<2>(2);
+                    }
+                }
+                FlowOp::Endloop => {
+                    if self.stack.top_kind.val() != 2 {
+                        self.fault_now.next = bits::<4>(4);
+                    } else if self.stack.top_live.val().any() {
+                        self.e_next.next = self.stack.top_live.val();
+                        self.next_pc.next = self.target.val().get_bits::<9>(0);
+                    } else {
+                        self.e_next.next = self.stack.top_entry.val();
+                        self.stack.cmd.next = StackCmd::Pop;
+                    }
+                }
+                FlowOp::Brk => {
+                    self.e_next.next = bits::<4>(0);
+                    self.stack.cmd.next = StackCmd::ClearBrk;
+                }
+                FlowOp::Brkp => {
+                    self.e_next.next = self.e_reg.q.val() & !self.px.val();
+                    self.stack.lanes.next = self.e_reg.q.val() & self.px.val();
+                    self.stack.cmd.next = StackCmd::ClearBrk;
+                }
+                FlowOp::Cont => {
+                    self.e_next.next = bits::<4>(0);
+                    self.stack.cmd.next = StackCmd::ClearCont;
+                }
+                FlowOp::Kilp => {
+                    self.lanes.next = self.e_reg.q.val() & self.cond.val();
+                    self.killed_next.next = self.killed_reg.q.val() | self.lanes.val();
+                    self.e_next.next = self.e_reg.q.val() & !self.lanes.val();
+                    self.stack.lanes.next = self.lanes.val();
+                    self.stack.cmd.next = StackCmd::Kill;
+                }
+                FlowOp::Kill => {
+                    self.killed_next.next = self.killed_reg.q.val() | self.e_reg.q.val();
+                    self.e_next.next = bits::<4>(0);
+                    self.stack.cmd.next = StackCmd::Kill;
+                }
+                FlowOp::End => {
+                    self.end_now.next = true;
+                }
+                FlowOp::Cal => {
+                    if self.e_reg.q.val().any() {
+                        if self.calls.q.val() >= self.call_depth.val() {
+                            self.fault_now.next = bits::<4>(3);
+                        } else if self.full.val() {
+                            self.fault_now.next = bits::<4>(2);
+                        } else {
+                            self.stack.cmd.next = StackCmd::Push;
+                            self.stack.push_kind.next = bits::<2>(3);
+                            self.calls_next.next = self.calls.q.val() + 1;
+                            self.next_pc.next = self.target.val().get_bits::<9>(0);
+                        }
+                    }
+                }
+                FlowOp::Calp => {
+                    self.lanes.next = self.e_reg.q.val() & self.px.val();
+                    if self.lanes.val().any() {
+                        if self.calls.q.val() >= self.call_depth.val() {
+                            self.fault_now.next = bits::<4>(3);
+                        } else if self.full.val() {
+                            self.fault_now.next = bits::<4>(2);
+                        } else {
+                            self.stack.cmd.next = StackCmd::Push;
+                            self.stack.push_kind.next = bits::<2>(3);
+                            self.stack.push_live.next = self.lanes.val();
+                            self.e_next.next = self.lanes.val();
+                            self.calls_next.next = self.calls.q.val() + 1;
+                            self.next_pc.next = self.target.val().get_bits::<9>(0);
+                        }
+                    }
+                }
+                FlowOp::Ret => {
+                    self.e_next.next = bits::<4>(0);
+                    if self.stack.call_found.val() {
+                        if (self.stack.call_live.val()
+                            & !self.e_reg.q.val()
+                            & !self.killed_reg.q.val())
+                        .any()
+                        {
+                            self.stack.cmd.next = StackCmd::ClearRet;
+                        } else {
+                            self.stack.cmd.next = StackCmd::PopToCall;
+                            self.e_next.next =
+                                self.stack.call_entry.val() & !self.killed_reg.q.val();
+                            self.next_pc.next = bit_cast::<9, 8>(self.stack.call_ret.val());
+                            self.calls_next.next = self.calls.q.val() - 1;
+                        }
+                    } else {
+                        self.stack.cmd.next = StackCmd::ClearRet;
+                        self.live_next.next = self.main_live.q.val() & !self.e_reg.q.val();
+                    }
+                }
+                FlowOp::Endsub => {
+                    if self.stack.call_found.val() {
+                        self.stack.cmd.next = StackCmd::PopToCall;
+                        self.e_next.next = self.stack.call_entry.val() & !self.killed_reg.q.val();
+                        self.next_pc.next = bit_cast::<9, 8>(self.stack.call_ret.val());
+                        self.calls_next.next = self.calls.q.val() - 1;
+                    }
+                }
+                FlowOp::Loopp => {
+                    if self.full.val() {
+                        self.fault_now.next = bits::<4>(2);
+                    } else {
+                        self.stack.cmd.next = StackCmd::Push;
+                        self.stack.push_kind.next = bits::<2>(2);
+                        self.stack.push_live.next = self.e_reg.q.val() & self.px.val();
+                        self.e_next.next = self.e_reg.q.val() & self.px.val();
+                        if !(self.e_reg.q.val() & self.px.val()).any() {
+                            self.next_pc.next = self.target.val().get_bits::<9>(0);
+                        }
+                    }
+                }
+                FlowOp::Next => {
+                    if self.stack.top_kind.val() != 2 {
+                        self.fault_now.next = bits::<4>(4);
+                    } else {
+                        self.e_next.next = self.stack.top_live.val();
+                    }
+                }
+                FlowOp::Endloopp => {
+                    self.lanes.next = self.stack.top_live.val() & self.px.val();
+                    if self.stack.top_kind.val() != 2 {
+                        self.fault_now.next = bits::<4>(4);
+                    } else if self.lanes.val().any() {
+                        self.stack.cmd.next = StackCmd::SetTopLive;
+                        self.stack.lanes.next = self.lanes.val();
+                        self.e_next.next = self.lanes.val();
+                        self.next_pc.next = self.target.val().get_bits::<9>(0);
+                    } else {
+                        self.e_next.next = self.stack.top_entry.val();
+                        self.stack.cmd.next = StackCmd::Pop;
+                    }
+                }
+                FlowOp::Jmp => {
+                    self.next_pc.next = self.target.val().get_bits::<9>(0);
+                }
+                FlowOp::Jmpp => {
+                    self.lanes.next = self.e_reg.q.val() & !self.killed_reg.q.val();
+                    if (self.lanes.val() & self.cond.val()).any() {
+                        if (self.lanes.val() & !self.cond.val()).any() {
+                            self.fault_now.next = bits::<4>(5);
+                        } else {
+                            self.next_pc.next = self.target.val().get_bits::<9>(0);
+                        }
+                    }
+                }
+                _ => {}
+            }
+        }
+
+        match self.state.q.val() {
+            SeqState::Idle => {
+                self.stack.cmd.next = StackCmd::Reset;
+                if self.clear.val() {
+                    self.state.d.next = SeqState::Clear;
+                    self.timer.d.next = bits::<9>(0);
+                } else if self.start.val() {
+                    self.state.d.next = SeqState::Fetch;
+                    self.pc.d.next = bits::<8>(0);
+                    self.e_reg.d.next = bits::<4>(15);
+                    self.killed_reg.d.next = bits::<4>(0);
+                    self.main_live.d.next = bits::<4>(15);
+                    self.p_reg.d.next = bits::<16>(0);
+                    self.calls.d.next = bits::<4>(0);
+                    self.count.d.next = bits::<32>(0);
+                    self.cycle_reg.d.next = bits::<32>(0);
+                    self.fault_reg.d.next = bits::<4>(0);
+                }
+            }
+            SeqState::Clear => {
+                self.timer.d.next = self.timer.q.val() + 1;
+                if self.timer.q.val() == 255 {
+                    self.state.d.next = SeqState::Idle;
+                }
+            }
+            SeqState::Fetch => {
+                self.imem_addr.next = bits::<8>(0);
+                self.k.d.next = bits::<10>(1);
+                if self.budget.val().any() {
+                    self.state.d.next = SeqState::Exec;
+                    self.count.d.next = bits::<32>(1);
+                } else {
+                    self.fault_reg.d.next = bits::<4>(1);
+                    self.state.d.next = SeqState::Drain;
+                    self.timer.d.next = self.drain.val();
+                }
+            }
+            SeqState::Exec => {
+                self.cycle_reg.d.next = self.cycle_reg.q.val() + 1;
+                self.k.d.next = self.k.q.val() + 1;
+                if self.kind.val() == ExecKind::Missing {
+                    self.stack.cmd.next = StackCmd::Hold;
+                    self.fault_reg.d.next = bits::<4>(6);
+                    self.state.d.next = SeqState::Drain;
+                    self.timer.d.next = self.drain.val();
+                } else if self.last.val() {
+                    self.imem_addr.next = self.next_pc.val().get_bits::<8>(0);
+                    self.e_reg.d.next = self.e_next.val();
+                    self.killed_reg.d.next = self.killed_next.val();
+                    self.main_live.d.next = self.live_next.val();
+                    self.calls.d.next = self.calls_next.val();
+                    self.pc.d.next = self.next_pc.val().get_bits::<8>(0);
+                    self.k.d.next = bits::<10>(1);
+                    if self.fault_now.val().any() {
+                        self.stack.cmd.next = StackCmd::Hold;
+                        self.fault_reg.d.next = self.fault_now.val();
+                        self.state.d.next = SeqState::Drain;
+                        self.timer.d.next = self.drain.val();
+                    } else if self.end_now.val()
+                        | !(self.live_next.val() & !self.killed_next.val()).any()
+                        | self.next_pc.val().get_bit(8)
+                    {
+                        self.state.d.next = SeqState::Drain;
+                        self.timer.d.next = self.drain.val();
+                    } else if self.count.q.val() >= self.budget.val() {
+                        self.fault_reg.d.next = bits::<4>(1);
+                        self.state.d.next = SeqState::Drain;
+                        self.timer.d.next = self.drain.val();
+                    } else {
+                        self.count.d.next = self.count.q.val() + 1;
+                    }
+                }
+            }
+            SeqState::Drain => {
+                self.timer.d.next = self.timer.q.val() - 1;
+                if self.timer.q.val() == 1 {
+                    self.state.d.next = SeqState::Idle;
+                    self.done_reg.d.next = true;
+                }
+            }
+        }
+    }
+}
+
+/// The fault codes this block raises (the numbers above are literals because a Rust constant
+/// would reach the Verilog as a bare name; this test keeps them equal to `host_port`).
+#[cfg(test)]
+mod tests {
+    use crate::host_port::fault_code;
+
+    #[test]
+    fn literal_fault_codes_match_the_host_port() {
+        assert_eq!(fault_code::BUDGET, 1);
+        assert_eq!(fault_code::STACK_OVERFLOW, 2);
+        assert_eq!(fault_code::CALL_OVERFLOW, 3);
+        assert_eq!(fault_code::STACK_MISMATCH, 4);
+        assert_eq!(fault_code::DIVERGENT, 5);
+        assert_eq!(fault_code::MISSING_UNIT, 6);
+    }
+}

@@ -1,0 +1,386 @@
+//! `ShaderCore`: the shader core's top level: instruction memory, [`Decoder`], [`Sequencer`],
+//! three [`OperandRead`] copies of the operand memory, the [`FmadPipe`] and [`MiscUnit`] side by
+//! side, the [`Writeback`] stage, and the host port of [`crate::host_port`].
+//!
+//! Pipeline of one slot issued in cycle t: t address the operand memories; t+1 read, literal and
+//! swizzle select, modifiers; t+2 operands registered, both units start; t+12 both results are
+//! there, the writeback stage scales and saturates and the word is written at the edge ending
+//! t+12, so a read issued at t+13 sees it: the ISA's read-to-writeback latency of 13 clocks, which
+//! the 16-slot issue order covers without hazard logic. The slot's controls (write enable after
+//! the write mask, the execution mask and the predicated-write test; destination; scale;
+//! saturate; result select) travel with it in a 12-stage shift register.
+//!
+//! Ports: the host port ([`crate::host_port`]). Timing: see above and the sequencer.
+use crate::bram::Bram;
+use crate::decoder::{Decoder, IntOp, ResultSel};
+use crate::fmad_pipe::FmadPipe;
+use crate::fround::RoundMode;
+use crate::misc_unit::MiscUnit;
+use crate::operand_read::OperandRead;
+use crate::sequencer::Sequencer;
+use crate::writeback::Writeback;
+use microcode::core::CoreConfig;
+use rust_hdl::prelude::*;
+
+/// Stages from issue to the writeback stage.
+pub const WRITEBACK_STAGE: usize = 12;
+
+/// The shader core; see the module documentation.
+#[derive(LogicBlock)]
+pub struct ShaderCore {
+    /// Clock.
+    pub clock: Signal<In, Clock>,
+    /// Host port: word address.
+    pub host_addr: Signal<In, Bits<16>>,
+    /// Host port: write data.
+    pub host_wdata: Signal<In, Bits<32>>,
+    /// Host port: write enable.
+    pub host_we: Signal<In, Bit>,
+    /// Host port: read data (2 clocks after the address).
+    pub host_rdata: Signal<Out, Bits<32>>,
+    /// Zero the register file.
+    pub clear: Signal<In, Bit>,
+    /// Run the program.
+    pub start: Signal<In, Bit>,
+    /// Instruction budget.
+    pub budget: Signal<In, Bits<32>>,
+    pub busy: Signal<Out, Bit>,
+    pub done: Signal<Out, Bit>,
+    pub fault: Signal<Out, Bits<4>>,
+    pub killed: Signal<Out, Bits<4>>,
+    pub cycles: Signal<Out, Bits<32>>,
+    imem: [Bram<32, 8>; 4],
+    dec: Decoder,
+    seq: Sequencer,
+    opa: OperandRead,
+    opb: OperandRead,
+    opc: OperandRead,
+    fmad: FmadPipe,
+    misc: MiscUnit,
+    wb: Writeback,
+    // Controls of the units, one and two clocks after issue.
+    x1_sel: DFF<ResultSel>,
+    x1_round: DFF<RoundMode>,
+    x1_int: DFF<IntOp>,
+    x1_i2f: DFF<Bits<2>>,
+    x1_cond: DFF<Bits<3>>,
+    x1_p: DFF<Bit>,
+    x2_sel: DFF<ResultSel>,
+    x2_round: DFF<RoundMode>,
+    x2_int: DFF<IntOp>,
+    x2_i2f: DFF<Bits<2>>,
+    x2_cond: DFF<Bits<3>>,
+    x2_p: DFF<Bit>,
+    // Slot controls to the writeback stage: bit 0 write R, 1 write P, 2 take the multiply-add,
+    // 3..5 scale, 6..7 saturate, 8..15 the R word (register, lane, component).
+    meta: [DFF<Bits<16>>; 12],
+    meta_in: Signal<Local, Bits<16>>,
+    meta_out: Signal<Local, Bits<16>>,
+    // Issue.
+    lane: Signal<Local, Bits<2>>,
+    comp: Signal<Local, Bits<2>>,
+    pass: Signal<Local, Bit>,
+    we_slot: Signal<Local, Bit>,
+    wp_slot: Signal<Local, Bit>,
+    // Memory write port shared by the three operand copies.
+    mem_we: Signal<Local, Bit>,
+    mem_wa: Signal<Local, Bits<9>>,
+    mem_wd: Signal<Local, Bits<32>>,
+    // Host port decode.
+    region_prog: Signal<Local, Bit>,
+    region_const: Signal<Local, Bit>,
+    region_reg: Signal<Local, Bit>,
+    hr_prog: DFF<Bit>,
+    hr_bank: DFF<Bits<2>>,
+    rdata: DFF<Bits<32>>,
+    all_one: Constant<Bits<12>>,
+}
+
+impl ShaderCore {
+    /// A core built for `config` (literal set, stack depths; the sizes of the board build).
+    pub fn new(config: &CoreConfig) -> ShaderCore {
+        let lits = &config.literals[..];
+        ShaderCore {
+            clock: Default::default(),
+            host_addr: Default::default(),
+            host_wdata: Default::default(),
+            host_we: Default::default(),
+            host_rdata: Default::default(),
+            clear: Default::default(),
+            start: Default::default(),
+            budget: Default::default(),
+            busy: Default::default(),
+            done: Default::default(),
+            fault: Default::default(),
+            killed: Default::default(),
+            cycles: Default::default(),
+            imem: Default::default(),
+            dec: Decoder::new(),
+            seq: Sequencer::new(config.call_stack_depth, config.mask_stack_depth),
+            opa: OperandRead::new(lits),
+            opb: OperandRead::new(lits),
+            opc: OperandRead::new(lits),
+            fmad: Default::default(),
+            misc: Default::default(),
+            wb: Default::default(),
+            x1_sel: Default::default(),
+            x1_round: Default::default(),
+            x1_int: Default::default(),
+            x1_i2f: Default::default(),
+            x1_cond: Default::default(),
+            x1_p: Default::default(),
+            x2_sel: Default::default(),
+            x2_round: Default::default(),
+            x2_int: Default::default(),
+            x2_i2f: Default::default(),
+            x2_cond: Default::default(),
+            x2_p: Default::default(),
+            meta: Default::default(),
+            meta_in: Default::default(),
+            meta_out: Default::default(),
+            lane: Default::default(),
+            comp: Default::default(),
+            pass: Default::default(),
+            we_slot: Default::default(),
+            wp_slot: Default::default(),
+            mem_we: Default::default(),
+            mem_wa: Default::default(),
+            mem_wd: Default::default(),
+            region_prog: Default::default(),
+            region_const: Default::default(),
+            region_reg: Default::default(),
+            hr_prog: Default::default(),
+            hr_bank: Default::default(),
+            rdata: Default::default(),
+            // Four SWZ_ONE selectors: the derivatives' B operand is 1.0.
+            all_one: Constant::new(0xB6D_u64.to_bits()),
+        }
+    }
+}
+
+impl Logic for ShaderCore {
+    #[hdl_gen]
+    fn update(&mut self) {
+        dff_setup!(
+            self, clock, x1_sel, x1_round, x1_int, x1_i2f, x1_cond, x1_p, x2_sel, x2_round,
+            x2_int, x2_i2f, x2_cond, x2_p, hr_prog, hr_bank, rdata
+        );
+        clock!(self, clock, seq, opa, opb, opc, fmad, misc);
+        for i in 0..4 {
+            self.imem[i].clock.next = self.clock.val();
+        }
+        for i in 0..12 {
+            self.meta[i].clock.next = self.clock.val();
+        }
+
+        // ---- Host port decode.
+        self.region_prog.next = !self.host_addr.val().get_bits::<6>(10).any();
+        self.region_const.next = self.host_addr.val().get_bits::<8>(8) == 0x04;
+        self.region_reg.next = self.host_addr.val().get_bits::<8>(8) == 0x08;
+
+        // ---- Instruction memory and decoder.
+        for i in 0..4 {
+            self.imem[i].ra.next = self.host_addr.val().get_bits::<8>(2);
+            if self.seq.busy.val() {
+                self.imem[i].ra.next = self.seq.imem_addr.val();
+            }
+            self.imem[i].wa.next = self.host_addr.val().get_bits::<8>(2);
+            self.imem[i].wd.next = self.host_wdata.val();
+            self.imem[i].we.next = self.host_we.val()
+                & !self.seq.busy.val()
+                & self.region_prog.val()
+                & (self.host_addr.val().get_bits::<2>(0).index() == i);
+        }
+        self.dec.w0.next = self.imem[0].rd.val();
+        self.dec.w1.next = self.imem[1].rd.val();
+        self.dec.w2.next = self.imem[2].rd.val();
+        self.dec.w3.next = self.imem[3].rd.val();
+
+        // ---- Sequencer.
+        self.seq.start.next = self.start.val();
+        self.seq.clear.next = self.clear.val();
+        self.seq.budget.next = self.budget.val();
+        self.seq.kind.next = self.dec.kind.val();
+        self.seq.flow.next = self.dec.flow.val();
+        self.seq.issue.next = self.dec.issue.val();
+        self.seq.wmask.next = self.dec.wmask.val();
+        self.seq.target.next = self.dec.target.val();
+        self.busy.next = self.seq.busy.val();
+        self.done.next = self.seq.done.val();
+        self.fault.next = self.seq.fault.val();
+        self.killed.next = self.seq.killed.val();
+        self.cycles.next = self.seq.cycles.val();
+
+        // ---- Issue (cycle t).
+        self.lane.next = self.seq.slot.val().get_bits::<2>(2);
+        self.comp.next = self.seq.slot.val().get_bits::<2>(0);
+        self.opa.file.next = self.dec.a_file.val();
+        self.opa.index.next = self.dec.a_index.val();
+        self.opa.swz.next = self.dec.a_swz.val();
+        self.opa.neg.next = self.dec.a_neg.val();
+        self.opa.abs.next = self.dec.a_abs.val();
+        self.opa.lane.next = self.lane.val();
+        self.opa.comp.next = self.comp.val();
+        self.opa.extra_neg.next = false;
+        self.opb.file.next = self.dec.b_file.val();
+        self.opb.index.next = self.dec.b_index.val();
+        self.opb.swz.next = self.dec.b_swz.val();
+        self.opb.neg.next = self.dec.b_neg.val();
+        self.opb.abs.next = self.dec.b_abs.val();
+        self.opb.lane.next = self.lane.val();
+        self.opb.comp.next = self.comp.val();
+        self.opb.extra_neg.next = false;
+        self.opc.file.next = self.dec.c_file.val();
+        self.opc.index.next = self.dec.c_index.val();
+        self.opc.swz.next = self.dec.c_swz.val();
+        self.opc.neg.next = self.dec.c_neg.val();
+        self.opc.abs.next = self.dec.c_abs.val();
+        self.opc.lane.next = self.lane.val();
+        self.opc.comp.next = self.comp.val();
+        self.opc.extra_neg.next = false;
+        if self.dec.deriv.val().any() {
+            // d = A(neighbour) * 1.0 + -A(this lane's pair base): fsub, exactly.
+            self.opb.file.next = bits::<2>(2);
+            self.opb.swz.next = self.all_one.val();
+            self.opb.neg.next = bits::<4>(0);
+            self.opb.abs.next = false;
+            self.opc.file.next = self.dec.a_file.val();
+            self.opc.index.next = self.dec.a_index.val();
+            self.opc.swz.next = self.dec.a_swz.val();
+            self.opc.neg.next = self.dec.a_neg.val();
+            self.opc.abs.next = self.dec.a_abs.val();
+            self.opc.extra_neg.next = true;
+            if self.dec.deriv.val() == 1 {
+                self.opa.lane.next = self.lane.val() | bits::<2>(1);
+                self.opc.lane.next = self.lane.val() & bits::<2>(2);
+            } else {
+                self.opa.lane.next = self.lane.val() | bits::<2>(2);
+                self.opc.lane.next = self.lane.val() & bits::<2>(1);
+            }
+        }
+        self.pass.next = true;
+        if self.dec.pw.val() == 1 {
+            self.pass.next = self.seq.p.val().get_bit(self.seq.slot.val().index());
+        }
+        if self.dec.pw.val() == 2 {
+            self.pass.next = !self.seq.p.val().get_bit(self.seq.slot.val().index());
+        }
+        self.we_slot.next = self.seq.slot_valid.val()
+            & self.dec.writes_reg.val()
+            & self.dec.wmask.val().get_bit(self.comp.val().index())
+            & self.seq.e.val().get_bit(self.lane.val().index())
+            & self.pass.val();
+        self.wp_slot.next = self.seq.slot_valid.val()
+            & self.dec.writes_pred.val()
+            & self.dec.wmask.val().get_bit(self.comp.val().index())
+            & self.seq.e.val().get_bit(self.lane.val().index());
+        self.meta_in.next = bit_cast::<16, 1>(self.we_slot.val().into())
+            | (bit_cast::<16, 1>(self.wp_slot.val().into()) << 1)
+            | (bit_cast::<16, 1>((self.dec.result.val() == ResultSel::Fmad).into()) << 2)
+            | (bit_cast::<16, 3>(self.dec.scale.val()) << 3)
+            | (bit_cast::<16, 2>(self.dec.sat.val()) << 6)
+            | (bit_cast::<16, 4>(self.dec.dst.val().get_bits::<4>(0)) << 12)
+            | (bit_cast::<16, 4>(self.seq.slot.val()) << 8);
+        self.meta[0].d.next = self.meta_in.val();
+        for i in 1..12 {
+            self.meta[i].d.next = self.meta[i - 1].q.val();
+        }
+        self.x1_sel.d.next = self.dec.result.val();
+        self.x1_round.d.next = self.dec.round.val();
+        self.x1_int.d.next = self.dec.int_op.val();
+        self.x1_i2f.d.next = self.dec.i2f_mode.val();
+        self.x1_cond.d.next = self.dec.cond.val();
+        self.x1_p.d.next = self.seq.p.val().get_bit(self.seq.slot.val().index());
+        self.x2_sel.d.next = self.x1_sel.q.val();
+        self.x2_round.d.next = self.x1_round.q.val();
+        self.x2_int.d.next = self.x1_int.q.val();
+        self.x2_i2f.d.next = self.x1_i2f.q.val();
+        self.x2_cond.d.next = self.x1_cond.q.val();
+        self.x2_p.d.next = self.x1_p.q.val();
+
+        // ---- Units (cycle t+2).
+        self.fmad.a.next = self.opa.value.val();
+        self.fmad.b.next = self.opb.value.val();
+        self.fmad.c.next = self.opc.value.val();
+        self.misc.a.next = self.opa.value.val();
+        self.misc.b.next = self.opb.value.val();
+        self.misc.sel.next = self.x2_sel.q.val();
+        self.misc.round.next = self.x2_round.q.val();
+        self.misc.int_op.next = self.x2_int.q.val();
+        self.misc.i2f_mode.next = self.x2_i2f.q.val();
+        self.misc.cond.next = self.x2_cond.q.val();
+        self.misc.p.next = self.x2_p.q.val();
+
+        // ---- Writeback (cycle t+12).
+        self.meta_out.next = self.meta[11].q.val();
+        self.wb.fmad.next = self.fmad.result.val();
+        self.wb.misc.next = self.misc.result.val();
+        self.wb.use_fmad.next = self.meta_out.val().get_bit(2);
+        self.wb.scale.next = self.meta_out.val().get_bits::<3>(3);
+        self.wb.sat.next = self.meta_out.val().get_bits::<2>(6);
+        self.seq.p_we.next = self.meta_out.val().get_bit(1);
+        self.seq.p_idx.next = self.meta_out.val().get_bits::<4>(8);
+        self.seq.p_val.next = self.misc.result.val().get_bit(29);
+
+        // ---- Operand memory write port: writeback, clear, or the host.
+        self.mem_we.next = self.meta_out.val().get_bit(0);
+        self.mem_wa.next = bit_cast::<9, 8>(self.meta_out.val().get_bits::<8>(8));
+        self.mem_wd.next = self.wb.value.val();
+        if self.seq.clear_we.val() {
+            self.mem_we.next = true;
+            self.mem_wa.next = bit_cast::<9, 8>(self.seq.clear_addr.val());
+            self.mem_wd.next = bits::<32>(0);
+        }
+        if !self.seq.busy.val() {
+            self.mem_we.next =
+                self.host_we.val() & (self.region_const.val() | self.region_reg.val());
+            self.mem_wa.next = bit_cast::<9, 8>(self.host_addr.val().get_bits::<8>(0));
+            if self.region_const.val() {
+                self.mem_wa.next =
+                    bits::<9>(256) | bit_cast::<9, 8>(self.host_addr.val().get_bits::<8>(0));
+            }
+            self.mem_wd.next = self.host_wdata.val();
+        }
+        self.opa.we.next = self.mem_we.val();
+        self.opa.wa.next = self.mem_wa.val();
+        self.opa.wd.next = self.mem_wd.val();
+        self.opb.we.next = self.mem_we.val();
+        self.opb.wa.next = self.mem_wa.val();
+        self.opb.wd.next = self.mem_wd.val();
+        self.opc.we.next = self.mem_we.val();
+        self.opc.wa.next = self.mem_wa.val();
+        self.opc.wd.next = self.mem_wd.val();
+
+        // ---- Host reads through operand copy A and the instruction memory.
+        self.opa.use_raw.next = !self.seq.busy.val();
+        self.opa.raw_addr.next = bit_cast::<9, 8>(self.host_addr.val().get_bits::<8>(0));
+        if self.region_const.val() {
+            self.opa.raw_addr.next =
+                bits::<9>(256) | bit_cast::<9, 8>(self.host_addr.val().get_bits::<8>(0));
+        }
+        self.opb.use_raw.next = false;
+        self.opb.raw_addr.next = bits::<9>(0);
+        self.opc.use_raw.next = false;
+        self.opc.raw_addr.next = bits::<9>(0);
+        self.hr_prog.d.next = self.region_prog.val();
+        self.hr_bank.d.next = self.host_addr.val().get_bits::<2>(0);
+        self.rdata.d.next = self.opa.raw.val();
+        if self.hr_prog.q.val() {
+            match self.hr_bank.q.val().index() {
+                0 => {
+                    self.rdata.d.next = self.imem[0].rd.val();
+                }
+                1 => {
+                    self.rdata.d.next = self.imem[1].rd.val();
+                }
+                2 => {
+                    self.rdata.d.next = self.imem[2].rd.val();
+                }
+                _ => {
+                    self.rdata.d.next = self.imem[3].rd.val();
+                }
+            }
+        }
+        self.host_rdata.next = self.rdata.q.val();
+    }
+}

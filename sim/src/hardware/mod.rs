@@ -1,0 +1,208 @@
+//! The hardware engines: the shader core of the `hdl` crate, run cycle by cycle, through its host
+//! port (`hdl::host_port`).
+//!
+//! [`HostPort`] is what an engine offers (word writes and reads, clear, run); [`run_image`] is the
+//! one loader every engine shares: it checks that the hardware builds every operation the image
+//! uses, writes the program, the constant file and the inputs exactly where the core model starts
+//! from (`core_model::initial_state`), runs, and reads the outputs back. Engines:
+//! - [`rtl::RtlCore`]: rust-hdl's own simulation, driven directly (`simulate` per clock edge);
+//! - [`verilator::VerilatorCore`]: the Verilog that `generate_verilog` emits, compiled by
+//!   Verilator into a harness process (built once per distinct Verilog, cached).
+
+pub mod rtl;
+// pub mod verilator;
+
+use crate::core_model;
+use crate::run_io::{LaneOutput, RunInputs, RunOutput, LANES};
+use hdl::host_port::{self, fault_code};
+use microcode::core::disasm::instr_text;
+use microcode::core::Image;
+use thiserror::Error;
+
+/// What a run of the hardware reports.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct HwRun {
+    /// Fault code (`hdl::host_port::fault_code`), 0 for none.
+    pub fault: u8,
+    /// Kill mask, bit L = lane L.
+    pub killed: u8,
+    /// Clocks of the run.
+    pub cycles: u64,
+}
+
+/// A hardware engine's failure.
+#[derive(Debug, Error)]
+pub enum HwError {
+    /// The image uses an operation this hardware build does not implement.
+    #[error("core instruction {pc} ({text}): the {engine} engine's hardware does not implement {op} yet")]
+    Unsupported {
+        engine: &'static str,
+        pc: usize,
+        op: &'static str,
+        text: String,
+    },
+    /// The image does not fit this hardware's memories.
+    #[error("the image needs {what} {need}, the hardware has {have}")]
+    TooLarge {
+        what: &'static str,
+        need: usize,
+        have: usize,
+    },
+    /// The core stopped with a fault.
+    #[error("the core stopped with fault {code} ({name}) after {cycles} cycles")]
+    Fault {
+        code: u8,
+        name: &'static str,
+        cycles: u64,
+    },
+    /// The simulation did not finish.
+    #[error("the {engine} engine did not finish within {clocks} clocks")]
+    Timeout { engine: &'static str, clocks: u64 },
+    /// The Verilator engine could not be built or talked to.
+    #[error("verilator engine: {0}")]
+    Verilator(String),
+}
+
+/// Name of a fault code.
+pub fn fault_name(code: u8) -> &'static str {
+    match code {
+        fault_code::NONE => "none",
+        fault_code::BUDGET => "instruction budget exhausted",
+        fault_code::STACK_OVERFLOW => "mask stack overflow",
+        fault_code::CALL_OVERFLOW => "call stack overflow",
+        fault_code::STACK_MISMATCH => "mask stack mismatch",
+        fault_code::DIVERGENT => "divergent conditional branch",
+        fault_code::MISSING_UNIT => "operation not built in this hardware",
+        fault_code::PC_RANGE => "program counter out of range",
+        _ => "unknown fault",
+    }
+}
+
+/// A shader core reached through its host port.
+pub trait HostPort {
+    /// Engine name (`rtl`, `verilator`).
+    fn engine(&self) -> &'static str;
+    /// Writes a word (the core must be idle).
+    fn write(&mut self, addr: u16, data: u32) -> Result<(), HwError>;
+    /// Reads a word (the core must be idle).
+    fn read(&mut self, addr: u16) -> Result<u32, HwError>;
+    /// Zeroes the register file.
+    fn clear(&mut self) -> Result<(), HwError>;
+    /// Runs from instruction 0 until `done`; gives up after `max_clocks`.
+    fn run(&mut self, budget: u32, max_clocks: u64) -> Result<HwRun, HwError>;
+    /// Total clocks simulated so far (for speed measurements).
+    fn clocks(&self) -> u64;
+}
+
+/// The first instruction of `image` the hardware does not implement, as an error.
+pub fn check_supported(image: &Image, engine: &'static str) -> Result<(), HwError> {
+    if let Some((pc, i)) = image
+        .code
+        .iter()
+        .enumerate()
+        .find(|(_, i)| !hdl::decoder::implemented(i.op))
+    {
+        return Err(HwError::Unsupported {
+            engine,
+            pc,
+            op: i.op.mnemonic(),
+            text: instr_text(i),
+        });
+    }
+    if image.code.len() > 256 {
+        return Err(HwError::TooLarge {
+            what: "instructions",
+            need: image.code.len(),
+            have: 256,
+        });
+    }
+    Ok(())
+}
+
+/// Writes the image's program (once per image; the program stays loaded across runs).
+pub fn load_program(port: &mut dyn HostPort, image: &Image) -> Result<(), HwError> {
+    check_supported(image, port.engine())?;
+    for (i, instr) in image.code.iter().enumerate() {
+        let w = microcode::core::isa::encode(instr);
+        for k in 0..4 {
+            port.write(host_port::program_addr(i, k), (w >> (32 * k)) as u32)?;
+        }
+    }
+    Ok(())
+}
+
+/// Clocks a run may take before the engine gives up: the budget's worth of the slowest
+/// instruction, plus slack.
+fn clock_limit(image: &Image, budget: u64) -> u64 {
+    let slowest = image
+        .code
+        .iter()
+        .map(|i| i.op.info().cycles(i.wmask))
+        .max()
+        .unwrap_or(1);
+    budget.saturating_mul(slowest).saturating_add(10_000)
+}
+
+/// Runs one quad of a loaded program: clears R, writes the constants and inputs, runs, reads the
+/// outputs. The result has the shape of the core model's.
+pub fn run_loaded(
+    port: &mut dyn HostPort,
+    image: &Image,
+    inputs: &RunInputs,
+) -> Result<RunOutput, HwError> {
+    let (r, k) = core_model::initial_state(image, inputs);
+    port.clear()?;
+    for (s, v) in k.iter().enumerate() {
+        for (c, &x) in v.iter().enumerate() {
+            port.write(host_port::const_addr(s, c), x)?;
+        }
+    }
+    for (reg, lanes) in r.iter().enumerate() {
+        for (l, v) in lanes.iter().enumerate() {
+            for (c, &x) in v.iter().enumerate() {
+                if x != 0 {
+                    port.write(host_port::reg_addr(reg, l, c), x)?;
+                }
+            }
+        }
+    }
+    let budget = u32::try_from(inputs.budget).unwrap_or(u32::MAX);
+    let run = port.run(budget, clock_limit(image, u64::from(budget)))?;
+    if run.fault != 0 {
+        return Err(HwError::Fault {
+            code: run.fault,
+            name: fault_name(run.fault),
+            cycles: run.cycles,
+        });
+    }
+    let mut lanes: [LaneOutput; LANES] = Default::default();
+    for (l, lane) in lanes.iter_mut().enumerate() {
+        lane.killed = run.killed & (1 << l) != 0;
+        for m in &image.outputs {
+            let mut v = [0u32; 4];
+            for (c, x) in v.iter_mut().enumerate() {
+                *x = port.read(host_port::reg_addr(usize::from(m.reg), l, c))?;
+            }
+            lane.outputs.insert(u32::from(m.tgsi), v);
+        }
+    }
+    Ok(RunOutput {
+        engine: port.engine().to_string(),
+        lanes,
+        instructions: None,
+        cycles: Some(run.cycles),
+        fault: None,
+        geometry: image.processor == 2,
+        warnings: Vec::new(),
+    })
+}
+
+/// Loads `image` and runs one quad.
+pub fn run_image(
+    port: &mut dyn HostPort,
+    image: &Image,
+    inputs: &RunInputs,
+) -> Result<RunOutput, HwError> {
+    load_program(port, image)?;
+    run_loaded(port, image, inputs)
+}

@@ -1,0 +1,170 @@
+//! The `rtl` engine: rust-hdl's own simulation of `hdl::shader_core::ShaderCore`, driven directly
+//! (one `simulate` call per clock edge, no testbench threads), with an optional VCD dump.
+
+use super::{HostPort, HwError, HwRun};
+use hdl::shader_core::ShaderCore;
+use microcode::core::CoreConfig;
+use rust_hdl::core::check_error::check_all;
+use rust_hdl::prelude::*;
+use rust_hdl::core::vcd_probe::{write_vcd_change, write_vcd_header, VCDProbe};
+use std::cell::RefCell;
+use std::io::Write;
+use std::rc::Rc;
+
+/// A writer shared between the VCD probe and the timestamps this engine writes between its
+/// dumps (the probe owns its writer and has no timestamp call of its own).
+#[derive(Clone)]
+struct SharedWrite(Rc<RefCell<Box<dyn Write>>>);
+
+impl Write for SharedWrite {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        self.0.borrow_mut().write(buf)
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        self.0.borrow_mut().flush()
+    }
+}
+
+/// Engine name.
+pub const ENGINE: &str = "rtl";
+
+/// The shader core in rust-hdl simulation.
+pub struct RtlCore {
+    uut: Box<ShaderCore>,
+    clocks: u64,
+    vcd: Option<(VCDProbe<SharedWrite>, SharedWrite)>,
+    time: u64,
+}
+
+impl RtlCore {
+    /// A core built for `config`.
+    pub fn new(config: &CoreConfig) -> Result<RtlCore, HwError> {
+        let mut uut = Box::new(ShaderCore::new(config));
+        uut.connect_all();
+        check_all(uut.as_ref()).map_err(|e| HwError::Verilator(format!("rust-hdl check: {e:?}")))?;
+        Ok(RtlCore {
+            uut,
+            clocks: 0,
+            vcd: None,
+            time: 0,
+        })
+    }
+
+    /// Dumps every signal to `out` as VCD from now on (one timestep per clock edge).
+    pub fn trace_vcd(&mut self, out: Box<dyn Write>) {
+        let shared = SharedWrite(Rc::new(RefCell::new(out)));
+        let probe = write_vcd_header(shared.clone(), self.uut.as_ref());
+        self.vcd = Some((probe, shared));
+    }
+
+    /// Flushes the VCD output, if any.
+    pub fn finish_vcd(&mut self) -> std::io::Result<()> {
+        match self.vcd.as_mut() {
+            Some((_, w)) => w.flush(),
+            None => Ok(()),
+        }
+    }
+
+    fn settle(&mut self) -> Result<(), HwError> {
+        if !simulate(self.uut.as_mut(), 100) {
+            return Err(HwError::Verilator(
+                "rust-hdl simulation did not settle (combinational loop)".into(),
+            ));
+        }
+        if let Some((probe, mut w)) = self.vcd.take() {
+            // A failed timestamp write shows up as a truncated file; the run itself goes on.
+            let _ = writeln!(w, "#{}", self.time);
+            let probe = write_vcd_change(probe, self.uut.as_ref());
+            self.vcd = Some((probe, w));
+        }
+        self.time += 1;
+        Ok(())
+    }
+
+    /// One clock: rising edge, settle, falling edge, settle.
+    fn tick(&mut self) -> Result<(), HwError> {
+        self.uut.clock.next = true.into();
+        self.settle()?;
+        self.uut.clock.next = false.into();
+        self.settle()?;
+        self.clocks += 1;
+        Ok(())
+    }
+
+    fn idle_inputs(&mut self) {
+        self.uut.host_we.next = false;
+        self.uut.clear.next = false;
+        self.uut.start.next = false;
+    }
+}
+
+impl HostPort for RtlCore {
+    fn engine(&self) -> &'static str {
+        ENGINE
+    }
+
+    fn write(&mut self, addr: u16, data: u32) -> Result<(), HwError> {
+        self.uut.host_addr.next = u64::from(addr).to_bits();
+        self.uut.host_wdata.next = u64::from(data).to_bits();
+        self.uut.host_we.next = true;
+        self.tick()?;
+        self.idle_inputs();
+        Ok(())
+    }
+
+    fn read(&mut self, addr: u16) -> Result<u32, HwError> {
+        self.idle_inputs();
+        self.uut.host_addr.next = u64::from(addr).to_bits();
+        for _ in 0..hdl::host_port::READ_LATENCY {
+            self.tick()?;
+        }
+        Ok(self.uut.host_rdata.val().index() as u32)
+    }
+
+    fn clear(&mut self) -> Result<(), HwError> {
+        self.idle_inputs();
+        self.uut.clear.next = true;
+        self.tick()?;
+        self.uut.clear.next = false;
+        let mut n = 0;
+        while self.uut.busy.val() {
+            self.tick()?;
+            n += 1;
+            if n > 2 * u64::from(hdl::host_port::CLEAR_CLOCKS) {
+                return Err(HwError::Timeout {
+                    engine: ENGINE,
+                    clocks: n,
+                });
+            }
+        }
+        Ok(())
+    }
+
+    fn run(&mut self, budget: u32, max_clocks: u64) -> Result<HwRun, HwError> {
+        self.idle_inputs();
+        self.uut.budget.next = u64::from(budget).to_bits();
+        self.uut.start.next = true;
+        self.tick()?;
+        self.uut.start.next = false;
+        let mut n = 0u64;
+        while !self.uut.done.val() {
+            self.tick()?;
+            n += 1;
+            if n > max_clocks {
+                return Err(HwError::Timeout {
+                    engine: ENGINE,
+                    clocks: n,
+                });
+            }
+        }
+        Ok(HwRun {
+            fault: self.uut.fault.val().index() as u8,
+            killed: self.uut.killed.val().index() as u8,
+            cycles: self.uut.cycles.val().index() as u64,
+        })
+    }
+
+    fn clocks(&self) -> u64 {
+        self.clocks
+    }
+}
