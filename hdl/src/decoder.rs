@@ -480,19 +480,31 @@ impl Logic for Decoder {
         self.scale.next = self.word.val().get_bits::<3>(self.scale_lsb.val().index());
         self.cond.next = self.word.val().get_bits::<3>(self.cond_lsb.val().index());
         self.pw.next = self.word.val().get_bits::<2>(self.pw_lsb.val().index());
-        self.target.next = self.word.val().get_bits::<10>(self.target_lsb.val().index());
+        self.target.next = self
+            .word
+            .val()
+            .get_bits::<10>(self.target_lsb.val().index());
         self.a_file.next = self.word.val().get_bits::<2>(self.a_file_lsb.val().index());
-        self.a_index.next = self.word.val().get_bits::<8>(self.a_index_lsb.val().index());
+        self.a_index.next = self
+            .word
+            .val()
+            .get_bits::<8>(self.a_index_lsb.val().index());
         self.a_swz.next = self.word.val().get_bits::<12>(self.a_swz_lsb.val().index());
         self.a_neg.next = self.word.val().get_bits::<4>(self.a_neg_lsb.val().index());
         self.a_abs.next = self.word.val().get_bit(self.a_abs_lsb.val().index());
         self.b_file.next = self.word.val().get_bits::<2>(self.b_file_lsb.val().index());
-        self.b_index.next = self.word.val().get_bits::<8>(self.b_index_lsb.val().index());
+        self.b_index.next = self
+            .word
+            .val()
+            .get_bits::<8>(self.b_index_lsb.val().index());
         self.b_swz.next = self.word.val().get_bits::<12>(self.b_swz_lsb.val().index());
         self.b_neg.next = self.word.val().get_bits::<4>(self.b_neg_lsb.val().index());
         self.b_abs.next = self.word.val().get_bit(self.b_abs_lsb.val().index());
         self.c_file.next = self.word.val().get_bits::<2>(self.c_file_lsb.val().index());
-        self.c_index.next = self.word.val().get_bits::<8>(self.c_index_lsb.val().index());
+        self.c_index.next = self
+            .word
+            .val()
+            .get_bits::<8>(self.c_index_lsb.val().index());
         self.c_swz.next = self.word.val().get_bits::<12>(self.c_swz_lsb.val().index());
         self.c_neg.next = self.word.val().get_bits::<4>(self.c_neg_lsb.val().index());
         self.c_abs.next = self.word.val().get_bit(self.c_abs_lsb.val().index());

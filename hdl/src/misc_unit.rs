@@ -100,13 +100,15 @@ impl Logic for MiscUnit {
         }
         // EXPN's special operands: 1 zero -> -inf, 2 infinity -> +inf, 3 NaN.
         self.spec.next = bits::<2>(0);
-        if self.exp.val() == 0 {
-            self.spec.next = bits::<2>(1);
-        }
-        if self.exp.val() == 255 {
-            self.spec.next = bits::<2>(2);
-            if !self.frac_zero.val() {
-                self.spec.next = bits::<2>(3);
+        if self.i2f_mode.val() == 2 {
+            if self.exp.val() == 0 {
+                self.spec.next = bits::<2>(1);
+            }
+            if self.exp.val() == 255 {
+                self.spec.next = bits::<2>(2);
+                if !self.frac_zero.val() {
+                    self.spec.next = bits::<2>(3);
+                }
             }
         }
 
@@ -167,7 +169,8 @@ impl Logic for MiscUnit {
                 }
             }
             ResultSel::Mant => {
-                self.early.next = bits::<32>(0x3F80_0000) | (self.a.val() & bits::<32>(0x007F_FFFF));
+                self.early.next =
+                    bits::<32>(0x3F80_0000) | (self.a.val() & bits::<32>(0x007F_FFFF));
                 if (self.exp.val() == 0) | (self.exp.val() == 255) {
                     self.early.next = bits::<32>(0x7FC0_0000);
                 }

@@ -192,7 +192,8 @@ impl Logic for Sequencer {
         if self.p_we.val() {
             self.p_reg.d.next = (self.p_reg.q.val()
                 & !(bits::<16>(1) << bit_cast::<16, 4>(self.p_idx.val())))
-                | (bit_cast::<16, 1>(self.p_val.val().into()) << bit_cast::<16, 4>(self.p_idx.val()));
+                | (bit_cast::<16, 1>(self.p_val.val().into())
+                    << bit_cast::<16, 4>(self.p_idx.val()));
         }
 
         // Slot issue of pipelined instructions: the last 16 clocks.

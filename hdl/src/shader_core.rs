@@ -162,8 +162,8 @@ impl Logic for ShaderCore {
     #[hdl_gen]
     fn update(&mut self) {
         dff_setup!(
-            self, clock, x1_sel, x1_round, x1_int, x1_i2f, x1_cond, x1_p, x2_sel, x2_round,
-            x2_int, x2_i2f, x2_cond, x2_p, hr_prog, hr_bank, rdata
+            self, clock, x1_sel, x1_round, x1_int, x1_i2f, x1_cond, x1_p, x2_sel, x2_round, x2_int,
+            x2_i2f, x2_cond, x2_p, hr_prog, hr_bank, rdata
         );
         clock!(self, clock, seq, opa, opb, opc, fmad, misc);
         for i in 0..4 {

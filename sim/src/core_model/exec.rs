@@ -47,6 +47,8 @@ pub(super) struct Machine<'a> {
     vertices: [Vec<Vertex>; LANES],
     cycles: u64,
     count: u64,
+    /// Addresses of the executed instructions, when recorded.
+    pcs: Option<Vec<usize>>,
 }
 
 fn any(m: Mask) -> bool {
@@ -88,6 +90,7 @@ impl<'a> Machine<'a> {
             addr_stack: Default::default(),
             cycles: 0,
             count: 0,
+            pcs: None,
         }
     }
 
@@ -123,6 +126,32 @@ impl<'a> Machine<'a> {
 
     fn fault(&self, pc: usize, kind: FaultKind) -> CoreFault {
         CoreFault { pc, kind }
+    }
+
+    /// Runs the first `n` instructions (or to the end); returns the whole register file and the
+    /// address of every executed instruction.
+    #[allow(clippy::type_complexity)]
+    pub fn run_prefix(mut self, n: u64) -> Result<(Vec<[[u32; 4]; LANES]>, Vec<usize>), CoreFault> {
+        self.pcs = Some(Vec::new());
+        self.budget = self.budget.max(n);
+        let mut pc = 0usize;
+        while let Some(i) = self.img.code.get(pc).copied() {
+            if !any(and_not(self.main_live, self.killed)) || self.count >= n {
+                break;
+            }
+            if let Some(pcs) = self.pcs.as_mut() {
+                pcs.push(pc);
+            }
+            self.count += 1;
+            match self.step(pc, &i)? {
+                Some(next) => pc = next,
+                None => break,
+            }
+        }
+        Ok((
+            std::mem::take(&mut self.r),
+            self.pcs.take().unwrap_or_default(),
+        ))
     }
 
     pub fn run(mut self, mut trace: Option<&mut dyn FnMut(&str)>) -> Result<RunOutput, CoreFault> {

@@ -92,6 +92,18 @@ pub fn run(image: &Image, inputs: &RunInputs) -> Result<RunOutput, CoreFault> {
     exec::Machine::new(image, inputs).run(None)
 }
 
+/// Runs the first `n` instructions of the image (fewer if it ends first) and returns the whole
+/// register file R (per register, per lane) and the address of each executed instruction: the
+/// hardware engines compare their registers with it to find the first instruction that differs.
+#[allow(clippy::type_complexity)]
+pub fn run_prefix(
+    image: &Image,
+    inputs: &RunInputs,
+    n: u64,
+) -> Result<(Vec<[[u32; 4]; LANES]>, Vec<usize>), CoreFault> {
+    exec::Machine::new(image, inputs).run_prefix(n)
+}
+
 /// Runs the image and hands every executed instruction's trace line to `trace`.
 pub fn run_traced(
     image: &Image,

@@ -206,3 +206,66 @@ pub fn run_image(
     load_program(port, image)?;
     run_loaded(port, image, inputs)
 }
+
+/// Where a hardware run first departs from the core model.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Divergence {
+    /// Executed instructions when the register files first differ.
+    pub step: u64,
+    /// Address of that instruction.
+    pub pc: usize,
+    /// Its disassembly (with mnemonic).
+    pub text: String,
+    /// The first differing word: (register, lane, component, model, hardware).
+    pub word: (usize, usize, usize, u32, u32),
+}
+
+/// Finds the first core instruction after which the hardware's register file differs from the
+/// core model's: runs both with budgets 1, 2, ... (the hardware stops with its budget fault after
+/// its writes have landed) and compares every register word. `None` when no prefix differs.
+pub fn first_difference(
+    port: &mut dyn HostPort,
+    image: &Image,
+    inputs: &RunInputs,
+    max_steps: u64,
+) -> Result<Option<Divergence>, HwError> {
+    load_program(port, image)?;
+    let regs = usize::from(image.config.registers).min(16);
+    for n in 1..=max_steps {
+        let Ok((model, pcs)) = core_model::run_prefix(image, inputs, n) else {
+            return Ok(None);
+        };
+        let mut limited = RunInputs {
+            budget: n,
+            ..RunInputs::default()
+        };
+        limited.inputs = inputs.inputs.clone();
+        limited.constants = inputs.constants.clone();
+        limited.geometry_inputs = inputs.geometry_inputs.clone();
+        match run_loaded(port, image, &limited) {
+            Ok(_) | Err(HwError::Fault { .. }) => {}
+            Err(e) => return Err(e),
+        }
+        for (r, lanes) in model.iter().enumerate().take(regs) {
+            for (l, v) in lanes.iter().enumerate() {
+                for (c, &want) in v.iter().enumerate() {
+                    let got = port.read(host_port::reg_addr(r, l, c))?;
+                    if got != want {
+                        let pc = pcs.last().copied().unwrap_or(0);
+                        let text = image.code.get(pc).map(instr_text).unwrap_or_default();
+                        return Ok(Some(Divergence {
+                            step: n,
+                            pc,
+                            text,
+                            word: (r, l, c, want, got),
+                        }));
+                    }
+                }
+            }
+        }
+        if pcs.len() < n as usize {
+            break;
+        }
+    }
+    Ok(None)
+}

@@ -5,8 +5,8 @@ use super::{HostPort, HwError, HwRun};
 use hdl::shader_core::ShaderCore;
 use microcode::core::CoreConfig;
 use rust_hdl::core::check_error::check_all;
-use rust_hdl::prelude::*;
 use rust_hdl::core::vcd_probe::{write_vcd_change, write_vcd_header, VCDProbe};
+use rust_hdl::prelude::*;
 use std::cell::RefCell;
 use std::io::Write;
 use std::rc::Rc;
@@ -41,7 +41,8 @@ impl RtlCore {
     pub fn new(config: &CoreConfig) -> Result<RtlCore, HwError> {
         let mut uut = Box::new(ShaderCore::new(config));
         uut.connect_all();
-        check_all(uut.as_ref()).map_err(|e| HwError::Verilator(format!("rust-hdl check: {e:?}")))?;
+        check_all(uut.as_ref())
+            .map_err(|e| HwError::Verilator(format!("rust-hdl check: {e:?}")))?;
         Ok(RtlCore {
             uut,
             clocks: 0,

