@@ -19,7 +19,7 @@ pub struct I2F {
     /// The int32 operand (two's complement bits), or uint32 with `unsigned`.
     pub a: Signal<In, Bits<32>>,
     /// Read `a` as uint32 (`U2F`).
-    pub unsigned: Signal<In, Bit>,
+    pub as_unsigned: Signal<In, Bit>,
     /// The binary32 result, 4 rising edges after the operand.
     pub result: Signal<Out, Bits<32>>,
 
@@ -54,10 +54,10 @@ impl Logic for I2F {
         // ---- Stage 1: |a| (i32::MIN stays 0x80000000, the right magnitude as unsigned).
         self.s1c_neg.next = bits::<32>(0) - self.a.val();
         self.s1_mag.d.next = self.a.val();
-        if self.a.val().get_bit(31) & !self.unsigned.val() {
+        if self.a.val().get_bit(31) & !self.as_unsigned.val() {
             self.s1_mag.d.next = self.s1c_neg.val();
         }
-        self.s1_sign.d.next = self.a.val().get_bit(31) & !self.unsigned.val();
+        self.s1_sign.d.next = self.a.val().get_bit(31) & !self.as_unsigned.val();
 
         // ---- Stage 2: leading zeros.
         self.lzc.x.next = self.s1_mag.q.val();

@@ -93,7 +93,7 @@ impl Logic for MiscUnit {
         self.exp.next = self.a.val().get_bits::<8>(23);
         self.frac_zero.next = !self.a.val().get_bits::<23>(0).any();
         self.i2f.a.next = self.a.val();
-        self.i2f.unsigned.next = self.i2f_mode.val() == 1;
+        self.i2f.as_unsigned.next = self.i2f_mode.val() == 1;
         if self.i2f_mode.val() == 2 {
             // The unbiased exponent as int32 (wrapping 32-bit arithmetic).
             self.i2f.a.next = bit_cast::<32, 8>(self.exp.val()) - bits::<32>(127);

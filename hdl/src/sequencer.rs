@@ -90,6 +90,7 @@ pub struct Sequencer {
     // Combinational values of the last clock of an instruction.
     last: Signal<Local, Bit>,
     bubble: Signal<Local, Bits<10>>,
+    slot_index: Signal<Local, Bits<10>>,
     cond: Signal<Local, Bits<4>>,
     px: Signal<Local, Bits<4>>,
     lanes: Signal<Local, Bits<4>>,
@@ -153,6 +154,7 @@ impl Sequencer {
             drain: Constant::new(u64::from(DRAIN_CLOCKS).to_bits()),
             last: Default::default(),
             bubble: Default::default(),
+            slot_index: Default::default(),
             cond: Default::default(),
             px: Default::default(),
             lanes: Default::default(),
@@ -198,7 +200,8 @@ impl Logic for Sequencer {
 
         // Slot issue of pipelined instructions: the last 16 clocks.
         self.bubble.next = bit_cast::<10, 9>(self.issue.val()) - bits::<10>(16);
-        self.slot.next = (self.k.q.val() - self.bubble.val() - bits::<10>(1)).get_bits::<4>(0);
+        self.slot_index.next = self.k.q.val() - self.bubble.val() - bits::<10>(1);
+        self.slot.next = self.slot_index.val().get_bits::<4>(0);
         self.slot_valid.next = (self.state.q.val() == SeqState::Exec)
             & (self.kind.val() == ExecKind::Alu)
             & (self.k.q.val() > self.bubble.val());

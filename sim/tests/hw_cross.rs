@@ -14,7 +14,9 @@ use microcode::core::image::{ConstSlot, ConstSource, RegMap};
 use microcode::core::isa::{Cond, Instr, Op, Operand, SrcFile, OPS};
 use microcode::core::{CoreConfig, Image};
 use microcode::tgsi::text;
-use sim::hardware::{first_difference, rtl::RtlCore, run_image, HostPort, HwError};
+use sim::hardware::{
+    first_difference, rtl::RtlCore, run_image, verilator::VerilatorCore, HostPort, HwError,
+};
 use sim::run_io::RunInputs;
 
 /// Compares one run; on a mismatch, locates the first differing instruction.
@@ -105,10 +107,31 @@ fn cross(
     }
 }
 
-#[test]
-fn hand_written_programs_match_on_rtl() {
+/// Both hardware engines (Verilator only when it is installed: `cargo xtask setup`).
+fn engines() -> Vec<Box<dyn HostPort>> {
     let cfg = CoreConfig::default();
-    let mut core = RtlCore::new(&cfg).expect("the core builds");
+    let mut v: Vec<Box<dyn HostPort>> =
+        vec![Box::new(RtlCore::new(&cfg).expect("the core builds"))];
+    match toolchain::find(toolchain::Tool::Verilator) {
+        Ok(_) => {
+            let core = VerilatorCore::new(&cfg, &mut |m| eprintln!("{m}"))
+                .unwrap_or_else(|e| panic!("the verilator engine does not build: {e}"));
+            v.push(Box::new(core));
+        }
+        Err(e) => eprintln!("note: skipping the verilator engine: {e}"),
+    }
+    v
+}
+
+#[test]
+fn hand_written_programs_match_on_rtl_and_verilator() {
+    for mut core in engines() {
+        hand_written_on(core.as_mut());
+    }
+}
+
+fn hand_written_on(core: &mut dyn HostPort) {
+    let cfg = CoreConfig::default();
     let mut rng = XorShift::new(11);
     let (mut ran, mut skipped) = (0, Vec::new());
     for (body, _) in HAND {
@@ -120,7 +143,7 @@ fn hand_written_programs_match_on_rtl() {
         }
         for _ in 0..2 {
             let inputs = random_inputs(&mut rng);
-            cross(&mut core, &c.image, &inputs, body).unwrap_or_else(|e| panic!("{e}"));
+            cross(core, &c.image, &inputs, body).unwrap_or_else(|e| panic!("{e}"));
         }
         ran += 1;
     }
@@ -321,7 +344,7 @@ impl CoreGen {
 }
 
 #[test]
-fn random_core_programs_match_on_rtl() {
+fn random_core_programs_match_on_rtl_and_verilator() {
     let seed = std::env::var("HW_CROSS_SEED")
         .ok()
         .and_then(|v| v.parse().ok())
@@ -330,19 +353,16 @@ fn random_core_programs_match_on_rtl() {
         rng: XorShift::new(seed),
         code: Vec::new(),
     };
-    let mut core = RtlCore::new(&CoreConfig::default()).expect("the core builds");
+    let mut cores = engines();
     let mut seen = std::collections::BTreeSet::new();
     for n in 0..60 {
         let img = g.image();
         seen.extend(img.code.iter().map(|i| i.op));
         let inputs = random_inputs(&mut g.rng);
-        cross(
-            &mut core,
-            &img,
-            &inputs,
-            &format!("random program {n} (seed {seed})"),
-        )
-        .unwrap_or_else(|e| panic!("{e}"));
+        for core in cores.iter_mut() {
+            let what = format!("random program {n} (seed {seed}) on {}", core.engine());
+            cross(core.as_mut(), &img, &inputs, &what).unwrap_or_else(|e| panic!("{e}"));
+        }
     }
     let missing: Vec<&str> = OPS
         .iter()

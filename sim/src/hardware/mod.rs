@@ -10,7 +10,7 @@
 //!   Verilator into a harness process (built once per distinct Verilog, cached).
 
 pub mod rtl;
-// pub mod verilator;
+pub mod verilator;
 
 use crate::core_model;
 use crate::run_io::{LaneOutput, RunInputs, RunOutput, LANES};
