@@ -67,6 +67,10 @@ pub struct Sequencer {
     pub fault: Signal<Out, Bits<4>>,
     pub killed: Signal<Out, Bits<4>>,
     pub cycles: Signal<Out, Bits<32>>,
+    /// Address of the executing instruction.
+    pub cur_pc: Signal<Out, Bits<8>>,
+    /// First clock of an executed instruction.
+    pub first: Signal<Out, Bit>,
     /// Register-file clear port.
     pub clear_we: Signal<Out, Bit>,
     pub clear_addr: Signal<Out, Bits<8>>,
@@ -131,6 +135,8 @@ impl Sequencer {
             fault: Default::default(),
             killed: Default::default(),
             cycles: Default::default(),
+            cur_pc: Default::default(),
+            first: Default::default(),
             clear_we: Default::default(),
             clear_addr: Default::default(),
             stack: Default::default(),
@@ -189,6 +195,8 @@ impl Logic for Sequencer {
         self.clear_we.next = self.state.q.val() == SeqState::Clear;
         self.clear_addr.next = self.timer.q.val().get_bits::<8>(0);
         self.imem_addr.next = self.pc.q.val();
+        self.cur_pc.next = self.pc.q.val();
+        self.first.next = (self.state.q.val() == SeqState::Exec) & (self.k.q.val() == 1);
 
         // Predicate writes from the writeback stage.
         if self.p_we.val() {

@@ -49,6 +49,10 @@ pub struct ShaderCore {
     pub fault: Signal<Out, Bits<4>>,
     pub killed: Signal<Out, Bits<4>>,
     pub cycles: Signal<Out, Bits<32>>,
+    /// Debug: the address of the executing instruction (traces; unused on the board).
+    pub dbg_pc: Signal<Out, Bits<8>>,
+    /// Debug: high in the first clock of each executed instruction.
+    pub dbg_first: Signal<Out, Bit>,
     imem: [Bram<32, 8>; 4],
     dec: Decoder,
     seq: Sequencer,
@@ -114,6 +118,8 @@ impl ShaderCore {
             fault: Default::default(),
             killed: Default::default(),
             cycles: Default::default(),
+            dbg_pc: Default::default(),
+            dbg_first: Default::default(),
             imem: Default::default(),
             dec: Decoder::new(),
             seq: Sequencer::new(config.call_stack_depth, config.mask_stack_depth),
@@ -210,6 +216,8 @@ impl Logic for ShaderCore {
         self.fault.next = self.seq.fault.val();
         self.killed.next = self.seq.killed.val();
         self.cycles.next = self.seq.cycles.val();
+        self.dbg_pc.next = self.seq.cur_pc.val();
+        self.dbg_first.next = self.seq.first.val();
 
         // ---- Issue (cycle t).
         self.lane.next = self.seq.slot.val().get_bits::<2>(2);

@@ -7,7 +7,7 @@ use sim::run_io::{args, RunInputs, DEFAULT_BUDGET};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-/// Engines `--engine` names; only the reference model exists so far.
+/// Engines `--engine` names.
 const ENGINES: &[&str] = &["reference", "core", "rtl", "verilator", "board"];
 
 /// Arguments of `tgsi-core run`.
@@ -40,9 +40,12 @@ pub struct RunArgs {
     /// Instruction budget (in the engine's unit).
     #[arg(long, default_value_t = DEFAULT_BUDGET)]
     pub budget: u64,
-    /// Print every executed core instruction (engine core).
+    /// Print every executed core instruction (engines core, rtl, verilator).
     #[arg(long)]
     pub trace: bool,
+    /// Dump every signal of the core to this VCD file, for GTKWave (engine rtl).
+    #[arg(long, value_name = "FILE")]
+    pub vcd: Option<PathBuf>,
 }
 
 /// Runs the program and prints its outputs.
@@ -54,12 +57,12 @@ pub fn run(a: RunArgs) -> anyhow::Result<ExitCode> {
             ENGINES.join(", ")
         );
     }
-    if a.engine == "core" {
+    if matches!(a.engine.as_str(), "core" | "rtl" | "verilator") {
         return super::run_core::run(&a);
     }
     if a.engine != "reference" {
         bail!(
-            "engine `{}` is not available yet; available: reference, core",
+            "engine `{}` is not available yet; available: reference, core, rtl, verilator",
             a.engine
         );
     }

@@ -1,5 +1,6 @@
-//! `tgsi-core run --engine core`: compile the program (or load an image written by `compile`) and
-//! execute it on the core model, printing the outputs like every engine, plus `--trace` lines.
+//! `tgsi-core run --engine core|rtl|verilator`: compile the program (or load an image written by
+//! `compile`) and execute it on the core model or on the hardware (rust-hdl simulation or
+//! Verilator), printing the outputs like every engine, plus `--trace` lines (and `--vcd`).
 
 use super::input;
 use super::run::RunArgs;
@@ -35,16 +36,58 @@ pub fn run(a: &RunArgs) -> Result<ExitCode> {
             .with_context(|| format!("compiling {name}"))?
             .image
     };
-    let out = if a.trace {
-        sim::core_model::run_traced(&image, &inputs, &mut |line| eprintln!("{line}"))
-    } else {
-        sim::core_model::run(&image, &inputs)
-    }
-    .with_context(|| format!("running {name}"))?;
+    let out = match a.engine.as_str() {
+        "rtl" | "verilator" => run_hardware(a, &image, &inputs)?,
+        _ => if a.trace {
+            sim::core_model::run_traced(&image, &inputs, &mut |line| eprintln!("{line}"))
+        } else {
+            sim::core_model::run(&image, &inputs)
+        }
+        .with_context(|| format!("running {name}"))?,
+    };
     if a.json {
         println!("{}", out.to_json());
     } else {
         print!("{}", out.to_table());
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// Runs the image on a hardware engine.
+fn run_hardware(a: &RunArgs, image: &Image, inputs: &RunInputs) -> Result<sim::run_io::RunOutput> {
+    use sim::hardware::{rtl::RtlCore, run_image, verilator::VerilatorCore, HostPort};
+    let cfg = CoreConfig::default();
+    let mut port: Box<dyn HostPort> = if a.engine == "rtl" {
+        let mut core = RtlCore::new(&cfg)?;
+        if let Some(path) = &a.vcd {
+            let file = std::fs::File::create(path)
+                .with_context(|| format!("creating {}", path.display()))?;
+            core.trace_vcd(Box::new(std::io::BufWriter::new(file)));
+        }
+        Box::new(core)
+    } else {
+        if a.vcd.is_some() {
+            anyhow::bail!(
+                "--vcd needs --engine rtl (the Verilator model is built without tracing)"
+            );
+        }
+        Box::new(VerilatorCore::new(&cfg, &mut |m| eprintln!("{m}"))?)
+    };
+    port.set_trace(a.trace);
+    let out = run_image(port.as_mut(), image, inputs)
+        .with_context(|| format!("running {} on the {} engine", a.file.display(), a.engine))?;
+    for (clk, pc) in port.take_trace() {
+        if let Some(i) = image.code.get(pc) {
+            eprintln!(
+                "{pc:4}: {:<52} clk={clk}",
+                microcode::core::disasm::instr_text(i)
+            );
+        }
+    }
+    eprintln!(
+        "{} clocks simulated on the {} engine",
+        port.clocks(),
+        port.engine()
+    );
+    Ok(out)
 }

@@ -92,6 +92,10 @@ pub trait HostPort {
     fn run(&mut self, budget: u32, max_clocks: u64) -> Result<HwRun, HwError>;
     /// Total clocks simulated so far (for speed measurements).
     fn clocks(&self) -> u64;
+    /// Records the address of every executed instruction of the following runs.
+    fn set_trace(&mut self, on: bool);
+    /// The recorded (clock of the run, instruction address) pairs, oldest first.
+    fn take_trace(&mut self) -> Vec<(u64, usize)>;
 }
 
 /// The first instruction of `image` the hardware does not implement, as an error.

@@ -34,6 +34,7 @@ pub struct RtlCore {
     clocks: u64,
     vcd: Option<(VCDProbe<SharedWrite>, SharedWrite)>,
     time: u64,
+    trace: Option<Vec<(u64, usize)>>,
 }
 
 impl RtlCore {
@@ -48,6 +49,7 @@ impl RtlCore {
             clocks: 0,
             vcd: None,
             time: 0,
+            trace: None,
         })
     }
 
@@ -149,6 +151,14 @@ impl HostPort for RtlCore {
         self.uut.start.next = false;
         let mut n = 0u64;
         while !self.uut.done.val() {
+            if let Some(t) = self.trace.as_mut() {
+                if self.uut.dbg_first.val() {
+                    t.push((
+                        self.uut.cycles.val().index() as u64,
+                        self.uut.dbg_pc.val().index(),
+                    ));
+                }
+            }
             self.tick()?;
             n += 1;
             if n > max_clocks {
@@ -167,5 +177,13 @@ impl HostPort for RtlCore {
 
     fn clocks(&self) -> u64 {
         self.clocks
+    }
+
+    fn set_trace(&mut self, on: bool) {
+        self.trace = on.then(Vec::new);
+    }
+
+    fn take_trace(&mut self) -> Vec<(u64, usize)> {
+        self.trace.as_mut().map(std::mem::take).unwrap_or_default()
     }
 }

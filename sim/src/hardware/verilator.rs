@@ -59,11 +59,14 @@ int main(int argc, char** argv) {
       t->clear = 1; tick(); t->clear = 0;
       while (t->busy) tick();
       printf("ok\n"); fflush(stdout);
-    } else if (cmd[0] == 'X') {
+    } else if (cmd[0] == 'X' || cmd[0] == 'Y') {
       if (scanf("%llx %llx", &a, &b) != 2) return 3;
       t->budget = a; t->start = 1; tick(); t->start = 0;
       unsigned long long n = 0;
-      while (!t->done && n <= b) { tick(); n++; }
+      while (!t->done && n <= b) {
+        if (cmd[0] == 'Y' && t->dbg_first) printf("I %x %x\n", (unsigned)t->dbg_pc, (unsigned)t->cycles);
+        tick(); n++;
+      }
       if (!t->done) printf("timeout %llx\n", clocks);
       else printf("%x %x %x %llx\n", (unsigned)t->fault, (unsigned)t->killed, (unsigned)t->cycles, clocks);
       fflush(stdout);
@@ -175,6 +178,7 @@ pub struct VerilatorCore {
     stdin: ChildStdin,
     stdout: BufReader<ChildStdout>,
     clocks: u64,
+    trace: Option<Vec<(u64, usize)>>,
 }
 
 impl VerilatorCore {
@@ -197,6 +201,7 @@ impl VerilatorCore {
             stdin,
             stdout: BufReader::new(stdout),
             clocks: 0,
+            trace: None,
         })
     }
 
@@ -268,8 +273,16 @@ impl HostPort for VerilatorCore {
     }
 
     fn run(&mut self, budget: u32, max_clocks: u64) -> Result<HwRun, HwError> {
-        self.send(&format!("X {budget:x} {max_clocks:x}"))?;
-        let a = self.answer()?;
+        let cmd = if self.trace.is_some() { 'Y' } else { 'X' };
+        self.send(&format!("{cmd} {budget:x} {max_clocks:x}"))?;
+        let mut a = self.answer()?;
+        while let Some(rest) = a.strip_prefix("I ") {
+            let mut f = rest.split_whitespace();
+            if let (Some(pc), Some(clk), Some(t)) = (f.next(), f.next(), self.trace.as_mut()) {
+                t.push((hex(clk)?, hex(pc)? as usize));
+            }
+            a = self.answer()?;
+        }
         let f: Vec<&str> = a.split_whitespace().collect();
         match f.as_slice() {
             ["timeout", c] => {
@@ -293,5 +306,13 @@ impl HostPort for VerilatorCore {
 
     fn clocks(&self) -> u64 {
         self.clocks
+    }
+
+    fn set_trace(&mut self, on: bool) {
+        self.trace = on.then(Vec::new);
+    }
+
+    fn take_trace(&mut self) -> Vec<(u64, usize)> {
+        self.trace.as_mut().map(std::mem::take).unwrap_or_default()
     }
 }
