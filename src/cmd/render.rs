@@ -24,7 +24,7 @@ pub struct RenderArgs {
     /// Image size, WxH (even numbers: the core shades 2x2 quads).
     #[arg(long, default_value = "64x64")]
     pub size: String,
-    /// Engine: reference or core (rtl, verilator and board are not built yet).
+    /// Engine: reference, core, rtl or verilator (board is not built yet).
     #[arg(long, default_value = "reference")]
     pub engine: String,
     /// Corner values of an interpolated input: `[N.]CORNER=x,y,z,w`, CORNER one of TL TR BL BR,
@@ -132,8 +132,26 @@ fn render_with(
                 sim::core_model::run(&image, i).map_err(|e| e.to_string())
             })
         }
-        "rtl" | "verilator" | "board" => {
-            bail!("engine `{engine}` is not available yet (use reference or core)")
+        "rtl" | "verilator" => {
+            use sim::hardware::{
+                load_program, rtl::RtlCore, run_loaded, verilator::VerilatorCore, HostPort,
+            };
+            let cfg = CoreConfig::default();
+            let image = compile(program, &cfg)
+                .context("compiling for the core")?
+                .image;
+            let mut port: Box<dyn HostPort> = if engine == "rtl" {
+                Box::new(RtlCore::new(&cfg)?)
+            } else {
+                Box::new(VerilatorCore::new(&cfg, &mut |m| eprintln!("{m}"))?)
+            };
+            load_program(port.as_mut(), &image)?;
+            Box::new(move |i: &RunInputs| {
+                run_loaded(port.as_mut(), &image, i).map_err(|e| e.to_string())
+            })
+        }
+        "board" => {
+            bail!("engine `board` is not available yet (use reference, core, rtl or verilator)")
         }
         other => bail!("unknown engine `{other}` (reference, core, rtl, verilator, board)"),
     };
