@@ -216,7 +216,13 @@ pub fn verilator_run(exe: &Path, rows: &[Vec<u64>]) -> Vec<Vec<u64>> {
 
 /// `verilator --lint-only -Wno-WIDTH` on the Verilog.
 pub fn verilator_lint(name: &str, verilog: &str) -> Option<String> {
+    verilator_lint_with(name, verilog, &[])
+}
+
+/// [`verilator_lint`] with further suppressions (each caller justifies its own).
+pub fn verilator_lint_with(name: &str, verilog: &str, extra: &[&str]) -> Option<String> {
     let mut verilator = tool(Tool::Verilator)?;
+    verilator.args(extra);
     let dir = scratch(name);
     std::fs::write(dir.join("top.v"), verilog).expect("write top.v");
     Some(run(
