@@ -117,6 +117,7 @@ impl Logic for MiscUnit {
         if self.a.val().get_bit(31) {
             self.fill.next = !(!bits::<32>(0) >> self.shift.val());
         }
+        self.int_res.next = bits::<32>(0);
         match self.int_op.val() {
             IntOp::Iadd => {
                 self.int_res.next = self.a.val() + self.b.val();

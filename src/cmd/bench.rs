@@ -95,6 +95,8 @@ pub fn run(a: BenchArgs) -> Result<ExitCode> {
         c * cycles as f64
     );
 
+    hardware_speed(&cfg, a.seconds)?;
+
     // The board's 256-instruction memory cannot hold 1,000 instructions: time the compiler on the
     // largest MAD program that fits and scale.
     let n = usize::from(cfg.program_size) - 8;
@@ -128,4 +130,44 @@ pub fn run(a: BenchArgs) -> Result<ExitCode> {
         );
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// Simulated clocks per second of the hardware engines, on the checker example (quads of a
+/// running program, host-port traffic included) and, for Verilator, free-running.
+fn hardware_speed(cfg: &CoreConfig, seconds: f64) -> Result<()> {
+    use sim::hardware::{load_program, rtl::RtlCore, run_loaded, verilator::VerilatorCore, HostPort};
+    let p = text::parse(include_str!("../../examples/checker.tgsi"))
+        .map_err(|e| anyhow::anyhow!("{e}"))?;
+    let image = compile(&p, cfg).context("compiling the checker example")?.image;
+    let mut inputs = RunInputs::default();
+    inputs.set_input(0, [0.3f32, 0.4, 0.0, 1.0].map(f32::to_bits));
+    let mut ports: Vec<Box<dyn HostPort>> = vec![Box::new(RtlCore::new(cfg)?)];
+    match VerilatorCore::new(cfg, &mut |m| eprintln!("{m}")) {
+        Ok(v) => ports.push(Box::new(v)),
+        Err(e) => println!("verilator engine: not measured ({e})"),
+    }
+    for port in ports.iter_mut() {
+        load_program(port.as_mut(), &image)?;
+        let start_clocks = port.clocks();
+        let t = Instant::now();
+        let mut quads = 0u64;
+        while t.elapsed().as_secs_f64() < seconds {
+            run_loaded(port.as_mut(), &image, &inputs)?;
+            quads += 1;
+        }
+        let s = t.elapsed().as_secs_f64();
+        println!(
+            "{} engine: {:.0} simulated clocks per second, {:.1} quads per second (checker example, host traffic included)",
+            port.engine(),
+            (port.clocks() - start_clocks) as f64 / s,
+            quads as f64 / s
+        );
+    }
+    if let Ok(mut v) = VerilatorCore::new(cfg, &mut |_| {}) {
+        println!(
+            "verilator engine, free-running core: {:.0} clocks per second",
+            v.bench(2_000_000)?
+        );
+    }
+    Ok(())
 }

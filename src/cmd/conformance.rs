@@ -20,7 +20,7 @@ pub struct ConformanceArgs {
     /// Folder of TGSI programs to run too (e.g. ../shared/corpus); searched recursively for
     /// `.tgsi`, `.sh`, `.txt` and `.tok` files.
     pub dir: Option<PathBuf>,
-    /// Engines to judge, comma-separated (reference, core).
+    /// Engines to judge, comma-separated (reference, core, rtl, verilator).
     #[arg(long, default_value = "reference,core", value_delimiter = ',')]
     pub engine: Vec<String>,
     /// Print JSON instead of the table.
@@ -50,9 +50,43 @@ fn engine_fn(name: &str) -> Result<Engine> {
             let image = compile(p, &CoreConfig::default()).map_err(|e| e.to_string())?;
             sim::core_model::run(&image.image, i).map_err(|e| e.to_string())
         }),
-        "rtl" | "verilator" | "board" => bail!("engine `{name}` is not available yet"),
+        "rtl" => Ok(|p, i| hardware(p, i, "rtl")),
+        "verilator" => Ok(|p, i| hardware(p, i, "verilator")),
+        "board" => bail!("engine `{name}` is not available yet"),
         other => bail!("unknown engine `{other}` (reference, core, rtl, verilator, board)"),
     }
+}
+
+thread_local! {
+    /// One simulated core per engine and thread, reused across programs.
+    static CORES: std::cell::RefCell<Vec<Box<dyn sim::hardware::HostPort>>> =
+        const { std::cell::RefCell::new(Vec::new()) };
+}
+
+/// Compiles and runs on a hardware engine (built on first use).
+fn hardware(p: &Program, i: &RunInputs, engine: &str) -> Result<RunOutput, String> {
+    use sim::hardware::{rtl::RtlCore, run_image, verilator::VerilatorCore, HostPort};
+    let cfg = CoreConfig::default();
+    let image = compile(p, &cfg).map_err(|e| e.to_string())?.image;
+    CORES.with(|cores| {
+        let mut cores = cores.borrow_mut();
+        if !cores.iter().any(|c| c.engine() == engine) {
+            let core: Box<dyn HostPort> = if engine == "rtl" {
+                Box::new(RtlCore::new(&cfg).map_err(|e| e.to_string())?)
+            } else {
+                Box::new(
+                    VerilatorCore::new(&cfg, &mut |m| eprintln!("{m}"))
+                        .map_err(|e| e.to_string())?,
+                )
+            };
+            cores.push(core);
+        }
+        let core = cores
+            .iter_mut()
+            .find(|c| c.engine() == engine)
+            .ok_or_else(|| format!("no {engine} engine"))?;
+        run_image(core.as_mut(), &image, i).map_err(|e| e.to_string())
+    })
 }
 
 /// Opcodes whose results are approximations (their bounds are in decisions.md section 2).

@@ -237,7 +237,7 @@ pub fn verilator_lint_with(name: &str, verilog: &str, extra: &[&str]) -> Option<
     ))
 }
 
-/// yosys `read -vlog95; hierarchy -check -top top; proc; check -assert`.
+/// yosys `read -vlog95; hierarchy -check -top top; proc; check -assert` and no latch anywhere.
 pub fn yosys_check(name: &str, verilog: &str) -> Option<String> {
     let mut yosys = tool(Tool::Yosys)?;
     let dir = scratch(name);
@@ -246,7 +246,7 @@ pub fn yosys_check(name: &str, verilog: &str) -> Option<String> {
         yosys.current_dir(&dir).args([
             "-q",
             "-p",
-            "read -vlog95 top.v; hierarchy -check -top top; proc; check -assert",
+            "read -vlog95 top.v; hierarchy -check -top top; proc; check -assert; select -assert-none t:$dlatch t:$adlatch t:$dlatchsr",
         ]),
         "yosys check",
     ))
