@@ -74,9 +74,8 @@ impl Logic for Writeback {
                 if self.v.val().get_bits::<23>(0).any() {
                     self.scaled.next = bits::<32>(0x7FC0_0000);
                 }
-            } else if self.v.val().get_bits::<8>(23) == 0 {
-                self.scaled.next = self.sign.val();
-            } else if self.exp.val().get_bit(9) {
+            } else if (self.v.val().get_bits::<8>(23) == 0) | self.exp.val().get_bit(9) {
+                // A subnormal input, or a result far below the normal range: signed zero.
                 self.scaled.next = self.sign.val();
             } else if self.exp.val() == 0 {
                 self.scaled.next = self.sign.val();

@@ -135,10 +135,14 @@ pub fn run(a: BenchArgs) -> Result<ExitCode> {
 /// Simulated clocks per second of the hardware engines, on the checker example (quads of a
 /// running program, host-port traffic included) and, for Verilator, free-running.
 fn hardware_speed(cfg: &CoreConfig, seconds: f64) -> Result<()> {
-    use sim::hardware::{load_program, rtl::RtlCore, run_loaded, verilator::VerilatorCore, HostPort};
+    use sim::hardware::{
+        load_program, rtl::RtlCore, run_loaded, verilator::VerilatorCore, HostPort,
+    };
     let p = text::parse(include_str!("../../examples/checker.tgsi"))
         .map_err(|e| anyhow::anyhow!("{e}"))?;
-    let image = compile(&p, cfg).context("compiling the checker example")?.image;
+    let image = compile(&p, cfg)
+        .context("compiling the checker example")?
+        .image;
     let mut inputs = RunInputs::default();
     inputs.set_input(0, [0.3f32, 0.4, 0.0, 1.0].map(f32::to_bits));
     let mut ports: Vec<Box<dyn HostPort>> = vec![Box::new(RtlCore::new(cfg)?)];
