@@ -116,6 +116,8 @@ pub struct Control {
     pub int_op: IntOp,
     pub i2f_mode: u64,
     pub deriv: u64,
+    /// The divider's operation (`FDiv::op`): 0 divide, 1 reciprocal, 2 integer remainder.
+    pub div_op: u64,
 }
 
 const fn ctl(kind: ExecKind, result: ResultSel) -> Control {
@@ -127,7 +129,14 @@ const fn ctl(kind: ExecKind, result: ResultSel) -> Control {
         int_op: IntOp::Iadd,
         i2f_mode: i2f_mode::SIGNED,
         deriv: deriv::NONE,
+        div_op: 0,
     }
+}
+
+const fn div(op: u64) -> Control {
+    let mut c = ctl(ExecKind::Div, ResultSel::Fmad);
+    c.div_op = op;
+    c
 }
 
 const fn alu(result: ResultSel) -> Control {
@@ -222,13 +231,13 @@ pub const fn control(op: Op) -> Control {
         Op::Endloopp => flow(FlowOp::Endloopp),
         Op::Jmp => flow(FlowOp::Jmp),
         Op::Jmpp => flow(FlowOp::Jmpp),
-        // Not built yet: relative moves, the divider, the transcendental sequencer, textures,
-        // geometry output and the address stack.
+        Op::Div => div(0),
+        Op::Rcp => div(1),
+        Op::Imod => div(2),
+        // Not built yet: relative moves, the transcendental sequencer, textures, geometry
+        // output and the address stack.
         Op::Movr
         | Op::Movw
-        | Op::Rcp
-        | Op::Div
-        | Op::Imod
         | Op::Rsq
         | Op::Ex2
         | Op::Lg2
@@ -339,6 +348,7 @@ pub struct Decoder {
     pub int_op: Signal<Out, IntOp>,
     pub i2f_mode: Signal<Out, Bits<2>>,
     pub deriv: Signal<Out, Bits<2>>,
+    pub div_op: Signal<Out, Bits<2>>,
     word: Signal<Local, Bits<120>>,
     op_lsb: Constant<Bits<8>>,
     dst_lsb: Constant<Bits<8>>,
@@ -373,6 +383,7 @@ pub struct Decoder {
     rom_int: ROM<IntOp, 7>,
     rom_i2f: ROM<Bits<2>, 7>,
     rom_deriv: ROM<Bits<2>, 7>,
+    rom_div: ROM<Bits<2>, 7>,
 }
 
 impl Default for Decoder {
@@ -424,6 +435,7 @@ impl Decoder {
             int_op: Default::default(),
             i2f_mode: Default::default(),
             deriv: Default::default(),
+            div_op: Default::default(),
             word: Default::default(),
             op_lsb: lsb(Field::Op),
             dst_lsb: lsb(Field::Dst),
@@ -462,6 +474,7 @@ impl Decoder {
             rom_int: rom(|i| c(i).int_op),
             rom_i2f: rom(|i| c(i).i2f_mode.to_bits()),
             rom_deriv: rom(|i| c(i).deriv.to_bits()),
+            rom_div: rom(|i| c(i).div_op.to_bits()),
         }
     }
 }
@@ -519,6 +532,7 @@ impl Logic for Decoder {
         self.rom_int.address.next = self.op.val();
         self.rom_i2f.address.next = self.op.val();
         self.rom_deriv.address.next = self.op.val();
+        self.rom_div.address.next = self.op.val();
         self.issue.next = self.rom_issue.data.val();
         self.per_slot.next = self.rom_per_slot.data.val();
         self.writes_reg.next = self.rom_flags.data.val().get_bit(0);
@@ -530,6 +544,7 @@ impl Logic for Decoder {
         self.int_op.next = self.rom_int.data.val();
         self.i2f_mode.next = self.rom_i2f.data.val();
         self.deriv.next = self.rom_deriv.data.val();
+        self.div_op.next = self.rom_div.data.val();
     }
 }
 

@@ -8,6 +8,7 @@ pub mod decoder;
 pub mod f2i;
 pub mod fadd;
 pub mod fcmp;
+pub mod fdiv;
 pub mod fmad_pipe;
 pub mod fmul;
 pub mod fround;

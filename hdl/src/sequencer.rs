@@ -46,6 +46,7 @@ pub struct Sequencer {
     pub kind: Signal<In, ExecKind>,
     pub flow: Signal<In, FlowOp>,
     pub issue: Signal<In, Bits<9>>,
+    pub per_slot: Signal<In, Bits<5>>,
     pub wmask: Signal<In, Bits<4>>,
     pub target: Signal<In, Bits<10>>,
     /// Predicate write from the writeback stage.
@@ -58,6 +59,8 @@ pub struct Sequencer {
     pub slot_valid: Signal<Out, Bit>,
     /// The slot (`4 * lane + component`).
     pub slot: Signal<Out, Bits<4>>,
+    /// A divider slot issues in this clock (the divider starts two clocks later).
+    pub div_issue: Signal<Out, Bit>,
     /// Execution mask.
     pub e: Signal<Out, Bits<4>>,
     /// Predicates, bit `4 * lane + component`.
@@ -88,11 +91,16 @@ pub struct Sequencer {
     fault_reg: DFF<Bits<4>>,
     timer: DFF<Bits<9>>,
     done_reg: DFF<Bit>,
+    dslot: DFF<Bits<5>>,
+    dwait: DFF<Bits<5>>,
     call_depth: Constant<Bits<4>>,
     stack_depth: Constant<Bits<5>>,
     drain: Constant<Bits<9>>,
     // Combinational values of the last clock of an instruction.
     last: Signal<Local, Bit>,
+    n_clocks: Signal<Local, Bits<10>>,
+    slot_time: Signal<Local, Bits<10>>,
+    enabled: Signal<Local, Bits<3>>,
     bubble: Signal<Local, Bits<10>>,
     slot_index: Signal<Local, Bits<10>>,
     cond: Signal<Local, Bits<4>>,
@@ -120,6 +128,7 @@ impl Sequencer {
             kind: Default::default(),
             flow: Default::default(),
             issue: Default::default(),
+            per_slot: Default::default(),
             wmask: Default::default(),
             target: Default::default(),
             p_we: Default::default(),
@@ -128,6 +137,7 @@ impl Sequencer {
             imem_addr: Default::default(),
             slot_valid: Default::default(),
             slot: Default::default(),
+            div_issue: Default::default(),
             e: Default::default(),
             p: Default::default(),
             busy: Default::default(),
@@ -153,12 +163,17 @@ impl Sequencer {
             fault_reg: Default::default(),
             timer: Default::default(),
             done_reg: Default::default(),
+            dslot: Default::default(),
+            dwait: Default::default(),
             call_depth: Constant::new(u64::from(call_depth.min(15)).to_bits()),
             stack_depth: Constant::new(
                 u64::from(mask_depth.min(crate::mask_stack::DEPTH as u16)).to_bits(),
             ),
             drain: Constant::new(u64::from(DRAIN_CLOCKS).to_bits()),
             last: Default::default(),
+            n_clocks: Default::default(),
+            slot_time: Default::default(),
+            enabled: Default::default(),
             bubble: Default::default(),
             slot_index: Default::default(),
             cond: Default::default(),
@@ -183,7 +198,7 @@ impl Logic for Sequencer {
     fn update(&mut self) {
         dff_setup!(
             self, clock, state, pc, k, e_reg, killed_reg, main_live, p_reg, calls, count,
-            cycle_reg, fault_reg, timer, done_reg
+            cycle_reg, fault_reg, timer, done_reg, dslot, dwait
         );
         clock!(self, clock, stack);
         self.e.next = self.e_reg.q.val();
@@ -215,7 +230,56 @@ impl Logic for Sequencer {
         self.slot_valid.next = (self.state.q.val() == SeqState::Exec)
             & (self.kind.val() == ExecKind::Alu)
             & (self.k.q.val() > self.bubble.val());
-        self.last.next = self.k.q.val() == bit_cast::<10, 9>(self.issue.val());
+        // Clocks of the instruction: issue + per_slot * 4 * popcount(wmask) (the ISA's cycles).
+        self.enabled.next = bit_cast::<3, 1>(self.wmask.val().get_bit(0).into())
+            + bit_cast::<3, 1>(self.wmask.val().get_bit(1).into())
+            + bit_cast::<3, 1>(self.wmask.val().get_bit(2).into())
+            + bit_cast::<3, 1>(self.wmask.val().get_bit(3).into());
+        self.slot_time.next = bit_cast::<10, 5>(self.per_slot.val()) << 2;
+        self.n_clocks.next = bit_cast::<10, 9>(self.issue.val());
+        match self.enabled.val().index() {
+            1 => {
+                self.n_clocks.next = bit_cast::<10, 9>(self.issue.val()) + self.slot_time.val();
+            }
+            2 => {
+                self.n_clocks.next =
+                    bit_cast::<10, 9>(self.issue.val()) + (self.slot_time.val() << 1);
+            }
+            3 => {
+                self.n_clocks.next = bit_cast::<10, 9>(self.issue.val())
+                    + self.slot_time.val()
+                    + (self.slot_time.val() << 1);
+            }
+            4 => {
+                self.n_clocks.next =
+                    bit_cast::<10, 9>(self.issue.val()) + (self.slot_time.val() << 2);
+            }
+            _ => {}
+        }
+        self.last.next = self.k.q.val() == self.n_clocks.val();
+        // Divider instructions: an enabled slot takes 1 + per_slot clocks, a disabled one 1.
+        self.div_issue.next = false;
+        if (self.state.q.val() == SeqState::Exec) & (self.kind.val() == ExecKind::Div) {
+            if self.dwait.q.val().any() {
+                self.dwait.d.next = self.dwait.q.val() - 1;
+                if self.dwait.q.val() == 1 {
+                    self.dslot.d.next = self.dslot.q.val() + 1;
+                }
+            } else if !self.dslot.q.val().get_bit(4) {
+                self.slot.next = self.dslot.q.val().get_bits::<4>(0);
+                self.slot_valid.next = true;
+                if self
+                    .wmask
+                    .val()
+                    .get_bit(self.dslot.q.val().get_bits::<2>(0).index())
+                {
+                    self.div_issue.next = true;
+                    self.dwait.d.next = self.per_slot.val();
+                } else {
+                    self.dslot.d.next = self.dslot.q.val() + 1;
+                }
+            }
+        }
 
         // Lanes whose predicates pass the write mask (any component), and P.x per lane.
         self.cond.next = bit_cast::<4, 1>(
@@ -477,6 +541,8 @@ impl Logic for Sequencer {
             }
             SeqState::Fetch => {
                 self.imem_addr.next = bits::<8>(0);
+                self.dslot.d.next = bits::<5>(0);
+                self.dwait.d.next = bits::<5>(0);
                 self.k.d.next = bits::<10>(1);
                 if self.budget.val().any() {
                     self.state.d.next = SeqState::Exec;
@@ -503,6 +569,8 @@ impl Logic for Sequencer {
                     self.calls.d.next = self.calls_next.val();
                     self.pc.d.next = self.next_pc.val().get_bits::<8>(0);
                     self.k.d.next = bits::<10>(1);
+                    self.dslot.d.next = bits::<5>(0);
+                    self.dwait.d.next = bits::<5>(0);
                     if self.fault_now.val().any() {
                         self.stack.cmd.next = StackCmd::Hold;
                         self.fault_reg.d.next = self.fault_now.val();

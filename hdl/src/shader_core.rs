@@ -12,7 +12,8 @@
 //!
 //! Ports: the host port ([`crate::host_port`]). Timing: see above and the sequencer.
 use crate::bram::Bram;
-use crate::decoder::{Decoder, IntOp, ResultSel};
+use crate::decoder::{Decoder, ExecKind, IntOp, ResultSel};
+use crate::fdiv::FDiv;
 use crate::fmad_pipe::FmadPipe;
 use crate::fround::RoundMode;
 use crate::misc_unit::MiscUnit;
@@ -62,6 +63,16 @@ pub struct ShaderCore {
     fmad: FmadPipe,
     misc: MiscUnit,
     wb: Writeback,
+    div: FDiv,
+    // The divider's slot: start two clocks after issue, its write controls held until `done`.
+    x1_div: DFF<Bit>,
+    x2_div: DFF<Bit>,
+    x1_dwe: DFF<Bit>,
+    x2_dwe: DFF<Bit>,
+    x1_dop: DFF<Bits<2>>,
+    x2_dop: DFF<Bits<2>>,
+    dmeta: DFF<Bits<16>>,
+    wb_meta: Signal<Local, Bits<16>>,
     // Controls of the units, one and two clocks after issue.
     x1_sel: DFF<ResultSel>,
     x1_round: DFF<RoundMode>,
@@ -129,6 +140,15 @@ impl ShaderCore {
             fmad: Default::default(),
             misc: Default::default(),
             wb: Default::default(),
+            div: Default::default(),
+            x1_div: Default::default(),
+            x2_div: Default::default(),
+            x1_dwe: Default::default(),
+            x2_dwe: Default::default(),
+            x1_dop: Default::default(),
+            x2_dop: Default::default(),
+            dmeta: Default::default(),
+            wb_meta: Default::default(),
             x1_sel: Default::default(),
             x1_round: Default::default(),
             x1_int: Default::default(),
@@ -169,9 +189,10 @@ impl Logic for ShaderCore {
     fn update(&mut self) {
         dff_setup!(
             self, clock, x1_sel, x1_round, x1_int, x1_i2f, x1_cond, x1_p, x2_sel, x2_round, x2_int,
-            x2_i2f, x2_cond, x2_p, hr_prog, hr_bank, rdata
+            x2_i2f, x2_cond, x2_p, hr_prog, hr_bank, rdata, x1_div, x2_div, x1_dwe, x2_dwe, x1_dop,
+            x2_dop, dmeta
         );
-        clock!(self, clock, seq, opa, opb, opc, fmad, misc);
+        clock!(self, clock, seq, opa, opb, opc, fmad, misc, div);
         for i in 0..4 {
             self.imem[i].clock.next = self.clock.val();
         }
@@ -209,6 +230,7 @@ impl Logic for ShaderCore {
         self.seq.kind.next = self.dec.kind.val();
         self.seq.flow.next = self.dec.flow.val();
         self.seq.issue.next = self.dec.issue.val();
+        self.seq.per_slot.next = self.dec.per_slot.val();
         self.seq.wmask.next = self.dec.wmask.val();
         self.seq.target.next = self.dec.target.val();
         self.busy.next = self.seq.busy.val();
@@ -282,17 +304,24 @@ impl Logic for ShaderCore {
             & self.dec.writes_pred.val()
             & self.dec.wmask.val().get_bit(self.comp.val().index())
             & self.seq.e.val().get_bit(self.lane.val().index());
-        self.meta_in.next = bit_cast::<16, 1>(self.we_slot.val().into())
-            | (bit_cast::<16, 1>(self.wp_slot.val().into()) << 1)
-            | (bit_cast::<16, 1>((self.dec.result.val() == ResultSel::Fmad).into()) << 2)
-            | (bit_cast::<16, 3>(self.dec.scale.val()) << 3)
-            | (bit_cast::<16, 2>(self.dec.sat.val()) << 6)
-            | (bit_cast::<16, 4>(self.dec.dst.val().get_bits::<4>(0)) << 12)
-            | (bit_cast::<16, 4>(self.seq.slot.val()) << 8);
+        self.meta_in.next =
+            bit_cast::<16, 1>((self.we_slot.val() & (self.dec.kind.val() != ExecKind::Div)).into())
+                | (bit_cast::<16, 1>(self.wp_slot.val().into()) << 1)
+                | (bit_cast::<16, 1>((self.dec.result.val() == ResultSel::Fmad).into()) << 2)
+                | (bit_cast::<16, 3>(self.dec.scale.val()) << 3)
+                | (bit_cast::<16, 2>(self.dec.sat.val()) << 6)
+                | (bit_cast::<16, 4>(self.dec.dst.val().get_bits::<4>(0)) << 12)
+                | (bit_cast::<16, 4>(self.seq.slot.val()) << 8);
         self.meta[0].d.next = self.meta_in.val();
         for i in 1..12 {
             self.meta[i].d.next = self.meta[i - 1].q.val();
         }
+        self.x1_div.d.next = self.seq.div_issue.val();
+        self.x2_div.d.next = self.x1_div.q.val();
+        self.x1_dwe.d.next = self.we_slot.val() & (self.dec.kind.val() == ExecKind::Div);
+        self.x2_dwe.d.next = self.x1_dwe.q.val();
+        self.x1_dop.d.next = self.dec.div_op.val();
+        self.x2_dop.d.next = self.x1_dop.q.val();
         self.x1_sel.d.next = self.dec.result.val();
         self.x1_round.d.next = self.dec.round.val();
         self.x1_int.d.next = self.dec.int_op.val();
@@ -319,20 +348,35 @@ impl Logic for ShaderCore {
         self.misc.cond.next = self.x2_cond.q.val();
         self.misc.p.next = self.x2_p.q.val();
 
-        // ---- Writeback (cycle t+12).
+        // The divider (cycle t+2 to its `done`; nothing else writes meanwhile).
+        self.div.start.next = self.x2_div.q.val();
+        self.div.op.next = self.x2_dop.q.val();
+        self.div.a.next = self.opa.value.val();
+        self.div.b.next = self.opb.value.val();
+        if self.x2_div.q.val() {
+            self.dmeta.d.next = (self.meta[1].q.val() & !bits::<16>(1))
+                | bit_cast::<16, 1>(self.x2_dwe.q.val().into());
+        }
+
+        // ---- Writeback (cycle t+12, or the divider's `done`).
         self.meta_out.next = self.meta[11].q.val();
+        self.wb_meta.next = self.meta_out.val();
         self.wb.fmad.next = self.fmad.result.val();
+        if self.div.done.val() {
+            self.wb_meta.next = self.dmeta.q.val() | bits::<16>(4);
+            self.wb.fmad.next = self.div.result.val();
+        }
         self.wb.misc.next = self.misc.result.val();
-        self.wb.use_fmad.next = self.meta_out.val().get_bit(2);
-        self.wb.scale.next = self.meta_out.val().get_bits::<3>(3);
-        self.wb.sat.next = self.meta_out.val().get_bits::<2>(6);
+        self.wb.use_fmad.next = self.wb_meta.val().get_bit(2);
+        self.wb.scale.next = self.wb_meta.val().get_bits::<3>(3);
+        self.wb.sat.next = self.wb_meta.val().get_bits::<2>(6);
         self.seq.p_we.next = self.meta_out.val().get_bit(1);
         self.seq.p_idx.next = self.meta_out.val().get_bits::<4>(8);
         self.seq.p_val.next = self.misc.result.val().get_bit(29);
 
         // ---- Operand memory write port: writeback, clear, or the host.
-        self.mem_we.next = self.meta_out.val().get_bit(0);
-        self.mem_wa.next = bit_cast::<9, 8>(self.meta_out.val().get_bits::<8>(8));
+        self.mem_we.next = self.wb_meta.val().get_bit(0);
+        self.mem_wa.next = bit_cast::<9, 8>(self.wb_meta.val().get_bits::<8>(8));
         self.mem_wd.next = self.wb.value.val();
         if self.seq.clear_we.val() {
             self.mem_we.next = true;
