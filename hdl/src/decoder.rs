@@ -10,6 +10,7 @@
 //! Ports: `w0..w3` are the four 32-bit words of the instruction as the host writes them
 //! (`w3` holds bits 96..119); every other port is an output. Timing: combinational.
 use crate::fround::RoundMode;
+use microcode::core::config::Features;
 use microcode::core::isa::{self, DstKind, Field, Op, Unit, FIELDS, OPS};
 use rust_hdl::prelude::*;
 use std::collections::BTreeMap;
@@ -259,6 +260,29 @@ pub fn implemented(op: Op) -> bool {
     control(op).kind != ExecKind::Missing
 }
 
+/// The control of `op` in a core built with `features` (`CoreConfig::features`): an operation
+/// whose unit the build leaves out is [`ExecKind::Missing`] (the core faults `MISSING_UNIT`, as
+/// the core model does for that configuration).
+pub fn control_with(op: Op, features: u32) -> Control {
+    let need = match op.info().unit {
+        Unit::Div => Features::DIVIDER,
+        Unit::Int => Features::INTEGER,
+        Unit::Seq => Features::SEQUENCER,
+        Unit::Tex => Features::TEXTURE,
+        _ => 0,
+    };
+    if features & need == need {
+        control(op)
+    } else {
+        MISSING
+    }
+}
+
+/// [`implemented`] for a build with `features`.
+pub fn implemented_with(op: Op, features: u32) -> bool {
+    control_with(op, features).kind != ExecKind::Missing
+}
+
 fn lsb(f: Field) -> Constant<Bits<8>> {
     let pos = FIELDS.iter().find(|i| i.field == f).map_or(0, |i| i.lsb);
     Constant::new(u64::from(pos).to_bits())
@@ -388,14 +412,14 @@ pub struct Decoder {
 
 impl Default for Decoder {
     fn default() -> Self {
-        Self::new()
+        Self::new(u32::MAX)
     }
 }
 
 impl Decoder {
-    /// A decoder for the ISA of `microcode::core::isa`.
-    pub fn new() -> Decoder {
-        let c = |i: &isa::OpInfo| control(i.op);
+    /// A decoder for the ISA of `microcode::core::isa` in a core built with `features`.
+    pub fn new(features: u32) -> Decoder {
+        let c = |i: &isa::OpInfo| control_with(i.op, features);
         Decoder {
             w0: Default::default(),
             w1: Default::default(),

@@ -17,7 +17,7 @@ use crate::i2f::I2F;
 use rust_hdl::prelude::*;
 
 /// The non-multiply-add results; see the module documentation.
-#[derive(LogicBlock, Default)]
+#[derive(LogicBlock)]
 pub struct MiscUnit {
     /// Clock.
     pub clock: Signal<In, Clock>,
@@ -67,6 +67,52 @@ pub struct MiscUnit {
     n_plus: Signal<Local, Bits<32>>,
     n_low: Signal<Local, Bits<32>>,
     expx: Signal<Local, Bits<32>>,
+    has_int: Constant<Bit>,
+}
+
+impl MiscUnit {
+    /// The unit, with the integer ALU only when `integer` (the `INTEGER` feature): without it
+    /// the ALU's logic is constant-false and synthesis removes it.
+    pub fn new(integer: bool) -> MiscUnit {
+        MiscUnit {
+            clock: Default::default(),
+            a: Default::default(),
+            b: Default::default(),
+            sel: Default::default(),
+            round: Default::default(),
+            int_op: Default::default(),
+            i2f_mode: Default::default(),
+            cond: Default::default(),
+            p: Default::default(),
+            result: Default::default(),
+            fcmp: Default::default(),
+            f2i: Default::default(),
+            i2f: Default::default(),
+            exp: Default::default(),
+            frac_zero: Default::default(),
+            shift: Default::default(),
+            fill: Default::default(),
+            int_res: Default::default(),
+            early: Default::default(),
+            spec: Default::default(),
+            r3: Default::default(),
+            d: Default::default(),
+            s: Default::default(),
+            cond3: Default::default(),
+            spec_d: Default::default(),
+            nan_d: Default::default(),
+            c3: Default::default(),
+            cmp_true: Default::default(),
+            c5: Default::default(),
+            c6: Default::default(),
+            c7: Default::default(),
+            n: Default::default(),
+            n_plus: Default::default(),
+            n_low: Default::default(),
+            expx: Default::default(),
+            has_int: Constant::new(integer),
+        }
+    }
 }
 
 impl Logic for MiscUnit {
@@ -177,7 +223,9 @@ impl Logic for MiscUnit {
                 }
             }
             ResultSel::Int => {
-                self.early.next = self.int_res.val();
+                if self.has_int.val() {
+                    self.early.next = self.int_res.val();
+                }
             }
             _ => {}
         }

@@ -20,6 +20,7 @@ use crate::misc_unit::MiscUnit;
 use crate::operand_read::OperandRead;
 use crate::sequencer::Sequencer;
 use crate::writeback::Writeback;
+use microcode::core::config::Features;
 use microcode::core::CoreConfig;
 use rust_hdl::prelude::*;
 
@@ -109,10 +110,13 @@ pub struct ShaderCore {
     hr_bank: DFF<Bits<2>>,
     rdata: DFF<Bits<32>>,
     all_one: Constant<Bits<12>>,
+    has_div: Constant<Bit>,
 }
 
 impl ShaderCore {
-    /// A core built for `config` (literal set, stack depths; the sizes of the board build).
+    /// A core built for `config`: literal set, stack depths and the optional units of
+    /// `config.features` (`DIVIDER`, `INTEGER`; an operation of a left-out unit faults
+    /// `MISSING_UNIT`); the memory sizes are those of the board build.
     pub fn new(config: &CoreConfig) -> ShaderCore {
         let lits = &config.literals[..];
         ShaderCore {
@@ -132,13 +136,13 @@ impl ShaderCore {
             dbg_pc: Default::default(),
             dbg_first: Default::default(),
             imem: Default::default(),
-            dec: Decoder::new(),
+            dec: Decoder::new(config.features),
             seq: Sequencer::new(config.call_stack_depth, config.mask_stack_depth),
             opa: OperandRead::new(lits),
             opb: OperandRead::new(lits),
             opc: OperandRead::new(lits),
             fmad: Default::default(),
-            misc: Default::default(),
+            misc: MiscUnit::new(config.has(Features::INTEGER)),
             wb: Default::default(),
             div: Default::default(),
             x1_div: Default::default(),
@@ -180,6 +184,7 @@ impl ShaderCore {
             rdata: Default::default(),
             // Four SWZ_ONE selectors: the derivatives' B operand is 1.0.
             all_one: Constant::new(0xB6D_u64.to_bits()),
+            has_div: Constant::new(config.has(Features::DIVIDER)),
         }
     }
 }
@@ -349,7 +354,8 @@ impl Logic for ShaderCore {
         self.misc.p.next = self.x2_p.q.val();
 
         // The divider (cycle t+2 to its `done`; nothing else writes meanwhile).
-        self.div.start.next = self.x2_div.q.val();
+        // Without the DIVIDER feature the divider never starts and synthesis removes it.
+        self.div.start.next = self.x2_div.q.val() & self.has_div.val();
         self.div.op.next = self.x2_dop.q.val();
         self.div.a.next = self.opa.value.val();
         self.div.b.next = self.opb.value.val();

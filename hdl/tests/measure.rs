@@ -455,3 +455,29 @@ endmodule
         );
     }
 }
+
+/// The whole shader core inside the measuring wrapper: host-port inputs from the shift register,
+/// every output XOR-reduced to one pin.
+#[test]
+#[ignore]
+fn measure_shader_core() {
+    use hdl::shader_core::ShaderCore;
+    let mut core = ShaderCore::new(&microcode::core::CoreConfig::default());
+    core.connect_all();
+    let v = generate_verilog(&core);
+    let w = wrapper(
+        84,
+        ".host_addr(sh[15:0]), .host_wdata(sh[47:16]), .host_we(sh[48]), .clear(sh[49]), \
+         .start(sh[50]), .budget(sh[82:51]), \
+         .host_rdata(r[31:0]), .busy(r[32]), .done(r[33]), .fault(r[37:34]), .killed(r[41:38]), \
+         .cycles(r[73:42])",
+        74,
+    );
+    let Some(c) = cost("shader_core", &v, &w) else {
+        return;
+    };
+    println!(
+        "| ShaderCore | {} ({} LUT4, {} carry, {} FF) | {} | {} | {:.1} MHz |",
+        c.cells, c.lut, c.carry, c.dff, c.lc, c.ram, c.fmax
+    );
+}

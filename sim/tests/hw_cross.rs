@@ -374,3 +374,41 @@ fn random_core_programs_match_on_rtl_and_verilator() {
         "the generator never produced {missing:?} (flow operations it does not generate are allowed)"
     );
 }
+
+/// A core built without the divider faults `MISSING_UNIT` on DIV, as the core model faults for
+/// that configuration; with it, the same program runs. (The engines refuse such images up front;
+/// here the program is written word by word to reach the hardware's own check.)
+#[test]
+fn a_left_out_unit_faults_like_the_model() {
+    use microcode::core::config::Features;
+    let cfg = CoreConfig {
+        features: Features::INTEGER,
+        ..CoreConfig::default()
+    };
+    let p = text::parse(&format!("{HEADER}DIV OUT[0], IN[0], IN[1]\nEND\n")).expect("parses");
+    let image = compile(&p, &cfg).expect("compiles").image;
+    let inputs = random_inputs(&mut XorShift::new(3));
+    let model = sim::core_model::run(&image, &inputs);
+    assert!(
+        matches!(model, Err(ref f) if matches!(f.kind, sim::core_model::FaultKind::MissingUnit { .. })),
+        "{model:?}"
+    );
+    assert!(matches!(
+        sim::hardware::check_supported(&image, "rtl"),
+        Err(HwError::Unsupported { op: "DIV", .. })
+    ));
+    let mut core = RtlCore::new(&cfg).expect("the core builds");
+    for (i, instr) in image.code.iter().enumerate() {
+        let w = microcode::core::isa::encode(instr);
+        for k in 0..4 {
+            core.write(hdl::host_port::program_addr(i, k), (w >> (32 * k)) as u32)
+                .expect("writes");
+        }
+    }
+    match sim::hardware::run_loaded(&mut core, &image, &inputs) {
+        Err(HwError::Fault { code, .. }) => {
+            assert_eq!(code, hdl::host_port::fault_code::MISSING_UNIT)
+        }
+        other => panic!("expected the MISSING_UNIT fault, got {other:?}"),
+    }
+}

@@ -56,7 +56,8 @@ pub fn run(a: &RunArgs) -> Result<ExitCode> {
 /// Runs the image on a hardware engine.
 fn run_hardware(a: &RunArgs, image: &Image, inputs: &RunInputs) -> Result<sim::run_io::RunOutput> {
     use sim::hardware::{rtl::RtlCore, run_image, verilator::VerilatorCore, HostPort};
-    let cfg = CoreConfig::default();
+    // The hardware is built for the image's configuration (its optional units).
+    let cfg = image.config;
     let mut port: Box<dyn HostPort> = if a.engine == "rtl" {
         let mut core = RtlCore::new(&cfg)?;
         if let Some(path) = &a.vcd {

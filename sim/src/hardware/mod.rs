@@ -104,7 +104,7 @@ pub fn check_supported(image: &Image, engine: &'static str) -> Result<(), HwErro
         .code
         .iter()
         .enumerate()
-        .find(|(_, i)| !hdl::decoder::implemented(i.op))
+        .find(|(_, i)| !hdl::decoder::implemented_with(i.op, image.config.features))
     {
         return Err(HwError::Unsupported {
             engine,
