@@ -57,7 +57,7 @@ pub fn run(a: &RunArgs) -> Result<ExitCode> {
 fn run_hardware(a: &RunArgs, image: &Image, inputs: &RunInputs) -> Result<sim::run_io::RunOutput> {
     use sim::hardware::{rtl::RtlCore, run_image, verilator::VerilatorCore, HostPort};
     // The hardware is built for the image's configuration (its optional units).
-    let cfg = image.config;
+    let cfg = image.config.clone();
     let mut port: Box<dyn HostPort> = if a.engine == "rtl" {
         let mut core = RtlCore::new(&cfg)?;
         if let Some(path) = &a.vcd {
