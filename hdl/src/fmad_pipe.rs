@@ -5,6 +5,7 @@
 //! Timing: **latency 10 clocks, one operation per clock.** Operands presented before rising edge
 //! *n* give `result` right after edge *n + 9*. ADD and SUB are `a * 1 + c` (exact: a product with
 //! 1.0 only flushes and canonicalises, which the adder does anyway), MUL is `a * b + -0`.
+use crate::delay_ram::DelayRam;
 use crate::fadd::FAdd;
 use crate::fmul::FMul;
 use rust_hdl::prelude::*;
@@ -13,7 +14,7 @@ use rust_hdl::prelude::*;
 pub const FMAD_LATENCY: u32 = 10;
 
 /// The multiply-add pipeline; see the module documentation.
-#[derive(LogicBlock, Default)]
+#[derive(LogicBlock)]
 pub struct FmadPipe {
     /// Clock.
     pub clock: Signal<In, Clock>,
@@ -27,24 +28,34 @@ pub struct FmadPipe {
     pub result: Signal<Out, Bits<32>>,
     mul: FMul,
     add: FAdd,
-    c_delay: [DFF<Bits<32>>; 5],
+    // The addend waits for the product in block RAM (160 flip-flops otherwise).
+    c_delay: DelayRam<32>,
+}
+
+impl Default for FmadPipe {
+    fn default() -> Self {
+        FmadPipe {
+            clock: Default::default(),
+            a: Default::default(),
+            b: Default::default(),
+            c: Default::default(),
+            result: Default::default(),
+            mul: Default::default(),
+            add: Default::default(),
+            c_delay: DelayRam::new(5),
+        }
+    }
 }
 
 impl Logic for FmadPipe {
     #[hdl_gen]
     fn update(&mut self) {
-        clock!(self, clock, mul, add);
-        for i in 0..5 {
-            self.c_delay[i].clock.next = self.clock.val();
-        }
+        clock!(self, clock, mul, add, c_delay);
         self.mul.a.next = self.a.val();
         self.mul.b.next = self.b.val();
-        self.c_delay[0].d.next = self.c.val();
-        for i in 1..5 {
-            self.c_delay[i].d.next = self.c_delay[i - 1].q.val();
-        }
+        self.c_delay.d.next = self.c.val();
         self.add.a.next = self.mul.result.val();
-        self.add.b.next = self.c_delay[4].q.val();
+        self.add.b.next = self.c_delay.q.val();
         self.add.sub.next = false;
         self.result.next = self.add.result.val();
     }

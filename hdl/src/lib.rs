@@ -5,6 +5,7 @@ pub mod board_top;
 pub mod bram;
 pub mod crc32;
 pub mod decoder;
+pub mod delay_ram;
 pub mod f2i;
 pub mod fadd;
 pub mod fcmp;

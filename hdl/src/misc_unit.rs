@@ -10,6 +10,7 @@
 //!
 //! `SETP` uses [`ResultSel::Set`]: the predicate is bit 29 of `result` (set in 1.0, clear in 0).
 use crate::decoder::{IntOp, ResultSel};
+use crate::delay_ram::DelayRam;
 use crate::f2i::F2I;
 use crate::fcmp::FCmp;
 use crate::fround::RoundMode;
@@ -51,9 +52,11 @@ pub struct MiscUnit {
     int_res: Signal<Local, Bits<32>>,
     early: Signal<Local, Bits<32>>,
     spec: Signal<Local, Bits<2>>,
-    // The chain: r3 is the result after one clock, d4..d12 carry it on.
+    // The chain: r3 is the result after one clock, d[0..4] and `tail` carry it on.
     r3: DFF<Bits<32>>,
-    d: [DFF<Bits<32>>; 9],
+    d: [DFF<Bits<32>>; 4],
+    // The last five clocks of the chain, in block RAM.
+    tail: DelayRam<32>,
     s: [DFF<ResultSel>; 5],
     cond3: DFF<Bits<3>>,
     spec_d: [DFF<Bits<2>>; 4],
@@ -97,6 +100,7 @@ impl MiscUnit {
             spec: Default::default(),
             r3: Default::default(),
             d: Default::default(),
+            tail: DelayRam::new(5),
             s: Default::default(),
             cond3: Default::default(),
             spec_d: Default::default(),
@@ -121,8 +125,8 @@ impl Logic for MiscUnit {
     #[hdl_gen]
     fn update(&mut self) {
         dff_setup!(self, clock, r3, cond3);
-        clock!(self, clock, fcmp, f2i, i2f);
-        for i in 0..9 {
+        clock!(self, clock, fcmp, f2i, i2f, tail);
+        for i in 0..4 {
             self.d[i].clock.next = self.clock.val();
         }
         for i in 0..5 {
@@ -340,10 +344,7 @@ impl Logic for MiscUnit {
         if self.s[4].q.val() == ResultSel::Expx {
             self.c7.next = self.expx.val();
         }
-        self.d[4].d.next = self.c7.val();
-        for i in 5..9 {
-            self.d[i].d.next = self.d[i - 1].q.val();
-        }
-        self.result.next = self.d[8].q.val();
+        self.tail.d.next = self.c7.val();
+        self.result.next = self.tail.q.val();
     }
 }

@@ -13,6 +13,7 @@
 //! Ports: the host port ([`crate::host_port`]). Timing: see above and the sequencer.
 use crate::bram::Bram;
 use crate::decoder::{Decoder, ExecKind, IntOp, ResultSel};
+use crate::delay_ram::DelayRam;
 use crate::fdiv::FDiv;
 use crate::fmad_pipe::FmadPipe;
 use crate::fround::RoundMode;
@@ -88,8 +89,11 @@ pub struct ShaderCore {
     x2_cond: DFF<Bits<3>>,
     x2_p: DFF<Bit>,
     // Slot controls to the writeback stage: bit 0 write R, 1 write P, 2 take the multiply-add,
-    // 3..5 scale, 6..7 saturate, 8..15 the R word (register, lane, component).
-    meta: [DFF<Bits<16>>; 12],
+    // 3..5 scale, 6..7 saturate, 8..15 the R word (register, lane, component); two clocks in
+    // flip-flops (the divider takes them there), ten in block RAM.
+    meta: [DFF<Bits<16>>; 2],
+    // Clocks 2 to 12 of the slot controls, in block RAM.
+    meta_tail: DelayRam<16>,
     meta_in: Signal<Local, Bits<16>>,
     meta_out: Signal<Local, Bits<16>>,
     // Issue.
@@ -166,6 +170,7 @@ impl ShaderCore {
             x2_cond: Default::default(),
             x2_p: Default::default(),
             meta: Default::default(),
+            meta_tail: DelayRam::new(10),
             meta_in: Default::default(),
             meta_out: Default::default(),
             lane: Default::default(),
@@ -197,11 +202,11 @@ impl Logic for ShaderCore {
             x2_i2f, x2_cond, x2_p, hr_prog, hr_bank, rdata, x1_div, x2_div, x1_dwe, x2_dwe, x1_dop,
             x2_dop, dmeta
         );
-        clock!(self, clock, seq, opa, opb, opc, fmad, misc, div);
+        clock!(self, clock, seq, opa, opb, opc, fmad, misc, div, meta_tail);
         for i in 0..4 {
             self.imem[i].clock.next = self.clock.val();
         }
-        for i in 0..12 {
+        for i in 0..2 {
             self.meta[i].clock.next = self.clock.val();
         }
 
@@ -318,9 +323,8 @@ impl Logic for ShaderCore {
                 | (bit_cast::<16, 4>(self.dec.dst.val().get_bits::<4>(0)) << 12)
                 | (bit_cast::<16, 4>(self.seq.slot.val()) << 8);
         self.meta[0].d.next = self.meta_in.val();
-        for i in 1..12 {
-            self.meta[i].d.next = self.meta[i - 1].q.val();
-        }
+        self.meta[1].d.next = self.meta[0].q.val();
+        self.meta_tail.d.next = self.meta[1].q.val();
         self.x1_div.d.next = self.seq.div_issue.val();
         self.x2_div.d.next = self.x1_div.q.val();
         self.x1_dwe.d.next = self.we_slot.val() & (self.dec.kind.val() == ExecKind::Div);
@@ -365,7 +369,7 @@ impl Logic for ShaderCore {
         }
 
         // ---- Writeback (cycle t+12, or the divider's `done`).
-        self.meta_out.next = self.meta[11].q.val();
+        self.meta_out.next = self.meta_tail.q.val();
         self.wb_meta.next = self.meta_out.val();
         self.wb.fmad.next = self.fmad.result.val();
         if self.div.done.val() {

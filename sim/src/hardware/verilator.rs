@@ -125,7 +125,10 @@ pub fn build_model(
         "building the Verilator model of the core in {} (once per design)",
         dir.display()
     ));
-    let tmp = dir.with_extension(format!("tmp-{}", std::process::id()));
+    // Unique per builder (process and call), so concurrent builds never share a folder.
+    static BUILDS: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+    let n = BUILDS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let tmp = dir.with_extension(format!("tmp-{}-{n}", std::process::id()));
     let io = |e: std::io::Error| HwError::Verilator(format!("{}: {e}", tmp.display()));
     std::fs::create_dir_all(&tmp).map_err(io)?;
     std::fs::write(tmp.join("top.v"), &verilog).map_err(io)?;
