@@ -42,6 +42,11 @@ pub enum StackCmd {
 }
 
 /// The frame stack; see the module documentation.
+///
+/// Frame membership is a thermometer code (`valid`, bit i = frame i exists) and the frames a
+/// command touches are bit masks computed with a few 16-bit OR-smears, not index comparisons:
+/// "some loop or call above frame i" is `smear(is_lc >> 1)` where `smear` ORs every bit into all
+/// lower ones. The two frames read out (top, innermost call) go through 16-way multiplexers.
 #[derive(LogicBlock, Default)]
 pub struct MaskStack {
     /// Clock.
@@ -75,40 +80,90 @@ pub struct MaskStack {
     live: [DFF<Bits<4>>; 16],
     ret: [DFF<Bits<8>>; 16],
     count: DFF<Bits<5>>,
+    valid: DFF<Bits<16>>,
     top_idx: Signal<Local, Bits<5>>,
-    inner_lc: Signal<Local, Bits<5>>,
-    lc_found: Signal<Local, Bit>,
-    inner_call: Signal<Local, Bits<5>>,
+    is_lc: Signal<Local, Bits<16>>,
+    is_call: Signal<Local, Bits<16>>,
+    is_loop: Signal<Local, Bits<16>>,
+    s1: Signal<Local, Bits<16>>,
+    s2: Signal<Local, Bits<16>>,
+    s3: Signal<Local, Bits<16>>,
+    blocked_lc: Signal<Local, Bits<16>>,
+    c1: Signal<Local, Bits<16>>,
+    c2: Signal<Local, Bits<16>>,
+    c3: Signal<Local, Bits<16>>,
+    blocked_call: Signal<Local, Bits<16>>,
+    inner_lc: Signal<Local, Bits<16>>,
+    inner_call: Signal<Local, Bits<16>>,
+    b1: Signal<Local, Bits<16>>,
+    b2: Signal<Local, Bits<16>>,
+    b3: Signal<Local, Bits<16>>,
+    below_call: Signal<Local, Bits<16>>,
+    call_idx: Signal<Local, Bits<5>>,
+    push_at: Signal<Local, Bits<16>>,
+    top_at: Signal<Local, Bits<16>>,
+    clear_if: Signal<Local, Bits<16>>,
+    clear_ret: Signal<Local, Bits<16>>,
 }
 
 impl Logic for MaskStack {
-    // hdl_gen has no match guards, so the ifs stay inside the arms.
-    #[allow(clippy::collapsible_match)]
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(self, clock, count);
+        dff_setup!(self, clock, count, valid);
         for i in 0..16 {
             self.kind[i].clock.next = self.clock.val();
             self.entry[i].clock.next = self.clock.val();
             self.live[i].clock.next = self.clock.val();
             self.ret[i].clock.next = self.clock.val();
         }
-        self.top_idx.next = self.count.q.val() - 1;
         self.sp.next = self.count.q.val();
+        self.top_idx.next = self.count.q.val() - 1;
 
-        // Innermost loop-or-call and innermost call (the last match wins).
-        self.inner_lc.next = bits::<5>(0);
-        self.lc_found.next = false;
-        self.inner_call.next = bits::<5>(0);
-        self.call_found.next = false;
+        // Frame classes as bit masks.
+        self.is_lc.next = bits::<16>(0);
+        self.is_call.next = bits::<16>(0);
+        self.is_loop.next = bits::<16>(0);
         for i in 0..16 {
-            if (i < self.count.q.val().index()) & (self.kind[i].q.val().get_bit(1)) {
-                self.inner_lc.next = i.to_bits();
-                self.lc_found.next = true;
+            if self.kind[i].q.val().get_bit(1) {
+                self.is_lc.next = self.is_lc.val().replace_bit(i, true);
             }
-            if (i < self.count.q.val().index()) & (self.kind[i].q.val() == 3) {
-                self.inner_call.next = i.to_bits();
-                self.call_found.next = true;
+            if self.kind[i].q.val() == 3 {
+                self.is_call.next = self.is_call.val().replace_bit(i, true);
+            }
+            if self.kind[i].q.val() == 2 {
+                self.is_loop.next = self.is_loop.val().replace_bit(i, true);
+            }
+        }
+        self.is_lc.next = self.is_lc.val() & self.valid.q.val();
+        self.is_call.next = self.is_call.val() & self.valid.q.val();
+        // blocked_lc[i]: a loop or call frame lies above frame i.
+        self.s1.next = (self.is_lc.val() >> 1) | (self.is_lc.val() >> 2);
+        self.s2.next = self.s1.val() | (self.s1.val() >> 2);
+        self.s3.next = self.s2.val() | (self.s2.val() >> 4);
+        self.blocked_lc.next = self.s3.val() | (self.s3.val() >> 8);
+        self.c1.next = (self.is_call.val() >> 1) | (self.is_call.val() >> 2);
+        self.c2.next = self.c1.val() | (self.c1.val() >> 2);
+        self.c3.next = self.c2.val() | (self.c2.val() >> 4);
+        self.blocked_call.next = self.c3.val() | (self.c3.val() >> 8);
+        self.inner_lc.next = self.is_lc.val() & !self.blocked_lc.val();
+        self.inner_call.next = self.is_call.val() & !self.blocked_call.val();
+        self.call_found.next = self.is_call.val().any();
+        // Frames strictly below the innermost call (what PopToCall keeps).
+        self.b1.next = (self.inner_call.val() >> 1) | (self.inner_call.val() >> 2);
+        self.b2.next = self.b1.val() | (self.b1.val() >> 2);
+        self.b3.next = self.b2.val() | (self.b2.val() >> 4);
+        self.below_call.next = self.b3.val() | (self.b3.val() >> 8);
+        self.push_at.next = !self.valid.q.val() & ((self.valid.q.val() << 1) | bits::<16>(1));
+        self.top_at.next = self.valid.q.val() & !(self.valid.q.val() >> 1);
+        // IF frames above the innermost loop or call; frames above the innermost call.
+        self.clear_if.next = self.valid.q.val() & !self.blocked_lc.val() & !self.is_lc.val();
+        self.clear_ret.next = self.valid.q.val() & !self.blocked_call.val() & !self.is_call.val();
+
+        // The innermost call's index (for its frame and for PopToCall).
+        self.call_idx.next = bits::<5>(0);
+        for i in 0..16 {
+            if self.inner_call.val().get_bit(i) {
+                self.call_idx.next = i.to_bits();
             }
         }
 
@@ -118,32 +173,119 @@ impl Logic for MaskStack {
         self.call_entry.next = bits::<4>(0);
         self.call_live.next = bits::<4>(0);
         self.call_ret.next = bits::<8>(0);
-        for i in 0..16 {
-            if self.count.q.val().any() & (self.top_idx.val().index() == i) {
-                self.top_kind.next = self.kind[i].q.val();
-                self.top_entry.next = self.entry[i].q.val();
-                self.top_live.next = self.live[i].q.val();
+        if self.count.q.val().any() {
+            match self.top_idx.val().get_bits::<4>(0).index() {
+                0 => {
+                    self.top_kind.next = self.kind[0].q.val();
+                    self.top_entry.next = self.entry[0].q.val();
+                    self.top_live.next = self.live[0].q.val();
+                }
+                1 => {
+                    self.top_kind.next = self.kind[1].q.val();
+                    self.top_entry.next = self.entry[1].q.val();
+                    self.top_live.next = self.live[1].q.val();
+                }
+                2 => {
+                    self.top_kind.next = self.kind[2].q.val();
+                    self.top_entry.next = self.entry[2].q.val();
+                    self.top_live.next = self.live[2].q.val();
+                }
+                3 => {
+                    self.top_kind.next = self.kind[3].q.val();
+                    self.top_entry.next = self.entry[3].q.val();
+                    self.top_live.next = self.live[3].q.val();
+                }
+                4 => {
+                    self.top_kind.next = self.kind[4].q.val();
+                    self.top_entry.next = self.entry[4].q.val();
+                    self.top_live.next = self.live[4].q.val();
+                }
+                5 => {
+                    self.top_kind.next = self.kind[5].q.val();
+                    self.top_entry.next = self.entry[5].q.val();
+                    self.top_live.next = self.live[5].q.val();
+                }
+                6 => {
+                    self.top_kind.next = self.kind[6].q.val();
+                    self.top_entry.next = self.entry[6].q.val();
+                    self.top_live.next = self.live[6].q.val();
+                }
+                7 => {
+                    self.top_kind.next = self.kind[7].q.val();
+                    self.top_entry.next = self.entry[7].q.val();
+                    self.top_live.next = self.live[7].q.val();
+                }
+                8 => {
+                    self.top_kind.next = self.kind[8].q.val();
+                    self.top_entry.next = self.entry[8].q.val();
+                    self.top_live.next = self.live[8].q.val();
+                }
+                9 => {
+                    self.top_kind.next = self.kind[9].q.val();
+                    self.top_entry.next = self.entry[9].q.val();
+                    self.top_live.next = self.live[9].q.val();
+                }
+                10 => {
+                    self.top_kind.next = self.kind[10].q.val();
+                    self.top_entry.next = self.entry[10].q.val();
+                    self.top_live.next = self.live[10].q.val();
+                }
+                11 => {
+                    self.top_kind.next = self.kind[11].q.val();
+                    self.top_entry.next = self.entry[11].q.val();
+                    self.top_live.next = self.live[11].q.val();
+                }
+                12 => {
+                    self.top_kind.next = self.kind[12].q.val();
+                    self.top_entry.next = self.entry[12].q.val();
+                    self.top_live.next = self.live[12].q.val();
+                }
+                13 => {
+                    self.top_kind.next = self.kind[13].q.val();
+                    self.top_entry.next = self.entry[13].q.val();
+                    self.top_live.next = self.live[13].q.val();
+                }
+                14 => {
+                    self.top_kind.next = self.kind[14].q.val();
+                    self.top_entry.next = self.entry[14].q.val();
+                    self.top_live.next = self.live[14].q.val();
+                }
+                _ => {
+                    self.top_kind.next = self.kind[15].q.val();
+                    self.top_entry.next = self.entry[15].q.val();
+                    self.top_live.next = self.live[15].q.val();
+                }
             }
-            if self.call_found.val() & (self.inner_call.val().index() == i) {
+        }
+        for i in 0..16 {
+            if self.call_idx.val().index() == i {
                 self.call_entry.next = self.entry[i].q.val();
                 self.call_live.next = self.live[i].q.val();
                 self.call_ret.next = self.ret[i].q.val();
             }
         }
+        if !self.call_found.val() {
+            self.call_entry.next = bits::<4>(0);
+            self.call_live.next = bits::<4>(0);
+            self.call_ret.next = bits::<8>(0);
+        }
 
-        self.count.d.next = self.count.q.val();
         match self.cmd.val() {
             StackCmd::Reset => {
                 self.count.d.next = bits::<5>(0);
+                self.valid.d.next = bits::<16>(0);
             }
             StackCmd::Push => {
                 self.count.d.next = self.count.q.val() + 1;
+                self.valid.d.next = (self.valid.q.val() << 1) | bits::<16>(1);
             }
             StackCmd::Pop => {
                 self.count.d.next = self.count.q.val() - 1;
+                self.valid.d.next = self.valid.q.val() >> 1;
             }
             StackCmd::PopToCall => {
-                self.count.d.next = self.inner_call.val();
+                self.count.d.next = self.call_idx.val();
+                self.valid.d.next = self.valid.q.val() & self.below_call.val();
             }
             _ => {}
         }
@@ -155,7 +297,7 @@ impl Logic for MaskStack {
             self.ret[i].d.next = self.ret[i].q.val();
             match self.cmd.val() {
                 StackCmd::Push => {
-                    if self.count.q.val().index() == i {
+                    if self.push_at.val().get_bit(i) {
                         self.kind[i].d.next = self.push_kind.val();
                         self.entry[i].d.next = self.push_entry.val();
                         self.live[i].d.next = self.push_live.val();
@@ -163,47 +305,36 @@ impl Logic for MaskStack {
                     }
                 }
                 StackCmd::SetTopLive => {
-                    if self.top_idx.val().index() == i {
+                    if self.top_at.val().get_bit(i) {
                         self.live[i].d.next = self.lanes.val();
                     }
                 }
                 StackCmd::ClearBrk => {
-                    if (i < self.count.q.val().index())
-                        & (!self.lc_found.val() | (i > self.inner_lc.val().index()))
-                        & (self.kind[i].q.val() == 1)
-                    {
+                    if self.clear_if.val().get_bit(i) {
                         self.entry[i].d.next = self.entry[i].q.val() & !self.lanes.val();
                     }
-                    if self.lc_found.val()
-                        & (i == self.inner_lc.val().index())
-                        & (self.kind[i].q.val() == 2)
-                    {
+                    if self.inner_lc.val().get_bit(i) & self.is_loop.val().get_bit(i) {
                         self.live[i].d.next = self.live[i].q.val() & !self.lanes.val();
                     }
                 }
                 StackCmd::ClearCont => {
-                    if (i < self.count.q.val().index())
-                        & (!self.lc_found.val() | (i > self.inner_lc.val().index()))
-                        & (self.kind[i].q.val() == 1)
-                    {
+                    if self.clear_if.val().get_bit(i) {
                         self.entry[i].d.next = self.entry[i].q.val() & !self.lanes.val();
                     }
                 }
                 StackCmd::ClearRet => {
-                    if (i < self.count.q.val().index())
-                        & (!self.call_found.val() | (i > self.inner_call.val().index()))
-                    {
+                    if self.clear_ret.val().get_bit(i) {
                         self.entry[i].d.next = self.entry[i].q.val() & !self.lanes.val();
-                        if self.kind[i].q.val() == 2 {
+                        if self.is_loop.val().get_bit(i) {
                             self.live[i].d.next = self.live[i].q.val() & !self.lanes.val();
                         }
                     }
-                    if self.call_found.val() & (i == self.inner_call.val().index()) {
+                    if self.inner_call.val().get_bit(i) {
                         self.live[i].d.next = self.live[i].q.val() & !self.lanes.val();
                     }
                 }
                 StackCmd::Kill => {
-                    if i < self.count.q.val().index() {
+                    if self.valid.q.val().get_bit(i) {
                         self.entry[i].d.next = self.entry[i].q.val() & !self.lanes.val();
                         if self.kind[i].q.val().get_bit(1) {
                             self.live[i].d.next = self.live[i].q.val() & !self.lanes.val();
