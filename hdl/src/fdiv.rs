@@ -66,6 +66,12 @@ pub struct FDiv {
     special_val: DFF<Bits<32>>,
     done_reg: DFF<Bit>,
     // Iteration values.
+    x1: Signal<Local, Bits<34>>,
+    d1: Signal<Local, Bits<35>>,
+    y1: Signal<Local, Bits<34>>,
+    x2: Signal<Local, Bits<34>>,
+    d2: Signal<Local, Bits<35>>,
+    y2: Signal<Local, Bits<34>>,
     r1: Signal<Local, Bits<34>>,
     r2: Signal<Local, Bits<34>>,
     q1: Signal<Local, Bit>,
@@ -128,31 +134,35 @@ impl Logic for FDiv {
         }
 
         // ---- Iteration: two restoring steps (float: subtract, then double; integer: bring
-        // down a dividend bit, then subtract).
+        // down a dividend bit, then subtract). One subtractor per step serves both modes, and its
+        // borrow is the comparison.
+        self.x1.next = self.rem.q.val();
         if self.int_mode.q.val() {
-            self.r1.next =
+            self.x1.next =
                 (self.rem.q.val() << 1) | bit_cast::<34, 1>(self.quot.q.val().get_bit(31).into());
-            self.q1.next = self.r1.val() >= self.divisor.q.val();
-            if self.q1.val() {
-                self.r1.next = self.r1.val() - self.divisor.q.val();
-            }
-            self.r2.next =
-                (self.r1.val() << 1) | bit_cast::<34, 1>(self.quot.q.val().get_bit(30).into());
-            self.q2.next = self.r2.val() >= self.divisor.q.val();
-            if self.q2.val() {
-                self.r2.next = self.r2.val() - self.divisor.q.val();
-            }
-        } else {
-            self.q1.next = self.rem.q.val() >= self.divisor.q.val();
-            self.r1.next = self.rem.q.val() << 1;
-            if self.q1.val() {
-                self.r1.next = (self.rem.q.val() - self.divisor.q.val()) << 1;
-            }
-            self.q2.next = self.r1.val() >= self.divisor.q.val();
-            self.r2.next = self.r1.val() << 1;
-            if self.q2.val() {
-                self.r2.next = (self.r1.val() - self.divisor.q.val()) << 1;
-            }
+        }
+        self.d1.next = bit_cast::<35, 34>(self.x1.val()) - bit_cast::<35, 34>(self.divisor.q.val());
+        self.q1.next = !self.d1.val().get_bit(34);
+        self.y1.next = self.x1.val();
+        if self.q1.val() {
+            self.y1.next = self.d1.val().get_bits::<34>(0);
+        }
+        self.r1.next = self.y1.val() << 1;
+        self.x2.next = self.r1.val();
+        if self.int_mode.q.val() {
+            self.r1.next = self.y1.val();
+            self.x2.next =
+                (self.y1.val() << 1) | bit_cast::<34, 1>(self.quot.q.val().get_bit(30).into());
+        }
+        self.d2.next = bit_cast::<35, 34>(self.x2.val()) - bit_cast::<35, 34>(self.divisor.q.val());
+        self.q2.next = !self.d2.val().get_bit(34);
+        self.y2.next = self.x2.val();
+        if self.q2.val() {
+            self.y2.next = self.d2.val().get_bits::<34>(0);
+        }
+        self.r2.next = self.y2.val() << 1;
+        if self.int_mode.q.val() {
+            self.r2.next = self.y2.val();
         }
 
         self.done_reg.d.next = false;
