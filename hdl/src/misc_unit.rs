@@ -48,7 +48,15 @@ pub struct MiscUnit {
     exp: Signal<Local, Bits<8>>,
     frac_zero: Signal<Local, Bit>,
     shift: Signal<Local, Bits<32>>,
-    fill: Signal<Local, Bits<32>>,
+    add_x: Signal<Local, Bits<32>>,
+    add_y: Signal<Local, Bits<32>>,
+    add_c: Signal<Local, Bit>,
+    sum: Signal<Local, Bits<32>>,
+    flip: Signal<Local, Bits<32>>,
+    rev_in: Signal<Local, Bits<32>>,
+    sh_in: Signal<Local, Bits<32>>,
+    sh_out: Signal<Local, Bits<32>>,
+    rev_out: Signal<Local, Bits<32>>,
     int_res: Signal<Local, Bits<32>>,
     early: Signal<Local, Bits<32>>,
     spec: Signal<Local, Bits<2>>,
@@ -94,7 +102,15 @@ impl MiscUnit {
             exp: Default::default(),
             frac_zero: Default::default(),
             shift: Default::default(),
-            fill: Default::default(),
+            add_x: Default::default(),
+            add_y: Default::default(),
+            add_c: Default::default(),
+            sum: Default::default(),
+            flip: Default::default(),
+            rev_in: Default::default(),
+            sh_in: Default::default(),
+            sh_out: Default::default(),
+            rev_out: Default::default(),
             int_res: Default::default(),
             early: Default::default(),
             spec: Default::default(),
@@ -164,28 +180,60 @@ impl Logic for MiscUnit {
             }
         }
 
+        // The integer ALU: one adder (x + y + carry-in) for IADD, ISUB, INEG and IABS, one
+        // logical right shifter for both shifts (SHL through bit reversal, SHR through the
+        // sign XOR: `!(!a >> s)` fills with ones).
         self.shift.next = bit_cast::<32, 5>(self.b.val().get_bits::<5>(0));
-        self.fill.next = bits::<32>(0);
-        if self.a.val().get_bit(31) {
-            self.fill.next = !(!bits::<32>(0) >> self.shift.val());
-        }
-        self.int_res.next = bits::<32>(0);
+        self.add_x.next = self.a.val();
+        self.add_y.next = self.b.val();
+        self.add_c.next = false;
         match self.int_op.val() {
-            IntOp::Iadd => {
-                self.int_res.next = self.a.val() + self.b.val();
-            }
             IntOp::Isub => {
-                self.int_res.next = self.a.val() - self.b.val();
+                self.add_y.next = !self.b.val();
+                self.add_c.next = true;
             }
             IntOp::Ineg => {
-                self.int_res.next = bits::<32>(0) - self.a.val();
+                self.add_x.next = bits::<32>(0);
+                self.add_y.next = !self.a.val();
+                self.add_c.next = true;
             }
             IntOp::Iabs => {
-                self.int_res.next = self.a.val();
+                self.add_x.next = bits::<32>(0);
+                self.add_y.next = self.a.val();
                 if self.a.val().get_bit(31) {
-                    self.int_res.next = bits::<32>(0) - self.a.val();
+                    self.add_y.next = !self.a.val();
+                    self.add_c.next = true;
                 }
             }
+            _ => {}
+        }
+        self.sum.next =
+            self.add_x.val() + self.add_y.val() + bit_cast::<32, 1>(self.add_c.val().into());
+        self.flip.next = bits::<32>(0);
+        if (self.int_op.val() == IntOp::Shr) & self.a.val().get_bit(31) {
+            self.flip.next = !bits::<32>(0);
+        }
+        self.rev_in.next = bits::<32>(0);
+        for i in 0..32 {
+            self.rev_in.next = self
+                .rev_in
+                .val()
+                .replace_bit(i, self.a.val().get_bit(31 - i));
+        }
+        self.sh_in.next = self.a.val() ^ self.flip.val();
+        if self.int_op.val() == IntOp::Shl {
+            self.sh_in.next = self.rev_in.val();
+        }
+        self.sh_out.next = (self.sh_in.val() >> self.shift.val()) ^ self.flip.val();
+        self.rev_out.next = bits::<32>(0);
+        for i in 0..32 {
+            self.rev_out.next = self
+                .rev_out
+                .val()
+                .replace_bit(i, self.sh_out.val().get_bit(31 - i));
+        }
+        self.int_res.next = self.sum.val();
+        match self.int_op.val() {
             IntOp::And => {
                 self.int_res.next = self.a.val() & self.b.val();
             }
@@ -199,11 +247,12 @@ impl Logic for MiscUnit {
                 self.int_res.next = !self.a.val();
             }
             IntOp::Shl => {
-                self.int_res.next = self.a.val() << self.shift.val();
+                self.int_res.next = self.rev_out.val();
             }
             IntOp::Shr => {
-                self.int_res.next = (self.a.val() >> self.shift.val()) | self.fill.val();
+                self.int_res.next = self.sh_out.val();
             }
+            _ => {}
         }
 
         self.early.next = bits::<32>(0);
