@@ -1,4 +1,4 @@
-//! `MaskStack`: the sequencer's stack of IF, loop and call frames (16 frames of registers), with
+//! `MaskStack`: the sequencer's stack of IF, loop and call frames (8 frames of registers), with
 //! the whole-stack updates that BRK, CONT, RET and KIL need in one clock.
 //!
 //! A frame holds its kind ([`KIND_IF`], [`KIND_LOOP`], [`KIND_CALL`]), an entry mask, a second
@@ -24,7 +24,7 @@ pub const KIND_LOOP: u64 = 2;
 /// Frame kind of a call.
 pub const KIND_CALL: u64 = 3;
 /// Frames held.
-pub const DEPTH: usize = 16;
+pub const DEPTH: usize = 8;
 
 /// What the stack does at the next edge.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, LogicState)]
@@ -44,9 +44,9 @@ pub enum StackCmd {
 /// The frame stack; see the module documentation.
 ///
 /// Frame membership is a thermometer code (`valid`, bit i = frame i exists) and the frames a
-/// command touches are bit masks computed with a few 16-bit OR-smears, not index comparisons:
+/// command touches are bit masks computed with a few 8-bit OR-smears, not index comparisons:
 /// "some loop or call above frame i" is `smear(is_lc >> 1)` where `smear` ORs every bit into all
-/// lower ones. The two frames read out (top, innermost call) go through 16-way multiplexers.
+/// lower ones. The two frames read out (top, innermost call) go through 8-way multiplexers.
 #[derive(LogicBlock, Default)]
 pub struct MaskStack {
     /// Clock.
@@ -75,42 +75,42 @@ pub struct MaskStack {
     pub call_entry: Signal<Out, Bits<4>>,
     pub call_live: Signal<Out, Bits<4>>,
     pub call_ret: Signal<Out, Bits<8>>,
-    kind: [DFF<Bits<2>>; 16],
-    entry: [DFF<Bits<4>>; 16],
-    live: [DFF<Bits<4>>; 16],
-    ret: [DFF<Bits<8>>; 16],
+    kind: [DFF<Bits<2>>; 8],
+    entry: [DFF<Bits<4>>; 8],
+    live: [DFF<Bits<4>>; 8],
+    ret: [DFF<Bits<8>>; 8],
     count: DFF<Bits<5>>,
-    valid: DFF<Bits<16>>,
+    valid: DFF<Bits<8>>,
     top_idx: Signal<Local, Bits<5>>,
-    is_lc: Signal<Local, Bits<16>>,
-    is_call: Signal<Local, Bits<16>>,
-    is_loop: Signal<Local, Bits<16>>,
-    s1: Signal<Local, Bits<16>>,
-    s2: Signal<Local, Bits<16>>,
-    s3: Signal<Local, Bits<16>>,
-    blocked_lc: Signal<Local, Bits<16>>,
-    c1: Signal<Local, Bits<16>>,
-    c2: Signal<Local, Bits<16>>,
-    c3: Signal<Local, Bits<16>>,
-    blocked_call: Signal<Local, Bits<16>>,
-    inner_lc: Signal<Local, Bits<16>>,
-    inner_call: Signal<Local, Bits<16>>,
-    b1: Signal<Local, Bits<16>>,
-    b2: Signal<Local, Bits<16>>,
-    b3: Signal<Local, Bits<16>>,
-    below_call: Signal<Local, Bits<16>>,
+    is_lc: Signal<Local, Bits<8>>,
+    is_call: Signal<Local, Bits<8>>,
+    is_loop: Signal<Local, Bits<8>>,
+    s1: Signal<Local, Bits<8>>,
+    s2: Signal<Local, Bits<8>>,
+    s3: Signal<Local, Bits<8>>,
+    blocked_lc: Signal<Local, Bits<8>>,
+    c1: Signal<Local, Bits<8>>,
+    c2: Signal<Local, Bits<8>>,
+    c3: Signal<Local, Bits<8>>,
+    blocked_call: Signal<Local, Bits<8>>,
+    inner_lc: Signal<Local, Bits<8>>,
+    inner_call: Signal<Local, Bits<8>>,
+    b1: Signal<Local, Bits<8>>,
+    b2: Signal<Local, Bits<8>>,
+    b3: Signal<Local, Bits<8>>,
+    below_call: Signal<Local, Bits<8>>,
     call_idx: Signal<Local, Bits<5>>,
-    push_at: Signal<Local, Bits<16>>,
-    top_at: Signal<Local, Bits<16>>,
-    clear_if: Signal<Local, Bits<16>>,
-    clear_ret: Signal<Local, Bits<16>>,
+    push_at: Signal<Local, Bits<8>>,
+    top_at: Signal<Local, Bits<8>>,
+    clear_if: Signal<Local, Bits<8>>,
+    clear_ret: Signal<Local, Bits<8>>,
 }
 
 impl Logic for MaskStack {
     #[hdl_gen]
     fn update(&mut self) {
         dff_setup!(self, clock, count, valid);
-        for i in 0..16 {
+        for i in 0..8 {
             self.kind[i].clock.next = self.clock.val();
             self.entry[i].clock.next = self.clock.val();
             self.live[i].clock.next = self.clock.val();
@@ -120,10 +120,10 @@ impl Logic for MaskStack {
         self.top_idx.next = self.count.q.val() - 1;
 
         // Frame classes as bit masks.
-        self.is_lc.next = bits::<16>(0);
-        self.is_call.next = bits::<16>(0);
-        self.is_loop.next = bits::<16>(0);
-        for i in 0..16 {
+        self.is_lc.next = bits::<8>(0);
+        self.is_call.next = bits::<8>(0);
+        self.is_loop.next = bits::<8>(0);
+        for i in 0..8 {
             if self.kind[i].q.val().get_bit(1) {
                 self.is_lc.next = self.is_lc.val().replace_bit(i, true);
             }
@@ -140,11 +140,11 @@ impl Logic for MaskStack {
         self.s1.next = (self.is_lc.val() >> 1) | (self.is_lc.val() >> 2);
         self.s2.next = self.s1.val() | (self.s1.val() >> 2);
         self.s3.next = self.s2.val() | (self.s2.val() >> 4);
-        self.blocked_lc.next = self.s3.val() | (self.s3.val() >> 8);
+        self.blocked_lc.next = self.s3.val();
         self.c1.next = (self.is_call.val() >> 1) | (self.is_call.val() >> 2);
         self.c2.next = self.c1.val() | (self.c1.val() >> 2);
         self.c3.next = self.c2.val() | (self.c2.val() >> 4);
-        self.blocked_call.next = self.c3.val() | (self.c3.val() >> 8);
+        self.blocked_call.next = self.c3.val();
         self.inner_lc.next = self.is_lc.val() & !self.blocked_lc.val();
         self.inner_call.next = self.is_call.val() & !self.blocked_call.val();
         self.call_found.next = self.is_call.val().any();
@@ -152,8 +152,8 @@ impl Logic for MaskStack {
         self.b1.next = (self.inner_call.val() >> 1) | (self.inner_call.val() >> 2);
         self.b2.next = self.b1.val() | (self.b1.val() >> 2);
         self.b3.next = self.b2.val() | (self.b2.val() >> 4);
-        self.below_call.next = self.b3.val() | (self.b3.val() >> 8);
-        self.push_at.next = !self.valid.q.val() & ((self.valid.q.val() << 1) | bits::<16>(1));
+        self.below_call.next = self.b3.val();
+        self.push_at.next = !self.valid.q.val() & ((self.valid.q.val() << 1) | bits::<8>(1));
         self.top_at.next = self.valid.q.val() & !(self.valid.q.val() >> 1);
         // IF frames above the innermost loop or call; frames above the innermost call.
         self.clear_if.next = self.valid.q.val() & !self.blocked_lc.val() & !self.is_lc.val();
@@ -161,7 +161,7 @@ impl Logic for MaskStack {
 
         // The innermost call's index (for its frame and for PopToCall).
         self.call_idx.next = bits::<5>(0);
-        for i in 0..16 {
+        for i in 0..8 {
             if self.inner_call.val().get_bit(i) {
                 self.call_idx.next = i.to_bits();
             }
@@ -174,7 +174,7 @@ impl Logic for MaskStack {
         self.call_live.next = bits::<4>(0);
         self.call_ret.next = bits::<8>(0);
         if self.count.q.val().any() {
-            match self.top_idx.val().get_bits::<4>(0).index() {
+            match self.top_idx.val().get_bits::<3>(0).index() {
                 0 => {
                     self.top_kind.next = self.kind[0].q.val();
                     self.top_entry.next = self.entry[0].q.val();
@@ -210,54 +210,14 @@ impl Logic for MaskStack {
                     self.top_entry.next = self.entry[6].q.val();
                     self.top_live.next = self.live[6].q.val();
                 }
-                7 => {
+                _ => {
                     self.top_kind.next = self.kind[7].q.val();
                     self.top_entry.next = self.entry[7].q.val();
                     self.top_live.next = self.live[7].q.val();
                 }
-                8 => {
-                    self.top_kind.next = self.kind[8].q.val();
-                    self.top_entry.next = self.entry[8].q.val();
-                    self.top_live.next = self.live[8].q.val();
-                }
-                9 => {
-                    self.top_kind.next = self.kind[9].q.val();
-                    self.top_entry.next = self.entry[9].q.val();
-                    self.top_live.next = self.live[9].q.val();
-                }
-                10 => {
-                    self.top_kind.next = self.kind[10].q.val();
-                    self.top_entry.next = self.entry[10].q.val();
-                    self.top_live.next = self.live[10].q.val();
-                }
-                11 => {
-                    self.top_kind.next = self.kind[11].q.val();
-                    self.top_entry.next = self.entry[11].q.val();
-                    self.top_live.next = self.live[11].q.val();
-                }
-                12 => {
-                    self.top_kind.next = self.kind[12].q.val();
-                    self.top_entry.next = self.entry[12].q.val();
-                    self.top_live.next = self.live[12].q.val();
-                }
-                13 => {
-                    self.top_kind.next = self.kind[13].q.val();
-                    self.top_entry.next = self.entry[13].q.val();
-                    self.top_live.next = self.live[13].q.val();
-                }
-                14 => {
-                    self.top_kind.next = self.kind[14].q.val();
-                    self.top_entry.next = self.entry[14].q.val();
-                    self.top_live.next = self.live[14].q.val();
-                }
-                _ => {
-                    self.top_kind.next = self.kind[15].q.val();
-                    self.top_entry.next = self.entry[15].q.val();
-                    self.top_live.next = self.live[15].q.val();
-                }
             }
         }
-        for i in 0..16 {
+        for i in 0..8 {
             if self.call_idx.val().index() == i {
                 self.call_entry.next = self.entry[i].q.val();
                 self.call_live.next = self.live[i].q.val();
@@ -273,11 +233,11 @@ impl Logic for MaskStack {
         match self.cmd.val() {
             StackCmd::Reset => {
                 self.count.d.next = bits::<5>(0);
-                self.valid.d.next = bits::<16>(0);
+                self.valid.d.next = bits::<8>(0);
             }
             StackCmd::Push => {
                 self.count.d.next = self.count.q.val() + 1;
-                self.valid.d.next = (self.valid.q.val() << 1) | bits::<16>(1);
+                self.valid.d.next = (self.valid.q.val() << 1) | bits::<8>(1);
             }
             StackCmd::Pop => {
                 self.count.d.next = self.count.q.val() - 1;
@@ -290,7 +250,7 @@ impl Logic for MaskStack {
             _ => {}
         }
 
-        for i in 0..16 {
+        for i in 0..8 {
             self.kind[i].d.next = self.kind[i].q.val();
             self.entry[i].d.next = self.entry[i].q.val();
             self.live[i].d.next = self.live[i].q.val();

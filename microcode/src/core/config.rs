@@ -79,7 +79,7 @@ impl Default for CoreConfig {
             program_size: 256,
             registers: 16,
             constants: 64,
-            mask_stack_depth: 16,
+            mask_stack_depth: 8,
             call_stack_depth: 8,
             texture_texels: 4096,
             predicates: 1,
