@@ -12,15 +12,15 @@
 //! rising edge; one operation at a time.
 //!
 //! Timing, fixed whatever the operands: `done` is high (and `result` valid) for one clock,
-//! [`DIV_LATENCY`] rising edges after the start edge for `fdiv`/`frcp` (13 iteration clocks),
-//! [`IMOD_LATENCY`] for `imod` (16). Area: two 34-bit subtractors and their selects, the
+//! [`DIV_LATENCY`] rising edges after the start edge for `fdiv`/`frcp` (13 iteration clocks, then
+//! one for rounding into the result register), [`IMOD_LATENCY`] for `imod` (16 + 1). Area: two 34-bit subtractors and their selects, the
 //! remainder, quotient and divisor registers, the rounding increment.
 use rust_hdl::prelude::*;
 
 /// Edges from the start edge until `done` is high, for `fdiv` and `frcp`.
-pub const DIV_LATENCY: u32 = 14;
+pub const DIV_LATENCY: u32 = 15;
 /// Edges from the start edge until `done` is high, for `imod`.
-pub const IMOD_LATENCY: u32 = 17;
+pub const IMOD_LATENCY: u32 = 18;
 
 /// The iterative divider; see the module documentation.
 #[derive(LogicBlock, Default)]
@@ -65,6 +65,10 @@ pub struct FDiv {
     special: DFF<Bit>,
     special_val: DFF<Bits<32>>,
     done_reg: DFF<Bit>,
+    // The result, registered: rounding and the result select get a clock of their own, so the
+    // core's writeback stage starts from a register.
+    res_reg: DFF<Bits<32>>,
+    out_done: DFF<Bit>,
     // Iteration values.
     x1: Signal<Local, Bits<34>>,
     d1: Signal<Local, Bits<35>>,
@@ -101,7 +105,9 @@ impl Logic for FDiv {
             sign,
             special,
             special_val,
-            done_reg
+            done_reg,
+            res_reg,
+            out_done
         );
         // ---- Start: unpack, specials, alignment.
         self.fa.next = self.a.val();
@@ -265,13 +271,15 @@ impl Logic for FDiv {
         if self.sign.q.val() {
             self.int_res.next = bits::<32>(0) - self.rem.q.val().get_bits::<32>(0);
         }
-        self.result.next = self.rounded.val();
+        self.res_reg.d.next = self.rounded.val();
         if self.int_mode.q.val() {
-            self.result.next = self.int_res.val();
+            self.res_reg.d.next = self.int_res.val();
         }
         if self.special.q.val() {
-            self.result.next = self.special_val.q.val();
+            self.res_reg.d.next = self.special_val.q.val();
         }
-        self.done.next = self.done_reg.q.val();
+        self.out_done.d.next = self.done_reg.q.val();
+        self.result.next = self.res_reg.q.val();
+        self.done.next = self.out_done.q.val();
     }
 }
