@@ -80,13 +80,20 @@ pub struct Sequencer {
     stack: MaskStack,
     state: DFF<SeqState>,
     pc: DFF<Bits<8>>,
-    k: DFF<Bits<10>>,
+    // First clock of an instruction; clocks left after this one; the next pipelined slot and
+    // the derivative bubble still to wait (all registered, so that the end-of-instruction
+    // decision and the slot number come from registers).
+    first_reg: DFF<Bit>,
+    remain: DFF<Bits<10>>,
+    aslot: DFF<Bits<5>>,
+    await_: DFF<Bits<5>>,
     e_reg: DFF<Bits<4>>,
     killed_reg: DFF<Bits<4>>,
     main_live: DFF<Bits<4>>,
     p_reg: DFF<Bits<16>>,
     calls: DFF<Bits<4>>,
-    count: DFF<Bits<32>>,
+    // Instructions the budget still allows.
+    left: DFF<Bits<32>>,
     cycle_reg: DFF<Bits<32>>,
     fault_reg: DFF<Bits<4>>,
     timer: DFF<Bits<9>>,
@@ -98,11 +105,10 @@ pub struct Sequencer {
     drain: Constant<Bits<9>>,
     // Combinational values of the last clock of an instruction.
     last: Signal<Local, Bit>,
+    bubble_wait: Signal<Local, Bits<9>>,
     n_clocks: Signal<Local, Bits<10>>,
     slot_time: Signal<Local, Bits<10>>,
     enabled: Signal<Local, Bits<3>>,
-    bubble: Signal<Local, Bits<10>>,
-    slot_index: Signal<Local, Bits<10>>,
     cond: Signal<Local, Bits<4>>,
     px: Signal<Local, Bits<4>>,
     lanes: Signal<Local, Bits<4>>,
@@ -152,13 +158,16 @@ impl Sequencer {
             stack: Default::default(),
             state: Default::default(),
             pc: Default::default(),
-            k: Default::default(),
+            first_reg: Default::default(),
+            remain: Default::default(),
+            aslot: Default::default(),
+            await_: Default::default(),
             e_reg: Default::default(),
             killed_reg: Default::default(),
             main_live: Default::default(),
             p_reg: Default::default(),
             calls: Default::default(),
-            count: Default::default(),
+            left: Default::default(),
             cycle_reg: Default::default(),
             fault_reg: Default::default(),
             timer: Default::default(),
@@ -171,11 +180,10 @@ impl Sequencer {
             ),
             drain: Constant::new(u64::from(DRAIN_CLOCKS).to_bits()),
             last: Default::default(),
+            bubble_wait: Default::default(),
             n_clocks: Default::default(),
             slot_time: Default::default(),
             enabled: Default::default(),
-            bubble: Default::default(),
-            slot_index: Default::default(),
             cond: Default::default(),
             px: Default::default(),
             lanes: Default::default(),
@@ -197,8 +205,8 @@ impl Logic for Sequencer {
     #[hdl_gen]
     fn update(&mut self) {
         dff_setup!(
-            self, clock, state, pc, k, e_reg, killed_reg, main_live, p_reg, calls, count,
-            cycle_reg, fault_reg, timer, done_reg, dslot, dwait
+            self, clock, state, pc, first_reg, remain, aslot, await_, e_reg, killed_reg, main_live,
+            p_reg, calls, left, cycle_reg, fault_reg, timer, done_reg, dslot, dwait
         );
         clock!(self, clock, stack);
         self.e.next = self.e_reg.q.val();
@@ -213,7 +221,7 @@ impl Logic for Sequencer {
         self.clear_addr.next = self.timer.q.val().get_bits::<8>(0);
         self.imem_addr.next = self.pc.q.val();
         self.cur_pc.next = self.pc.q.val();
-        self.first.next = (self.state.q.val() == SeqState::Exec) & (self.k.q.val() == 1);
+        self.first.next = (self.state.q.val() == SeqState::Exec) & self.first_reg.q.val();
 
         // Predicate writes from the writeback stage.
         if self.p_we.val() {
@@ -223,13 +231,28 @@ impl Logic for Sequencer {
                     << bit_cast::<16, 4>(self.p_idx.val()));
         }
 
-        // Slot issue of pipelined instructions: the last 16 clocks.
-        self.bubble.next = bit_cast::<10, 9>(self.issue.val()) - bits::<10>(16);
-        self.slot_index.next = self.k.q.val() - self.bubble.val() - bits::<10>(1);
-        self.slot.next = self.slot_index.val().get_bits::<4>(0);
-        self.slot_valid.next = (self.state.q.val() == SeqState::Exec)
-            & (self.kind.val() == ExecKind::Alu)
-            & (self.k.q.val() > self.bubble.val());
+        // Slot issue of pipelined instructions: the last 16 clocks (a derivative first waits
+        // its bubble, `issue - 16` clocks).
+        self.slot.next = self.aslot.q.val().get_bits::<4>(0);
+        self.bubble_wait.next = self.issue.val() - bits::<9>(17);
+        self.slot_valid.next = false;
+        if (self.state.q.val() == SeqState::Exec) & (self.kind.val() == ExecKind::Alu) {
+            if self.first_reg.q.val() {
+                self.slot.next = bits::<4>(0);
+                if self.issue.val() == 16 {
+                    self.slot_valid.next = true;
+                    self.aslot.d.next = bits::<5>(1);
+                } else {
+                    self.await_.d.next = self.bubble_wait.val().get_bits::<5>(0);
+                    self.aslot.d.next = bits::<5>(0);
+                }
+            } else if self.await_.q.val().any() {
+                self.await_.d.next = self.await_.q.val() - 1;
+            } else {
+                self.slot_valid.next = true;
+                self.aslot.d.next = self.aslot.q.val() + 1;
+            }
+        }
         // Clocks of the instruction: issue + per_slot * 4 * popcount(wmask) (the ISA's cycles).
         self.enabled.next = bit_cast::<3, 1>(self.wmask.val().get_bit(0).into())
             + bit_cast::<3, 1>(self.wmask.val().get_bit(1).into())
@@ -256,7 +279,12 @@ impl Logic for Sequencer {
             }
             _ => {}
         }
-        self.last.next = self.k.q.val() == self.n_clocks.val();
+        // The last clock: a one-clock instruction in its first clock, otherwise when no clock is
+        // left (`remain` was loaded in the first clock).
+        self.last.next = !self.remain.q.val().any();
+        if self.first_reg.q.val() {
+            self.last.next = self.issue.val() == 1;
+        }
         // Divider instructions: an enabled slot takes 1 + per_slot clocks, a disabled one 1.
         self.div_issue.next = false;
         if (self.state.q.val() == SeqState::Exec) & (self.kind.val() == ExecKind::Div) {
@@ -528,7 +556,6 @@ impl Logic for Sequencer {
                     self.main_live.d.next = bits::<4>(15);
                     self.p_reg.d.next = bits::<16>(0);
                     self.calls.d.next = bits::<4>(0);
-                    self.count.d.next = bits::<32>(0);
                     self.cycle_reg.d.next = bits::<32>(0);
                     self.fault_reg.d.next = bits::<4>(0);
                 }
@@ -543,10 +570,10 @@ impl Logic for Sequencer {
                 self.imem_addr.next = bits::<8>(0);
                 self.dslot.d.next = bits::<5>(0);
                 self.dwait.d.next = bits::<5>(0);
-                self.k.d.next = bits::<10>(1);
+                self.first_reg.d.next = true;
                 if self.budget.val().any() {
                     self.state.d.next = SeqState::Exec;
-                    self.count.d.next = bits::<32>(1);
+                    self.left.d.next = self.budget.val() - 1;
                 } else {
                     self.fault_reg.d.next = bits::<4>(1);
                     self.state.d.next = SeqState::Drain;
@@ -555,7 +582,11 @@ impl Logic for Sequencer {
             }
             SeqState::Exec => {
                 self.cycle_reg.d.next = self.cycle_reg.q.val() + 1;
-                self.k.d.next = self.k.q.val() + 1;
+                self.first_reg.d.next = false;
+                self.remain.d.next = self.remain.q.val() - 1;
+                if self.first_reg.q.val() {
+                    self.remain.d.next = self.n_clocks.val() - 2;
+                }
                 if self.kind.val() == ExecKind::Missing {
                     self.stack.cmd.next = StackCmd::Hold;
                     self.fault_reg.d.next = bits::<4>(6);
@@ -568,7 +599,7 @@ impl Logic for Sequencer {
                     self.main_live.d.next = self.live_next.val();
                     self.calls.d.next = self.calls_next.val();
                     self.pc.d.next = self.next_pc.val().get_bits::<8>(0);
-                    self.k.d.next = bits::<10>(1);
+                    self.first_reg.d.next = true;
                     self.dslot.d.next = bits::<5>(0);
                     self.dwait.d.next = bits::<5>(0);
                     if self.fault_now.val().any() {
@@ -582,12 +613,12 @@ impl Logic for Sequencer {
                     {
                         self.state.d.next = SeqState::Drain;
                         self.timer.d.next = self.drain.val();
-                    } else if self.count.q.val() >= self.budget.val() {
+                    } else if !self.left.q.val().any() {
                         self.fault_reg.d.next = bits::<4>(1);
                         self.state.d.next = SeqState::Drain;
                         self.timer.d.next = self.drain.val();
                     } else {
-                        self.count.d.next = self.count.q.val() + 1;
+                        self.left.d.next = self.left.q.val() - 1;
                     }
                 }
             }

@@ -412,3 +412,30 @@ fn a_left_out_unit_faults_like_the_model() {
         other => panic!("expected the MISSING_UNIT fault, got {other:?}"),
     }
 }
+
+/// Every budget from 0 up: the hardware stops with the budget fault exactly where the core model
+/// does, and finishes exactly when the model does.
+#[test]
+fn budget_faults_match_on_rtl() {
+    let cfg = CoreConfig::default();
+    let mut core = RtlCore::new(&cfg).expect("the core builds");
+    let body = "MOV TEMP[0], IMM[0].xxxx\nBGNLOOP\n  ADD TEMP[0].x, TEMP[0].x, IMM[0].y\n  SGE TEMP[0].y, TEMP[0].x, IMM[0].z\n  IF TEMP[0].yyyy\n    BRK\n  ENDIF\n  ADD OUT[0], OUT[0], IN[1]\nENDLOOP\nEND\n";
+    let p = text::parse(&format!("{HEADER}{body}")).expect("parses");
+    let image = compile(&p, &cfg).expect("compiles").image;
+    let mut rng = XorShift::new(9);
+    let mut inputs = random_inputs(&mut rng);
+    let (mut faults, mut finished) = (0, 0);
+    for budget in 0..40 {
+        inputs.budget = budget;
+        cross(&mut core, &image, &inputs, &format!("budget {budget}"))
+            .unwrap_or_else(|e| panic!("{e}"));
+        match sim::core_model::run(&image, &inputs) {
+            Ok(_) => finished += 1,
+            Err(_) => faults += 1,
+        }
+    }
+    assert!(
+        faults > 10 && finished > 0,
+        "budgets covered both outcomes: {faults} faults, {finished} finished"
+    );
+}
