@@ -107,6 +107,8 @@ pub struct MaskStack {
 }
 
 impl Logic for MaskStack {
+    // hdl_gen has no match guards, so the ifs stay inside the arms.
+    #[allow(clippy::collapsible_match)]
     #[hdl_gen]
     fn update(&mut self) {
         dff_setup!(self, clock, count, valid);
