@@ -159,7 +159,7 @@ fn random_op(rng: &mut XorShift) -> Op {
         int_op: ints[(rng.next_u32() % 10) as usize],
         i2f: u64::from(rng.next_u32() % 3),
         cond: u64::from(rng.next_u32() % 8),
-        p: rng.next_u32() % 2 == 0,
+        p: rng.next_u32().is_multiple_of(2),
     }
 }
 
