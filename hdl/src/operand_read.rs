@@ -9,9 +9,9 @@
 //! - cycle t: the operand descriptor (`file`, `index`, `swz`, `neg`, `abs`), the slot's `lane` and
 //!   `comp`onent, and `extra_neg` (the derivatives' second read) select the word; with `use_raw`
 //!   the memory reads `raw_addr` instead (the host port);
-//! - cycle t+1: `raw` is the memory word read;
-//! - cycle t+2: `value` is the operand after the literal / constant-swizzle select, absolute value
-//!   and negate (absolute first, as the core model's `read`).
+//! - cycle t+1: `raw` is the memory word read and `value` (combinational from it) the operand
+//!   after the literal / constant-swizzle select, absolute value and negate (absolute first, as
+//!   the core model's `read`); the units register it.
 //! - `we`/`wa`/`wd` write this copy at the rising edge.
 use crate::bram::Bram;
 use microcode::core::isa::{SrcFile, SWZ_ONE, SWZ_ZERO};
@@ -51,7 +51,7 @@ pub struct OperandRead {
     pub wd: Signal<In, Bits<32>>,
     /// The word read (cycle t+1).
     pub raw: Signal<Out, Bits<32>>,
-    /// The operand value (cycle t+2).
+    /// The operand value (cycle t+1, combinational).
     pub value: Signal<Out, Bits<32>>,
     mem: Bram<32, 9>,
     literals: ROM<Bits<32>, 4>,
@@ -62,7 +62,6 @@ pub struct OperandRead {
     m_abs: DFF<Bit>,
     m_lit: DFF<Bits<4>>,
     v: Signal<Local, Bits<32>>,
-    out: DFF<Bits<32>>,
     file_l: Constant<Bits<2>>,
     file_k: Constant<Bits<2>>,
     swz_zero: Constant<Bits<3>>,
@@ -103,7 +102,6 @@ impl OperandRead {
             m_abs: Default::default(),
             m_lit: Default::default(),
             v: Default::default(),
-            out: Default::default(),
             file_l: Constant::new((SrcFile::L as u64).to_bits()),
             file_k: Constant::new((SrcFile::K as u64).to_bits()),
             swz_zero: Constant::new(u64::from(SWZ_ZERO).to_bits()),
@@ -116,7 +114,7 @@ impl OperandRead {
 impl Logic for OperandRead {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(self, clock, m_file, m_sel, m_neg, m_abs, m_lit, out);
+        dff_setup!(self, clock, m_file, m_sel, m_neg, m_abs, m_lit);
         clock!(self, clock, mem);
         // ---- cycle t: address.
         match self.comp.val().index() {
@@ -172,7 +170,6 @@ impl Logic for OperandRead {
         if self.m_neg.q.val() {
             self.v.next = self.v.val() ^ !bits::<32>(0x7FFF_FFFF);
         }
-        self.out.d.next = self.v.val();
-        self.value.next = self.out.q.val();
+        self.value.next = self.v.val();
     }
 }

@@ -3,12 +3,13 @@
 //! side, the [`Writeback`] stage, and the host port of [`crate::host_port`].
 //!
 //! Pipeline of one slot issued in cycle t: t address the operand memories; t+1 read, literal and
-//! swizzle select, modifiers; t+2 operands registered, both units start; t+12 both results are
-//! there, the writeback stage scales and saturates and the word is written at the edge ending
-//! t+12, so a read issued at t+13 sees it: the ISA's read-to-writeback latency of 13 clocks, which
-//! the 16-slot issue order covers without hazard logic. The slot's controls (write enable after
-//! the write mask, the execution mask and the predicated-write test; destination; scale;
-//! saturate; result select) travel with it in a 12-stage shift register.
+//! swizzle select, modifiers, straight into both units (which register their inputs); t+11 both
+//! results are there and the writeback stage scales and saturates into a register; the word is
+//! written at the edge ending t+12, so a read issued at t+13 sees it: the ISA's read-to-writeback
+//! latency of 13 clocks, which the 16-slot issue order covers without hazard logic. The slot's
+//! controls (write enable after the write mask, the execution mask and the predicated-write test;
+//! destination; scale; saturate; result select) travel with it: one clock in flip-flops, then a
+//! `DelayRam`.
 //!
 //! Ports: the host port ([`crate::host_port`]). Timing: see above and the sequencer.
 use crate::bram::Bram;
@@ -68,11 +69,8 @@ pub struct ShaderCore {
     div: FDiv,
     // The divider's slot: start two clocks after issue, its write controls held until `done`.
     x1_div: DFF<Bit>,
-    x2_div: DFF<Bit>,
     x1_dwe: DFF<Bit>,
-    x2_dwe: DFF<Bit>,
     x1_dop: DFF<Bits<2>>,
-    x2_dop: DFF<Bits<2>>,
     dmeta: DFF<Bits<16>>,
     wb_meta: Signal<Local, Bits<16>>,
     // Controls of the units, one and two clocks after issue.
@@ -82,12 +80,6 @@ pub struct ShaderCore {
     x1_i2f: DFF<Bits<2>>,
     x1_cond: DFF<Bits<3>>,
     x1_p: DFF<Bit>,
-    x2_sel: DFF<ResultSel>,
-    x2_round: DFF<RoundMode>,
-    x2_int: DFF<IntOp>,
-    x2_i2f: DFF<Bits<2>>,
-    x2_cond: DFF<Bits<3>>,
-    x2_p: DFF<Bit>,
     // Slot controls to the writeback stage: bit 0 write R, 1 write P, 2 take the multiply-add,
     // 3..5 scale, 6..7 saturate, 8..15 the R word (register, lane, component); two clocks in
     // flip-flops (the divider takes them there), ten in block RAM.
@@ -95,6 +87,12 @@ pub struct ShaderCore {
     // Clocks 2 to 12 of the slot controls, in block RAM.
     meta_tail: DelayRam<16>,
     meta_in: Signal<Local, Bits<16>>,
+    // The registered writeback: write enable, R word, value; predicate write and value.
+    wb_we: DFF<Bit>,
+    wb_wa: DFF<Bits<8>>,
+    wb_wd: DFF<Bits<32>>,
+    wb_pwe: DFF<Bit>,
+    wb_pval: DFF<Bit>,
     meta_out: Signal<Local, Bits<16>>,
     // Issue.
     lane: Signal<Local, Bits<2>>,
@@ -150,11 +148,8 @@ impl ShaderCore {
             wb: Default::default(),
             div: Default::default(),
             x1_div: Default::default(),
-            x2_div: Default::default(),
             x1_dwe: Default::default(),
-            x2_dwe: Default::default(),
             x1_dop: Default::default(),
-            x2_dop: Default::default(),
             dmeta: Default::default(),
             wb_meta: Default::default(),
             x1_sel: Default::default(),
@@ -163,15 +158,14 @@ impl ShaderCore {
             x1_i2f: Default::default(),
             x1_cond: Default::default(),
             x1_p: Default::default(),
-            x2_sel: Default::default(),
-            x2_round: Default::default(),
-            x2_int: Default::default(),
-            x2_i2f: Default::default(),
-            x2_cond: Default::default(),
-            x2_p: Default::default(),
             meta: Default::default(),
-            meta_tail: DelayRam::new(10),
+            meta_tail: DelayRam::new(9),
             meta_in: Default::default(),
+            wb_we: Default::default(),
+            wb_wa: Default::default(),
+            wb_wd: Default::default(),
+            wb_pwe: Default::default(),
+            wb_pval: Default::default(),
             meta_out: Default::default(),
             lane: Default::default(),
             comp: Default::default(),
@@ -198,9 +192,8 @@ impl Logic for ShaderCore {
     #[hdl_gen]
     fn update(&mut self) {
         dff_setup!(
-            self, clock, x1_sel, x1_round, x1_int, x1_i2f, x1_cond, x1_p, x2_sel, x2_round, x2_int,
-            x2_i2f, x2_cond, x2_p, hr_prog, hr_bank, rdata, x1_div, x2_div, x1_dwe, x2_dwe, x1_dop,
-            x2_dop, dmeta
+            self, clock, x1_sel, x1_round, x1_int, x1_i2f, x1_cond, x1_p, hr_prog, hr_bank, rdata,
+            x1_div, x1_dwe, x1_dop, dmeta, wb_we, wb_wa, wb_wd, wb_pwe, wb_pval
         );
         clock!(self, clock, seq, opa, opb, opc, fmad, misc, div, meta_tail);
         for i in 0..4 {
@@ -326,23 +319,14 @@ impl Logic for ShaderCore {
         self.meta[1].d.next = self.meta[0].q.val();
         self.meta_tail.d.next = self.meta[1].q.val();
         self.x1_div.d.next = self.seq.div_issue.val();
-        self.x2_div.d.next = self.x1_div.q.val();
         self.x1_dwe.d.next = self.we_slot.val() & (self.dec.kind.val() == ExecKind::Div);
-        self.x2_dwe.d.next = self.x1_dwe.q.val();
         self.x1_dop.d.next = self.dec.div_op.val();
-        self.x2_dop.d.next = self.x1_dop.q.val();
         self.x1_sel.d.next = self.dec.result.val();
         self.x1_round.d.next = self.dec.round.val();
         self.x1_int.d.next = self.dec.int_op.val();
         self.x1_i2f.d.next = self.dec.i2f_mode.val();
         self.x1_cond.d.next = self.dec.cond.val();
         self.x1_p.d.next = self.seq.p.val().get_bit(self.seq.slot.val().index());
-        self.x2_sel.d.next = self.x1_sel.q.val();
-        self.x2_round.d.next = self.x1_round.q.val();
-        self.x2_int.d.next = self.x1_int.q.val();
-        self.x2_i2f.d.next = self.x1_i2f.q.val();
-        self.x2_cond.d.next = self.x1_cond.q.val();
-        self.x2_p.d.next = self.x1_p.q.val();
 
         // ---- Units (cycle t+2).
         self.fmad.a.next = self.opa.value.val();
@@ -350,22 +334,22 @@ impl Logic for ShaderCore {
         self.fmad.c.next = self.opc.value.val();
         self.misc.a.next = self.opa.value.val();
         self.misc.b.next = self.opb.value.val();
-        self.misc.sel.next = self.x2_sel.q.val();
-        self.misc.round.next = self.x2_round.q.val();
-        self.misc.int_op.next = self.x2_int.q.val();
-        self.misc.i2f_mode.next = self.x2_i2f.q.val();
-        self.misc.cond.next = self.x2_cond.q.val();
-        self.misc.p.next = self.x2_p.q.val();
+        self.misc.sel.next = self.x1_sel.q.val();
+        self.misc.round.next = self.x1_round.q.val();
+        self.misc.int_op.next = self.x1_int.q.val();
+        self.misc.i2f_mode.next = self.x1_i2f.q.val();
+        self.misc.cond.next = self.x1_cond.q.val();
+        self.misc.p.next = self.x1_p.q.val();
 
         // The divider (cycle t+2 to its `done`; nothing else writes meanwhile).
         // Without the DIVIDER feature the divider never starts and synthesis removes it.
-        self.div.start.next = self.x2_div.q.val() & self.has_div.val();
-        self.div.op.next = self.x2_dop.q.val();
+        self.div.start.next = self.x1_div.q.val() & self.has_div.val();
+        self.div.op.next = self.x1_dop.q.val();
         self.div.a.next = self.opa.value.val();
         self.div.b.next = self.opb.value.val();
-        if self.x2_div.q.val() {
-            self.dmeta.d.next = (self.meta[1].q.val() & !bits::<16>(1))
-                | bit_cast::<16, 1>(self.x2_dwe.q.val().into());
+        if self.x1_div.q.val() {
+            self.dmeta.d.next = (self.meta[0].q.val() & !bits::<16>(1))
+                | bit_cast::<16, 1>(self.x1_dwe.q.val().into());
         }
 
         // ---- Writeback (cycle t+12, or the divider's `done`).
@@ -380,14 +364,21 @@ impl Logic for ShaderCore {
         self.wb.use_fmad.next = self.wb_meta.val().get_bit(2);
         self.wb.scale.next = self.wb_meta.val().get_bits::<3>(3);
         self.wb.sat.next = self.wb_meta.val().get_bits::<2>(6);
-        self.seq.p_we.next = self.meta_out.val().get_bit(1);
-        self.seq.p_idx.next = self.meta_out.val().get_bits::<4>(8);
-        self.seq.p_val.next = self.misc.result.val().get_bit(29);
+        // The writeback stage's output is registered: the write happens one clock later, at
+        // the edge ending t+12 (the units start at t+1).
+        self.wb_we.d.next = self.wb_meta.val().get_bit(0);
+        self.wb_wa.d.next = self.wb_meta.val().get_bits::<8>(8);
+        self.wb_wd.d.next = self.wb.value.val();
+        self.wb_pwe.d.next = self.meta_out.val().get_bit(1) & !self.div.done.val();
+        self.wb_pval.d.next = self.misc.result.val().get_bit(29);
+        self.seq.p_we.next = self.wb_pwe.q.val();
+        self.seq.p_idx.next = self.wb_wa.q.val().get_bits::<4>(0);
+        self.seq.p_val.next = self.wb_pval.q.val();
 
         // ---- Operand memory write port: writeback, clear, or the host.
-        self.mem_we.next = self.wb_meta.val().get_bit(0);
-        self.mem_wa.next = bit_cast::<9, 8>(self.wb_meta.val().get_bits::<8>(8));
-        self.mem_wd.next = self.wb.value.val();
+        self.mem_we.next = self.wb_we.q.val();
+        self.mem_wa.next = bit_cast::<9, 8>(self.wb_wa.q.val());
+        self.mem_wd.next = self.wb_wd.q.val();
         if self.seq.clear_we.val() {
             self.mem_we.next = true;
             self.mem_wa.next = bit_cast::<9, 8>(self.seq.clear_addr.val());
