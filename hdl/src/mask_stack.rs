@@ -13,7 +13,8 @@
 //! - `Kill`: every frame loses the lanes (IF: entry; loop and call: entry and live).
 //! - `PopToCall`: pops every frame up to and including the innermost call.
 //!
-//! Timing: commands act at the rising edge; every output is combinational from the registers.
+//! Timing: commands act at the rising edge; the outputs are registered, one clock behind the
+//! frames (the sequencer evaluates flow instructions in their last clock, never the first).
 //! Overflow and kind checks are the sequencer's (it never pushes onto a full stack).
 use rust_hdl::prelude::*;
 
@@ -104,6 +105,22 @@ pub struct MaskStack {
     top_at: Signal<Local, Bits<8>>,
     clear_if: Signal<Local, Bits<8>>,
     clear_ret: Signal<Local, Bits<8>>,
+    c_sp: Signal<Local, Bits<5>>,
+    r_sp: DFF<Bits<5>>,
+    c_top_kind: Signal<Local, Bits<2>>,
+    r_top_kind: DFF<Bits<2>>,
+    c_top_entry: Signal<Local, Bits<4>>,
+    r_top_entry: DFF<Bits<4>>,
+    c_top_live: Signal<Local, Bits<4>>,
+    r_top_live: DFF<Bits<4>>,
+    c_call_found: Signal<Local, Bit>,
+    r_call_found: DFF<Bit>,
+    c_call_entry: Signal<Local, Bits<4>>,
+    r_call_entry: DFF<Bits<4>>,
+    c_call_live: Signal<Local, Bits<4>>,
+    r_call_live: DFF<Bits<4>>,
+    c_call_ret: Signal<Local, Bits<8>>,
+    r_call_ret: DFF<Bits<8>>,
 }
 
 impl Logic for MaskStack {
@@ -111,14 +128,27 @@ impl Logic for MaskStack {
     #[allow(clippy::collapsible_match)]
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(self, clock, count, valid);
+        dff_setup!(
+            self,
+            clock,
+            count,
+            valid,
+            r_sp,
+            r_top_kind,
+            r_top_entry,
+            r_top_live,
+            r_call_found,
+            r_call_entry,
+            r_call_live,
+            r_call_ret
+        );
         for i in 0..8 {
             self.kind[i].clock.next = self.clock.val();
             self.entry[i].clock.next = self.clock.val();
             self.live[i].clock.next = self.clock.val();
             self.ret[i].clock.next = self.clock.val();
         }
-        self.sp.next = self.count.q.val();
+        self.c_sp.next = self.count.q.val();
         self.top_idx.next = self.count.q.val() - 1;
 
         // Frame classes as bit masks.
@@ -149,7 +179,7 @@ impl Logic for MaskStack {
         self.blocked_call.next = self.c3.val();
         self.inner_lc.next = self.is_lc.val() & !self.blocked_lc.val();
         self.inner_call.next = self.is_call.val() & !self.blocked_call.val();
-        self.call_found.next = self.is_call.val().any();
+        self.c_call_found.next = self.is_call.val().any();
         // Frames strictly below the innermost call (what PopToCall keeps).
         self.b1.next = (self.inner_call.val() >> 1) | (self.inner_call.val() >> 2);
         self.b2.next = self.b1.val() | (self.b1.val() >> 2);
@@ -169,67 +199,67 @@ impl Logic for MaskStack {
             }
         }
 
-        self.top_kind.next = bits::<2>(0);
-        self.top_entry.next = bits::<4>(0);
-        self.top_live.next = bits::<4>(0);
-        self.call_entry.next = bits::<4>(0);
-        self.call_live.next = bits::<4>(0);
-        self.call_ret.next = bits::<8>(0);
+        self.c_top_kind.next = bits::<2>(0);
+        self.c_top_entry.next = bits::<4>(0);
+        self.c_top_live.next = bits::<4>(0);
+        self.c_call_entry.next = bits::<4>(0);
+        self.c_call_live.next = bits::<4>(0);
+        self.c_call_ret.next = bits::<8>(0);
         if self.count.q.val().any() {
             match self.top_idx.val().get_bits::<3>(0).index() {
                 0 => {
-                    self.top_kind.next = self.kind[0].q.val();
-                    self.top_entry.next = self.entry[0].q.val();
-                    self.top_live.next = self.live[0].q.val();
+                    self.c_top_kind.next = self.kind[0].q.val();
+                    self.c_top_entry.next = self.entry[0].q.val();
+                    self.c_top_live.next = self.live[0].q.val();
                 }
                 1 => {
-                    self.top_kind.next = self.kind[1].q.val();
-                    self.top_entry.next = self.entry[1].q.val();
-                    self.top_live.next = self.live[1].q.val();
+                    self.c_top_kind.next = self.kind[1].q.val();
+                    self.c_top_entry.next = self.entry[1].q.val();
+                    self.c_top_live.next = self.live[1].q.val();
                 }
                 2 => {
-                    self.top_kind.next = self.kind[2].q.val();
-                    self.top_entry.next = self.entry[2].q.val();
-                    self.top_live.next = self.live[2].q.val();
+                    self.c_top_kind.next = self.kind[2].q.val();
+                    self.c_top_entry.next = self.entry[2].q.val();
+                    self.c_top_live.next = self.live[2].q.val();
                 }
                 3 => {
-                    self.top_kind.next = self.kind[3].q.val();
-                    self.top_entry.next = self.entry[3].q.val();
-                    self.top_live.next = self.live[3].q.val();
+                    self.c_top_kind.next = self.kind[3].q.val();
+                    self.c_top_entry.next = self.entry[3].q.val();
+                    self.c_top_live.next = self.live[3].q.val();
                 }
                 4 => {
-                    self.top_kind.next = self.kind[4].q.val();
-                    self.top_entry.next = self.entry[4].q.val();
-                    self.top_live.next = self.live[4].q.val();
+                    self.c_top_kind.next = self.kind[4].q.val();
+                    self.c_top_entry.next = self.entry[4].q.val();
+                    self.c_top_live.next = self.live[4].q.val();
                 }
                 5 => {
-                    self.top_kind.next = self.kind[5].q.val();
-                    self.top_entry.next = self.entry[5].q.val();
-                    self.top_live.next = self.live[5].q.val();
+                    self.c_top_kind.next = self.kind[5].q.val();
+                    self.c_top_entry.next = self.entry[5].q.val();
+                    self.c_top_live.next = self.live[5].q.val();
                 }
                 6 => {
-                    self.top_kind.next = self.kind[6].q.val();
-                    self.top_entry.next = self.entry[6].q.val();
-                    self.top_live.next = self.live[6].q.val();
+                    self.c_top_kind.next = self.kind[6].q.val();
+                    self.c_top_entry.next = self.entry[6].q.val();
+                    self.c_top_live.next = self.live[6].q.val();
                 }
                 _ => {
-                    self.top_kind.next = self.kind[7].q.val();
-                    self.top_entry.next = self.entry[7].q.val();
-                    self.top_live.next = self.live[7].q.val();
+                    self.c_top_kind.next = self.kind[7].q.val();
+                    self.c_top_entry.next = self.entry[7].q.val();
+                    self.c_top_live.next = self.live[7].q.val();
                 }
             }
         }
         for i in 0..8 {
             if self.call_idx.val().index() == i {
-                self.call_entry.next = self.entry[i].q.val();
-                self.call_live.next = self.live[i].q.val();
-                self.call_ret.next = self.ret[i].q.val();
+                self.c_call_entry.next = self.entry[i].q.val();
+                self.c_call_live.next = self.live[i].q.val();
+                self.c_call_ret.next = self.ret[i].q.val();
             }
         }
-        if !self.call_found.val() {
-            self.call_entry.next = bits::<4>(0);
-            self.call_live.next = bits::<4>(0);
-            self.call_ret.next = bits::<8>(0);
+        if !self.c_call_found.val() {
+            self.c_call_entry.next = bits::<4>(0);
+            self.c_call_live.next = bits::<4>(0);
+            self.c_call_ret.next = bits::<8>(0);
         }
 
         match self.cmd.val() {
@@ -306,5 +336,23 @@ impl Logic for MaskStack {
                 _ => {}
             }
         }
+        // Registered outputs: a flow instruction acts in its last clock, at least its second,
+        // so it always sees the stack as the previous instruction left it.
+        self.r_sp.d.next = self.c_sp.val();
+        self.sp.next = self.r_sp.q.val();
+        self.r_top_kind.d.next = self.c_top_kind.val();
+        self.top_kind.next = self.r_top_kind.q.val();
+        self.r_top_entry.d.next = self.c_top_entry.val();
+        self.top_entry.next = self.r_top_entry.q.val();
+        self.r_top_live.d.next = self.c_top_live.val();
+        self.top_live.next = self.r_top_live.q.val();
+        self.r_call_found.d.next = self.c_call_found.val();
+        self.call_found.next = self.r_call_found.q.val();
+        self.r_call_entry.d.next = self.c_call_entry.val();
+        self.call_entry.next = self.r_call_entry.q.val();
+        self.r_call_live.d.next = self.c_call_live.val();
+        self.call_live.next = self.r_call_live.q.val();
+        self.r_call_ret.d.next = self.c_call_ret.val();
+        self.call_ret.next = self.r_call_ret.q.val();
     }
 }
