@@ -92,8 +92,9 @@ pub struct Sequencer {
     main_live: DFF<Bits<4>>,
     p_reg: DFF<Bits<16>>,
     calls: DFF<Bits<4>>,
-    // Instructions the budget still allows.
+    // Instructions the budget still allows; the budget was spent when the next one came.
     left: DFF<Bits<32>>,
+    spent: DFF<Bit>,
     cycle_reg: DFF<Bits<32>>,
     fault_reg: DFF<Bits<4>>,
     timer: DFF<Bits<9>>,
@@ -105,6 +106,8 @@ pub struct Sequencer {
     drain: Constant<Bits<9>>,
     // Combinational values of the last clock of an instruction.
     last: Signal<Local, Bit>,
+    dead: Signal<Local, Bit>,
+    stop_now: Signal<Local, Bit>,
     bubble_wait: Signal<Local, Bits<9>>,
     n_clocks: Signal<Local, Bits<10>>,
     slot_time: Signal<Local, Bits<10>>,
@@ -168,6 +171,7 @@ impl Sequencer {
             p_reg: Default::default(),
             calls: Default::default(),
             left: Default::default(),
+            spent: Default::default(),
             cycle_reg: Default::default(),
             fault_reg: Default::default(),
             timer: Default::default(),
@@ -180,6 +184,8 @@ impl Sequencer {
             ),
             drain: Constant::new(u64::from(DRAIN_CLOCKS).to_bits()),
             last: Default::default(),
+            dead: Default::default(),
+            stop_now: Default::default(),
             bubble_wait: Default::default(),
             n_clocks: Default::default(),
             slot_time: Default::default(),
@@ -206,7 +212,7 @@ impl Logic for Sequencer {
     fn update(&mut self) {
         dff_setup!(
             self, clock, state, pc, first_reg, remain, aslot, await_, e_reg, killed_reg, main_live,
-            p_reg, calls, left, cycle_reg, fault_reg, timer, done_reg, dslot, dwait
+            p_reg, calls, left, spent, cycle_reg, fault_reg, timer, done_reg, dslot, dwait
         );
         clock!(self, clock, stack);
         self.e.next = self.e_reg.q.val();
@@ -221,7 +227,14 @@ impl Logic for Sequencer {
         self.clear_addr.next = self.timer.q.val().get_bits::<8>(0);
         self.imem_addr.next = self.pc.q.val();
         self.cur_pc.next = self.pc.q.val();
-        self.first.next = (self.state.q.val() == SeqState::Exec) & self.first_reg.q.val();
+        // In an instruction's first clock: stop before it when no lane is live or the budget is
+        // spent (the model checks both before counting the instruction).
+        self.dead.next = !(self.main_live.q.val() & !self.killed_reg.q.val()).any();
+        self.stop_now.next = (self.state.q.val() == SeqState::Exec)
+            & self.first_reg.q.val()
+            & (self.dead.val() | self.spent.q.val());
+        self.first.next =
+            (self.state.q.val() == SeqState::Exec) & self.first_reg.q.val() & !self.stop_now.val();
 
         // Predicate writes from the writeback stage.
         if self.p_we.val() {
@@ -236,7 +249,10 @@ impl Logic for Sequencer {
         self.slot.next = self.aslot.q.val().get_bits::<4>(0);
         self.bubble_wait.next = self.issue.val() - bits::<9>(17);
         self.slot_valid.next = false;
-        if (self.state.q.val() == SeqState::Exec) & (self.kind.val() == ExecKind::Alu) {
+        if (self.state.q.val() == SeqState::Exec)
+            & (self.kind.val() == ExecKind::Alu)
+            & !self.stop_now.val()
+        {
             if self.first_reg.q.val() {
                 self.slot.next = bits::<4>(0);
                 if self.issue.val() == 16 {
@@ -287,7 +303,10 @@ impl Logic for Sequencer {
         }
         // Divider instructions: an enabled slot takes 1 + per_slot clocks, a disabled one 1.
         self.div_issue.next = false;
-        if (self.state.q.val() == SeqState::Exec) & (self.kind.val() == ExecKind::Div) {
+        if (self.state.q.val() == SeqState::Exec)
+            & (self.kind.val() == ExecKind::Div)
+            & !self.stop_now.val()
+        {
             if self.dwait.q.val().any() {
                 self.dwait.d.next = self.dwait.q.val() - 1;
                 if self.dwait.q.val() == 1 {
@@ -571,6 +590,7 @@ impl Logic for Sequencer {
                 self.dslot.d.next = bits::<5>(0);
                 self.dwait.d.next = bits::<5>(0);
                 self.first_reg.d.next = true;
+                self.spent.d.next = false;
                 if self.budget.val().any() {
                     self.state.d.next = SeqState::Exec;
                     self.left.d.next = self.budget.val() - 1;
@@ -587,7 +607,17 @@ impl Logic for Sequencer {
                 if self.first_reg.q.val() {
                     self.remain.d.next = self.n_clocks.val() - 2;
                 }
-                if self.kind.val() == ExecKind::Missing {
+                if self.stop_now.val() {
+                    // In the model's order: no live lane left ends the run (this clock is not an
+                    // instruction's); otherwise the budget is spent.
+                    self.cycle_reg.d.next = self.cycle_reg.q.val();
+                    self.stack.cmd.next = StackCmd::Hold;
+                    if !self.dead.val() {
+                        self.fault_reg.d.next = bits::<4>(1);
+                    }
+                    self.state.d.next = SeqState::Drain;
+                    self.timer.d.next = self.drain.val();
+                } else if self.kind.val() == ExecKind::Missing {
                     self.stack.cmd.next = StackCmd::Hold;
                     self.fault_reg.d.next = bits::<4>(6);
                     self.state.d.next = SeqState::Drain;
@@ -602,23 +632,20 @@ impl Logic for Sequencer {
                     self.first_reg.d.next = true;
                     self.dslot.d.next = bits::<5>(0);
                     self.dwait.d.next = bits::<5>(0);
+                    // Whether the next instruction may run is decided in its first clock, from
+                    // registers (see `stop_now`).
+                    self.spent.d.next = !self.left.q.val().any();
+                    if self.left.q.val().any() {
+                        self.left.d.next = self.left.q.val() - 1;
+                    }
                     if self.fault_now.val().any() {
                         self.stack.cmd.next = StackCmd::Hold;
                         self.fault_reg.d.next = self.fault_now.val();
                         self.state.d.next = SeqState::Drain;
                         self.timer.d.next = self.drain.val();
-                    } else if self.end_now.val()
-                        | !(self.live_next.val() & !self.killed_next.val()).any()
-                        | self.next_pc.val().get_bit(8)
-                    {
+                    } else if self.end_now.val() | self.next_pc.val().get_bit(8) {
                         self.state.d.next = SeqState::Drain;
                         self.timer.d.next = self.drain.val();
-                    } else if !self.left.q.val().any() {
-                        self.fault_reg.d.next = bits::<4>(1);
-                        self.state.d.next = SeqState::Drain;
-                        self.timer.d.next = self.drain.val();
-                    } else {
-                        self.left.d.next = self.left.q.val() - 1;
                     }
                 }
             }
