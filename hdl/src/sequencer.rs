@@ -95,6 +95,11 @@ pub struct Sequencer {
     // Instructions the budget still allows; the budget was spent when the next one came.
     left: DFF<Bits<32>>,
     spent: DFF<Bit>,
+    // The decoded fields of the current instruction, registered (valid from its second clock).
+    kind_r: DFF<ExecKind>,
+    flow_r: DFF<FlowOp>,
+    target_r: DFF<Bits<10>>,
+    wmask_r: DFF<Bits<4>>,
     cycle_reg: DFF<Bits<32>>,
     fault_reg: DFF<Bits<4>>,
     timer: DFF<Bits<9>>,
@@ -172,6 +177,10 @@ impl Sequencer {
             calls: Default::default(),
             left: Default::default(),
             spent: Default::default(),
+            kind_r: Default::default(),
+            flow_r: Default::default(),
+            target_r: Default::default(),
+            wmask_r: Default::default(),
             cycle_reg: Default::default(),
             fault_reg: Default::default(),
             timer: Default::default(),
@@ -212,7 +221,8 @@ impl Logic for Sequencer {
     fn update(&mut self) {
         dff_setup!(
             self, clock, state, pc, first_reg, remain, aslot, await_, e_reg, killed_reg, main_live,
-            p_reg, calls, left, spent, cycle_reg, fault_reg, timer, done_reg, dslot, dwait
+            p_reg, calls, left, spent, kind_r, flow_r, target_r, wmask_r, cycle_reg, fault_reg,
+            timer, done_reg, dslot, dwait
         );
         clock!(self, clock, stack);
         self.e.next = self.e_reg.q.val();
@@ -227,6 +237,10 @@ impl Logic for Sequencer {
         self.clear_addr.next = self.timer.q.val().get_bits::<8>(0);
         self.imem_addr.next = self.pc.q.val();
         self.cur_pc.next = self.pc.q.val();
+        self.kind_r.d.next = self.kind.val();
+        self.flow_r.d.next = self.flow.val();
+        self.target_r.d.next = self.target.val();
+        self.wmask_r.d.next = self.wmask.val();
         // In an instruction's first clock: stop before it when no lane is live or the budget is
         // spent (the model checks both before counting the instruction).
         self.dead.next = !(self.main_live.q.val() & !self.killed_reg.q.val()).any();
@@ -330,21 +344,21 @@ impl Logic for Sequencer {
 
         // Lanes whose predicates pass the write mask (any component), and P.x per lane.
         self.cond.next = bit_cast::<4, 1>(
-            (self.p_reg.q.val().get_bits::<4>(0) & self.wmask.val())
+            (self.p_reg.q.val().get_bits::<4>(0) & self.wmask_r.q.val())
                 .any()
                 .into(),
         ) | (bit_cast::<4, 1>(
-            (self.p_reg.q.val().get_bits::<4>(4) & self.wmask.val())
+            (self.p_reg.q.val().get_bits::<4>(4) & self.wmask_r.q.val())
                 .any()
                 .into(),
         ) << 1)
             | (bit_cast::<4, 1>(
-                (self.p_reg.q.val().get_bits::<4>(8) & self.wmask.val())
+                (self.p_reg.q.val().get_bits::<4>(8) & self.wmask_r.q.val())
                     .any()
                     .into(),
             ) << 2)
             | (bit_cast::<4, 1>(
-                (self.p_reg.q.val().get_bits::<4>(12) & self.wmask.val())
+                (self.p_reg.q.val().get_bits::<4>(12) & self.wmask_r.q.val())
                     .any()
                     .into(),
             ) << 3);
@@ -370,8 +384,10 @@ impl Logic for Sequencer {
         self.stack.push_ret.next = self.next_pc.val().get_bits::<8>(0);
         self.stack.lanes.next = self.e_reg.q.val();
 
-        if (self.kind.val() == ExecKind::Flow) & self.last.val() {
-            match self.flow.val() {
+        // Flow instructions act in their last clock, never their first (all but NOP take two
+        // clocks or more), so they read the decoded fields from registers.
+        if (self.kind_r.q.val() == ExecKind::Flow) & self.last.val() & !self.first_reg.q.val() {
+            match self.flow_r.q.val() {
                 FlowOp::If => {
                     if self.full.val() {
                         self.fault_now.next = bits::<4>(2);
@@ -381,7 +397,7 @@ impl Logic for Sequencer {
                         self.stack.push_live.next = self.cond.val();
                         self.e_next.next = self.e_reg.q.val() & self.cond.val();
                         if !(self.e_reg.q.val() & self.cond.val()).any() {
-                            self.next_pc.next = self.target.val().get_bits::<9>(0);
+                            self.next_pc.next = self.target_r.q.val().get_bits::<9>(0);
                         }
                     }
                 }
@@ -391,7 +407,7 @@ impl Logic for Sequencer {
                     } else {
                         self.e_next.next = self.stack.top_entry.val() & !self.stack.top_live.val();
                         if !(self.stack.top_entry.val() & !self.stack.top_live.val()).any() {
-                            self.next_pc.next = self.target.val().get_bits::<9>(0);
+                            self.next_pc.next = self.target_r.q.val().get_bits::<9>(0);
                         }
                     }
                 }
@@ -416,7 +432,7 @@ impl Logic for Sequencer {
                         self.fault_now.next = bits::<4>(4);
                     } else if self.stack.top_live.val().any() {
                         self.e_next.next = self.stack.top_live.val();
-                        self.next_pc.next = self.target.val().get_bits::<9>(0);
+                        self.next_pc.next = self.target_r.q.val().get_bits::<9>(0);
                     } else {
                         self.e_next.next = self.stack.top_entry.val();
                         self.stack.cmd.next = StackCmd::Pop;
@@ -460,7 +476,7 @@ impl Logic for Sequencer {
                             self.stack.cmd.next = StackCmd::Push;
                             self.stack.push_kind.next = bits::<2>(3);
                             self.calls_next.next = self.calls.q.val() + 1;
-                            self.next_pc.next = self.target.val().get_bits::<9>(0);
+                            self.next_pc.next = self.target_r.q.val().get_bits::<9>(0);
                         }
                     }
                 }
@@ -477,7 +493,7 @@ impl Logic for Sequencer {
                             self.stack.push_live.next = self.lanes.val();
                             self.e_next.next = self.lanes.val();
                             self.calls_next.next = self.calls.q.val() + 1;
-                            self.next_pc.next = self.target.val().get_bits::<9>(0);
+                            self.next_pc.next = self.target_r.q.val().get_bits::<9>(0);
                         }
                     }
                 }
@@ -519,7 +535,7 @@ impl Logic for Sequencer {
                         self.stack.push_live.next = self.e_reg.q.val() & self.px.val();
                         self.e_next.next = self.e_reg.q.val() & self.px.val();
                         if !(self.e_reg.q.val() & self.px.val()).any() {
-                            self.next_pc.next = self.target.val().get_bits::<9>(0);
+                            self.next_pc.next = self.target_r.q.val().get_bits::<9>(0);
                         }
                     }
                 }
@@ -538,14 +554,14 @@ impl Logic for Sequencer {
                         self.stack.cmd.next = StackCmd::SetTopLive;
                         self.stack.lanes.next = self.lanes.val();
                         self.e_next.next = self.lanes.val();
-                        self.next_pc.next = self.target.val().get_bits::<9>(0);
+                        self.next_pc.next = self.target_r.q.val().get_bits::<9>(0);
                     } else {
                         self.e_next.next = self.stack.top_entry.val();
                         self.stack.cmd.next = StackCmd::Pop;
                     }
                 }
                 FlowOp::Jmp => {
-                    self.next_pc.next = self.target.val().get_bits::<9>(0);
+                    self.next_pc.next = self.target_r.q.val().get_bits::<9>(0);
                 }
                 FlowOp::Jmpp => {
                     self.lanes.next = self.e_reg.q.val() & !self.killed_reg.q.val();
@@ -553,7 +569,7 @@ impl Logic for Sequencer {
                         if (self.lanes.val() & !self.cond.val()).any() {
                             self.fault_now.next = bits::<4>(5);
                         } else {
-                            self.next_pc.next = self.target.val().get_bits::<9>(0);
+                            self.next_pc.next = self.target_r.q.val().get_bits::<9>(0);
                         }
                     }
                 }

@@ -22,7 +22,7 @@ mod lower;
 mod operand;
 
 use crate::core::image::Image;
-use crate::core::isa::{Instr, Op};
+use crate::core::isa::{Instr, Op, Operand, SrcFile, Unit};
 use crate::core::CoreConfig;
 use crate::tgsi::{text, Opcode, Program};
 use std::fmt::Write;
@@ -217,6 +217,30 @@ pub(crate) struct Ctx<'a> {
 impl Ctx<'_> {
     /// Appends a core instruction; returns its address.
     fn emit(&mut self, i: Instr) -> usize {
+        // The divider issues a lane's components one after another, each reading its operands
+        // when it issues, so it must not write a register it reads (ISA rule): compute into
+        // scratch and move (the move keeps the bits and takes over the predicated write).
+        if i.op.info().unit == Unit::Div && writes_a_source(&i) {
+            let t = self.scratch();
+            let mut d = i;
+            d.dst = t;
+            d.pw = 0;
+            self.push(d);
+            let mut m = Instr::new(Op::Mov);
+            m.dst = i.dst;
+            m.wmask = i.wmask;
+            m.pw = i.pw;
+            m.src[0] = Operand {
+                file: SrcFile::R,
+                index: t,
+                ..Operand::default()
+            };
+            return self.push(m);
+        }
+        self.push(i)
+    }
+
+    fn push(&mut self, i: Instr) -> usize {
         self.code.push(i);
         // Program sizes are checked against the config at the end; the origin saturates meanwhile.
         self.origin
@@ -240,4 +264,13 @@ impl Ctx<'_> {
             detail: detail.into(),
         }
     }
+}
+
+/// True when `i` writes a register of R that one of its operands reads.
+fn writes_a_source(i: &Instr) -> bool {
+    let n = usize::from(i.op.info().sources);
+    i.src
+        .iter()
+        .take(n)
+        .any(|o| o.file == SrcFile::R && o.index == i.dst)
 }

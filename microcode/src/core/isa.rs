@@ -135,8 +135,8 @@ op_table! {
     Movw = 43, "MOVW", Cmp, 3, Reg, SLOTS, 0, LATENCY, "i = int32(R[B.index].(B.swz[0])) + sext10(target); if 0 <= i <= C.index: R[dst + i].c = A.c (relative write), else dropped";
     Ddx = 22, "DDX", Fmad, 1, Reg, SLOTS + DERIV_BUBBLE, 0, LATENCY, "d.c = fsub(A(lane | 1).c, A(lane & 2).c): lanes 0,1 get 1 - 0, lanes 2,3 get 3 - 2";
     Ddy = 23, "DDY", Fmad, 1, Reg, SLOTS + DERIV_BUBBLE, 0, LATENCY, "d.c = fsub(A(lane | 2).c, A(lane & 1).c): lanes 0,2 get 2 - 0, lanes 1,3 get 3 - 1";
-    Rcp = 20, "RCP", Div, 1, Reg, SLOTS, 15, LATENCY, "d.c = frcp(A.c), correctly rounded";
-    Div = 21, "DIV", Div, 2, Reg, SLOTS, 15, LATENCY, "d.c = fdiv(A.c, B.c), correctly rounded";
+    Rcp = 20, "RCP", Div, 1, Reg, SLOTS, 15, LATENCY, "d.c = frcp(A.c), correctly rounded; slots issue one after another, so d must not be a register A reads";
+    Div = 21, "DIV", Div, 2, Reg, SLOTS, 15, LATENCY, "d.c = fdiv(A.c, B.c), correctly rounded; d must not be a register A or B reads";
     Rsq = 24, "RSQ", Seq, 1, Reg, SLOTS * RSQ_STEPS, 0, LATENCY, "d.c = frsq(A.x) for every enabled c";
     Ex2 = 25, "EX2", Seq, 1, Reg, SLOTS * EX2_STEPS, 0, LATENCY, "d.c = fex2(A.x) for every enabled c";
     Lg2 = 26, "LG2", Seq, 1, Reg, SLOTS * LG2_STEPS, 0, LATENCY, "d.c = flg2(A.x) for every enabled c";
@@ -153,7 +153,7 @@ op_table! {
     Not = 39, "NOT", Int, 1, Reg, SLOTS, 0, LATENCY, "d.c = !A.c";
     Shl = 40, "SHL", Int, 2, Reg, SLOTS, 0, LATENCY, "d.c = ishl(A.c, B.c) (by B.c & 31)";
     Shr = 41, "SHR", Int, 2, Reg, SLOTS, 0, LATENCY, "d.c = ishr(A.c, B.c) (arithmetic, by B.c & 31)";
-    Imod = 42, "IMOD", Div, 2, Reg, SLOTS, 17, LATENCY, "d.c = imod(A.c, B.c): signed remainder (urem_steps, 32 steps); by 0 gives 0xFFFFFFFF";
+    Imod = 42, "IMOD", Div, 2, Reg, SLOTS, 17, LATENCY, "d.c = imod(A.c, B.c): signed remainder (urem_steps, 32 steps); by 0 gives 0xFFFFFFFF; d must not be a register A or B reads";
     Tex = 44, "TEX", Tex, 1, Reg, SLOTS * TEX_STEPS, 0, LATENCY, "d = sample(unit B.index, target C.index, A as float coordinates) (decisions.md section 6)";
     Txf = 45, "TXF", Tex, 1, Reg, SLOTS * 2, 0, LATENCY, "d = texel(unit B.index, A as int32 coordinates)";
     Txq = 46, "TXQ", Tex, 0, Reg, SLOTS, 0, LATENCY, "d = size(unit B.index) as int32 (width, height, depth, levels)";

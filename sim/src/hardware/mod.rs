@@ -41,6 +41,13 @@ pub enum HwError {
         op: &'static str,
         text: String,
     },
+    /// The image breaks a rule of the core ISA that the hardware relies on.
+    #[error("core instruction {pc} ({text}): {rule}")]
+    IsaRule {
+        pc: usize,
+        text: String,
+        rule: &'static str,
+    },
     /// The image does not fit this hardware's memories.
     #[error("the image needs {what} {need}, the hardware has {have}")]
     TooLarge {
@@ -111,6 +118,19 @@ pub fn check_supported(image: &Image, engine: &'static str) -> Result<(), HwErro
             pc,
             op: i.op.mnemonic(),
             text: instr_text(i),
+        });
+    }
+    if let Some((pc, i)) = image.code.iter().enumerate().find(|(_, i)| {
+        i.op.info().unit == microcode::core::isa::Unit::Div
+            && i.src
+                .iter()
+                .take(usize::from(i.op.info().sources))
+                .any(|o| o.file == microcode::core::isa::SrcFile::R && o.index == i.dst)
+    }) {
+        return Err(HwError::IsaRule {
+            pc,
+            text: instr_text(i),
+            rule: "a divider instruction must not write a register it reads (the compiler never emits one)",
         });
     }
     if image.code.len() > 256 {
