@@ -58,6 +58,9 @@ pub struct MiscUnit {
     sh_out: Signal<Local, Bits<32>>,
     rev_out: Signal<Local, Bits<32>>,
     int_res: Signal<Local, Bits<32>>,
+    ia: DFF<Bits<32>>,
+    ib: DFF<Bits<32>>,
+    iop: DFF<IntOp>,
     early: Signal<Local, Bits<32>>,
     spec: Signal<Local, Bits<2>>,
     // The chain: r3 is the result after one clock, d[0..4] and `tail` carry it on.
@@ -112,6 +115,9 @@ impl MiscUnit {
             sh_out: Default::default(),
             rev_out: Default::default(),
             int_res: Default::default(),
+            ia: Default::default(),
+            ib: Default::default(),
+            iop: Default::default(),
             early: Default::default(),
             spec: Default::default(),
             r3: Default::default(),
@@ -140,7 +146,7 @@ impl Logic for MiscUnit {
     #[allow(clippy::collapsible_match)]
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(self, clock, r3, cond3);
+        dff_setup!(self, clock, r3, cond3, ia, ib, iop);
         clock!(self, clock, fcmp, f2i, i2f, tail);
         for i in 0..4 {
             self.d[i].clock.next = self.clock.val();
@@ -180,81 +186,12 @@ impl Logic for MiscUnit {
             }
         }
 
-        // The integer ALU: one adder (x + y + carry-in) for IADD, ISUB, INEG and IABS, one
-        // logical right shifter for both shifts (SHL through bit reversal, SHR through the
-        // sign XOR: `!(!a >> s)` fills with ones).
-        self.shift.next = bit_cast::<32, 5>(self.b.val().get_bits::<5>(0));
-        self.add_x.next = self.a.val();
-        self.add_y.next = self.b.val();
-        self.add_c.next = false;
-        match self.int_op.val() {
-            IntOp::Isub => {
-                self.add_y.next = !self.b.val();
-                self.add_c.next = true;
-            }
-            IntOp::Ineg => {
-                self.add_x.next = bits::<32>(0);
-                self.add_y.next = !self.a.val();
-                self.add_c.next = true;
-            }
-            IntOp::Iabs => {
-                self.add_x.next = bits::<32>(0);
-                self.add_y.next = self.a.val();
-                if self.a.val().get_bit(31) {
-                    self.add_y.next = !self.a.val();
-                    self.add_c.next = true;
-                }
-            }
-            _ => {}
-        }
-        self.sum.next =
-            self.add_x.val() + self.add_y.val() + bit_cast::<32, 1>(self.add_c.val().into());
-        self.flip.next = bits::<32>(0);
-        if (self.int_op.val() == IntOp::Shr) & self.a.val().get_bit(31) {
-            self.flip.next = !bits::<32>(0);
-        }
-        self.rev_in.next = bits::<32>(0);
-        for i in 0..32 {
-            self.rev_in.next = self
-                .rev_in
-                .val()
-                .replace_bit(i, self.a.val().get_bit(31 - i));
-        }
-        self.sh_in.next = self.a.val() ^ self.flip.val();
-        if self.int_op.val() == IntOp::Shl {
-            self.sh_in.next = self.rev_in.val();
-        }
-        self.sh_out.next = (self.sh_in.val() >> self.shift.val()) ^ self.flip.val();
-        self.rev_out.next = bits::<32>(0);
-        for i in 0..32 {
-            self.rev_out.next = self
-                .rev_out
-                .val()
-                .replace_bit(i, self.sh_out.val().get_bit(31 - i));
-        }
-        self.int_res.next = self.sum.val();
-        match self.int_op.val() {
-            IntOp::And => {
-                self.int_res.next = self.a.val() & self.b.val();
-            }
-            IntOp::Or => {
-                self.int_res.next = self.a.val() | self.b.val();
-            }
-            IntOp::Xor => {
-                self.int_res.next = self.a.val() ^ self.b.val();
-            }
-            IntOp::Not => {
-                self.int_res.next = !self.a.val();
-            }
-            IntOp::Shl => {
-                self.int_res.next = self.rev_out.val();
-            }
-            IntOp::Shr => {
-                self.int_res.next = self.sh_out.val();
-            }
-            _ => {}
-        }
-
+        // The integer ALU works one clock later, from registered operands (the operands come
+        // straight from the block RAMs; an adder and a shifter behind them would be the core's
+        // longest path).
+        self.ia.d.next = self.a.val();
+        self.ib.d.next = self.b.val();
+        self.iop.d.next = self.int_op.val();
         self.early.next = bits::<32>(0);
         match self.sel.val() {
             ResultSel::Mov => {
@@ -275,11 +212,6 @@ impl Logic for MiscUnit {
                     bits::<32>(0x3F80_0000) | (self.a.val() & bits::<32>(0x007F_FFFF));
                 if (self.exp.val() == 0) | (self.exp.val() == 255) {
                     self.early.next = bits::<32>(0x7FC0_0000);
-                }
-            }
-            ResultSel::Int => {
-                if self.has_int.val() {
-                    self.early.next = self.int_res.val();
                 }
             }
             _ => {}
@@ -318,8 +250,88 @@ impl Logic for MiscUnit {
                 self.cmp_true.next = true;
             }
         }
+        // The integer ALU: one adder (x + y + carry-in) for IADD, ISUB, INEG and IABS, one
+        // logical right shifter for both shifts (SHL through bit reversal, SHR through the
+        // sign XOR: `!(!a >> s)` fills with ones).
+        self.shift.next = bit_cast::<32, 5>(self.ib.q.val().get_bits::<5>(0));
+        self.add_x.next = self.ia.q.val();
+        self.add_y.next = self.ib.q.val();
+        self.add_c.next = false;
+        match self.iop.q.val() {
+            IntOp::Isub => {
+                self.add_y.next = !self.ib.q.val();
+                self.add_c.next = true;
+            }
+            IntOp::Ineg => {
+                self.add_x.next = bits::<32>(0);
+                self.add_y.next = !self.ia.q.val();
+                self.add_c.next = true;
+            }
+            IntOp::Iabs => {
+                self.add_x.next = bits::<32>(0);
+                self.add_y.next = self.ia.q.val();
+                if self.ia.q.val().get_bit(31) {
+                    self.add_y.next = !self.ia.q.val();
+                    self.add_c.next = true;
+                }
+            }
+            _ => {}
+        }
+        self.sum.next =
+            self.add_x.val() + self.add_y.val() + bit_cast::<32, 1>(self.add_c.val().into());
+        self.flip.next = bits::<32>(0);
+        if (self.iop.q.val() == IntOp::Shr) & self.ia.q.val().get_bit(31) {
+            self.flip.next = !bits::<32>(0);
+        }
+        self.rev_in.next = bits::<32>(0);
+        for i in 0..32 {
+            self.rev_in.next = self
+                .rev_in
+                .val()
+                .replace_bit(i, self.ia.q.val().get_bit(31 - i));
+        }
+        self.sh_in.next = self.ia.q.val() ^ self.flip.val();
+        if self.iop.q.val() == IntOp::Shl {
+            self.sh_in.next = self.rev_in.val();
+        }
+        self.sh_out.next = (self.sh_in.val() >> self.shift.val()) ^ self.flip.val();
+        self.rev_out.next = bits::<32>(0);
+        for i in 0..32 {
+            self.rev_out.next = self
+                .rev_out
+                .val()
+                .replace_bit(i, self.sh_out.val().get_bit(31 - i));
+        }
+        self.int_res.next = self.sum.val();
+        match self.iop.q.val() {
+            IntOp::And => {
+                self.int_res.next = self.ia.q.val() & self.ib.q.val();
+            }
+            IntOp::Or => {
+                self.int_res.next = self.ia.q.val() | self.ib.q.val();
+            }
+            IntOp::Xor => {
+                self.int_res.next = self.ia.q.val() ^ self.ib.q.val();
+            }
+            IntOp::Not => {
+                self.int_res.next = !self.ia.q.val();
+            }
+            IntOp::Shl => {
+                self.int_res.next = self.rev_out.val();
+            }
+            IntOp::Shr => {
+                self.int_res.next = self.sh_out.val();
+            }
+            _ => {}
+        }
+
         self.c3.next = self.r3.q.val();
         match self.s[0].q.val() {
+            ResultSel::Int => {
+                if self.has_int.val() {
+                    self.c3.next = self.int_res.val();
+                }
+            }
             ResultSel::Min => {
                 self.c3.next = self.fcmp.min.val();
             }
