@@ -1,4 +1,5 @@
-//! hdl crate (under construction).
+//! The shader core in rust-hdl: its blocks (float units, divider, operand paths, decoder,
+//! sequencer, mask stack, writeback), the host port, the serial link blocks and the board top.
 
 pub mod baud;
 pub mod board_top;

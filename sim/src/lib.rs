@@ -1,4 +1,5 @@
-//! sim crate (under construction).
+//! Models and engines: the reference model, the core model, the hardware engines (rust-hdl and
+//! Verilator), the texture sampler, the rasteriser and the per-opcode test vectors.
 
 pub mod core_model;
 pub mod hardware;
