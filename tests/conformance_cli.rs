@@ -15,8 +15,10 @@ fn conformance(args: &[&str]) -> (bool, String) {
 }
 
 fn dir_with(files: &[(&str, &str)]) -> std::path::PathBuf {
-    let dir =
-        std::env::temp_dir().join(format!("tgsi-conf-{}-{}", std::process::id(), files.len()));
+    // One folder per call: the tests run in parallel threads of one process.
+    static CALLS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+    let n = CALLS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let dir = std::env::temp_dir().join(format!("tgsi-conf-{}-{n}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
     for (name, text) in files {
