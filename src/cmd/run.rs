@@ -43,7 +43,7 @@ pub struct RunArgs {
     /// Print every executed core instruction (engines core, rtl, verilator).
     #[arg(long)]
     pub trace: bool,
-    /// Dump every signal of the core to this VCD file, for GTKWave (engine rtl).
+    /// Dump every signal of the core to this VCD file, for GTKWave (engines rtl and verilator).
     #[arg(long, value_name = "FILE")]
     pub vcd: Option<PathBuf>,
 }

@@ -67,12 +67,12 @@ fn run_hardware(a: &RunArgs, image: &Image, inputs: &RunInputs) -> Result<sim::r
         }
         Box::new(core)
     } else {
-        if a.vcd.is_some() {
-            anyhow::bail!(
-                "--vcd needs --engine rtl (the Verilator model is built without tracing)"
-            );
+        match &a.vcd {
+            Some(path) => Box::new(VerilatorCore::new_traced(&cfg, path, &mut |m| {
+                eprintln!("{m}")
+            })?),
+            None => Box::new(VerilatorCore::new(&cfg, &mut |m| eprintln!("{m}"))?),
         }
-        Box::new(VerilatorCore::new(&cfg, &mut |m| eprintln!("{m}"))?)
     };
     port.set_trace(a.trace);
     let out = run_image(port.as_mut(), image, inputs)
