@@ -10,7 +10,6 @@
 //! Ports: `w0..w3` are the four 32-bit words of the instruction as the host writes them
 //! (`w3` holds bits 96..119); every other port is an output. Timing: combinational.
 use crate::fround::RoundMode;
-use microcode::core::config::Features;
 use microcode::core::isa::{self, DstKind, Field, Op, Unit, FIELDS, OPS};
 use rust_hdl::prelude::*;
 use std::collections::BTreeMap;
@@ -264,13 +263,7 @@ pub fn implemented(op: Op) -> bool {
 /// whose unit the build leaves out is [`ExecKind::Missing`] (the core faults `MISSING_UNIT`, as
 /// the core model does for that configuration).
 pub fn control_with(op: Op, features: u32) -> Control {
-    let need = match op.info().unit {
-        Unit::Div => Features::DIVIDER,
-        Unit::Int => Features::INTEGER,
-        Unit::Seq => Features::SEQUENCER,
-        Unit::Tex => Features::TEXTURE,
-        _ => 0,
-    };
+    let need = op.info().unit.feature();
     if features & need == need {
         control(op)
     } else {

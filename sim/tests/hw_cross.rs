@@ -406,13 +406,7 @@ fn a_left_out_unit_faults_like_the_model() {
         Err(HwError::Unsupported { op: "DIV", .. })
     ));
     let mut core = RtlCore::new(&cfg).expect("the core builds");
-    for (i, instr) in image.code.iter().enumerate() {
-        let w = microcode::core::isa::encode(instr);
-        for k in 0..4 {
-            core.write(hdl::host_port::program_addr(i, k), (w >> (32 * k)) as u32)
-                .expect("writes");
-        }
-    }
+    sim::hardware::write_program(&mut core, &image).expect("writes");
     match sim::hardware::run_loaded(&mut core, &image, &inputs) {
         Err(HwError::Fault { code, .. }) => {
             assert_eq!(code, hdl::host_port::fault_code::MISSING_UNIT)

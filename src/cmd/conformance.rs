@@ -65,21 +65,13 @@ thread_local! {
 
 /// Compiles and runs on a hardware engine (built on first use).
 fn hardware(p: &Program, i: &RunInputs, engine: &str) -> Result<RunOutput, String> {
-    use sim::hardware::{rtl::RtlCore, run_image, verilator::VerilatorCore, HostPort};
+    use sim::hardware::{open, run_image};
     let cfg = CoreConfig::default();
     let image = compile(p, &cfg).map_err(|e| e.to_string())?.image;
     CORES.with(|cores| {
         let mut cores = cores.borrow_mut();
         if !cores.iter().any(|c| c.engine() == engine) {
-            let core: Box<dyn HostPort> = if engine == "rtl" {
-                Box::new(RtlCore::new(&cfg).map_err(|e| e.to_string())?)
-            } else {
-                Box::new(
-                    VerilatorCore::new(&cfg, &mut |m| eprintln!("{m}"))
-                        .map_err(|e| e.to_string())?,
-                )
-            };
-            cores.push(core);
+            cores.push(open(engine, &cfg, &mut |m| eprintln!("{m}")).map_err(|e| e.to_string())?);
         }
         let core = cores
             .iter_mut()

@@ -133,18 +133,12 @@ fn render_with(
             })
         }
         "rtl" | "verilator" => {
-            use sim::hardware::{
-                load_program, rtl::RtlCore, run_loaded, verilator::VerilatorCore, HostPort,
-            };
+            use sim::hardware::{load_program, open, run_loaded};
             let cfg = CoreConfig::default();
             let image = compile(program, &cfg)
                 .context("compiling for the core")?
                 .image;
-            let mut port: Box<dyn HostPort> = if engine == "rtl" {
-                Box::new(RtlCore::new(&cfg)?)
-            } else {
-                Box::new(VerilatorCore::new(&cfg, &mut |m| eprintln!("{m}"))?)
-            };
+            let mut port = open(engine, &cfg, &mut |m| eprintln!("{m}"))?;
             load_program(port.as_mut(), &image)?;
             Box::new(move |i: &RunInputs| {
                 run_loaded(port.as_mut(), &image, i).map_err(|e| e.to_string())

@@ -22,7 +22,7 @@ mod lower;
 mod operand;
 
 use crate::core::image::Image;
-use crate::core::isa::{Instr, Op, Operand, SrcFile, Unit};
+use crate::core::isa::{Instr, Op, Operand, SrcFile};
 use crate::core::CoreConfig;
 use crate::tgsi::{text, Opcode, Program};
 use std::fmt::Write;
@@ -220,7 +220,7 @@ impl Ctx<'_> {
         // The divider issues a lane's components one after another, each reading its operands
         // when it issues, so it must not write a register it reads (ISA rule): compute into
         // scratch and move (the move keeps the bits and takes over the predicated write).
-        if i.op.info().unit == Unit::Div && writes_a_source(&i) {
+        if i.breaks_divider_rule() {
             let t = self.scratch();
             let mut d = i;
             d.dst = t;
@@ -264,13 +264,4 @@ impl Ctx<'_> {
             detail: detail.into(),
         }
     }
-}
-
-/// True when `i` writes a register of R that one of its operands reads.
-fn writes_a_source(i: &Instr) -> bool {
-    let n = usize::from(i.op.info().sources);
-    i.src
-        .iter()
-        .take(n)
-        .any(|o| o.file == SrcFile::R && o.index == i.dst)
 }

@@ -73,6 +73,20 @@ pub struct OpInfo {
     pub semantics: &'static str,
 }
 
+impl Unit {
+    /// The `CoreConfig::features` bit a build needs for this unit (0: always built).
+    pub fn feature(self) -> u32 {
+        use crate::core::config::Features;
+        match self {
+            Unit::Div => Features::DIVIDER,
+            Unit::Seq => Features::SEQUENCER,
+            Unit::Int => Features::INTEGER,
+            Unit::Tex => Features::TEXTURE,
+            Unit::Fmad | Unit::Cmp | Unit::Flow => 0,
+        }
+    }
+}
+
 impl OpInfo {
     /// Clocks the instruction takes with this write mask.
     pub fn cycles(&self, wmask: u8) -> u64 {
@@ -299,6 +313,18 @@ pub struct Instr {
 }
 
 impl Instr {
+    /// The divider's rule: its slots issue one after another, each reading its operands when
+    /// it issues, so a divider instruction must not write a register of R that it reads.
+    pub fn breaks_divider_rule(&self) -> bool {
+        let info = self.op.info();
+        info.unit == Unit::Div
+            && self
+                .src
+                .iter()
+                .take(usize::from(info.sources))
+                .any(|o| o.file == SrcFile::R && o.index == self.dst)
+    }
+
     /// An instruction with nothing but the operation set (write mask xyzw).
     pub fn new(op: Op) -> Instr {
         Instr {

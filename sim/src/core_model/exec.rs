@@ -3,7 +3,6 @@
 use super::{CoreFault, FaultKind, ENGINE};
 use crate::run_io::{LaneOutput, RunInputs, RunOutput, Vertex, LANES};
 use microcode::arith;
-use microcode::core::config::Features;
 use microcode::core::disasm::instr_text;
 use microcode::core::isa::{Cond, DstKind, Instr, Op, Operand, SrcFile, Unit, SWZ_ONE, SWZ_ZERO};
 use microcode::core::Image;
@@ -222,13 +221,7 @@ impl<'a> Machine<'a> {
     }
 
     fn require(&self, pc: usize, i: &Instr) -> Result<(), CoreFault> {
-        let need = match i.op.info().unit {
-            Unit::Div => Features::DIVIDER,
-            Unit::Seq => Features::SEQUENCER,
-            Unit::Int => Features::INTEGER,
-            Unit::Tex => Features::TEXTURE,
-            _ => 0,
-        };
+        let need = i.op.info().unit.feature();
         if need != 0 && !self.img.config.has(need) {
             return Err(self.fault(
                 pc,

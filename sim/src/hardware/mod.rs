@@ -65,6 +65,9 @@ pub enum HwError {
     /// The simulation did not finish.
     #[error("the {engine} engine did not finish within {clocks} clocks")]
     Timeout { engine: &'static str, clocks: u64 },
+    /// rust-hdl rejected the core or its simulation did not settle.
+    #[error("rtl engine: {0}")]
+    Rtl(String),
     /// The Verilator engine could not be built or talked to.
     #[error("verilator engine: {0}")]
     Verilator(String),
@@ -120,13 +123,12 @@ pub fn check_supported(image: &Image, engine: &'static str) -> Result<(), HwErro
             text: instr_text(i),
         });
     }
-    if let Some((pc, i)) = image.code.iter().enumerate().find(|(_, i)| {
-        i.op.info().unit == microcode::core::isa::Unit::Div
-            && i.src
-                .iter()
-                .take(usize::from(i.op.info().sources))
-                .any(|o| o.file == microcode::core::isa::SrcFile::R && o.index == i.dst)
-    }) {
+    if let Some((pc, i)) = image
+        .code
+        .iter()
+        .enumerate()
+        .find(|(_, i)| i.breaks_divider_rule())
+    {
         return Err(HwError::IsaRule {
             pc,
             text: instr_text(i),
@@ -143,9 +145,16 @@ pub fn check_supported(image: &Image, engine: &'static str) -> Result<(), HwErro
     Ok(())
 }
 
-/// Writes the image's program (once per image; the program stays loaded across runs).
+/// Checks the image ([`check_supported`]) and writes its program (once per image; the program
+/// stays loaded across runs).
 pub fn load_program(port: &mut dyn HostPort, image: &Image) -> Result<(), HwError> {
     check_supported(image, port.engine())?;
+    write_program(port, image)
+}
+
+/// Writes the image's instructions word by word, unchecked (tests use it to reach the
+/// hardware's own fault for an operation it does not build).
+pub fn write_program(port: &mut dyn HostPort, image: &Image) -> Result<(), HwError> {
     for (i, instr) in image.code.iter().enumerate() {
         let w = microcode::core::isa::encode(instr);
         for k in 0..4 {
@@ -219,6 +228,20 @@ pub fn run_loaded(
         geometry: image.processor == 2,
         warnings: Vec::new(),
     })
+}
+
+/// Opens the hardware engine `engine` (`rtl` or `verilator`) built for `config`; `progress` hears
+/// about a Verilator model build.
+pub fn open(
+    engine: &str,
+    config: &microcode::core::CoreConfig,
+    progress: &mut dyn FnMut(&str),
+) -> Result<Box<dyn HostPort>, HwError> {
+    match engine {
+        rtl::ENGINE => Ok(Box::new(rtl::RtlCore::new(config)?)),
+        verilator::ENGINE => Ok(Box::new(verilator::VerilatorCore::new(config, progress)?)),
+        other => Err(HwError::Rtl(format!("no hardware engine named `{other}`"))),
+    }
 }
 
 /// Loads `image` and runs one quad.

@@ -42,8 +42,7 @@ impl RtlCore {
     pub fn new(config: &CoreConfig) -> Result<RtlCore, HwError> {
         let mut uut = Box::new(ShaderCore::new(config));
         uut.connect_all();
-        check_all(uut.as_ref())
-            .map_err(|e| HwError::Verilator(format!("rust-hdl check: {e:?}")))?;
+        check_all(uut.as_ref()).map_err(|e| HwError::Rtl(format!("rust-hdl check: {e:?}")))?;
         Ok(RtlCore {
             uut,
             clocks: 0,
@@ -70,7 +69,7 @@ impl RtlCore {
 
     fn settle(&mut self) -> Result<(), HwError> {
         if !simulate(self.uut.as_mut(), 100) {
-            return Err(HwError::Verilator(
+            return Err(HwError::Rtl(
                 "rust-hdl simulation did not settle (combinational loop)".into(),
             ));
         }
