@@ -49,6 +49,8 @@ enum Command {
     Load(cmd::load::LoadArgs),
     /// Bring-up check of a board: loader round trip, core programs against the core model.
     Selftest(cmd::selftest::SelftestArgs),
+    /// Simulate the whole board and serve its serial port on a pseudo-terminal.
+    Emulate(cmd::emulate::EmulateArgs),
 }
 
 fn main() -> ExitCode {
@@ -71,6 +73,7 @@ fn main() -> ExitCode {
         Some(Command::Ports(a)) => cmd::ports::run(a),
         Some(Command::Load(a)) => cmd::load::run(a),
         Some(Command::Selftest(a)) => cmd::selftest::run(a),
+        Some(Command::Emulate(a)) => cmd::emulate::run(a),
     };
     match result {
         Ok(code) => code,

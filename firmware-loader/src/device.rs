@@ -24,6 +24,9 @@ pub struct DeviceConfig {
     pub clock_hz: u32,
     /// Line rate at power-up.
     pub baud: u32,
+    /// Rates SET_BAUD accepts ([`SUPPORTED_BAUDS`] on the model board; the on-chip loader's line
+    /// rate is fixed per build, so it accepts only its own).
+    pub bauds: &'static [u32],
     /// Memory sizes.
     pub limits: Limits,
 }
@@ -39,6 +42,7 @@ impl DeviceConfig {
             features: 0,
             clock_hz: 100_000_000,
             baud: crate::protocol::DEFAULT_BAUD,
+            bauds: &SUPPORTED_BAUDS,
             limits: Limits {
                 program: 4096,
                 constants: 1024,
@@ -377,7 +381,7 @@ impl<R: QuadRunner> Device<R> {
             Command::SetBaud => {
                 exact(4)?;
                 let baud = le32(p, 0);
-                if !SUPPORTED_BAUDS.contains(&baud) {
+                if !self.config.bauds.contains(&baud) {
                     return Err(Reason::BadBaud);
                 }
                 if baud != self.baud {
@@ -476,6 +480,21 @@ impl<R: QuadRunner> Device<R> {
         self.mem[Region::Inputs as usize][..r.inline_inputs.len()]
             .copy_from_slice(&r.inline_inputs);
         self.clear_run();
+        // Run-time constants live in the core's constant memory: the PARAMS slots named by MAPS
+        // are copied over CONSTANTS (zeros for slots beyond PARAMS), as the on-chip loader does.
+        if let Some((_, _, slots)) = crate::image::read_maps(view(&self.mem, self.lengths).maps) {
+            for k in slots {
+                let at = 16 * usize::from(k);
+                let konst = Region::Constants as usize;
+                if at + 16 <= self.mem[konst].len() {
+                    let mut v = [0u8; 16];
+                    if let Some(p) = self.mem[Region::Params as usize].get(at..at + 16) {
+                        v.copy_from_slice(p);
+                    }
+                    self.mem[konst][at..at + 16].copy_from_slice(&v);
+                }
+            }
+        }
         let mut outputs = std::mem::take(&mut self.mem[Region::Outputs as usize]);
         outputs.fill(0);
         let mut summary = RunSummary {

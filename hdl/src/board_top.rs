@@ -1,28 +1,25 @@
-//! The Alchitry Cu top level as built today: the serial link and the floating-point datapath,
-//! wired so that every block is exercised and kept by synthesis until the shader core and its
-//! loader take their place.
+//! The Alchitry Cu top level: the shader core, the on-chip serial loader and the UART, with reset
+//! synchronisation and status LEDs. The host tools (`tgsi-core load`, `run --engine board`,
+//! `selftest`) talk to it over the board's USB serial port with the protocol of
+//! `firmware-loader/PROTOCOL.md`.
 //!
-//! Behaviour ("MAD echo"): the board receives 12 bytes over the USB serial port (8N1), three
-//! big-endian binary32 operands `a`, `b`, `c`, computes `fadd(fmul(a, b), c)` on the core's pipelined
-//! multiplier and adder (two roundings, as the shader core's MAD) and sends the 4-byte big-endian
-//! result back. LEDs: 0 heartbeat (about 1.5 Hz at 100 MHz), 1 toggles per received byte, 2 a
-//! framing error was seen, 3 busy (operands complete, answer not yet sent).
+//! Ports: `clock` (100 MHz, pad P7), `reset_n` (active-low button, P8; synchronised by two
+//! flip-flops; resets the loader: no image, counters cleared), `rx` (P14), `tx` (M9), `leds`
+//! (J11 ... N14). The pin names match `constraints/alchitry_cu.pcf`.
 //!
-//! Ports: `clock` (100 MHz, pad P7), `reset_n` (active-low button, P8; synchronised, clears the
-//! operand counter and the error LED), `rx` (P14), `tx` (M9), `leds` (J11 ... N14). The pin names
-//! match `constraints/alchitry_cu.pcf`.
+//! LEDs: 0 heartbeat (about 1.5 Hz at 100 MHz), 1 a valid image is loaded, 2 a quad is running,
+//! 3 the last RUN faulted, 4 an upload is in progress (or failed), 5 the loader is answering or
+//! working, 6 toggles per received byte, 7 toggles per dropped frame.
 //!
-//! Timing: the answer starts `FMul` + `FAdd` latency + 2 clocks after the stop bit of the 12th byte.
-
+//! Timing: the UART runs at the divisor given at construction (clocks per bit); everything else is
+//! described by [`Loader`] and [`ShaderCore`].
 use crate::baud::BaudDivisor;
-use crate::fadd::FAdd;
-use crate::fmul::FMul;
+use crate::loader::Loader;
+use crate::shader_core::ShaderCore;
 use crate::uart_rx::UartRx;
 use crate::uart_tx::UartTx;
+use microcode::core::CoreConfig;
 use rust_hdl::prelude::*;
-
-/// Clocks from operands to a stable MAD result (FMul 5 + FAdd 5) plus margin.
-const MAD_WAIT: u64 = 12;
 
 /// The board's top level (see the module documentation).
 #[derive(LogicBlock)]
@@ -39,27 +36,18 @@ pub struct BoardTop {
     pub leds: Signal<Out, Bits<8>>,
     uart_rx: UartRx,
     uart_tx: UartTx,
-    fmul: FMul,
-    fadd: FAdd,
+    loader: Loader,
+    core: ShaderCore,
     reset_sync: DFF<Bits<2>>,
-    rx_sync: DFF<Bits<2>>,
-    w0: DFF<Bits<32>>,
-    w1: DFF<Bits<32>>,
-    w2: DFF<Bits<32>>,
-    received: DFF<Bits<4>>,
-    wait: DFF<Bits<4>>,
-    busy: DFF<Bit>,
-    result: DFF<Bits<32>>,
-    to_send: DFF<Bits<3>>,
     heartbeat: DFF<Bits<26>>,
     activity: DFF<Bit>,
-    framing_seen: DFF<Bit>,
-    mad_wait: Constant<Bits<4>>,
+    dropped: DFF<Bit>,
 }
 
 impl BoardTop {
-    /// A top level whose serial link runs at `divisor` clocks per bit.
-    pub fn new(divisor: BaudDivisor) -> BoardTop {
+    /// A top level with a core built for `core`, the loader `loader` (see
+    /// `sim::hardware::board::loader`) and a serial link of `divisor` clocks per bit.
+    pub fn new(core: &CoreConfig, loader: Loader, divisor: BaudDivisor) -> BoardTop {
         BoardTop {
             clock: Default::default(),
             reset_n: Default::default(),
@@ -68,22 +56,12 @@ impl BoardTop {
             leds: Default::default(),
             uart_rx: UartRx::new(divisor),
             uart_tx: UartTx::new(divisor),
-            fmul: FMul::default(),
-            fadd: FAdd::default(),
+            loader,
+            core: ShaderCore::new(core),
             reset_sync: Default::default(),
-            rx_sync: Default::default(),
-            w0: Default::default(),
-            w1: Default::default(),
-            w2: Default::default(),
-            received: Default::default(),
-            wait: Default::default(),
-            busy: Default::default(),
-            result: Default::default(),
-            to_send: Default::default(),
             heartbeat: Default::default(),
             activity: Default::default(),
-            framing_seen: Default::default(),
-            mad_wait: Constant::new(MAD_WAIT.to_bits()),
+            dropped: Default::default(),
         }
     }
 }
@@ -91,88 +69,53 @@ impl BoardTop {
 impl Logic for BoardTop {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(
-            self,
-            clock,
-            reset_sync,
-            rx_sync,
-            w0,
-            w1,
-            w2,
-            received,
-            wait,
-            busy,
-            result,
-            to_send,
-            heartbeat,
-            activity,
-            framing_seen
-        );
-        clock!(self, clock, uart_rx, uart_tx, fmul, fadd);
-        // Two-flop synchronisers for the asynchronous pads.
+        dff_setup!(self, clock, reset_sync, heartbeat, activity, dropped);
+        clock!(self, clock, uart_rx, uart_tx, loader, core);
+        // The button is asynchronous: two flip-flops. Power-up zeros read as "not pressed" only
+        // after the synchroniser has filled, so the loader sees one reset clock at configuration,
+        // which is harmless (it starts in that state anyway).
         self.reset_sync.d.next =
             (self.reset_sync.q.val() << 1) | bit_cast::<2, 1>(self.reset_n.val().into());
-        self.rx_sync.d.next = (self.rx_sync.q.val() << 1) | bit_cast::<2, 1>(self.rx.val().into());
-        self.uart_rx.rx.next = self.rx_sync.q.val().get_bit(1);
+        self.loader.reset.next = !self.reset_sync.q.val().get_bit(1);
         self.heartbeat.d.next = self.heartbeat.q.val() + 1;
 
-        // The MAD datapath runs continuously on the operand registers.
-        self.fmul.a.next = self.w0.q.val();
-        self.fmul.b.next = self.w1.q.val();
-        self.fadd.a.next = self.fmul.result.val();
-        self.fadd.b.next = self.w2.q.val();
-        self.fadd.sub.next = false;
-
-        if self.uart_rx.valid.val() & !self.busy.q.val() {
-            self.w0.d.next =
-                (self.w0.q.val() << 8) | bit_cast::<32, 8>(self.w1.q.val().get_bits::<8>(24));
-            self.w1.d.next =
-                (self.w1.q.val() << 8) | bit_cast::<32, 8>(self.w2.q.val().get_bits::<8>(24));
-            self.w2.d.next = (self.w2.q.val() << 8) | bit_cast::<32, 8>(self.uart_rx.data.val());
-            self.activity.d.next = !self.activity.q.val();
-            if self.received.q.val() == 11 {
-                self.received.d.next = 0.into();
-                self.busy.d.next = true;
-                self.wait.d.next = self.mad_wait.val();
-            } else {
-                self.received.d.next = self.received.q.val() + 1;
-            }
-        }
-        if self.uart_rx.framing_error.val() {
-            self.framing_seen.d.next = true;
-        }
-
-        // After the pipeline latency, capture the result and send it, most significant byte first.
-        if self.busy.q.val() & (self.to_send.q.val() == 0) {
-            if self.wait.q.val() == 1 {
-                self.result.d.next = self.fadd.result.val();
-                self.to_send.d.next = 4.into();
-            }
-            if self.wait.q.val() != 0 {
-                self.wait.d.next = self.wait.q.val() - 1;
-            }
-        }
-        self.uart_tx.data.next = self.result.q.val().get_bits::<8>(24);
-        self.uart_tx.valid.next = self.to_send.q.val() != 0;
-        if (self.to_send.q.val() != 0) & self.uart_tx.ready.val() {
-            self.result.d.next = self.result.q.val() << 8;
-            self.to_send.d.next = self.to_send.q.val() - 1;
-            if self.to_send.q.val() == 1 {
-                self.busy.d.next = false;
-            }
-        }
+        // UART <-> loader (the receiver synchronises `rx` itself).
+        self.uart_rx.rx.next = self.rx.val();
+        self.loader.rx_data.next = self.uart_rx.data.val();
+        self.loader.rx_valid.next = self.uart_rx.valid.val();
+        self.uart_tx.data.next = self.loader.tx_data.val();
+        self.uart_tx.valid.next = self.loader.tx_valid.val();
+        self.loader.tx_ready.next = self.uart_tx.ready.val();
         self.tx.next = self.uart_tx.tx.val();
 
-        if !self.reset_sync.q.val().get_bit(1) {
-            self.received.d.next = 0.into();
-            self.busy.d.next = false;
-            self.to_send.d.next = 0.into();
-            self.wait.d.next = 0.into();
-            self.framing_seen.d.next = false;
+        // Loader <-> core host port.
+        self.core.host_addr.next = self.loader.host_addr.val();
+        self.core.host_wdata.next = self.loader.host_wdata.val();
+        self.core.host_we.next = self.loader.host_we.val();
+        self.loader.host_rdata.next = self.core.host_rdata.val();
+        self.core.clear.next = self.loader.clear.val();
+        self.core.start.next = self.loader.start.val();
+        self.core.budget.next = self.loader.budget.val();
+        self.loader.busy.next = self.core.busy.val();
+        self.loader.done.next = self.core.done.val();
+        self.loader.fault.next = self.core.fault.val();
+        self.loader.killed.next = self.core.killed.val();
+        self.loader.cycles.next = self.core.cycles.val();
+
+        if self.uart_rx.valid.val() {
+            self.activity.d.next = !self.activity.q.val();
+        }
+        // A dropped frame shows as a toggle of LED 7 (the loader counts them for STATUS).
+        if self.loader.dropped.val() {
+            self.dropped.d.next = !self.dropped.q.val();
         }
         self.leds.next = bit_cast::<8, 1>(self.heartbeat.q.val().get_bit(25).into())
-            | (bit_cast::<8, 1>(self.activity.q.val().into()) << 1)
-            | (bit_cast::<8, 1>(self.framing_seen.q.val().into()) << 2)
-            | (bit_cast::<8, 1>(self.busy.q.val().into()) << 3);
+            | (bit_cast::<8, 1>((self.loader.load_state.val() == 2).into()) << 1)
+            | (bit_cast::<8, 1>(self.loader.running.val().into()) << 2)
+            | (bit_cast::<8, 1>(self.loader.faulted.val().into()) << 3)
+            | (bit_cast::<8, 1>(self.loader.load_state.val().get_bit(0).into()) << 4)
+            | (bit_cast::<8, 1>((!self.loader.idle.val()).into()) << 5)
+            | (bit_cast::<8, 1>(self.activity.q.val().into()) << 6)
+            | (bit_cast::<8, 1>(self.dropped.q.val().into()) << 7);
     }
 }

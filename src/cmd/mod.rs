@@ -9,6 +9,7 @@ pub mod decode;
 pub mod demo;
 pub mod disasm;
 pub mod dump;
+pub mod emulate;
 pub mod encode;
 pub mod flash;
 pub mod input;

@@ -46,6 +46,12 @@ pub struct RunArgs {
     /// Dump every signal of the core to this VCD file, for GTKWave (engines rtl and verilator).
     #[arg(long, value_name = "FILE")]
     pub vcd: Option<PathBuf>,
+    /// Serial port of the board (engine board), e.g. /dev/ttyUSB1 or an `emulate` path.
+    #[arg(long)]
+    pub port: Option<String>,
+    /// Engine board: wait per attempt for an answer, in milliseconds.
+    #[arg(long, default_value_t = 250)]
+    pub timeout_ms: u64,
 }
 
 /// Runs the program and prints its outputs.
@@ -57,14 +63,8 @@ pub fn run(a: RunArgs) -> anyhow::Result<ExitCode> {
             ENGINES.join(", ")
         );
     }
-    if matches!(a.engine.as_str(), "core" | "rtl" | "verilator") {
+    if matches!(a.engine.as_str(), "core" | "rtl" | "verilator" | "board") {
         return super::run_core::run(&a);
-    }
-    if a.engine != "reference" {
-        bail!(
-            "engine `{}` is not available yet; available: reference, core, rtl, verilator",
-            a.engine
-        );
     }
     let input = input::read(&a.file, a.format)?;
     input::warn(&input);

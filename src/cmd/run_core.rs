@@ -1,6 +1,7 @@
-//! `tgsi-core run --engine core|rtl|verilator`: compile the program (or load an image written by
-//! `compile`) and execute it on the core model or on the hardware (rust-hdl simulation or
-//! Verilator), printing the outputs like every engine, plus `--trace` lines (and `--vcd`).
+//! `tgsi-core run --engine core|rtl|verilator|board`: compile the program (or load an image
+//! written by `compile`) and execute it on the core model, on the hardware (rust-hdl simulation or
+//! Verilator), or on the board over its serial port (uploading the image unless it is already
+//! the active one), printing the outputs like every engine, plus `--trace` lines (and `--vcd`).
 
 use super::input;
 use super::run::RunArgs;
@@ -38,6 +39,7 @@ pub fn run(a: &RunArgs) -> Result<ExitCode> {
     };
     let out = match a.engine.as_str() {
         "rtl" | "verilator" => run_hardware(a, &image, &inputs)?,
+        "board" => run_board(a, &image, &inputs)?,
         _ => if a.trace {
             sim::core_model::run_traced(&image, &inputs, &mut |line| eprintln!("{line}"))
         } else {
@@ -91,4 +93,71 @@ fn run_hardware(a: &RunArgs, image: &Image, inputs: &RunInputs) -> Result<sim::r
         port.engine()
     );
     Ok(out)
+}
+
+/// Runs the image on the board (or an emulated one) through the serial loader.
+fn run_board(a: &RunArgs, image: &Image, inputs: &RunInputs) -> Result<sim::run_io::RunOutput> {
+    use firmware_loader::board::{ensure_loaded, run_image};
+    let port = a
+        .port
+        .as_deref()
+        .context("engine board needs --port (see `tgsi-core ports`, or `tgsi-core emulate`)")?;
+    let link = super::load::PortArgs {
+        port: port.to_string(),
+        baud: firmware_loader::protocol::DEFAULT_BAUD,
+        timeout_ms: a.timeout_ms,
+        retries: 8,
+    };
+    let file = firmware_loader::image::parse(&image.to_bytes()).context("the compiled image")?;
+    let mut client = super::load::connect(&link)?;
+    let uploaded = ensure_loaded(&mut client, &file.upload, &mut |_, _| {})
+        .with_context(|| format!("{port}: uploading the image"))?;
+    if uploaded {
+        eprintln!(
+            "uploaded the image ({} bytes) to {port}",
+            file.upload.total_bytes()
+        );
+    }
+    if a.budget != sim::run_io::DEFAULT_BUDGET {
+        eprintln!("note: the board runs every quad with its own budget (--budget is ignored)");
+    }
+    let quad: Vec<(u16, [[u32; 4]; 4])> = inputs
+        .inputs
+        .iter()
+        .filter_map(|(&n, v)| u16::try_from(n).ok().map(|n| (n, *v)))
+        .collect();
+    let constant = |b: u16, i: u16| {
+        inputs
+            .constants
+            .get(&(u32::from(b), u32::from(i)))
+            .copied()
+            .unwrap_or([0; 4])
+    };
+    let results = run_image(&mut client, &file, &[quad], &constant)
+        .with_context(|| format!("{port}: running the image"))?;
+    let q = results.first().context("the board ran no quad")?;
+    if q.fault != 0 {
+        anyhow::bail!(
+            "the board's core stopped with fault {} ({}) after {} cycles",
+            q.fault,
+            sim::hardware::fault_name(q.fault),
+            q.cycles
+        );
+    }
+    let mut lanes: [sim::run_io::LaneOutput; 4] = Default::default();
+    for (l, lane) in lanes.iter_mut().enumerate() {
+        lane.killed = q.kill_mask & (1 << l) != 0;
+        for (n, v) in &q.outputs {
+            lane.outputs.insert(u32::from(*n), v[l]);
+        }
+    }
+    Ok(sim::run_io::RunOutput {
+        engine: "board".into(),
+        lanes,
+        instructions: None,
+        cycles: Some(u64::from(q.cycles)),
+        fault: None,
+        geometry: image.processor == 2,
+        warnings: Vec::new(),
+    })
 }

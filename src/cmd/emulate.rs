@@ -1,0 +1,56 @@
+//! `tgsi-core emulate [--engine verilator|rtl] [--baud N]`: the whole board design (UART, on-chip
+//! loader, shader core) simulated cycle by cycle, its serial pins on a pseudo-terminal whose path
+//! it prints. `load`, `run --engine board` and `selftest` work against that path unchanged.
+
+use anyhow::{bail, Context, Result};
+use clap::Args;
+use microcode::core::CoreConfig;
+use sim::hardware::emulate::{self, EmuEngine, EMULATED_BAUD, EMULATED_CLOCK_HZ};
+use std::process::ExitCode;
+
+/// Arguments of `emulate`.
+#[derive(Args)]
+pub struct EmulateArgs {
+    /// Simulator: verilator (fast; built once and cached) or rtl (rust-hdl; slow: give the host
+    /// tools a long `--timeout-ms`).
+    #[arg(long, default_value = "verilator")]
+    pub engine: String,
+    /// Line rate of the emulated board; the top level's baud divisor is set for it (at the
+    /// board's 100 MHz clock). The pseudo-terminal itself carries bytes at any rate.
+    #[arg(long, default_value_t = EMULATED_BAUD)]
+    pub baud: u32,
+    /// Stop after this many seconds (default: run until interrupted).
+    #[arg(long)]
+    pub seconds: Option<u64>,
+}
+
+/// Starts the emulation, prints the port, and serves until interrupted.
+pub fn run(a: EmulateArgs) -> Result<ExitCode> {
+    let engine = match a.engine.as_str() {
+        "verilator" => EmuEngine::Verilator,
+        "rtl" => EmuEngine::Rtl,
+        other => bail!("unknown emulation engine `{other}` (verilator, rtl)"),
+    };
+    let core = CoreConfig::default();
+    let emu = emulate::start(engine, &core, a.baud, &mut |m| eprintln!("{m}"))
+        .context("starting the emulated board")?;
+    // The path goes to stdout alone on its line, so scripts can read it.
+    println!("{}", emu.port);
+    eprintln!(
+        "emulating the board ({} engine): {} baud ({} clocks per bit at {} MHz), ISA hash {:08x}",
+        a.engine,
+        a.baud,
+        emu.divisor,
+        EMULATED_CLOCK_HZ / 1_000_000,
+        emu.device.isa_hash
+    );
+    eprintln!(
+        "try: tgsi-core load --port {} FILE; tgsi-core run --engine board --port {} FILE",
+        emu.port, emu.port
+    );
+    match a.seconds {
+        Some(s) => std::thread::sleep(std::time::Duration::from_secs(s)),
+        None => emu.wait(),
+    }
+    Ok(ExitCode::SUCCESS)
+}
