@@ -9,10 +9,9 @@
 //! (size 0). The loader's memory is one 2 KiB block RAM ([`Bram`], 4 x `SB_RAM40_4K`) holding the
 //! frame buffer and the INPUTS, OUTPUTS, RESULTS, PARAMS and MAPS regions ([`LAYOUT`]).
 //!
-//! Deviations from the model, all documented in `PROTOCOL.md`: the line rate is fixed per build
+//! Deviations from the model, both documented in `PROTOCOL.md`: the line rate is fixed per build
 //! (SET_BAUD acknowledges only the current rate and refuses the others with BAD_BAUD); bytes that
-//! arrive while a request is executed or answered are discarded; byte 15 of each PROGRAM
-//! instruction (bits 120..127, unused by the ISA) is not stored and reads back as 0.
+//! arrive while a request is executed or answered are discarded (the host waits for each answer).
 //!
 //! Running a quad: `clear`, the INPUTS words of each MAPS input entry into its register (words
 //! beyond the input stride are 0), then once per RUN the PARAMS slots into the core's K memory,

@@ -138,13 +138,7 @@ impl StubCore {
             return;
         }
         if we && Self::mapped(addr) {
-            // Bits 120..127 of an instruction are not stored.
-            let mask = if addr < 0x400 && addr % 4 == 3 {
-                0x00FF_FFFF
-            } else {
-                !0
-            };
-            self.mem[usize::from(addr)] = wdata & mask;
+            self.mem[usize::from(addr)] = wdata;
         }
         if clear {
             for w in &mut self.mem[0x800..0x900] {
@@ -212,14 +206,7 @@ impl QuadRunner for StubRunner {
                 }
             }
         }
-        let program = |i: usize| {
-            let w = le32(img.program, 4 * i);
-            if i % 4 == 3 {
-                w & 0x00FF_FFFF
-            } else {
-                w
-            }
-        };
+        let program = |i: usize| le32(img.program, 4 * i);
         let konst = |i: usize| {
             let k = i / 4;
             if params.contains(&(k as u16)) {
@@ -377,17 +364,6 @@ fn maps(rng: &mut Rng, n: usize, m: usize, p: usize) -> Vec<u8> {
     v
 }
 
-/// PROGRAM bytes: byte 15 of each instruction is 0 (not stored by the board).
-fn program_bytes(rng: &mut Rng, len: usize, at: usize) -> Vec<u8> {
-    let mut b = rng.bytes(len);
-    for (i, x) in b.iter_mut().enumerate() {
-        if (at + i) % 16 == 15 {
-            *x = 0;
-        }
-    }
-    b
-}
-
 struct Session {
     rng: Rng,
     model: Device<StubRunner>,
@@ -467,7 +443,7 @@ impl Session {
         if rng.below(10) == 0 {
             mp.truncate(mp.len() - 2); // counts larger than the region
         }
-        let mut prog = program_bytes(rng, plen, 0);
+        let mut prog = rng.bytes(plen);
         if fault_program {
             prog[0] = 0xFA;
             prog[1] = 1 + rng.below(6) as u8;
@@ -565,11 +541,7 @@ impl Session {
                     self.rng.below(700) as u32
                 };
                 let n = 1 + self.rng.below(60) as usize;
-                let data = if region == 0 {
-                    program_bytes(&mut self.rng, n, addr as usize)
-                } else {
-                    self.rng.bytes(n)
-                };
+                let data = self.rng.bytes(n);
                 self.request(4, write_payload(region, addr, &data));
             }
             6 => {

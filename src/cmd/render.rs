@@ -24,7 +24,7 @@ pub struct RenderArgs {
     /// Image size, WxH (even numbers: the core shades 2x2 quads).
     #[arg(long, default_value = "64x64")]
     pub size: String,
-    /// Engine: reference, core, rtl or verilator (board is not built yet).
+    /// Engine: reference, core, rtl, verilator or board (with --port).
     #[arg(long, default_value = "reference")]
     pub engine: String,
     /// Corner values of an interpolated input: `[N.]CORNER=x,y,z,w`, CORNER one of TL TR BL BR,
@@ -40,6 +40,12 @@ pub struct RenderArgs {
     /// Also render with this engine, write OUT-diff.png and count the differing pixels.
     #[arg(long)]
     pub diff: Option<String>,
+    /// Serial port of the board (engine board), e.g. /dev/ttyUSB1 or an `emulate` path.
+    #[arg(long)]
+    pub port: Option<String>,
+    /// Engine board: wait per attempt for an answer, in milliseconds.
+    #[arg(long, default_value_t = 250)]
+    pub timeout_ms: u64,
     /// Input format.
     #[arg(long, value_enum, default_value_t = InputFormat::Auto)]
     pub format: InputFormat,
@@ -145,7 +151,17 @@ fn render_with(
             })
         }
         "board" => {
-            bail!("engine `board` is not available yet (use reference, core, rtl or verilator)")
+            let port = a.port.as_deref().context(
+                "engine board needs --port (see `tgsi-core ports`, or `tgsi-core emulate`)",
+            )?;
+            let image = compile(program, &CoreConfig::default())
+                .context("compiling for the core")?
+                .image;
+            let (mut client, file) = super::run_core::board_session(port, a.timeout_ms, &image)?;
+            Box::new(move |i: &RunInputs| {
+                super::run_core::board_quad(&mut client, &image, &file, i)
+                    .map_err(|e| format!("{e:#}"))
+            })
         }
         other => bail!("unknown engine `{other}` (reference, core, rtl, verilator, board)"),
     };

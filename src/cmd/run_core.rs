@@ -97,20 +97,36 @@ fn run_hardware(a: &RunArgs, image: &Image, inputs: &RunInputs) -> Result<sim::r
 
 /// Runs the image on the board (or an emulated one) through the serial loader.
 fn run_board(a: &RunArgs, image: &Image, inputs: &RunInputs) -> Result<sim::run_io::RunOutput> {
-    use firmware_loader::board::{ensure_loaded, run_image};
     let port = a
         .port
         .as_deref()
         .context("engine board needs --port (see `tgsi-core ports`, or `tgsi-core emulate`)")?;
+    let (mut client, file) = board_session(port, a.timeout_ms, image)?;
+    if a.budget != sim::run_io::DEFAULT_BUDGET {
+        eprintln!("note: the board runs every quad with its own budget (--budget is ignored)");
+    }
+    board_quad(&mut client, image, &file, inputs).with_context(|| format!("{port}: running"))
+}
+
+/// Connects to the board on `port` and makes `image` its active image (uploading it unless it
+/// already is).
+pub fn board_session(
+    port: &str,
+    timeout_ms: u64,
+    image: &Image,
+) -> Result<(
+    firmware_loader::host::Client<firmware_loader::port::SerialTransport>,
+    firmware_loader::image::ImageFile,
+)> {
     let link = super::load::PortArgs {
         port: port.to_string(),
         baud: firmware_loader::protocol::DEFAULT_BAUD,
-        timeout_ms: a.timeout_ms,
+        timeout_ms,
         retries: 8,
     };
     let file = firmware_loader::image::parse(&image.to_bytes()).context("the compiled image")?;
     let mut client = super::load::connect(&link)?;
-    let uploaded = ensure_loaded(&mut client, &file.upload, &mut |_, _| {})
+    let uploaded = firmware_loader::board::ensure_loaded(&mut client, &file.upload, &mut |_, _| {})
         .with_context(|| format!("{port}: uploading the image"))?;
     if uploaded {
         eprintln!(
@@ -118,9 +134,16 @@ fn run_board(a: &RunArgs, image: &Image, inputs: &RunInputs) -> Result<sim::run_
             file.upload.total_bytes()
         );
     }
-    if a.budget != sim::run_io::DEFAULT_BUDGET {
-        eprintln!("note: the board runs every quad with its own budget (--budget is ignored)");
-    }
+    Ok((client, file))
+}
+
+/// One quad on the board, as a [`sim::run_io::RunOutput`] like every engine's.
+pub fn board_quad(
+    client: &mut firmware_loader::host::Client<firmware_loader::port::SerialTransport>,
+    image: &Image,
+    file: &firmware_loader::image::ImageFile,
+    inputs: &RunInputs,
+) -> Result<sim::run_io::RunOutput> {
     let quad: Vec<(u16, [[u32; 4]; 4])> = inputs
         .inputs
         .iter()
@@ -133,8 +156,7 @@ fn run_board(a: &RunArgs, image: &Image, inputs: &RunInputs) -> Result<sim::run_
             .copied()
             .unwrap_or([0; 4])
     };
-    let results = run_image(&mut client, &file, &[quad], &constant)
-        .with_context(|| format!("{port}: running the image"))?;
+    let results = firmware_loader::board::run_image(client, file, &[quad], &constant)?;
     let q = results.first().context("the board ran no quad")?;
     if q.fault != 0 {
         anyhow::bail!(

@@ -16,7 +16,8 @@ pub mod verilator;
 
 use crate::core_model;
 use crate::run_io::{LaneOutput, RunInputs, RunOutput, LANES};
-use hdl::host_port::{self, fault_code};
+use hdl::host_port;
+pub use hdl::host_port::fault_code;
 use microcode::core::disasm::instr_text;
 use microcode::core::Image;
 use thiserror::Error;

@@ -1,0 +1,213 @@
+//! The whole board design (UART, on-chip loader, shader core; the Verilog under Verilator, its
+//! serial pins driven bit by bit) served on a pseudo-terminal, end to end:
+//! - `tgsi-core load` and `tgsi-core run --engine board` against it, outputs equal to the core
+//!   model's;
+//! - a second upload replaces the first only at COMMIT (STATUS CRC); no RUN in between;
+//! - uploads through a proxy that drops, duplicates and flips 1% of the bytes all complete and
+//!   verify, and the active image is never a corrupt one.
+#![cfg(unix)]
+
+use firmware_loader::board::run_image;
+use firmware_loader::host::{Client, ClientOptions, HostError};
+use firmware_loader::image::{self, ImageFile};
+use firmware_loader::port::{FaultyTransport, SerialTransport};
+use firmware_loader::protocol::{Begin, LoadState, Reason, Region, IMAGE_REGIONS};
+use microcode::core::CoreConfig;
+use sim::hardware::emulate::{self, EmuEngine, Emulation, EMULATED_BAUD};
+use sim::run_io::RunInputs;
+use std::path::Path;
+use std::process::Command;
+use std::time::Duration;
+
+fn emulation() -> Emulation {
+    emulate::start(
+        EmuEngine::Verilator,
+        &CoreConfig::default(),
+        EMULATED_BAUD,
+        &mut |m| eprintln!("{m}"),
+    )
+    .expect("the emulated board starts (the toolchain comes from `cargo xtask setup`)")
+}
+
+fn compiled(name: &str) -> (microcode::core::Image, ImageFile) {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("examples")
+        .join(name);
+    let text = std::fs::read_to_string(&path).expect("example");
+    let program = microcode::tgsi::text::parse(&text).expect("parses");
+    let image = microcode::compile::compile(&program, &CoreConfig::default())
+        .expect("compiles")
+        .image;
+    let file = image::parse(&image.to_bytes()).expect("image file");
+    (image, file)
+}
+
+fn client(port: &str) -> Client<SerialTransport> {
+    let t = SerialTransport::open(port, 115_200).expect("opens the pseudo-terminal");
+    Client::new(t, ClientOptions::default())
+}
+
+fn lanes(seed: u32) -> [[u32; 4]; 4] {
+    let mut v = [[0u32; 4]; 4];
+    for (l, lane) in v.iter_mut().enumerate() {
+        for (c, x) in lane.iter_mut().enumerate() {
+            let f = ((seed * 7 + l as u32 * 3 + c as u32) % 23) as f32 / 7.0 - 1.1;
+            *x = f.to_bits();
+        }
+    }
+    v
+}
+
+#[test]
+fn cli_load_and_run_on_the_emulated_board_match_the_core_model() {
+    let emu = emulation();
+    let bin = env!("CARGO_BIN_EXE_tgsi-core");
+    let example = Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/checker.tgsi");
+    let out = Command::new(bin)
+        .args(["load", "--port", &emu.port])
+        .arg(&example)
+        .output()
+        .expect("tgsi-core runs");
+    assert!(
+        out.status.success(),
+        "load: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let selftest = Command::new(bin)
+        .args(["selftest", "--port", &emu.port])
+        .output()
+        .expect("tgsi-core runs");
+    let text = String::from_utf8_lossy(&selftest.stdout);
+    assert!(selftest.status.success(), "selftest: {text}");
+    assert!(text.contains("loader and 4 core checks OK"), "{text}");
+    for input in ["0=0.3,0.7,0,1", "0=0.05,0.2,0,1", "0@2=0.9,0.1,0,1"] {
+        let run = |engine: &str| {
+            let mut c = Command::new(bin);
+            c.args(["run", "--json", "--engine", engine, "--input", input])
+                .arg(&example);
+            if engine == "board" {
+                c.args(["--port", &emu.port]);
+            }
+            let o = c.output().expect("tgsi-core runs");
+            assert!(
+                o.status.success(),
+                "{engine}: {}",
+                String::from_utf8_lossy(&o.stderr)
+            );
+            let v: serde_json::Value = serde_json::from_slice(&o.stdout).expect("JSON");
+            (v["lanes"].clone(), v["cycles"].clone())
+        };
+        assert_eq!(run("board"), run("core"), "input {input}");
+    }
+}
+
+#[test]
+fn second_image_replaces_the_first_only_at_commit() {
+    let emu = emulation();
+    let mut c = client(&emu.port);
+    let (img_a, a) = compiled("checker.tgsi");
+    let (_, b) = compiled("rings.tgsi");
+    c.upload(&a.upload, &mut |_, _| {}).expect("first upload");
+    let s = c.status().expect("status");
+    assert_eq!((s.state, s.active_crc), (LoadState::Valid, a.upload.crc()));
+
+    // Quads on the board equal the core model's.
+    let quads: Vec<Vec<(u16, [[u32; 4]; 4])>> = (0..5).map(|q| vec![(0, lanes(q))]).collect();
+    let got = run_image(&mut c, &a, &quads, &|_, _| [0; 4]).expect("runs");
+    for (q, r) in quads.iter().zip(&got) {
+        let mut inputs = RunInputs::default();
+        inputs.inputs.insert(0, q[0].1);
+        let want = sim::core_model::run(&img_a, &inputs).expect("core model");
+        assert_eq!(r.fault, 0);
+        assert_eq!(u64::from(r.cycles), want.cycles.unwrap());
+        for (n, v) in &r.outputs {
+            for (l, lane) in v.iter().enumerate() {
+                assert_eq!(
+                    want.lanes[l].outputs[&u32::from(*n)],
+                    *lane,
+                    "OUT[{n}] lane {l}"
+                );
+            }
+        }
+    }
+
+    // Upload B by hand: after BEGIN nothing is valid and RUN is refused; at COMMIT B is active.
+    let mut lengths = [0u32; IMAGE_REGIONS];
+    for (l, r) in lengths.iter_mut().zip(&b.upload.regions) {
+        *l = r.len() as u32;
+    }
+    c.begin(&Begin {
+        isa_hash: b.upload.isa_hash,
+        lengths,
+    })
+    .expect("begin");
+    for (data, region) in b.upload.regions.iter().zip(Region::IMAGE) {
+        c.write_region(region, 0, data, 200, &mut |_| {})
+            .expect("write");
+        let s = c.status().expect("status");
+        assert_eq!((s.state, s.active_crc), (LoadState::Uploading, 0));
+    }
+    match run_image(&mut c, &a, &quads[..1], &|_, _| [0; 4]) {
+        Err(HostError::NotLoaded { .. }) => {}
+        other => panic!("RUN before COMMIT: {other:?}"),
+    }
+    match c.request(
+        firmware_loader::protocol::Command::Run,
+        &[1, 0, 64, 0, 64, 0],
+    ) {
+        Err(HostError::Nak {
+            reason: Reason::NoValidImage,
+            ..
+        }) => {}
+        other => panic!("RUN before COMMIT: {other:?}"),
+    }
+    c.commit(b.upload.crc()).expect("commit");
+    let s = c.status().expect("status");
+    assert_eq!((s.state, s.active_crc), (LoadState::Valid, b.upload.crc()));
+}
+
+#[test]
+fn uploads_through_a_lossy_line_complete_and_verify() {
+    let emu = emulation();
+    let t = SerialTransport::open(&emu.port, 115_200).expect("opens");
+    let opts = ClientOptions {
+        timeout: Duration::from_millis(150),
+        retries: 12,
+        ..ClientOptions::default()
+    };
+    let mut c = Client::new(FaultyTransport::new(t, 0.01, 11), opts);
+    let images: Vec<ImageFile> = ["checker.tgsi", "rings.tgsi", "cutout.tgsi"]
+        .iter()
+        .map(|n| compiled(n).1)
+        .collect();
+    let mut done = 0;
+    let n = 12;
+    for i in 0..n {
+        let img = &images[i % images.len()];
+        if c.upload(&img.upload, &mut |_, _| {}).is_ok() {
+            done += 1;
+        }
+        // Whatever happened, the active image is none or one that was uploaded whole.
+        if let Ok(s) = c.status() {
+            if s.state == LoadState::Valid {
+                let m = images
+                    .iter()
+                    .find(|m| m.upload.crc() == s.active_crc)
+                    .unwrap_or_else(|| {
+                        panic!("active CRC {:08x} is no uploaded image", s.active_crc)
+                    });
+                // Its bytes, read back (on a clean line: long answers rarely survive 1% faults),
+                // are that image's.
+                c.transport_mut().set_rate(0.0);
+                for (data, region) in m.upload.regions.iter().zip(Region::IMAGE) {
+                    if !data.is_empty() {
+                        let back = c.read_region(region, 0, data.len()).expect("read back");
+                        assert_eq!(&back, data, "{region:?} of the active image");
+                    }
+                }
+                c.transport_mut().set_rate(0.01);
+            }
+        }
+    }
+    assert_eq!(done, n, "uploads completed at a 1% byte-fault rate");
+}
