@@ -18,7 +18,6 @@
 //!   complete in the buffer from the same edge, `body_len` holds its size until the next segment;
 //! - `bad`: a registered one-clock pulse for a dropped non-empty segment (bad frame, or the
 //!   inter-byte timeout: `timeout` clocks without a byte inside a segment).
-use crate::crc32::Crc32;
 use rust_hdl::prelude::*;
 
 /// Longest frame body: 4 header bytes, 256 payload bytes, 4 CRC bytes.
@@ -53,7 +52,15 @@ pub struct FrameRx {
     pub bad: Signal<Out, Bit>,
     /// Bytes of the last good frame's body (header, payload and CRC).
     pub body_len: Signal<Out, Bits<9>>,
-    crc: Crc32,
+    /// The loader's CRC-32 unit (shared: receiving, answering and COMMIT never overlap):
+    /// start a new message at this edge.
+    pub crc_clear: Signal<Out, Bit>,
+    /// Absorb `crc_data` at this edge.
+    pub crc_valid: Signal<Out, Bit>,
+    /// The byte to absorb.
+    pub crc_data: Signal<Out, Bits<8>>,
+    /// The shared unit's CRC of the message so far.
+    pub crc: Signal<In, Bits<32>>,
     count: DFF<Bits<9>>,
     escaped: DFF<Bit>,
     error: DFF<Bit>,
@@ -86,6 +93,9 @@ impl FrameRx {
             good: Default::default(),
             bad: Default::default(),
             body_len: Default::default(),
+            crc_clear: Default::default(),
+            crc_valid: Default::default(),
+            crc_data: Default::default(),
             crc: Default::default(),
             count: Default::default(),
             escaped: Default::default(),
@@ -110,7 +120,6 @@ impl Logic for FrameRx {
     #[hdl_gen]
     fn update(&mut self) {
         dff_setup!(self, clock, count, escaped, error, len_field, quiet, good_r, bad_r, len_r);
-        clock!(self, clock, crc);
         self.good.next = self.good_r.q.val();
         self.bad.next = self.bad_r.q.val();
         self.body_len.next = self.len_r.q.val();
@@ -144,9 +153,9 @@ impl Logic for FrameRx {
         self.we.next = self.store.val() & (self.count.q.val() < 264);
         self.wa.next = self.count.q.val();
         self.wd.next = self.unstuffed.val();
-        self.crc.data.next = self.unstuffed.val();
-        self.crc.valid.next = self.store.val();
-        self.crc.clear.next = self.store.val() & (self.count.q.val() == 0);
+        self.crc_data.next = self.unstuffed.val();
+        self.crc_valid.next = self.store.val();
+        self.crc_clear.next = self.store.val() & (self.count.q.val() == 0);
         if self.store.val() {
             if self.count.q.val() >= 264 {
                 self.error.d.next = true;
@@ -175,7 +184,7 @@ impl Logic for FrameRx {
                 & !self.escaped.q.val()
                 & (self.count.q.val() >= 8)
                 & ((self.len_field.q.val() + 8) == bit_cast::<16, 9>(self.count.q.val()))
-                & (self.crc.crc.val() == self.residue.val())
+                & (self.crc.val() == self.residue.val())
             {
                 self.good_r.d.next = true;
                 self.len_r.d.next = self.count.q.val();

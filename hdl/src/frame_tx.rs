@@ -10,7 +10,6 @@
 //! - `tx_data`/`tx_offer`/`tx_ready`: the UART transmitter's handshake, one wire byte per accepted
 //!   handshake; the block adds no gap, so at most one clock passes between wire bytes beyond the
 //!   UART's own frame time.
-use crate::crc32::Crc32;
 use rust_hdl::prelude::*;
 
 /// The frame transmitter; see the module documentation.
@@ -34,7 +33,15 @@ pub struct FrameTx {
     pub tx_ready: Signal<In, Bit>,
     /// Offer `tx_data` (driven to the UART's `valid`).
     pub tx_offer: Signal<Out, Bit>,
-    crc: Crc32,
+    /// The loader's CRC-32 unit (shared: receiving, answering and COMMIT never overlap):
+    /// start a new message at this edge.
+    pub crc_clear: Signal<Out, Bit>,
+    /// Absorb `crc_data` at this edge.
+    pub crc_valid: Signal<Out, Bit>,
+    /// The byte to absorb.
+    pub crc_data: Signal<Out, Bits<8>>,
+    /// The shared unit's CRC of the message so far.
+    pub crc: Signal<In, Bits<32>>,
     // The wire byte offered to the UART, and whether one is.
     out: DFF<Bits<8>>,
     out_valid: DFF<Bit>,
@@ -65,7 +72,6 @@ impl Logic for FrameTx {
             phase,
             crc_bytes
         );
-        clock!(self, clock, crc);
         self.tx_data.next = self.out.q.val();
         self.tx_offer.next = self.out_valid.q.val();
         self.idle.next = !self.open.q.val() & (self.phase.q.val() == 0);
@@ -79,9 +85,9 @@ impl Logic for FrameTx {
             & !self.esc_pending.q.val()
             & (self.phase.q.val() == 0);
         self.take.next = self.ready.val() & self.valid.val();
-        self.crc.data.next = self.data.val();
-        self.crc.valid.next = self.take.val();
-        self.crc.clear.next = !self.open.q.val();
+        self.crc_data.next = self.data.val();
+        self.crc_valid.next = self.take.val();
+        self.crc_clear.next = !self.open.q.val();
 
         // The byte to stuff: a body byte, or the next CRC byte.
         self.plain.next = self.data.val();
@@ -94,7 +100,7 @@ impl Logic for FrameTx {
                 self.out_valid.d.next = true;
                 self.esc_pending.d.next = false;
             } else if self.phase.q.val() == 1 {
-                self.crc_bytes.d.next = self.crc.crc.val();
+                self.crc_bytes.d.next = self.crc.val();
                 self.phase.d.next = 2.into();
             } else if self.phase.q.val() == 6 {
                 self.out.d.next = 0xC0.into();

@@ -540,6 +540,8 @@ impl Logic for Loader {
         self.frame_rx.data.next = self.rx_data.val();
         self.frame_rx.valid.next = self.rx_valid.val();
         self.frame_rx.enable.next = (self.state.q.val() == LoaderState::Idle) & !self.reset.val();
+        self.frame_rx.crc.next = self.crc.crc.val();
+        self.frame_tx.crc.next = self.crc.crc.val();
         self.tx_data.next = self.frame_tx.tx_data.val();
         self.tx_valid.next = self.frame_tx.tx_offer.val();
         self.frame_tx.tx_ready.next = self.tx_ready.val();
@@ -1420,6 +1422,22 @@ impl Logic for Loader {
                     self.state.d.next = LoaderState::Idle;
                 }
             }
+        }
+        // One CRC-32 unit: the frame receiver's while waiting for a request, the transmitter's
+        // while answering, COMMIT's in between (they never overlap).
+        if self.state.q.val() == LoaderState::Idle {
+            self.crc.clear.next = self.frame_rx.crc_clear.val();
+            self.crc.valid.next = self.frame_rx.crc_valid.val();
+            self.crc.data.next = self.frame_rx.crc_data.val();
+        }
+        if (self.state.q.val() == LoaderState::AnsHead)
+            | (self.state.q.val() == LoaderState::AnsFetch)
+            | (self.state.q.val() == LoaderState::AnsSend)
+            | (self.state.q.val() == LoaderState::AnsDone)
+        {
+            self.crc.clear.next = self.frame_tx.crc_clear.val();
+            self.crc.valid.next = self.frame_tx.crc_valid.val();
+            self.crc.data.next = self.frame_tx.crc_data.val();
         }
         if self.reset.val()
             & (self.state.q.val() != LoaderState::AnsHead)

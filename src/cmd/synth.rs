@@ -20,11 +20,26 @@ pub struct SynthArgs {
     /// Lowest acceptable Fmax in MHz; below it the command fails.
     #[arg(long, default_value_t = 50.0)]
     pub fmax_floor: f64,
+    /// Leave out the divider (RCP, DIV, IMOD fault MISSING_UNIT on the board).
+    #[arg(long)]
+    pub no_divider: bool,
+    /// Leave out the integer ALU (integer operations fault MISSING_UNIT on the board).
+    #[arg(long)]
+    pub no_integer: bool,
 }
 
 /// Runs the flow and prints the resources and the clock achieved.
 pub fn run(args: SynthArgs) -> Result<ExitCode> {
-    let core = microcode::core::CoreConfig::default();
+    use microcode::core::config::Features;
+    let mut core = microcode::core::CoreConfig::default();
+    if args.no_divider {
+        core.features &= !Features::DIVIDER;
+    }
+    if args.no_integer {
+        core.features &= !Features::INTEGER;
+    }
+    // The host tools compile for the default configuration; a board built without a unit has
+    // another ISA hash, and `load` refuses images compiled for the full one (as it should).
     let verilog = synth::board_verilog(&core).map_err(anyhow::Error::msg)?;
     let pcf = toolchain::workspace_root()
         .map(|r| r.join("constraints/alchitry_cu.pcf"))
