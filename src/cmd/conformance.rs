@@ -26,7 +26,13 @@ pub struct ConformanceArgs {
     /// Print JSON instead of the table.
     #[arg(long)]
     pub json: bool,
+    /// Serial port of the board (engine board), e.g. /dev/ttyUSB1 or an `emulate` path.
+    #[arg(long)]
+    pub port: Option<String>,
 }
+
+/// The board's port for engine `board` (set once from the arguments).
+static BOARD_PORT: std::sync::OnceLock<String> = std::sync::OnceLock::new();
 
 /// One engine's verdict on one row.
 struct Verdict {
@@ -52,7 +58,12 @@ fn engine_fn(name: &str) -> Result<Engine> {
         }),
         "rtl" => Ok(|p, i| hardware(p, i, "rtl")),
         "verilator" => Ok(|p, i| hardware(p, i, "verilator")),
-        "board" => bail!("engine `{name}` is not available yet"),
+        "board" => {
+            if BOARD_PORT.get().is_none() {
+                bail!("engine board needs --port (see `tgsi-core ports`, or `tgsi-core emulate`)");
+            }
+            Ok(board)
+        }
         other => bail!("unknown engine `{other}` (reference, core, rtl, verilator, board)"),
     }
 }
@@ -78,6 +89,42 @@ fn hardware(p: &Program, i: &RunInputs, engine: &str) -> Result<RunOutput, Strin
             .find(|c| c.engine() == engine)
             .ok_or_else(|| format!("no {engine} engine"))?;
         run_image(core.as_mut(), &image, i).map_err(|e| e.to_string())
+    })
+}
+
+thread_local! {
+    /// The open link to the board, reused across programs (each program is uploaded once).
+    static BOARD: std::cell::RefCell<Option<firmware_loader::host::Client<firmware_loader::port::SerialTransport>>> =
+        const { std::cell::RefCell::new(None) };
+}
+
+/// Compiles, uploads (unless active) and runs on the board.
+fn board(p: &Program, i: &RunInputs) -> Result<RunOutput, String> {
+    let port = BOARD_PORT.get().ok_or("no --port")?;
+    let image = compile(p, &CoreConfig::default())
+        .map_err(|e| e.to_string())?
+        .image;
+    if let Err(e) = sim::hardware::check_supported(&image, "board") {
+        // Not built: the board would fault MISSING_UNIT; say which instruction, as the
+        // simulated engines do, without a round trip.
+        return Err(e.to_string());
+    }
+    let file = firmware_loader::image::parse(&image.to_bytes()).map_err(|e| e.to_string())?;
+    BOARD.with(|b| {
+        let mut b = b.borrow_mut();
+        if b.is_none() {
+            let link = super::load::PortArgs {
+                port: port.clone(),
+                baud: firmware_loader::protocol::DEFAULT_BAUD,
+                timeout_ms: 250,
+                retries: 8,
+            };
+            *b = Some(super::load::connect(&link).map_err(|e| format!("{e:#}"))?);
+        }
+        let client = b.as_mut().ok_or("no link")?;
+        firmware_loader::board::ensure_loaded(client, &file.upload, &mut |_, _| {})
+            .map_err(|e| e.to_string())?;
+        super::run_core::board_quad(client, &image, &file, i).map_err(|e| format!("{e:#}"))
     })
 }
 
@@ -249,6 +296,9 @@ fn program_row(path: &Path, engines: &[String]) -> Row {
 
 /// Runs everything and prints the table or the JSON.
 pub fn run(a: ConformanceArgs) -> Result<ExitCode> {
+    if let Some(port) = &a.port {
+        let _ = BOARD_PORT.set(port.clone());
+    }
     let mut engines = Vec::new();
     for e in &a.engine {
         engine_fn(e)?;
