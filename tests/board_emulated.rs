@@ -211,3 +211,40 @@ fn uploads_through_a_lossy_line_complete_and_verify() {
     }
     assert_eq!(done, n, "uploads completed at a 1% byte-fault rate");
 }
+
+#[test]
+fn upload_throughput_in_board_time() {
+    let emu = emulation();
+    let mut c = client(&emu.port);
+    c.info().expect("INFO");
+    let (_, a) = compiled("lit-sphere.tgsi");
+    let wait_idle = |emu: &Emulation| {
+        // The harness reports its clock count each time the board falls idle.
+        let mut last = emu.clocks();
+        loop {
+            std::thread::sleep(Duration::from_millis(50));
+            let now = emu.clocks();
+            if now == last {
+                return now;
+            }
+            last = now;
+        }
+    };
+    let before = wait_idle(&emu);
+    let report = c.upload(&a.upload, &mut |_, _| {}).expect("upload");
+    let after = wait_idle(&emu);
+    let seconds = (after - before) as f64 / f64::from(emulate::EMULATED_CLOCK_HZ);
+    let rate = report.bytes as f64 / seconds;
+    let line = f64::from(EMULATED_BAUD) / 10.0;
+    eprintln!(
+        "upload of {} image bytes: {} clocks, {:.0} bytes/s of board time, {:.1}% of the {} baud line",
+        report.bytes,
+        after - before,
+        rate,
+        100.0 * rate / line,
+        EMULATED_BAUD
+    );
+    // INFO, BEGIN, the WRITEs, COMMIT and STATUS, each waiting for its answer: the payload must
+    // still use a fair share of the line.
+    assert!(rate > 0.25 * line, "{rate:.0} bytes/s");
+}

@@ -60,8 +60,8 @@ int main(int argc, char** argv) {
   std::deque<unsigned char> in;
   int txbit = -1, txcount = 0; unsigned txshift = 0;
   int rxstate = 0, rxcount = 0, rxbits = 0, rxbyte = 0;
-  unsigned long long quiet = 0;
-  bool eof = false;
+  unsigned long long quiet = 0, clocks = 0;
+  bool eof = false, was_busy = false;
   for (int i = 0; i < 64; i++) { t->clock = 1; t->eval(); t->clock = 0; t->eval(); }
   for (;;) {
     bool busy = !in.empty() || txbit >= 0 || rxstate != 0 || (t->leds & 0x20)
@@ -76,7 +76,13 @@ int main(int argc, char** argv) {
         continue;
       }
     }
-    if (!busy) { if (eof) break; continue; }
+    if (!busy) {
+      // Simulated time so far, each time the board falls idle (for throughput in board time).
+      if (was_busy) { fprintf(stderr, "clocks %llu\n", clocks); fflush(stderr); was_busy = false; }
+      if (eof) break;
+      continue;
+    }
+    was_busy = true;
     for (int i = 0; i < 2048; i++) {
       if (txbit < 0 && !in.empty()) {
         txshift = ((unsigned)in.front() << 1) | 0x200; in.pop_front(); txbit = 0; txcount = 0;
@@ -87,7 +93,7 @@ int main(int argc, char** argv) {
       } else {
         t->rx = 1;
       }
-      t->clock = 1; t->eval(); t->clock = 0; t->eval();
+      t->clock = 1; t->eval(); t->clock = 0; t->eval(); clocks++;
       int line = t->tx;
       quiet = line ? quiet + 1 : 0;
       if (rxstate == 0) {
@@ -117,9 +123,16 @@ pub struct Emulation {
     stop: Arc<AtomicBool>,
     thread: Option<JoinHandle<()>>,
     child: Option<Child>,
+    clocks: Arc<std::sync::atomic::AtomicU64>,
 }
 
 impl Emulation {
+    /// Simulated clocks up to the last time the board fell idle (Verilator engine; the rtl
+    /// engine counts every clock it simulates).
+    pub fn clocks(&self) -> u64 {
+        self.clocks.load(Ordering::Relaxed)
+    }
+
     /// Blocks until the emulation ends (the simulator exits or the bridge fails).
     pub fn wait(mut self) {
         if let Some(t) = self.thread.take() {
@@ -158,6 +171,7 @@ pub fn start(
         .map_err(|e| HwError::Rtl(format!("{baud} baud at {clock_hz} Hz: {e}")))?
         .cycles();
     let stop = Arc::new(AtomicBool::new(false));
+    let clocks = Arc::new(std::sync::atomic::AtomicU64::new(0));
     let (to_board, from_host) = channel::<Vec<u8>>();
     let (to_host, from_board) = channel::<Vec<u8>>();
     let (device, child) = match engine {
@@ -168,13 +182,27 @@ pub fn start(
                 .arg(divisor.to_string())
                 .stdin(Stdio::piped())
                 .stdout(Stdio::piped())
+                .stderr(Stdio::piped())
                 .spawn()
                 .map_err(|e| HwError::Verilator(format!("{}: {e}", exe.display())))?;
             let stdin = child.stdin.take();
             let stdout = child.stdout.take();
-            let (Some(stdin), Some(mut stdout)) = (stdin, stdout) else {
+            let (Some(stdin), Some(mut stdout), Some(stderr)) =
+                (stdin, stdout, child.stderr.take())
+            else {
                 return Err(HwError::Verilator("the harness has no pipes".into()));
             };
+            let counter = clocks.clone();
+            std::thread::spawn(move || {
+                use std::io::BufRead;
+                for line in std::io::BufReader::new(stderr).lines() {
+                    let Ok(line) = line else { break };
+                    match line.strip_prefix("clocks ").and_then(|n| n.parse().ok()) {
+                        Some(n) => counter.store(n, Ordering::Relaxed),
+                        None => eprintln!("board harness: {line}"),
+                    }
+                }
+            });
             std::thread::spawn(move || pump_in(stdin, from_host));
             std::thread::spawn(move || {
                 let mut buf = [0u8; 4096];
@@ -189,8 +217,8 @@ pub fn start(
         }
         EmuEngine::Rtl => {
             let (top, device) = board_top(core, clock_hz, baud).map_err(board_error)?;
-            let stop2 = stop.clone();
-            std::thread::spawn(move || run_rtl(top, divisor, from_host, to_host, &stop2));
+            let (stop2, counter) = (stop.clone(), clocks.clone());
+            std::thread::spawn(move || run_rtl(top, divisor, from_host, to_host, &stop2, &counter));
             (device, None)
         }
     };
@@ -209,6 +237,7 @@ pub fn start(
         stop,
         thread: Some(thread),
         child,
+        clocks,
     })
 }
 
@@ -352,6 +381,7 @@ fn run_rtl(
     from_host: Receiver<Vec<u8>>,
     to_host: Sender<Vec<u8>>,
     stop: &AtomicBool,
+    clocks: &std::sync::atomic::AtomicU64,
 ) {
     let mut line = LineModel::new(divisor);
     top.reset_n.next = true;
@@ -385,6 +415,7 @@ fn run_rtl(
                 out.push(b);
             }
         }
+        clocks.fetch_add(256, Ordering::Relaxed);
         if !out.is_empty() && to_host.send(std::mem::take(&mut out)).is_err() {
             return;
         }
