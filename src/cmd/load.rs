@@ -58,11 +58,45 @@ pub fn connect(link: &PortArgs) -> Result<Client<SerialTransport>> {
     Ok(client)
 }
 
-/// Reads an image file, or compiles a TGSI program (text or tokens) for the board's core.
-pub fn read_image(path: &Path) -> Result<ImageFile> {
+/// The core configuration the board was built with: the default one with the feature bits INFO
+/// reports (a board built with `synth --no-divider` or `--no-integer` leaves those units out),
+/// checked against INFO's ISA hash.
+pub fn board_config<T: firmware_loader::port::Transport>(
+    client: &mut Client<T>,
+) -> Result<CoreConfig> {
+    let info = client.info().context("INFO")?;
+    let cfg = CoreConfig {
+        features: info.features,
+        ..CoreConfig::default()
+    };
+    let hash = crc32fast::hash(&cfg.to_bytes());
+    if hash != info.isa_hash {
+        anyhow::bail!(
+            "the board's core has ISA hash {:08x}, which is no configuration this tool builds \
+             (features {:#x} give {hash:08x}); compile for it and load the image file",
+            info.isa_hash,
+            info.features
+        );
+    }
+    Ok(cfg)
+}
+
+/// What `load` was given: an image file, or a validated TGSI program still to be compiled.
+pub enum Loadable {
+    /// An image file (it names the configuration it was compiled for).
+    Image(ImageFile),
+    /// A TGSI program and its display name.
+    Program(microcode::tgsi::Program, String),
+}
+
+/// Reads an image file or a TGSI program (text or tokens), reporting a bad file before any port
+/// is opened.
+pub fn read_loadable(path: &Path) -> Result<Loadable> {
     let bytes = std::fs::read(path).with_context(|| format!("{}: cannot read", path.display()))?;
     if image::is_image(&bytes) {
-        return image::parse(&bytes).with_context(|| format!("{}", path.display()));
+        return Ok(Loadable::Image(
+            image::parse(&bytes).with_context(|| format!("{}", path.display()))?,
+        ));
     }
     let input = input::read(path, InputFormat::Auto).with_context(|| {
         format!(
@@ -72,11 +106,21 @@ pub fn read_image(path: &Path) -> Result<ImageFile> {
     })?;
     input::warn(&input);
     input::require_valid(&input)?;
-    let compiled = compile(&input.loaded.program, &CoreConfig::default())
-        .with_context(|| format!("compiling {}", input.name))?;
-    // The loader reads the same bytes `tgsi-core compile` would write.
-    image::parse(&compiled.image.to_bytes())
-        .with_context(|| format!("{}: compiled image", input.name))
+    Ok(Loadable::Program(input.loaded.program, input.name))
+}
+
+/// The image to upload: the file itself, or the program compiled for a core built for `config`.
+pub fn image_for(loadable: Loadable, config: &CoreConfig) -> Result<ImageFile> {
+    match loadable {
+        Loadable::Image(f) => Ok(f),
+        Loadable::Program(program, name) => {
+            let compiled =
+                compile(&program, config).with_context(|| format!("compiling {name}"))?;
+            // The loader reads the same bytes `tgsi-core compile` would write.
+            image::parse(&compiled.image.to_bytes())
+                .with_context(|| format!("{name}: compiled image"))
+        }
+    }
 }
 
 fn progress_bar(total: usize) -> ProgressBar {
@@ -93,8 +137,17 @@ fn progress_bar(total: usize) -> ProgressBar {
 
 /// Uploads, verifies and commits.
 pub fn run(args: LoadArgs) -> Result<ExitCode> {
-    let image = read_image(&args.file)?;
+    let loadable = read_loadable(&args.file)?;
     let mut client = connect(&args.link)?;
+    // An image file says what it was built for (the upload checks it); a program is compiled for
+    // the board's own configuration.
+    let config = match &loadable {
+        Loadable::Image(_) => CoreConfig::default(),
+        Loadable::Program(..) => {
+            board_config(&mut client).with_context(|| args.link.port.clone())?
+        }
+    };
+    let image = image_for(loadable, &config)?;
     let pb = progress_bar(image.upload.total_bytes());
     let result = client.upload(&image.upload, &mut |done, _| pb.set_position(done as u64));
     pb.finish_and_clear();

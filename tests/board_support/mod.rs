@@ -162,7 +162,12 @@ impl Drop for Board {
 pub fn board(config_bytes: &[u8], runner: Runner) -> Board {
     let pty = pty_pair(115_200).expect("a pseudo-terminal pair");
     let isa = crc32fast::hash(config_bytes);
-    let device = Arc::new(Mutex::new(Device::new(DeviceConfig::board(isa), runner)));
+    let mut cfg = DeviceConfig::board(isa);
+    // INFO reports the configuration's feature bits, as the hardware loader does.
+    if let Ok(core) = CoreConfig::from_bytes(config_bytes) {
+        cfg.features = core.features;
+    }
+    let device = Arc::new(Mutex::new(Device::new(cfg, runner)));
     let stop = Arc::new(AtomicBool::new(false));
     let (d, s) = (device.clone(), stop.clone());
     let slave_path = pty.slave_path.clone();
