@@ -248,3 +248,40 @@ fn upload_throughput_in_board_time() {
     // still use a fair share of the line.
     assert!(rate > 0.25 * line, "{rate:.0} bytes/s");
 }
+
+#[test]
+fn rtl_engine_serves_the_same_board() {
+    // rust-hdl's own simulation of the board, at the smallest divisor (8 clocks per bit) to keep
+    // it quick: it is slow, so the client waits long.
+    let emu = emulate::start(
+        EmuEngine::Rtl,
+        &CoreConfig::default(),
+        emulate::EMULATED_CLOCK_HZ / 8,
+        &mut |m| eprintln!("{m}"),
+    )
+    .expect("the rtl board starts");
+    assert_eq!(emu.divisor, 8);
+    let t = SerialTransport::open(&emu.port, 115_200).expect("opens");
+    let opts = ClientOptions {
+        timeout: Duration::from_secs(60),
+        retries: 1,
+        ..ClientOptions::default()
+    };
+    let mut c = Client::new(t, opts);
+    let info = c.info().expect("INFO from the rtl board");
+    assert_eq!(info, {
+        let d = &emu.device;
+        firmware_loader::protocol::Info {
+            protocol: firmware_loader::protocol::PROTOCOL_VERSION,
+            core_version: d.core_version,
+            isa_hash: d.isa_hash,
+            features: d.features,
+            clock_hz: d.clock_hz,
+            baud: d.baud,
+            limits: d.limits,
+        }
+    });
+    let s = c.status().expect("STATUS");
+    assert_eq!(s.state, LoadState::NoImage);
+    assert!(emu.clocks() > 0);
+}
