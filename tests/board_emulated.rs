@@ -166,50 +166,59 @@ fn second_image_replaces_the_first_only_at_commit() {
     assert_eq!((s.state, s.active_crc), (LoadState::Valid, b.upload.crc()));
 }
 
-#[test]
-fn uploads_through_a_lossy_line_complete_and_verify() {
-    let emu = emulation();
+/// Uploads `n` images through a proxy that damages `rate` of the bytes; after each, the active
+/// image is none or one uploaded whole (its CRC in STATUS, its bytes read back). Returns how many
+/// uploads completed.
+fn lossy_uploads(emu: &Emulation, rate: f64, seed: u64, n: usize) -> usize {
     let t = SerialTransport::open(&emu.port, 115_200).expect("opens");
     let opts = ClientOptions {
         timeout: Duration::from_millis(150),
         retries: 12,
         ..ClientOptions::default()
     };
-    let mut c = Client::new(FaultyTransport::new(t, 0.01, 11), opts);
+    let mut c = Client::new(FaultyTransport::new(t, rate, seed), opts);
     let images: Vec<ImageFile> = ["checker.tgsi", "rings.tgsi", "cutout.tgsi"]
         .iter()
         .map(|n| compiled(n).1)
         .collect();
     let mut done = 0;
-    let n = 12;
     for i in 0..n {
         let img = &images[i % images.len()];
         if c.upload(&img.upload, &mut |_, _| {}).is_ok() {
             done += 1;
         }
-        // Whatever happened, the active image is none or one that was uploaded whole.
-        if let Ok(s) = c.status() {
-            if s.state == LoadState::Valid {
-                let m = images
-                    .iter()
-                    .find(|m| m.upload.crc() == s.active_crc)
-                    .unwrap_or_else(|| {
-                        panic!("active CRC {:08x} is no uploaded image", s.active_crc)
-                    });
-                // Its bytes, read back (on a clean line: long answers rarely survive 1% faults),
-                // are that image's.
-                c.transport_mut().set_rate(0.0);
-                for (data, region) in m.upload.regions.iter().zip(Region::IMAGE) {
-                    if !data.is_empty() {
-                        let back = c.read_region(region, 0, data.len()).expect("read back");
-                        assert_eq!(&back, data, "{region:?} of the active image");
-                    }
+        // Checked on a clean line: long answers rarely survive heavy damage.
+        c.transport_mut().set_rate(0.0);
+        let s = c.status().expect("STATUS on a clean line");
+        if s.state == LoadState::Valid {
+            let m = images
+                .iter()
+                .find(|m| m.upload.crc() == s.active_crc)
+                .unwrap_or_else(|| panic!("active CRC {:08x} is no uploaded image", s.active_crc));
+            for (data, region) in m.upload.regions.iter().zip(Region::IMAGE) {
+                if !data.is_empty() {
+                    let back = c.read_region(region, 0, data.len()).expect("read back");
+                    assert_eq!(&back, data, "{region:?} of the active image");
                 }
-                c.transport_mut().set_rate(0.01);
             }
         }
+        c.transport_mut().set_rate(rate);
     }
-    assert_eq!(done, n, "uploads completed at a 1% byte-fault rate");
+    done
+}
+
+#[test]
+fn uploads_through_a_lossy_line_complete_and_verify() {
+    let emu = emulation();
+    let n = 12;
+    assert_eq!(
+        lossy_uploads(&emu, 0.01, 11, n),
+        n,
+        "uploads completed at 1% byte faults"
+    );
+    // At 5% some uploads may give up; the active image is still never a corrupt one.
+    let done = lossy_uploads(&emu, 0.05, 12, 3);
+    eprintln!("{done} of 3 uploads completed at 5% byte faults");
 }
 
 #[test]
