@@ -41,21 +41,32 @@ pub struct LoadArgs {
     pub file: PathBuf,
 }
 
-/// Opens the port at the power-up rate and switches to the requested one.
+/// Opens the port at the power-up rate and switches to the requested one. A board whose loader
+/// was built for a fixed rate (`tgsi-core synth --baud`) does not switch: then the port is opened
+/// at the requested rate directly, and INFO must confirm it.
 pub fn connect(link: &PortArgs) -> Result<Client<SerialTransport>> {
-    let t = SerialTransport::open(&link.port, DEFAULT_BAUD)?;
     let opts = ClientOptions {
         timeout: Duration::from_millis(link.timeout_ms),
         retries: link.retries,
         ..ClientOptions::default()
     };
+    let t = SerialTransport::open(&link.port, DEFAULT_BAUD)?;
     let mut client = Client::new(t, opts);
-    if link.baud != DEFAULT_BAUD {
-        client
-            .set_baud(link.baud)
-            .with_context(|| format!("{}: switching to {} baud", link.port, link.baud))?;
+    if link.baud == DEFAULT_BAUD {
+        return Ok(client);
     }
-    Ok(client)
+    let switched = client.set_baud(link.baud);
+    let Err(first) = switched else {
+        return Ok(client);
+    };
+    drop(client);
+    let t = SerialTransport::open(&link.port, link.baud)?;
+    let mut client = Client::new(t, opts);
+    match client.info() {
+        Ok(info) if info.baud == link.baud => Ok(client),
+        _ => Err(anyhow::Error::new(first)
+            .context(format!("{}: switching to {} baud", link.port, link.baud))),
+    }
 }
 
 /// The core configuration the board was built with: the default one with the feature bits INFO

@@ -20,6 +20,10 @@ pub struct SynthArgs {
     /// Lowest acceptable Fmax in MHz; below it the command fails.
     #[arg(long, default_value_t = 50.0)]
     pub fmax_floor: f64,
+    /// Line rate of the board's UART (fixed in the bitstream; the host tools then need
+    /// `--baud` with the same rate).
+    #[arg(long, default_value_t = synth::BOARD_BAUD)]
+    pub baud: u32,
     /// Leave out the divider (RCP, DIV, IMOD fault MISSING_UNIT on the board).
     #[arg(long)]
     pub no_divider: bool,
@@ -40,7 +44,7 @@ pub fn run(args: SynthArgs) -> Result<ExitCode> {
     }
     // The host tools compile for the default configuration; a board built without a unit has
     // another ISA hash, and `load` refuses images compiled for the full one (as it should).
-    let verilog = synth::board_verilog(&core).map_err(anyhow::Error::msg)?;
+    let verilog = synth::board_verilog(&core, args.baud).map_err(anyhow::Error::msg)?;
     let pcf = toolchain::workspace_root()
         .map(|r| r.join("constraints/alchitry_cu.pcf"))
         .filter(|p| p.exists())

@@ -30,8 +30,8 @@ pub const BOARD_BLOCKS: [(&str, u64); 9] = [
     ("uart_tx", 40),
 ];
 
-/// Verilog of the board top level (`hdl::board_top`: core for `core`, loader, UART at
-/// [`BOARD_BAUD`]).
-pub fn board_verilog(core: &CoreConfig) -> Result<String, String> {
-    sim::hardware::board::board_verilog(core, BOARD_CLOCK_HZ, BOARD_BAUD).map_err(|e| e.to_string())
+/// Verilog of the board top level (`hdl::board_top`: core for `core`, loader, UART at `baud`,
+/// normally [`BOARD_BAUD`]).
+pub fn board_verilog(core: &CoreConfig, baud: u32) -> Result<String, String> {
+    sim::hardware::board::board_verilog(core, BOARD_CLOCK_HZ, baud).map_err(|e| e.to_string())
 }
