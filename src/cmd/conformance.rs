@@ -94,34 +94,26 @@ fn hardware(p: &Program, i: &RunInputs, engine: &str) -> Result<RunOutput, Strin
 
 thread_local! {
     /// The open link to the board, reused across programs (each program is uploaded once).
-    static BOARD: std::cell::RefCell<Option<firmware_loader::host::Client<firmware_loader::port::SerialTransport>>> =
+    static BOARD: std::cell::RefCell<Option<(firmware_loader::host::Client<firmware_loader::port::SerialTransport>, CoreConfig)>> =
         const { std::cell::RefCell::new(None) };
 }
 
 /// Compiles, uploads (unless active) and runs on the board.
 fn board(p: &Program, i: &RunInputs) -> Result<RunOutput, String> {
     let port = BOARD_PORT.get().ok_or("no --port")?;
-    let image = compile(p, &CoreConfig::default())
-        .map_err(|e| e.to_string())?
-        .image;
-    if let Err(e) = sim::hardware::check_supported(&image, "board") {
-        // Not built: the board would fault MISSING_UNIT; say which instruction, as the
-        // simulated engines do, without a round trip.
-        return Err(e.to_string());
-    }
-    let file = firmware_loader::image::parse(&image.to_bytes()).map_err(|e| e.to_string())?;
     BOARD.with(|b| {
         let mut b = b.borrow_mut();
         if b.is_none() {
-            let link = super::load::PortArgs {
-                port: port.clone(),
-                baud: firmware_loader::protocol::DEFAULT_BAUD,
-                timeout_ms: 250,
-                retries: 8,
-            };
-            *b = Some(super::load::connect(&link).map_err(|e| format!("{e:#}"))?);
+            *b = Some(super::run_core::board_link(Some(port), 250).map_err(|e| format!("{e:#}"))?);
         }
-        let client = b.as_mut().ok_or("no link")?;
+        let (client, config) = b.as_mut().ok_or("no link")?;
+        let image = compile(p, config).map_err(|e| e.to_string())?.image;
+        if let Err(e) = sim::hardware::check_supported(&image, "board") {
+            // Not built: the board would fault MISSING_UNIT; say which instruction, as the
+            // simulated engines do, without a round trip.
+            return Err(e.to_string());
+        }
+        let file = firmware_loader::image::parse(&image.to_bytes()).map_err(|e| e.to_string())?;
         firmware_loader::board::ensure_loaded(client, &file.upload, &mut |_, _| {})
             .map_err(|e| e.to_string())?;
         super::run_core::board_quad(client, &image, &file, i).map_err(|e| format!("{e:#}"))

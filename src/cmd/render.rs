@@ -151,13 +151,13 @@ fn render_with(
             })
         }
         "board" => {
-            let port = a.port.as_deref().context(
-                "engine board needs --port (see `tgsi-core ports`, or `tgsi-core emulate`)",
-            )?;
-            let image = compile(program, &CoreConfig::default())
-                .context("compiling for the core")?
+            let (mut client, config) =
+                super::run_core::board_link(a.port.as_deref(), a.timeout_ms)?;
+            let image = compile(program, &config)
+                .context("compiling for the board's core")?
                 .image;
-            let (mut client, file) = super::run_core::board_session(port, a.timeout_ms, &image)?;
+            let port = a.port.clone().unwrap_or_default();
+            let file = super::run_core::board_upload(&mut client, &port, &image)?;
             Box::new(move |i: &RunInputs| {
                 super::run_core::board_quad(&mut client, &image, &file, i)
                     .map_err(|e| format!("{e:#}"))

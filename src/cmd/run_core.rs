@@ -22,6 +22,15 @@ pub fn run(a: &RunArgs) -> Result<ExitCode> {
     };
     args::apply_args(&mut inputs, &a.inputs, &a.consts, a.face.as_deref())?;
     args::apply_textures(&mut inputs, &a.textures)?;
+    // The board says what it was built for; every other engine builds the default core.
+    let mut board = None;
+    let config = if a.engine == "board" && !bytes.starts_with(&MAGIC) {
+        let (client, config) = board_link(a.port.as_deref(), a.timeout_ms)?;
+        board = Some(client);
+        config
+    } else {
+        CoreConfig::default()
+    };
     let image = if bytes.starts_with(&MAGIC) {
         let img = Image::from_bytes(&bytes).with_context(|| name.clone())?;
         img.check_config(&CoreConfig::default())
@@ -33,13 +42,13 @@ pub fn run(a: &RunArgs) -> Result<ExitCode> {
         input::require_valid(&input)?;
         let program = &input.loaded.program;
         inputs.inputs = inputs.effective_inputs(program);
-        compile(program, &CoreConfig::default())
+        compile(program, &config)
             .with_context(|| format!("compiling {name}"))?
             .image
     };
     let out = match a.engine.as_str() {
         "rtl" | "verilator" => run_hardware(a, &image, &inputs)?,
-        "board" => run_board(a, &image, &inputs)?,
+        "board" => run_board(a, board, &image, &inputs)?,
         _ => if a.trace {
             sim::core_model::run_traced(&image, &inputs, &mut |line| eprintln!("{line}"))
         } else {
@@ -95,38 +104,54 @@ fn run_hardware(a: &RunArgs, image: &Image, inputs: &RunInputs) -> Result<sim::r
     Ok(out)
 }
 
-/// Runs the image on the board (or an emulated one) through the serial loader.
-fn run_board(a: &RunArgs, image: &Image, inputs: &RunInputs) -> Result<sim::run_io::RunOutput> {
-    let port = a
-        .port
-        .as_deref()
-        .context("engine board needs --port (see `tgsi-core ports`, or `tgsi-core emulate`)")?;
-    let (mut client, file) = board_session(port, a.timeout_ms, image)?;
-    if a.budget != sim::run_io::DEFAULT_BUDGET {
-        eprintln!("note: the board runs every quad with its own budget (--budget is ignored)");
-    }
-    board_quad(&mut client, image, &file, inputs).with_context(|| format!("{port}: running"))
-}
-
-/// Connects to the board on `port` and makes `image` its active image (uploading it unless it
-/// already is).
-pub fn board_session(
-    port: &str,
+/// Connects to the board on `port` and reads the configuration its core was built with.
+pub fn board_link(
+    port: Option<&str>,
     timeout_ms: u64,
-    image: &Image,
 ) -> Result<(
     firmware_loader::host::Client<firmware_loader::port::SerialTransport>,
-    firmware_loader::image::ImageFile,
+    CoreConfig,
 )> {
+    let port =
+        port.context("engine board needs --port (see `tgsi-core ports`, or `tgsi-core emulate`)")?;
     let link = super::load::PortArgs {
         port: port.to_string(),
         baud: firmware_loader::protocol::DEFAULT_BAUD,
         timeout_ms,
         retries: 8,
     };
-    let file = firmware_loader::image::parse(&image.to_bytes()).context("the compiled image")?;
     let mut client = super::load::connect(&link)?;
-    let uploaded = firmware_loader::board::ensure_loaded(&mut client, &file.upload, &mut |_, _| {})
+    let config = super::load::board_config(&mut client).with_context(|| port.to_string())?;
+    Ok((client, config))
+}
+
+/// Runs the image on the board (or an emulated one) through the serial loader.
+fn run_board(
+    a: &RunArgs,
+    client: Option<firmware_loader::host::Client<firmware_loader::port::SerialTransport>>,
+    image: &Image,
+    inputs: &RunInputs,
+) -> Result<sim::run_io::RunOutput> {
+    let mut client = match client {
+        Some(c) => c,
+        None => board_link(a.port.as_deref(), a.timeout_ms)?.0,
+    };
+    let port = a.port.as_deref().unwrap_or("the board");
+    let file = board_upload(&mut client, port, image)?;
+    if a.budget != sim::run_io::DEFAULT_BUDGET {
+        eprintln!("note: the board runs every quad with its own budget (--budget is ignored)");
+    }
+    board_quad(&mut client, image, &file, inputs).with_context(|| format!("{port}: running"))
+}
+
+/// Makes `image` the board's active image (uploading it unless it already is).
+pub fn board_upload(
+    client: &mut firmware_loader::host::Client<firmware_loader::port::SerialTransport>,
+    port: &str,
+    image: &Image,
+) -> Result<firmware_loader::image::ImageFile> {
+    let file = firmware_loader::image::parse(&image.to_bytes()).context("the compiled image")?;
+    let uploaded = firmware_loader::board::ensure_loaded(client, &file.upload, &mut |_, _| {})
         .with_context(|| format!("{port}: uploading the image"))?;
     if uploaded {
         eprintln!(
@@ -134,7 +159,7 @@ pub fn board_session(
             file.upload.total_bytes()
         );
     }
-    Ok((client, file))
+    Ok(file)
 }
 
 /// One quad on the board, as a [`sim::run_io::RunOutput`] like every engine's.

@@ -154,11 +154,11 @@ enum Check {
 }
 
 /// Runs one program on the board and on the core model.
-fn core_check<T: Transport>(c: &mut Client<T>, source: &str) -> Result<Check> {
+fn core_check<T: Transport>(c: &mut Client<T>, config: &CoreConfig, source: &str) -> Result<Check> {
     let program = load(source.as_bytes(), Some(Format::Text))
         .map_err(|e| anyhow::anyhow!("built-in program: {e:?}"))?
         .program;
-    let compiled = compile(&program, &CoreConfig::default())?;
+    let compiled = compile(&program, config)?;
     let file = image::parse(&compiled.image.to_bytes())?;
     c.upload(&file.upload, &mut |_, _| {})?;
     let quad = inputs();
@@ -237,9 +237,10 @@ pub fn run(args: SelftestArgs) -> Result<ExitCode> {
     let port = &args.link.port;
     let mut c = connect(&args.link)?;
     loader_check(&mut c, port)?;
+    let config = super::load::board_config(&mut c).with_context(|| port.clone())?;
     let (mut failed, mut skipped) = (0, 0);
     for (what, source) in PROGRAMS {
-        match core_check(&mut c, source) {
+        match core_check(&mut c, &config, source) {
             Ok(Check::Same) => println!("core: {what}: ok"),
             Ok(Check::NotBuilt(why)) => {
                 skipped += 1;
