@@ -150,6 +150,8 @@ pub fn board_upload(
     port: &str,
     image: &Image,
 ) -> Result<firmware_loader::image::ImageFile> {
+    // The board's hardware is this crate's: refuse, naming the instruction, what it does not build.
+    sim::hardware::check_supported(image, "board")?;
     let file = firmware_loader::image::parse(&image.to_bytes()).context("the compiled image")?;
     let uploaded = firmware_loader::board::ensure_loaded(client, &file.upload, &mut |_, _| {})
         .with_context(|| format!("{port}: uploading the image"))?;
