@@ -334,8 +334,10 @@ fn synthesised_netlist_runs_programs_through_the_uart() {
             .enumerate()
             .map(|(i, m)| (m.tgsi, lanes(k as u32 * 5 + i as u32)))
             .collect();
-        let got =
-            run_image(&mut c, &file, &[quad.clone()], &|_, _| [0x3F00_0000; 4]).expect("runs");
+        let got = run_image(&mut c, &file, std::slice::from_ref(&quad), &|_, _| {
+            [0x3F00_0000; 4]
+        })
+        .expect("runs");
         let r = &got[0];
         let mut inputs = RunInputs::default();
         for (n, v) in &quad {
