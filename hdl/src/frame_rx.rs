@@ -17,7 +17,9 @@
 //! - `good`: a registered one-clock pulse one edge after the closing `END`'s edge; the body is
 //!   complete in the buffer from the same edge, `body_len` holds its size until the next segment;
 //! - `bad`: a registered one-clock pulse for a dropped non-empty segment (bad frame, or the
-//!   inter-byte timeout: `timeout` clocks without a byte inside a segment).
+//!   inter-byte timeout: `timeout` clocks without a byte inside a segment);
+//! - `crc_clear`/`crc_valid`/`crc_data`/`crc`: the loader's CRC-32 unit, lent to the receiver
+//!   while it waits for a request.
 use rust_hdl::prelude::*;
 
 /// Longest frame body: 4 header bytes, 256 payload bytes, 4 CRC bytes.

@@ -9,7 +9,9 @@
 //!   once the closing `END` has been handed to the UART);
 //! - `tx_data`/`tx_offer`/`tx_ready`: the UART transmitter's handshake, one wire byte per accepted
 //!   handshake; the block adds no gap, so at most one clock passes between wire bytes beyond the
-//!   UART's own frame time.
+//!   UART's own frame time;
+//! - `crc_clear`/`crc_valid`/`crc_data`/`crc`: the loader's CRC-32 unit, lent to the transmitter
+//!   while an answer is sent (cleared while no frame is open).
 use rust_hdl::prelude::*;
 
 /// The frame transmitter; see the module documentation.

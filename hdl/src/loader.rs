@@ -7,7 +7,8 @@
 //! Memories: PROGRAM and CONSTANTS are the core's own memories (written byte by byte with
 //! read-modify-write through the host port, read back the same way); TEXTURES is not built
 //! (size 0). The loader's memory is one 2 KiB block RAM ([`Bram`], 4 x `SB_RAM40_4K`) holding the
-//! frame buffer and the INPUTS, OUTPUTS, RESULTS, PARAMS and MAPS regions ([`LAYOUT`]).
+//! frame buffer and the INPUTS, OUTPUTS, RESULTS, PARAMS and MAPS regions ([`layout`]). One CRC-32 unit serves the frame receiver, the
+//! transmitter and COMMIT, which never overlap.
 //!
 //! Deviations from the model, both documented in `PROTOCOL.md`: the line rate is fixed per build
 //! (SET_BAUD acknowledges only the current rate and refuses the others with BAD_BAUD); bytes that
