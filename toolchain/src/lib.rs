@@ -22,5 +22,5 @@ mod tool;
 pub use error::ToolError;
 pub use layout::{ice40_cell_models, workspace_root, ToolchainLayout};
 pub use lookup::{find, Lookup, Source, ToolPath, NATIVE_TOOLS_VAR, TOOLCHAIN_DIR_VAR};
-pub use run::{run_logged, LOG_TAIL_LINES};
+pub use run::{run_logged, verilator_build, LOG_TAIL_LINES};
 pub use tool::Tool;

