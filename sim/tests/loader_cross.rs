@@ -21,14 +21,11 @@ const CLOCK_HZ: u32 = 100_000_000;
 const BAUD: u32 = 3_000_000;
 const TIMEOUT: u64 = 300;
 
-struct Rng(u64);
+/// The project's seeded generator, with the draws these streams need.
+struct Rng(firmware_loader::port::SplitMix64);
 impl Rng {
     fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
+        self.0.next_u64()
     }
     fn below(&mut self, n: u64) -> u64 {
         self.next() % n.max(1)
@@ -382,7 +379,7 @@ impl Session {
             sim::hardware::board::loader_device_config(&CoreConfig::default(), CLOCK_HZ, BAUD);
         let scope = Rc::new(RefCell::new(Scope::default()));
         Session {
-            rng: Rng(seed),
+            rng: Rng(firmware_loader::port::SplitMix64::new(seed)),
             model: Device::new(
                 cfg,
                 StubRunner {

@@ -108,14 +108,9 @@ fn board(p: &Program, i: &RunInputs) -> Result<RunOutput, String> {
         }
         let (client, config) = b.as_mut().ok_or("no link")?;
         let image = compile(p, config).map_err(|e| e.to_string())?.image;
-        if let Err(e) = sim::hardware::check_supported(&image, "board") {
-            // Not built: the board would fault MISSING_UNIT; say which instruction, as the
-            // simulated engines do, without a round trip.
-            return Err(e.to_string());
-        }
-        let file = firmware_loader::image::parse(&image.to_bytes()).map_err(|e| e.to_string())?;
-        firmware_loader::board::ensure_loaded(client, &file.upload, &mut |_, _| {})
-            .map_err(|e| e.to_string())?;
+        // One upload per program: not worth a line each.
+        let file = super::run_core::board_upload(client, port, &image, &mut |_| {})
+            .map_err(|e| format!("{e:#}"))?;
         super::run_core::board_quad(client, &image, &file, i).map_err(|e| format!("{e:#}"))
     })
 }

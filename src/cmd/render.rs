@@ -157,7 +157,12 @@ fn render_with(
                 .context("compiling for the board's core")?
                 .image;
             let port = a.port.clone().unwrap_or_default();
-            let file = super::run_core::board_upload(&mut client, &port, &image)?;
+            let file = super::run_core::board_upload(
+                &mut client,
+                &port,
+                &image,
+                &mut super::run_core::say_uploaded(&port),
+            )?;
             Box::new(move |i: &RunInputs| {
                 super::run_core::board_quad(&mut client, &image, &file, i)
                     .map_err(|e| format!("{e:#}"))

@@ -137,18 +137,21 @@ fn run_board(
         None => board_link(a.port.as_deref(), a.timeout_ms)?.0,
     };
     let port = a.port.as_deref().unwrap_or("the board");
-    let file = board_upload(&mut client, port, image)?;
+    let file = board_upload(&mut client, port, image, &mut say_uploaded(port))?;
     if a.budget != sim::run_io::DEFAULT_BUDGET {
         eprintln!("note: the board runs every quad with its own budget (--budget is ignored)");
     }
     board_quad(&mut client, image, &file, inputs).with_context(|| format!("{port}: running"))
 }
 
-/// Makes `image` the board's active image (uploading it unless it already is).
+/// Makes `image` the board's active image (uploading it unless it already is); refuses, naming
+/// the instruction, an image that uses an operation the board's hardware does not build.
+/// `on_upload` hears the image's size when it had to be uploaded.
 pub fn board_upload(
     client: &mut firmware_loader::host::Client<firmware_loader::port::SerialTransport>,
     port: &str,
     image: &Image,
+    on_upload: &mut dyn FnMut(usize),
 ) -> Result<firmware_loader::image::ImageFile> {
     // The board's hardware is this crate's: refuse, naming the instruction, what it does not build.
     sim::hardware::check_supported(image, "board")?;
@@ -156,12 +159,14 @@ pub fn board_upload(
     let uploaded = firmware_loader::board::ensure_loaded(client, &file.upload, &mut |_, _| {})
         .with_context(|| format!("{port}: uploading the image"))?;
     if uploaded {
-        eprintln!(
-            "uploaded the image ({} bytes) to {port}",
-            file.upload.total_bytes()
-        );
+        on_upload(file.upload.total_bytes());
     }
     Ok(file)
+}
+
+/// Tells the user an image was uploaded to `port`.
+pub fn say_uploaded(port: &str) -> impl FnMut(usize) + '_ {
+    move |bytes| eprintln!("uploaded the image ({bytes} bytes) to {port}")
 }
 
 /// One quad on the board, as a [`sim::run_io::RunOutput`] like every engine's.
