@@ -43,6 +43,27 @@ pub enum ResultSel {
     Expx,
     Mant,
     Int,
+    /// The transcendental step unit ([`crate::trans_unit::TransUnit`]).
+    Trans,
+}
+
+/// Step of the transcendental unit (one per `Seq` operation of the ISA).
+#[derive(Copy, Clone, Debug, PartialEq, Eq, LogicState)]
+pub enum TransOp {
+    Rsqr,
+    Rsqt,
+    Rsqf,
+    Ex2t,
+    Ex2f,
+    Lg2m,
+    Lg2h,
+    Lg2e,
+    Lg2i,
+    Lg2a,
+    Lg2b,
+    Lg2f,
+    Scq,
+    Scf,
 }
 
 /// Integer ALU operation.
@@ -118,6 +139,21 @@ pub struct Control {
     pub deriv: u64,
     /// The divider's operation (`FDiv::op`): 0 divide, 1 reciprocal, 2 integer remainder.
     pub div_op: u64,
+    /// The transcendental step.
+    pub trans: TransOp,
+    /// Relative addressing ([`rel`]): MOVR's source or MOVW's destination moves by the lane's
+    /// index.
+    pub rel: u64,
+}
+
+/// Relative addressing of MOVR / MOVW.
+pub mod rel {
+    /// None.
+    pub const NONE: u64 = 0;
+    /// MOVR: operand A is read at `A.index + i`, or reads zero when `i` is out of range.
+    pub const READ: u64 = 1;
+    /// MOVW: the destination is `dst + i`; out of range, nothing is written.
+    pub const WRITE: u64 = 2;
 }
 
 const fn ctl(kind: ExecKind, result: ResultSel) -> Control {
@@ -130,7 +166,21 @@ const fn ctl(kind: ExecKind, result: ResultSel) -> Control {
         i2f_mode: i2f_mode::SIGNED,
         deriv: deriv::NONE,
         div_op: 0,
+        trans: TransOp::Rsqr,
+        rel: rel::NONE,
     }
+}
+
+const fn relative(r: u64) -> Control {
+    let mut c = alu(ResultSel::Mov);
+    c.rel = r;
+    c
+}
+
+const fn trans(t: TransOp) -> Control {
+    let mut c = alu(ResultSel::Trans);
+    c.trans = t;
+    c
 }
 
 const fn div(op: u64) -> Control {
@@ -234,23 +284,24 @@ pub const fn control(op: Op) -> Control {
         Op::Div => div(0),
         Op::Rcp => div(1),
         Op::Imod => div(2),
-        // Not built yet: relative moves, the transcendental sequencer, textures, geometry
-        // output and the address stack.
-        Op::Movr
-        | Op::Movw
-        | Op::Rsq
-        | Op::Ex2
-        | Op::Lg2
-        | Op::Sin
-        | Op::Cos
-        | Op::Pow
-        | Op::Tex
-        | Op::Txf
-        | Op::Txq
-        | Op::Emit
-        | Op::Endprim
-        | Op::Pusha
-        | Op::Popa => MISSING,
+        Op::Rsqr => trans(TransOp::Rsqr),
+        Op::Rsqt => trans(TransOp::Rsqt),
+        Op::Rsqf => trans(TransOp::Rsqf),
+        Op::Ex2t => trans(TransOp::Ex2t),
+        Op::Ex2f => trans(TransOp::Ex2f),
+        Op::Lg2m => trans(TransOp::Lg2m),
+        Op::Lg2h => trans(TransOp::Lg2h),
+        Op::Lg2e => trans(TransOp::Lg2e),
+        Op::Lg2i => trans(TransOp::Lg2i),
+        Op::Lg2a => trans(TransOp::Lg2a),
+        Op::Lg2b => trans(TransOp::Lg2b),
+        Op::Lg2f => trans(TransOp::Lg2f),
+        Op::Scq => trans(TransOp::Scq),
+        Op::Scf => trans(TransOp::Scf),
+        Op::Movr => relative(rel::READ),
+        Op::Movw => relative(rel::WRITE),
+        // Not built yet: textures, geometry output and the address stack.
+        Op::Tex | Op::Txf | Op::Txq | Op::Emit | Op::Endprim | Op::Pusha | Op::Popa => MISSING,
     }
 }
 
@@ -366,6 +417,8 @@ pub struct Decoder {
     pub i2f_mode: Signal<Out, Bits<2>>,
     pub deriv: Signal<Out, Bits<2>>,
     pub div_op: Signal<Out, Bits<2>>,
+    pub trans_op: Signal<Out, TransOp>,
+    pub rel: Signal<Out, Bits<2>>,
     word: Signal<Local, Bits<120>>,
     op_lsb: Constant<Bits<8>>,
     dst_lsb: Constant<Bits<8>>,
@@ -401,6 +454,8 @@ pub struct Decoder {
     rom_i2f: ROM<Bits<2>, 7>,
     rom_deriv: ROM<Bits<2>, 7>,
     rom_div: ROM<Bits<2>, 7>,
+    rom_trans: ROM<TransOp, 7>,
+    rom_rel: ROM<Bits<2>, 7>,
 }
 
 impl Default for Decoder {
@@ -453,6 +508,8 @@ impl Decoder {
             i2f_mode: Default::default(),
             deriv: Default::default(),
             div_op: Default::default(),
+            trans_op: Default::default(),
+            rel: Default::default(),
             word: Default::default(),
             op_lsb: lsb(Field::Op),
             dst_lsb: lsb(Field::Dst),
@@ -492,6 +549,8 @@ impl Decoder {
             rom_i2f: rom(|i| c(i).i2f_mode.to_bits()),
             rom_deriv: rom(|i| c(i).deriv.to_bits()),
             rom_div: rom(|i| c(i).div_op.to_bits()),
+            rom_trans: rom(|i| c(i).trans),
+            rom_rel: rom(|i| c(i).rel.to_bits()),
         }
     }
 }
@@ -550,6 +609,8 @@ impl Logic for Decoder {
         self.rom_i2f.address.next = self.op.val();
         self.rom_deriv.address.next = self.op.val();
         self.rom_div.address.next = self.op.val();
+        self.rom_trans.address.next = self.op.val();
+        self.rom_rel.address.next = self.op.val();
         self.issue.next = self.rom_issue.data.val();
         self.per_slot.next = self.rom_per_slot.data.val();
         self.writes_reg.next = self.rom_flags.data.val().get_bit(0);
@@ -562,6 +623,8 @@ impl Logic for Decoder {
         self.i2f_mode.next = self.rom_i2f.data.val();
         self.deriv.next = self.rom_deriv.data.val();
         self.div_op.next = self.rom_div.data.val();
+        self.trans_op.next = self.rom_trans.data.val();
+        self.rel.next = self.rom_rel.data.val();
     }
 }
 

@@ -1,7 +1,7 @@
 //! `MiscUnit`: every pipelined result that is not the multiply-add: moves, compares and selects
 //! ([`FCmp`]), rounding to integral and float-to-int ([`F2I`] with its inner rounding unit),
 //! int/uint-to-float and the exponent extraction ([`I2F`]), the `EXPX`/`MANT` bit operations and
-//! the integer ALU, merged into one result that arrives together with the multiply-add's.
+//! the integer ALU, the transcendental steps ([`TransUnit`]), merged into one result that arrives together with the multiply-add's.
 //!
 //! Timing: **latency 10 clocks, one operation per clock**, like [`crate::fmad_pipe::FmadPipe`]:
 //! operands and controls presented before rising edge *n* give `result` right after edge
@@ -9,12 +9,13 @@
 //! after 1 clock, integral after 3, conversions after 4 and 5), so only one chain runs to the end.
 //!
 //! `SETP` uses [`ResultSel::Set`]: the predicate is bit 29 of `result` (set in 1.0, clear in 0).
-use crate::decoder::{IntOp, ResultSel};
+use crate::decoder::{IntOp, ResultSel, TransOp};
 use crate::delay_ram::DelayRam;
 use crate::f2i::F2I;
 use crate::fcmp::FCmp;
 use crate::fround::RoundMode;
 use crate::i2f::I2F;
+use crate::trans_unit::TransUnit;
 use rust_hdl::prelude::*;
 
 /// The non-multiply-add results; see the module documentation.
@@ -26,6 +27,8 @@ pub struct MiscUnit {
     pub a: Signal<In, Bits<32>>,
     /// Operand B.
     pub b: Signal<In, Bits<32>>,
+    /// Operand C (the transcendental steps `EX2F`, `SCQ`).
+    pub c: Signal<In, Bits<32>>,
     /// Which result.
     pub sel: Signal<In, ResultSel>,
     /// Rounding direction of `Integral`, `F2i` (and `Floor` for `Expx`).
@@ -39,11 +42,14 @@ pub struct MiscUnit {
     pub cond: Signal<In, Bits<3>>,
     /// The slot's predicate bit (`SEL`).
     pub p: Signal<In, Bit>,
+    /// Step of [`ResultSel::Trans`].
+    pub trans_op: Signal<In, TransOp>,
     /// The result, 10 clocks later.
     pub result: Signal<Out, Bits<32>>,
     fcmp: FCmp,
     f2i: F2I,
     i2f: I2F,
+    trans: TransUnit,
     // Combinational values of the input cycle.
     exp: Signal<Local, Bits<8>>,
     frac_zero: Signal<Local, Bit>,
@@ -82,26 +88,31 @@ pub struct MiscUnit {
     n_low: Signal<Local, Bits<32>>,
     expx: Signal<Local, Bits<32>>,
     has_int: Constant<Bit>,
+    has_trans: Constant<Bit>,
 }
 
 impl MiscUnit {
-    /// The unit, with the integer ALU only when `integer` (the `INTEGER` feature): without it
-    /// the ALU's logic is constant-false and synthesis removes it.
-    pub fn new(integer: bool) -> MiscUnit {
+    /// The unit, with the integer ALU only when `integer` (the `INTEGER` feature) and the
+    /// transcendental steps only when `trans` (the `SEQUENCER` feature): a left-out part's result
+    /// is never selected and synthesis removes it.
+    pub fn new(integer: bool, trans: bool) -> MiscUnit {
         MiscUnit {
             clock: Default::default(),
             a: Default::default(),
             b: Default::default(),
+            c: Default::default(),
             sel: Default::default(),
             round: Default::default(),
             int_op: Default::default(),
             i2f_mode: Default::default(),
             cond: Default::default(),
             p: Default::default(),
+            trans_op: Default::default(),
             result: Default::default(),
             fcmp: Default::default(),
             f2i: Default::default(),
             i2f: Default::default(),
+            trans: Default::default(),
             exp: Default::default(),
             frac_zero: Default::default(),
             shift: Default::default(),
@@ -137,6 +148,7 @@ impl MiscUnit {
             n_low: Default::default(),
             expx: Default::default(),
             has_int: Constant::new(integer),
+            has_trans: Constant::new(trans),
         }
     }
 }
@@ -147,7 +159,7 @@ impl Logic for MiscUnit {
     #[hdl_gen]
     fn update(&mut self) {
         dff_setup!(self, clock, r3, cond3, ia, ib, iop);
-        clock!(self, clock, fcmp, f2i, i2f, tail);
+        clock!(self, clock, fcmp, f2i, i2f, trans, tail);
         for i in 0..4 {
             self.d[i].clock.next = self.clock.val();
         }
@@ -166,6 +178,10 @@ impl Logic for MiscUnit {
         self.f2i.mode.next = self.round.val();
         self.exp.next = self.a.val().get_bits::<8>(23);
         self.frac_zero.next = !self.a.val().get_bits::<23>(0).any();
+        self.trans.a.next = self.a.val();
+        self.trans.b.next = self.b.val();
+        self.trans.c.next = self.c.val();
+        self.trans.op.next = self.trans_op.val();
         self.i2f.a.next = self.a.val();
         self.i2f.as_unsigned.next = self.i2f_mode.val() == 1;
         if self.i2f_mode.val() == 2 {
@@ -350,8 +366,11 @@ impl Logic for MiscUnit {
         self.s[1].d.next = self.s[0].q.val();
         self.spec_d[1].d.next = self.spec_d[0].q.val();
         self.nan_d[1].d.next = self.nan_d[0].q.val();
-        // After 2 clocks: nothing joins.
+        // ---- After 2 clocks: the transcendental steps.
         self.d[1].d.next = self.d[0].q.val();
+        if (self.s[1].q.val() == ResultSel::Trans) & self.has_trans.val() {
+            self.d[1].d.next = self.trans.result.val();
+        }
         self.s[2].d.next = self.s[1].q.val();
         self.spec_d[2].d.next = self.spec_d[1].q.val();
         self.nan_d[2].d.next = self.nan_d[1].q.val();

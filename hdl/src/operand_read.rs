@@ -7,8 +7,9 @@
 //!
 //! Ports and timing (slot issued in cycle t):
 //! - cycle t: the operand descriptor (`file`, `index`, `swz`, `neg`, `abs`), the slot's `lane` and
-//!   `comp`onent, and `extra_neg` (the derivatives' second read) select the word; with `use_raw`
-//!   the memory reads `raw_addr` instead (the host port);
+//!   `comp`onent, and `extra_neg` (the derivatives' second read) select the word; `zero` makes it
+//!   read as zero (MOVR out of range); with `use_raw` the memory reads `raw_addr` instead (the
+//!   host port, MOVR/MOVW's index reads);
 //! - cycle t+1: `raw` is the memory word read and `value` (combinational from it) the operand
 //!   after the literal / constant-swizzle select, absolute value and negate (absolute first, as
 //!   the core model's `read`); the units register it.
@@ -39,6 +40,9 @@ pub struct OperandRead {
     pub comp: Signal<In, Bits<2>>,
     /// Negate in addition to `neg`.
     pub extra_neg: Signal<In, Bit>,
+    /// Read the memory word as zero (MOVR out of range; the constant selectors and the
+    /// modifiers still apply).
+    pub zero: Signal<In, Bit>,
     /// Read this word instead (host port).
     pub raw_addr: Signal<In, Bits<9>>,
     /// Select `raw_addr`.
@@ -61,6 +65,7 @@ pub struct OperandRead {
     m_neg: DFF<Bit>,
     m_abs: DFF<Bit>,
     m_lit: DFF<Bits<4>>,
+    m_zero: DFF<Bit>,
     v: Signal<Local, Bits<32>>,
     file_l: Constant<Bits<2>>,
     file_k: Constant<Bits<2>>,
@@ -86,6 +91,7 @@ impl OperandRead {
             lane: Default::default(),
             comp: Default::default(),
             extra_neg: Default::default(),
+            zero: Default::default(),
             raw_addr: Default::default(),
             use_raw: Default::default(),
             we: Default::default(),
@@ -101,6 +107,7 @@ impl OperandRead {
             m_neg: Default::default(),
             m_abs: Default::default(),
             m_lit: Default::default(),
+            m_zero: Default::default(),
             v: Default::default(),
             file_l: Constant::new((SrcFile::L as u64).to_bits()),
             file_k: Constant::new((SrcFile::K as u64).to_bits()),
@@ -114,7 +121,7 @@ impl OperandRead {
 impl Logic for OperandRead {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(self, clock, m_file, m_sel, m_neg, m_abs, m_lit);
+        dff_setup!(self, clock, m_file, m_sel, m_neg, m_abs, m_lit, m_zero);
         clock!(self, clock, mem);
         // ---- cycle t: address.
         match self.comp.val().index() {
@@ -150,6 +157,7 @@ impl Logic for OperandRead {
         self.m_neg.d.next = self.neg.val().get_bit(self.comp.val().index()) ^ self.extra_neg.val();
         self.m_abs.d.next = self.abs.val();
         self.m_lit.d.next = self.index.val().get_bits::<4>(0);
+        self.m_zero.d.next = self.zero.val();
 
         // ---- cycle t+1: select and modify.
         self.raw.next = self.mem.rd.val();
@@ -157,6 +165,9 @@ impl Logic for OperandRead {
         self.v.next = self.mem.rd.val();
         if self.m_file.q.val() == self.file_l.val() {
             self.v.next = self.literals.data.val();
+        }
+        if self.m_zero.q.val() {
+            self.v.next = bits::<32>(0);
         }
         if self.m_sel.q.val() == self.swz_zero.val() {
             self.v.next = bits::<32>(0);

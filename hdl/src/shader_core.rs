@@ -13,7 +13,7 @@
 //!
 //! Ports: the host port ([`crate::host_port`]). Timing: see above and the sequencer.
 use crate::bram::Bram;
-use crate::decoder::{Decoder, ExecKind, IntOp, ResultSel};
+use crate::decoder::{Decoder, ExecKind, IntOp, ResultSel, TransOp};
 use crate::delay_ram::DelayRam;
 use crate::fdiv::FDiv;
 use crate::fmad_pipe::FmadPipe;
@@ -77,6 +77,7 @@ pub struct ShaderCore {
     x1_sel: DFF<ResultSel>,
     x1_round: DFF<RoundMode>,
     x1_int: DFF<IntOp>,
+    x1_trans: DFF<TransOp>,
     x1_i2f: DFF<Bits<2>>,
     x1_cond: DFF<Bits<3>>,
     x1_p: DFF<Bit>,
@@ -94,6 +95,20 @@ pub struct ShaderCore {
     wb_pwe: DFF<Bit>,
     wb_pval: DFF<Bit>,
     meta_out: Signal<Local, Bits<16>>,
+    // Relative moves: the clock within the instruction, each lane's index and whether it is in
+    // range, read in clocks 12..15 (after the previous instruction's last write).
+    pclk: DFF<Bits<5>>,
+    cur_clk: Signal<Local, Bits<5>>,
+    rd_valid: DFF<Bit>,
+    rd_lane: DFF<Bits<2>>,
+    rel_ext: Signal<Local, Bits<32>>,
+    rel_sum: Signal<Local, Bits<32>>,
+    rel_in: Signal<Local, Bit>,
+    rel_i: [DFF<Bits<8>>; 4],
+    rel_ok: [DFF<Bit>; 4],
+    lane_i: Signal<Local, Bits<8>>,
+    lane_ok: Signal<Local, Bit>,
+    dst_eff: Signal<Local, Bits<8>>,
     // Issue.
     lane: Signal<Local, Bits<2>>,
     comp: Signal<Local, Bits<2>>,
@@ -144,7 +159,10 @@ impl ShaderCore {
             opb: OperandRead::new(lits),
             opc: OperandRead::new(lits),
             fmad: Default::default(),
-            misc: MiscUnit::new(config.has(Features::INTEGER)),
+            misc: MiscUnit::new(
+                config.has(Features::INTEGER),
+                config.has(Features::SEQUENCER),
+            ),
             wb: Default::default(),
             div: Default::default(),
             x1_div: Default::default(),
@@ -155,6 +173,19 @@ impl ShaderCore {
             x1_sel: Default::default(),
             x1_round: Default::default(),
             x1_int: Default::default(),
+            x1_trans: Default::default(),
+            pclk: Default::default(),
+            cur_clk: Default::default(),
+            rd_valid: Default::default(),
+            rd_lane: Default::default(),
+            rel_ext: Default::default(),
+            rel_sum: Default::default(),
+            rel_in: Default::default(),
+            rel_i: Default::default(),
+            rel_ok: Default::default(),
+            lane_i: Default::default(),
+            lane_ok: Default::default(),
+            dst_eff: Default::default(),
             x1_i2f: Default::default(),
             x1_cond: Default::default(),
             x1_p: Default::default(),
@@ -192,9 +223,16 @@ impl Logic for ShaderCore {
     #[hdl_gen]
     fn update(&mut self) {
         dff_setup!(
-            self, clock, x1_sel, x1_round, x1_int, x1_i2f, x1_cond, x1_p, hr_prog, hr_bank, rdata,
-            x1_div, x1_dwe, x1_dop, dmeta, wb_we, wb_wa, wb_wd, wb_pwe, wb_pval
+            self, clock, x1_sel, x1_round, x1_int, x1_trans, x1_i2f, x1_cond, x1_p, hr_prog,
+            hr_bank, rdata, x1_div, x1_dwe, x1_dop, dmeta, wb_we, wb_wa, wb_wd, wb_pwe, wb_pval,
+            pclk, rd_valid, rd_lane
         );
+        for i in 0..4 {
+            self.rel_i[i].clock.next = self.clock.val();
+            self.rel_i[i].d.next = self.rel_i[i].q.val();
+            self.rel_ok[i].clock.next = self.clock.val();
+            self.rel_ok[i].d.next = self.rel_ok[i].q.val();
+        }
         clock!(self, clock, seq, opa, opb, opc, fmad, misc, div, meta_tail);
         for i in 0..4 {
             self.imem[i].clock.next = self.clock.val();
@@ -244,11 +282,89 @@ impl Logic for ShaderCore {
         self.dbg_pc.next = self.seq.cur_pc.val();
         self.dbg_first.next = self.seq.first.val();
 
+        // ---- Relative moves (MOVR, MOVW): lane l's index register is read in clock 12 + l of
+        // the instruction, when the previous instruction's writes of that lane have landed; the
+        // index i = R[B.index].(B.swz[0]) + sext(target) and its range test 0 <= i <= C.index
+        // are latched per lane before the slots issue (clocks 16..31).
+        self.cur_clk.next = self.pclk.q.val();
+        if self.seq.first.val() {
+            self.cur_clk.next = bits::<5>(0);
+        }
+        self.pclk.d.next = self.cur_clk.val() + bits::<5>(1);
+        self.rd_valid.d.next = false;
+        self.rd_lane.d.next = self.cur_clk.val().get_bits::<2>(0);
+        self.opb.use_raw.next = false;
+        self.opb.raw_addr.next = (bit_cast::<9, 4>(self.dec.b_index.val().get_bits::<4>(0)) << 4)
+            | (bit_cast::<9, 2>(self.cur_clk.val().get_bits::<2>(0)) << 2)
+            | bit_cast::<9, 2>(self.dec.b_swz.val().get_bits::<2>(0));
+        if self.dec.rel.val().any()
+            & self.seq.busy.val()
+            & (self.cur_clk.val().get_bits::<3>(2) == bits::<3>(3))
+        {
+            self.opb.use_raw.next = true;
+            self.rd_valid.d.next = true;
+        }
+        self.rel_ext.next = bit_cast::<32, 10>(self.dec.target.val());
+        if self.dec.target.val().get_bit(9) {
+            self.rel_ext.next = self.rel_ext.val() | !bits::<32>(0x3FF);
+        }
+        self.rel_sum.next = self.opb.raw.val() + self.rel_ext.val();
+        self.rel_in.next = !self.rel_sum.val().get_bit(31)
+            & !self.rel_sum.val().get_bits::<23>(8).any()
+            & (self.rel_sum.val().get_bits::<8>(0) <= self.dec.c_index.val());
+        if self.rd_valid.q.val() {
+            match self.rd_lane.q.val().index() {
+                0 => {
+                    self.rel_i[0].d.next = self.rel_sum.val().get_bits::<8>(0);
+                    self.rel_ok[0].d.next = self.rel_in.val();
+                }
+                1 => {
+                    self.rel_i[1].d.next = self.rel_sum.val().get_bits::<8>(0);
+                    self.rel_ok[1].d.next = self.rel_in.val();
+                }
+                2 => {
+                    self.rel_i[2].d.next = self.rel_sum.val().get_bits::<8>(0);
+                    self.rel_ok[2].d.next = self.rel_in.val();
+                }
+                _ => {
+                    self.rel_i[3].d.next = self.rel_sum.val().get_bits::<8>(0);
+                    self.rel_ok[3].d.next = self.rel_in.val();
+                }
+            }
+        }
+
         // ---- Issue (cycle t).
         self.lane.next = self.seq.slot.val().get_bits::<2>(2);
         self.comp.next = self.seq.slot.val().get_bits::<2>(0);
+        match self.lane.val().index() {
+            0 => {
+                self.lane_i.next = self.rel_i[0].q.val();
+                self.lane_ok.next = self.rel_ok[0].q.val();
+            }
+            1 => {
+                self.lane_i.next = self.rel_i[1].q.val();
+                self.lane_ok.next = self.rel_ok[1].q.val();
+            }
+            2 => {
+                self.lane_i.next = self.rel_i[2].q.val();
+                self.lane_ok.next = self.rel_ok[2].q.val();
+            }
+            _ => {
+                self.lane_i.next = self.rel_i[3].q.val();
+                self.lane_ok.next = self.rel_ok[3].q.val();
+            }
+        }
+        self.dst_eff.next = self.dec.dst.val();
+        if self.dec.rel.val() == 2 {
+            self.dst_eff.next = self.dec.dst.val() + self.lane_i.val();
+        }
         self.opa.file.next = self.dec.a_file.val();
         self.opa.index.next = self.dec.a_index.val();
+        self.opa.zero.next = false;
+        if self.dec.rel.val() == 1 {
+            self.opa.index.next = self.dec.a_index.val() + self.lane_i.val();
+            self.opa.zero.next = !self.lane_ok.val();
+        }
         self.opa.swz.next = self.dec.a_swz.val();
         self.opa.neg.next = self.dec.a_neg.val();
         self.opa.abs.next = self.dec.a_abs.val();
@@ -263,6 +379,7 @@ impl Logic for ShaderCore {
         self.opb.lane.next = self.lane.val();
         self.opb.comp.next = self.comp.val();
         self.opb.extra_neg.next = false;
+        self.opb.zero.next = false;
         self.opc.file.next = self.dec.c_file.val();
         self.opc.index.next = self.dec.c_index.val();
         self.opc.swz.next = self.dec.c_swz.val();
@@ -271,6 +388,7 @@ impl Logic for ShaderCore {
         self.opc.lane.next = self.lane.val();
         self.opc.comp.next = self.comp.val();
         self.opc.extra_neg.next = false;
+        self.opc.zero.next = false;
         if self.dec.deriv.val().any() {
             // d = A(neighbour) * 1.0 + -A(this lane's pair base): fsub, exactly.
             self.opb.file.next = bits::<2>(2);
@@ -302,7 +420,8 @@ impl Logic for ShaderCore {
             & self.dec.writes_reg.val()
             & self.dec.wmask.val().get_bit(self.comp.val().index())
             & self.seq.e.val().get_bit(self.lane.val().index())
-            & self.pass.val();
+            & self.pass.val()
+            & ((self.dec.rel.val() != 2) | self.lane_ok.val());
         self.wp_slot.next = self.seq.slot_valid.val()
             & self.dec.writes_pred.val()
             & self.dec.wmask.val().get_bit(self.comp.val().index())
@@ -313,7 +432,7 @@ impl Logic for ShaderCore {
                 | (bit_cast::<16, 1>((self.dec.result.val() == ResultSel::Fmad).into()) << 2)
                 | (bit_cast::<16, 3>(self.dec.scale.val()) << 3)
                 | (bit_cast::<16, 2>(self.dec.sat.val()) << 6)
-                | (bit_cast::<16, 4>(self.dec.dst.val().get_bits::<4>(0)) << 12)
+                | (bit_cast::<16, 4>(self.dst_eff.val().get_bits::<4>(0)) << 12)
                 | (bit_cast::<16, 4>(self.seq.slot.val()) << 8);
         self.meta[0].d.next = self.meta_in.val();
         self.meta[1].d.next = self.meta[0].q.val();
@@ -324,6 +443,7 @@ impl Logic for ShaderCore {
         self.x1_sel.d.next = self.dec.result.val();
         self.x1_round.d.next = self.dec.round.val();
         self.x1_int.d.next = self.dec.int_op.val();
+        self.x1_trans.d.next = self.dec.trans_op.val();
         self.x1_i2f.d.next = self.dec.i2f_mode.val();
         self.x1_cond.d.next = self.dec.cond.val();
         self.x1_p.d.next = self.seq.p.val().get_bit(self.seq.slot.val().index());
@@ -334,9 +454,11 @@ impl Logic for ShaderCore {
         self.fmad.c.next = self.opc.value.val();
         self.misc.a.next = self.opa.value.val();
         self.misc.b.next = self.opb.value.val();
+        self.misc.c.next = self.opc.value.val();
         self.misc.sel.next = self.x1_sel.q.val();
         self.misc.round.next = self.x1_round.q.val();
         self.misc.int_op.next = self.x1_int.q.val();
+        self.misc.trans_op.next = self.x1_trans.q.val();
         self.misc.i2f_mode.next = self.x1_i2f.q.val();
         self.misc.cond.next = self.x1_cond.q.val();
         self.misc.p.next = self.x1_p.q.val();
@@ -411,8 +533,6 @@ impl Logic for ShaderCore {
             self.opa.raw_addr.next =
                 bits::<9>(256) | bit_cast::<9, 8>(self.host_addr.val().get_bits::<8>(0));
         }
-        self.opb.use_raw.next = false;
-        self.opb.raw_addr.next = bits::<9>(0);
         self.opc.use_raw.next = false;
         self.opc.raw_addr.next = bits::<9>(0);
         self.hr_prog.d.next = self.region_prog.val();

@@ -1,16 +1,19 @@
 //! The shader core's own datapath blocks against `microcode::arith`, in rust-hdl's simulation
-//! driven directly: `MiscUnit` (every result it selects, streamed one operation per clock and
-//! read 10 clocks later), `Writeback` (MODULATE then saturate, combinational) and `FmadPipe`.
+//! driven directly: `MiscUnit` (every result it selects, the transcendental steps of its
+//! `TransUnit` included, streamed one operation per clock and read 10 clocks later), `Writeback` (MODULATE then saturate, combinational) and `FmadPipe`.
 //! Edge values plus random operands: at least 10^5 vectors per block.
 
 mod common;
 
 use common::sim::tick;
-use hdl::decoder::{IntOp, ResultSel};
+use common::tools::{verilator_lint, verilator_model, verilator_run, yosys_check, Port};
+use hdl::decoder::{IntOp, ResultSel, TransOp};
 use hdl::fmad_pipe::{FmadPipe, FMAD_LATENCY};
 use hdl::fround::RoundMode;
 use hdl::misc_unit::MiscUnit;
+use hdl::trans_unit::TransUnit;
 use hdl::writeback::Writeback;
+use microcode::arith::transcendental::steps;
 use microcode::arith::{self, accuracy::XorShift};
 use rust_hdl::core::check_error::check_all;
 use rust_hdl::prelude::*;
@@ -55,9 +58,46 @@ struct Op {
     i2f: u64,
     cond: u64,
     p: bool,
+    trans: TransOp,
 }
 
-fn model(o: &Op, a: u32, b: u32) -> u32 {
+const TRANS: [TransOp; 14] = [
+    TransOp::Rsqr,
+    TransOp::Rsqt,
+    TransOp::Rsqf,
+    TransOp::Ex2t,
+    TransOp::Ex2f,
+    TransOp::Lg2m,
+    TransOp::Lg2h,
+    TransOp::Lg2e,
+    TransOp::Lg2i,
+    TransOp::Lg2a,
+    TransOp::Lg2b,
+    TransOp::Lg2f,
+    TransOp::Scq,
+    TransOp::Scf,
+];
+
+fn trans_model(t: TransOp, a: u32, b: u32, c: u32) -> u32 {
+    match t {
+        TransOp::Rsqr => steps::rsq_reduce(a),
+        TransOp::Rsqt => steps::rsq_seed(a),
+        TransOp::Rsqf => steps::rsq_finish(a, b),
+        TransOp::Ex2t => steps::ex2_table(a),
+        TransOp::Ex2f => steps::ex2_finish(a, b, c),
+        TransOp::Lg2m => steps::lg2_reduce(a),
+        TransOp::Lg2h => steps::lg2_reduce_hi(a),
+        TransOp::Lg2e => steps::lg2_exponent(a),
+        TransOp::Lg2i => steps::lg2_inv(a),
+        TransOp::Lg2a => steps::lg2_log_hi(a),
+        TransOp::Lg2b => steps::lg2_log_lo(a),
+        TransOp::Lg2f => steps::lg2_finish(a, b),
+        TransOp::Scq => steps::sincos_pick(a, b, c),
+        TransOp::Scf => steps::sincos_finish(a, b),
+    }
+}
+
+fn model(o: &Op, a: u32, b: u32, c: u32) -> u32 {
     use ResultSel as R;
     let cond = |x: u32, y: u32| match o.cond {
         0 => arith::flt(x, y),
@@ -111,6 +151,7 @@ fn model(o: &Op, a: u32, b: u32) -> u32 {
             IntOp::Shl => arith::ishl(a, b),
             IntOp::Shr => arith::ishr(a, b),
         },
+        R::Trans => trans_model(o.trans, a, b, c),
         R::Fmad => 0,
     }
 }
@@ -129,6 +170,8 @@ fn random_op(rng: &mut XorShift) -> Op {
         R::Expx,
         R::Mant,
         R::Int,
+        R::Trans,
+        R::Trans,
     ];
     let rounds = [
         RoundMode::Floor,
@@ -160,28 +203,62 @@ fn random_op(rng: &mut XorShift) -> Op {
         i2f: u64::from(rng.next_u32() % 3),
         cond: u64::from(rng.next_u32() % 8),
         p: rng.next_u32().is_multiple_of(2),
+        trans: TRANS[(rng.next_u32() % TRANS.len() as u32) as usize],
     }
+}
+
+/// Operands for a transcendental step: `b` often a significand in [1, 2) with a random exponent
+/// and `c` a scale near the ends of the exponent range, so that `ldexp` reaches overflow, the
+/// subnormal-grid rounding (all-ones significand at exponent 0) and the flush.
+fn trans_operands(rng: &mut XorShift, a: u32, b: u32, c: u32) -> (u32, u32, u32) {
+    if rng.next_u32().is_multiple_of(2) {
+        return (a, b, c);
+    }
+    let frac = if rng.next_u32().is_multiple_of(3) {
+        0x7F_FFFF
+    } else {
+        rng.next_u32() & 0x7F_FFFF
+    };
+    let exp = 1 + rng.next_u32() % 254;
+    let b = (rng.next_u32() & 0x8000_0000) | (exp << 23) | frac;
+    // n = -exp + small, or 255 - exp + small: around the flush and overflow boundaries.
+    let small = (rng.next_u32() % 5) as i32 - 2;
+    let n = if rng.next_u32().is_multiple_of(2) {
+        -(exp as i32) + small
+    } else {
+        255 - exp as i32 + small
+    };
+    let c = ((n as u32) & 0x3FF) << 8 | (rng.next_u32() & 0xFFFC_00FF);
+    (a, b, c)
 }
 
 #[test]
 fn misc_unit_matches_the_model() {
     const LATENCY: usize = 10;
-    let mut uut = MiscUnit::new(true);
+    let mut uut = MiscUnit::new(true, true);
     uut.connect_all();
     check_all(&uut).expect("MiscUnit passes rust-hdl's checks");
     let mut rng = XorShift::new(4242);
     let n = 100_000;
-    let vectors: Vec<(Op, u32, u32)> = (0..n)
+    let vectors: Vec<(Op, u32, u32, u32)> = (0..n)
         .map(|_| {
             let o = random_op(&mut rng);
-            (o, operand(&mut rng), operand(&mut rng))
+            let (a, b, c) = (operand(&mut rng), operand(&mut rng), operand(&mut rng));
+            let (a, b, c) = if o.sel == ResultSel::Trans {
+                trans_operands(&mut rng, a, b, c)
+            } else {
+                (a, b, c)
+            };
+            (o, a, b, c)
         })
         .collect();
     let mut seen = std::collections::BTreeSet::new();
     for i in 0..n + LATENCY - 1 {
-        if let Some(&(o, a, b)) = vectors.get(i) {
+        if let Some(&(o, a, b, c)) = vectors.get(i) {
             uut.a.next = u64::from(a).to_bits();
             uut.b.next = u64::from(b).to_bits();
+            uut.c.next = u64::from(c).to_bits();
+            uut.trans_op.next = o.trans;
             uut.sel.next = o.sel;
             uut.round.next = o.round;
             uut.int_op.next = o.int_op;
@@ -191,17 +268,70 @@ fn misc_unit_matches_the_model() {
         }
         tick(&mut uut, |u| &mut u.clock);
         if i + 1 >= LATENCY {
-            let (o, a, b) = vectors[i + 1 - LATENCY];
+            let (o, a, b, c) = vectors[i + 1 - LATENCY];
             let got = uut.result.val().index() as u32;
-            let want = model(&o, a, b);
+            let want = model(&o, a, b, c);
             assert_eq!(
                 got, want,
-                "{o:?} a {a:#010x} b {b:#010x}: got {got:#010x} want {want:#010x}"
+                "{o:?} a {a:#010x} b {b:#010x} c {c:#010x}: got {got:#010x} want {want:#010x}"
             );
-            seen.insert(format!("{:?}", o.sel));
+            if o.sel == ResultSel::Trans {
+                seen.insert(format!("{:?}", o.trans));
+            } else {
+                seen.insert(format!("{:?}", o.sel));
+            }
         }
     }
-    assert_eq!(seen.len(), 11, "every result kind was checked: {seen:?}");
+    assert_eq!(
+        seen.len(),
+        11 + TRANS.len(),
+        "every result kind and every transcendental step was checked: {seen:?}"
+    );
+}
+
+/// The transcendental steps on the emitted Verilog of `TransUnit` under Verilator (rust-hdl's
+/// simulation and the Verilog can disagree: a complement inside a sum is widened to 32 bits
+/// there), one step per clock, each result read 2 clocks later.
+#[test]
+fn trans_unit_verilog_matches_the_model() {
+    let mut uut = TransUnit::default();
+    uut.connect_all();
+    check_all(&uut).expect("TransUnit passes rust-hdl's checks");
+    let verilog = generate_verilog(&uut);
+    let Some(_) = verilator_lint("trans_unit", &verilog) else {
+        return;
+    };
+    yosys_check("trans_unit", &verilog);
+    let port = |name, width| Port { name, width };
+    let inputs = [port("a", 32), port("b", 32), port("c", 32), port("op", 4)];
+    let Some(exe) = verilator_model("trans_unit", &verilog, &inputs, &[port("result", 32)]) else {
+        return;
+    };
+    let mut rng = XorShift::new(2718);
+    let vectors: Vec<(usize, u32, u32, u32)> = (0..100_000)
+        .map(|i| {
+            let t = i % TRANS.len();
+            let (a, b, c) = (operand(&mut rng), operand(&mut rng), operand(&mut rng));
+            let (a, b, c) = trans_operands(&mut rng, a, b, c);
+            (t, a, b, c)
+        })
+        .collect();
+    let mut rows: Vec<Vec<u64>> = vectors
+        .iter()
+        .map(|&(t, a, b, c)| vec![u64::from(a), u64::from(b), u64::from(c), t as u64])
+        .collect();
+    rows.push(vec![0; 4]);
+    let out = verilator_run(&exe, &rows);
+    for (k, &(t, a, b, c)) in vectors.iter().enumerate() {
+        // Row k's outputs are printed after its clock edge: the result shows after edge k + 1.
+        let got = out[k + 1][0] as u32;
+        let want = trans_model(TRANS[t], a, b, c);
+        assert_eq!(
+            got, want,
+            "{:?} a {a:#010x} b {b:#010x} c {c:#010x}: Verilog {got:#010x} model {want:#010x}",
+            TRANS[t]
+        );
+    }
 }
 
 #[test]

@@ -208,6 +208,19 @@ impl CoreGen {
             i.pw = 1 + self.pick(2) as u8;
         }
         i.src = [self.operand(), self.operand(), self.operand()];
+        if matches!(op, Op::Movr | Op::Movw) {
+            // The ISA rule of the relative moves: A.index + C.index (MOVR, A in R or K) and
+            // dst + C.index (MOVW) lie inside their file. The index register holds small
+            // integers often enough to land in range.
+            let span = self.pick(4) as u8;
+            i.src[2].index = span;
+            if i.src[0].file == SrcFile::L {
+                i.src[0].file = SrcFile::R;
+            }
+            i.src[0].index %= COUNTER - span;
+            i.dst %= COUNTER - span;
+            i.target = (self.pick(7) as u16).wrapping_sub(3) & 0x3FF;
+        }
         if op.info().unit == microcode::core::isa::Unit::Div {
             // The ISA rule of the divider: its destination is none of its sources.
             for o in i.src.iter_mut() {

@@ -30,6 +30,10 @@ pub struct SynthArgs {
     /// Leave out the integer ALU (integer operations fault MISSING_UNIT on the board).
     #[arg(long)]
     pub no_integer: bool,
+    /// Leave out the transcendental step unit and its 6 block RAMs of tables (RSQ, EX2, LG2,
+    /// SIN, COS, POW fault MISSING_UNIT on the board).
+    #[arg(long)]
+    pub no_sequencer: bool,
 }
 
 /// Runs the flow and prints the resources and the clock achieved.
@@ -41,6 +45,9 @@ pub fn run(args: SynthArgs) -> Result<ExitCode> {
     }
     if args.no_integer {
         core.features &= !Features::INTEGER;
+    }
+    if args.no_sequencer {
+        core.features &= !Features::SEQUENCER;
     }
     // The host tools compile for the default configuration; a board built without a unit has
     // another ISA hash, and `load` refuses images compiled for the full one (as it should).

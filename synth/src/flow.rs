@@ -46,22 +46,28 @@ pub enum SynthError {
     Tool(#[from] ToolError),
     #[error("nextpnr report {path}: {message}")]
     Report { path: PathBuf, message: String },
-    /// yosys mapped the design to more LUTs than the device has logic cells: placement cannot
-    /// succeed, so the flow stops before nextpnr (the yosys log and statistics are kept).
+    /// yosys mapped the design to more LUTs than the device has logic cells, or to more block
+    /// RAMs than it has: placement cannot succeed, so the flow stops before nextpnr (the yosys
+    /// log and statistics are kept).
     #[error(
-        "the design does not fit the HX8K: yosys maps it to {luts} LUT4s and {ffs} flip-flops, \
-         the device has {available} logic cells (each one LUT4 and one flip-flop); see {stat}"
+        "the design does not fit the HX8K: yosys maps it to {luts} LUT4s, {ffs} flip-flops and \
+         {brams} block RAMs; the device has {available} logic cells (each one LUT4 and one \
+         flip-flop) and {available_brams} block RAMs; see {stat}"
     )]
     DoesNotFit {
         luts: u64,
         ffs: u64,
+        brams: u64,
         available: u64,
+        available_brams: u64,
         stat: PathBuf,
     },
 }
 
 /// Logic cells of the iCE40 HX8K.
 pub const HX8K_LOGIC_CELLS: u64 = 7_680;
+/// Block RAMs (`SB_RAM40_4K`, 256 x 16) of the iCE40 HX8K.
+pub const HX8K_BLOCK_RAMS: u64 = 32;
 
 fn io(path: &Path) -> impl FnOnce(std::io::Error) -> SynthError + '_ {
     move |source| SynthError::Io {
@@ -96,11 +102,14 @@ pub fn synthesise(
     };
     let luts = count(&|n| n == "SB_LUT4");
     let ffs = count(&|n| n.starts_with("SB_DFF"));
-    if luts > HX8K_LOGIC_CELLS || ffs > HX8K_LOGIC_CELLS {
+    let brams = count(&|n| n.starts_with("SB_RAM40"));
+    if luts > HX8K_LOGIC_CELLS || ffs > HX8K_LOGIC_CELLS || brams > HX8K_BLOCK_RAMS {
         return Err(SynthError::DoesNotFit {
             luts,
             ffs,
+            brams,
             available: HX8K_LOGIC_CELLS,
+            available_brams: HX8K_BLOCK_RAMS,
             stat: opts.out.join("yosys-stat.txt"),
         });
     }

@@ -10,6 +10,7 @@
 
 use super::alloc::Place;
 use super::operand::{splat, HALF, L128, ONE, TWO, ZERO};
+use super::trans::Trans;
 use super::{CompileError, Ctx};
 use crate::core::isa::{Cond, Instr, Op, Operand, SWZ_ONE, SWZ_ZERO};
 use crate::tgsi::{File, Instruction, Opcode};
@@ -203,15 +204,14 @@ fn simple(op: Opcode) -> Option<Op> {
     })
 }
 
-fn scalar(op: Opcode) -> Option<Op> {
+fn scalar(op: Opcode) -> Option<Trans> {
     Some(match op {
-        Opcode::Rcp => Op::Rcp,
-        Opcode::Rsq => Op::Rsq,
-        Opcode::Ex2 => Op::Ex2,
-        Opcode::Lg2 => Op::Lg2,
-        Opcode::Sin => Op::Sin,
-        Opcode::Cos => Op::Cos,
-        Opcode::Pow => Op::Pow,
+        Opcode::Rsq => Trans::Rsq,
+        Opcode::Ex2 => Trans::Ex2,
+        Opcode::Lg2 => Trans::Lg2,
+        Opcode::Sin => Trans::Sin,
+        Opcode::Cos => Trans::Cos,
+        Opcode::Pow => Trans::Pow,
         _ => return None,
     })
 }
@@ -317,6 +317,7 @@ pub(crate) fn instruction(c: &mut Ctx, inst: &Instruction) -> Result<(), Compile
     }
     let is_alu = simple(op).is_some()
         || scalar(op).is_some()
+        || op == O::Rcp
         || set_cond(op).is_some()
         || matches!(
             op,
@@ -370,8 +371,13 @@ pub(crate) fn instruction(c: &mut Ctx, inst: &Instruction) -> Result<(), Compile
         c.fin(cop, d, 0xF, &[a, b]);
         return Ok(());
     }
-    if let Some(sop) = scalar(op) {
-        c.fin(sop, d, 0xF, &[splat(a, 0), splat(b, 0)]);
+    if op == O::Rcp {
+        c.fin(Op::Rcp, d, 0xF, &[splat(a, 0)]);
+        return Ok(());
+    }
+    if let Some(f) = scalar(op) {
+        let (last, s) = c.trans(f, splat(a, 0), splat(b, 0))?;
+        c.fin(last, d, 0xF, &s);
         return Ok(());
     }
     if let Some(cond) = set_cond(op) {
@@ -479,9 +485,7 @@ pub(crate) fn instruction(c: &mut Ctx, inst: &Instruction) -> Result<(), Compile
             c.fin(Op::Mov, d, 0xF, &[sel(t, [0, 1, 2, SWZ_ONE])]);
         }
         O::Scs => {
-            let t = c.scratch();
-            c.op(Op::Cos, t, 0b0001, &[splat(a, 0)]);
-            c.op(Op::Sin, t, 0b0010, &[splat(a, 0)]);
+            let t = c.sin_and_cos(splat(a, 0))?;
             c.fin(Op::Mov, d, 0xF, &[sel(t, [0, 1, SWZ_ZERO, SWZ_ONE])]);
         }
         O::Exp => {
@@ -495,7 +499,8 @@ pub(crate) fn instruction(c: &mut Ctx, inst: &Instruction) -> Result<(), Compile
                 0b0010,
                 &[x, one, negated(splat(Ctx::reg(t), 3))],
             );
-            c.op(Op::Ex2, t, 0b0100, &[x]);
+            let (last, s) = c.trans(Trans::Ex2, x, x)?;
+            c.op(last, t, 0b0100, &s);
             c.fin(Op::Mov, d, 0xF, &[sel(t, [0, 1, 2, SWZ_ONE])]);
         }
         O::Log => {
@@ -507,7 +512,8 @@ pub(crate) fn instruction(c: &mut Ctx, inst: &Instruction) -> Result<(), Compile
             };
             c.op(Op::Expn, t, 0b0001, &[x]);
             c.op(Op::Mant, t, 0b0010, &[x]);
-            c.op(Op::Lg2, t, 0b0100, &[x]);
+            let (last, s) = c.trans(Trans::Lg2, x, x)?;
+            c.op(last, t, 0b0100, &s);
             c.fin(Op::Mov, d, 0xF, &[sel(t, [0, 1, 2, SWZ_ONE])]);
         }
         O::Lit => lower_lit(c, d, a)?,
@@ -567,7 +573,9 @@ pub(crate) fn instruction(c: &mut Ctx, inst: &Instruction) -> Result<(), Compile
             let n = if op == O::Nrm { 3 } else { 4 };
             let t = c.scratch();
             c.dot_into(t, 0, a, a, n)?;
-            c.op(Op::Rsq, t, 0b0001, &[splat(Ctx::reg(t), 0)]);
+            let tx = splat(Ctx::reg(t), 0);
+            let (last, s) = c.trans(Trans::Rsq, tx, tx)?;
+            c.op(last, t, 0b0001, &s);
             let r = splat(Ctx::reg(t), 0);
             if n == 3 {
                 c.fin(Op::Fmad, d, 0b0111, &[a, r, mzero]);
@@ -689,7 +697,8 @@ fn lower_lit(c: &mut Ctx, d: Dst, a: Operand) -> Result<(), CompileError> {
     c.op(Op::Max, t, 0b0011, &[a, zero]);
     c.op(Op::Max, t, 0b1000, &[a, m128]);
     c.op(Op::Min, t, 0b1000, &[tr, p128]);
-    c.op(Op::Pow, t, 0b0100, &[splat(tr, 1), splat(tr, 3)]);
+    let (last, s) = c.trans(Trans::Pow, splat(tr, 1), splat(tr, 3))?;
+    c.op(last, t, 0b0100, &s);
     c.setp(Cond::Eq, 0b0100, splat(tr, 1), zero);
     c.op(Op::Sel, u, 0b0100, &[splat(tr, 3), one]);
     c.setp(Cond::Eq, 0b0100, Ctx::reg(u), zero);

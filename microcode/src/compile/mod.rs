@@ -20,6 +20,7 @@ mod flow;
 mod int;
 mod lower;
 mod operand;
+mod trans;
 
 use crate::core::image::Image;
 use crate::core::isa::{Instr, Op, Operand, SrcFile};

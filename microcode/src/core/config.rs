@@ -47,7 +47,8 @@ impl Features {
     pub const TEXTURE: u32 = 2;
     /// The integer ALU exists.
     pub const INTEGER: u32 = 4;
-    /// The transcendental sequencer (step ROM) exists.
+    /// The transcendental step unit (`Seq`: the bit operations and tables of the RSQ, EX2, LG2,
+    /// SIN/COS sequences) exists.
     pub const SEQUENCER: u32 = 8;
 }
 

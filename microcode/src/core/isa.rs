@@ -9,8 +9,8 @@
 //! Pipelined operations issue one slot per clock, all 16 slots whatever the write mask, so a lane's
 //! next instruction reads its registers 13 clocks after the lane's last slot issued: a
 //! read-to-writeback latency L <= 13 needs no hazard logic. The iterative divider stalls issue for
-//! 15 clocks per enabled slot; the transcendental sequencer replays its step list, 16 clocks per
-//! step. Flow instructions that read predicates wait L clocks for the last SETP slot to reach
+//! 15 clocks per enabled slot. The transcendentals (RSQ, EX2, LG2, SIN, COS, POW) are compiled
+//! sequences of ordinary operations and the `Seq` unit's bit operations, 16 clocks each. Flow instructions that read predicates wait L clocks for the last SETP slot to reach
 //! writeback. END waits L clocks for the last write.
 
 use std::fmt;
@@ -33,7 +33,8 @@ pub enum Unit {
     Int,
     /// Iterative digit-recurrence divider (stalls issue).
     Div,
-    /// Transcendental sequencer: replays a step list of `microcode::arith` on the pipeline.
+    /// The transcendental step unit: the bit operations and tables of the RSQ, EX2, LG2 and
+    /// SIN/COS sequences (`microcode::arith::transcendental::steps`), pipelined like the others.
     Seq,
     /// Sequencer flow control: masks, stacks, branches, kills.
     Flow,
@@ -110,12 +111,6 @@ macro_rules! op_table {
     };
 }
 
-/// Step counts of the transcendental sequences (`microcode/src/arith/README.md`).
-const RSQ_STEPS: u32 = 12;
-const EX2_STEPS: u32 = 6;
-const LG2_STEPS: u32 = 20;
-const SINCOS_STEPS: u32 = 25;
-const POW_STEPS: u32 = 27;
 /// Passes of the texture sequence (address, 4 texel fetches, bilinear weights and 3 lerps per
 /// channel pair): a provisional figure until the texture unit is built.
 const TEX_STEPS: u32 = 8;
@@ -145,18 +140,26 @@ op_table! {
     F2ir = 16, "F2IR", Cmp, 1, Reg, SLOTS, 0, LATENCY, "d.c = f2i_round(A.c) as bits";
     I2f = 17, "I2F", Cmp, 1, Reg, SLOTS, 0, LATENCY, "d.c = i2f(A.c as int32)";
     U2f = 18, "U2F", Cmp, 1, Reg, SLOTS, 0, LATENCY, "d.c = u2f(A.c)";
-    Movr = 19, "MOVR", Cmp, 3, Reg, SLOTS, 0, LATENCY, "i = int32(R[B.index].(B.swz[0])) + sext10(target); d.c = (0 <= i <= C.index) ? A[A.index + i].c : A of an all-zero vector (relative read)";
-    Movw = 43, "MOVW", Cmp, 3, Reg, SLOTS, 0, LATENCY, "i = int32(R[B.index].(B.swz[0])) + sext10(target); if 0 <= i <= C.index: R[dst + i].c = A.c (relative write), else dropped";
+    Movr = 19, "MOVR", Cmp, 3, Reg, 2 * SLOTS, 0, LATENCY, "i = int32(R[B.index].(B.swz[0])) + sext10(target); d.c = (0 <= i <= C.index) ? A[A.index + i].c : A of an all-zero vector (relative read; the first 16 clocks read each lane's i; A.index + C.index lies inside A's file)";
+    Movw = 43, "MOVW", Cmp, 3, Reg, 2 * SLOTS, 0, LATENCY, "i = int32(R[B.index].(B.swz[0])) + sext10(target); if 0 <= i <= C.index: R[dst + i].c = A.c (relative write; the first 16 clocks read each lane's i; dst + C.index lies inside R), else dropped";
     Ddx = 22, "DDX", Fmad, 1, Reg, SLOTS + DERIV_BUBBLE, 0, LATENCY, "d.c = fsub(A(lane | 1).c, A(lane & 2).c): lanes 0,1 get 1 - 0, lanes 2,3 get 3 - 2";
     Ddy = 23, "DDY", Fmad, 1, Reg, SLOTS + DERIV_BUBBLE, 0, LATENCY, "d.c = fsub(A(lane | 2).c, A(lane & 1).c): lanes 0,2 get 2 - 0, lanes 1,3 get 3 - 1";
     Rcp = 20, "RCP", Div, 1, Reg, SLOTS, 15, LATENCY, "d.c = frcp(A.c), correctly rounded; slots issue one after another, so d must not be a register A reads";
     Div = 21, "DIV", Div, 2, Reg, SLOTS, 15, LATENCY, "d.c = fdiv(A.c, B.c), correctly rounded; d must not be a register A or B reads";
-    Rsq = 24, "RSQ", Seq, 1, Reg, SLOTS * RSQ_STEPS, 0, LATENCY, "d.c = frsq(A.x) for every enabled c";
-    Ex2 = 25, "EX2", Seq, 1, Reg, SLOTS * EX2_STEPS, 0, LATENCY, "d.c = fex2(A.x) for every enabled c";
-    Lg2 = 26, "LG2", Seq, 1, Reg, SLOTS * LG2_STEPS, 0, LATENCY, "d.c = flg2(A.x) for every enabled c";
-    Sin = 27, "SIN", Seq, 1, Reg, SLOTS * SINCOS_STEPS, 0, LATENCY, "d.c = fsin(A.x) for every enabled c";
-    Cos = 28, "COS", Seq, 1, Reg, SLOTS * SINCOS_STEPS, 0, LATENCY, "d.c = fcos(A.x) for every enabled c";
-    Pow = 29, "POW", Seq, 2, Reg, SLOTS * POW_STEPS, 0, LATENCY, "d.c = fpow(A.x, B.x) for every enabled c";
+    Rsqr = 24, "RSQR", Seq, 1, Reg, SLOTS, 0, LATENCY, "d.c = rsq_reduce(A.c): 1.f * 2^p in [1, 4), p the parity of exp - 127 (arith::transcendental::steps)";
+    Rsqt = 25, "RSQT", Seq, 1, Reg, SLOTS, 0, LATENCY, "d.c = rsq_seed(A.c): RSQ_SEED[p << 7 | f[22:16]] as an integer";
+    Rsqf = 26, "RSQF", Seq, 2, Reg, SLOTS, 0, LATENCY, "d.c = rsq_finish(A.c, B.c): specials of |A|, else ldexp(B, -(E - p)/2)";
+    Ex2t = 27, "EX2T", Seq, 1, Reg, SLOTS, 0, LATENCY, "d.c = ex2_table(A.c): EX2_TABLE[A & 255] (a float in [1, 2))";
+    Ex2f = 28, "EX2F", Seq, 3, Reg, SLOTS, 0, LATENCY, "d.c = ex2_finish(A.c, B.c, C.c): specials of A (x), else ldexp(B, C[17:8] sign-extended)";
+    Lg2m = 29, "LG2M", Seq, 1, Reg, SLOTS, 0, LATENCY, "d.c = lg2_reduce(A.c): the reduced significand m";
+    Lg2h = 30, "LG2H", Seq, 1, Reg, SLOTS, 0, LATENCY, "d.c = lg2_reduce_hi(A.c): m with its low 8 bits cleared";
+    Lg2e = 31, "LG2E", Seq, 1, Reg, SLOTS, 0, LATENCY, "d.c = lg2_exponent(A.c): the reduced exponent as int32";
+    Lg2i = 74, "LG2I", Seq, 1, Reg, SLOTS, 0, LATENCY, "d.c = lg2_inv(A.c): LG2_INV[f[22:15]] as an integer";
+    Lg2a = 75, "LG2A", Seq, 1, Reg, SLOTS, 0, LATENCY, "d.c = lg2_log_hi(A.c): LG2_LOG[f[22:15]] >> 16";
+    Lg2b = 76, "LG2B", Seq, 1, Reg, SLOTS, 0, LATENCY, "d.c = lg2_log_lo(A.c): LG2_LOG[f[22:15]] & 0xFFFF";
+    Lg2f = 77, "LG2F", Seq, 2, Reg, SLOTS, 0, LATENCY, "d.c = lg2_finish(A.c, B.c): specials of A (x), else B";
+    Scq = 78, "SCQ", Seq, 3, Reg, SLOTS, 0, LATENCY, "d.c = sincos_pick(A.c, B.c, C.c): by A & 3: B, C, -B, -C";
+    Scf = 79, "SCF", Seq, 2, Reg, SLOTS, 0, LATENCY, "d.c = sincos_finish(A.c, B.c): NaN when A is NaN or infinite, else B";
     Iadd = 32, "IADD", Int, 2, Reg, SLOTS, 0, LATENCY, "d.c = iadd(A.c, B.c) (wrapping; operand sign bits unused on integer operations)";
     Isub = 33, "ISUB", Int, 2, Reg, SLOTS, 0, LATENCY, "d.c = isub(A.c, B.c)";
     Ineg = 34, "INEG", Int, 1, Reg, SLOTS, 0, LATENCY, "d.c = ineg(A.c)";
@@ -618,7 +621,7 @@ mod tests {
     fn cycle_columns() {
         assert_eq!(Op::Fmad.info().cycles(0b0001), 16);
         assert_eq!(Op::Div.info().cycles(0b0011), 16 + 15 * 8);
-        assert_eq!(Op::Rsq.info().cycles(0xF), 16 * 12);
+        assert_eq!(Op::Rsqf.info().cycles(0x1), 16);
         assert_eq!(Op::If.info().cycles(0), 14);
     }
 }

@@ -21,36 +21,21 @@
 //! Why: a 256-entry table keeps the polynomial at degree 2 (3 operations) and fits 2 block RAMs;
 //! no dedicated datapath is needed.
 
-use crate::arith::bits::{is_nan, CANONICAL_NAN, POS_INF};
-use crate::arith::compare::{fge, flt};
-use crate::arith::convert::{f2i_round, fldexp, i2f};
-use crate::arith::fadd::{fadd, fsub};
+use super::steps::{ex2_finish, ex2_table, F256, NEG_2M8};
+use crate::arith::convert::{f2i_round, i2f};
+use crate::arith::fadd::fmad;
 use crate::arith::fmul::fmul;
-use crate::arith::tables::{EX2_C1, EX2_C2, EX2_TABLE};
-
-/// 128.0
-const F128: u32 = 0x4300_0000;
-/// -127.0
-const FM127: u32 = 0xC2FE_0000;
+use crate::arith::tables::{EX2_C1, EX2_C2};
 
 /// `EX2`: `2^x` within 2 ULP (`EX2(-inf) = 0`, `EX2(+inf) = +inf`, overflow -> +inf, results below
 /// 2^-126 flush to +0, NaN -> canonical NaN).
 pub fn fex2(x: u32) -> u32 {
-    if is_nan(x) {
-        return CANONICAL_NAN;
-    }
-    if fge(x, F128) {
-        return POS_INF;
-    }
-    if flt(x, FM127) {
-        return 0;
-    }
-    let k = f2i_round(fldexp(x, 8));
-    let n = k >> 8;
-    let j = (k & 255) as usize;
-    let r = fsub(x, fldexp(i2f(k), -8));
-    let q = fmul(r, fadd(EX2_C1, fmul(r, EX2_C2)));
-    let t = EX2_TABLE[j];
-    let y = fadd(t, fmul(t, q));
-    fldexp(y, n)
+    let k = f2i_round(fmul(x, F256)) as u32;
+    // r = x - k/256, exact
+    let r = fmad(i2f(k as i32), NEG_2M8, x);
+    let q = fmul(r, fmad(r, EX2_C2, EX2_C1));
+    let t = ex2_table(k);
+    let y = fmad(t, q, t);
+    // scale by 2^(k >> 8) and the special operands (`EX2F`)
+    ex2_finish(x, y, k)
 }

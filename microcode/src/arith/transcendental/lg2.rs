@@ -25,47 +25,36 @@
 //! two-part table value keeps the cancellation between exponent and table value exact: both are
 //! needed for relative accuracy near 1, and neither needs a datapath beyond the adder/multiplier.
 
-use crate::arith::bits::{
-    exp_field, frac_field, unpack, Class, CANONICAL_NAN, NEG_INF, ONE, POS_INF,
+use super::steps::{
+    lg2_exponent, lg2_finish, lg2_inv, lg2_log_hi, lg2_log_lo, lg2_reduce, lg2_reduce_hi, F2M16,
+    F2M32, F2M8,
 };
-use crate::arith::convert::{fldexp, i2f, u2f};
-use crate::arith::fadd::{fadd, fsub};
+use crate::arith::bits::{ONE, SIGN_BIT};
+use crate::arith::convert::{i2f, u2f};
+use crate::arith::fadd::fmad;
 use crate::arith::fmul::fmul;
-use crate::arith::tables::{LG2_INV, LG2_LOG, LG2_NEAR_ONE_HIGH, LG2_Q};
+use crate::arith::tables::LG2_Q;
 
 /// `LG2`: `log2(x)` within 2 ULP relative (`LG2(+-0) = -inf`, `LG2(x < 0) = NaN`,
 /// `LG2(+inf) = +inf`, `LG2(1) = +0`).
 pub fn flg2(x: u32) -> u32 {
-    let u = unpack(x);
-    match u.class {
-        Class::Nan => return CANONICAL_NAN,
-        Class::Zero => return NEG_INF,
-        _ if u.sign => return CANONICAL_NAN,
-        Class::Inf => return POS_INF,
-        Class::Normal => {}
-    }
-    // 2. reduce
-    let j = (frac_field(x) >> 15) as usize;
-    let wrap = j >= LG2_NEAR_ONE_HIGH;
-    let e = exp_field(x) as i32 - 127 + wrap as i32;
-    let m_exp: u32 = if wrap { 126 } else { 127 };
-    let m = (m_exp << 23) | frac_field(x);
-    // 3. tables
-    let inv = fldexp(u2f(LG2_INV[j] as u32), -8);
-    let a = LG2_LOG[j];
-    let a_hi = fldexp(u2f(a >> 16), -16);
-    let a_lo = fldexp(u2f(a & 0xFFFF), -32);
-    // 4. exact reduced argument
-    let m_hi = m & 0xFFFF_FF00;
-    let m_lo = fsub(m, m_hi);
-    let r = fadd(fsub(fmul(m_hi, inv), ONE), fmul(m_lo, inv));
+    // 2. reduce (`LG2M`, `LG2H`): m = m_hi + m_lo
+    let m = lg2_reduce(x);
+    let m_hi = lg2_reduce_hi(x);
+    let m_lo = fmad(m_hi, ONE | SIGN_BIT, m);
+    // 3. tables (`LG2I`, `LG2A`, `LG2B`, each converted and scaled exactly)
+    let inv = fmul(u2f(lg2_inv(x)), F2M8);
+    // 4. exact reduced argument r = (m_hi * INV - 1) + m_lo * INV
+    let r = fmad(m_lo, inv, fmad(m_hi, inv, ONE | SIGN_BIT));
     // 5. log2(1 + r)
     let mut q = LG2_Q[5];
     for &c in LG2_Q[..5].iter().rev() {
-        q = fadd(fmul(q, r), c);
+        q = fmad(q, r, c);
     }
-    let b = fadd(r, fmul(r, q));
-    // 6. assemble
-    let s = fadd(i2f(e), a_hi);
-    fadd(s, fadd(a_lo, b))
+    let b = fmad(r, q, r);
+    // 6. assemble: (E + A_hi) + (A_lo + B)
+    let s = fmad(u2f(lg2_log_hi(x)), F2M16, i2f(lg2_exponent(x) as i32));
+    let t = fmad(u2f(lg2_log_lo(x)), F2M32, b);
+    // the special operands (`LG2F`)
+    lg2_finish(x, fmad(s, ONE, t))
 }

@@ -8,6 +8,7 @@ mod lg2;
 mod pow;
 mod rsq;
 mod sincos;
+pub mod steps;
 
 pub use ex2::fex2;
 pub use lg2::flg2;

@@ -20,32 +20,19 @@
 //! operations), and the single 12-bit seed makes `y0^2` exact, which removes the error that
 //! otherwise makes a binary32 Newton step exceed 1 ULP.
 
+use super::steps::{rsq_finish, rsq_reduce, rsq_seed, RSQ_SEED_SCALE};
 use crate::arith::bits::ONE;
-use crate::arith::bits::{exp_field, frac_field, is_nan, unpack, Class, CANONICAL_NAN, POS_INF};
-use crate::arith::convert::{fldexp, u2f};
+use crate::arith::convert::u2f;
 use crate::arith::fadd::{fadd, fsub};
 use crate::arith::fmul::fmul;
-use crate::arith::tables::{RSQ_P, RSQ_SEED};
+use crate::arith::tables::RSQ_P;
 
 /// `RSQ`: `1/sqrt(|x|)` within 1 ULP. `RSQ(+-0) = +inf` (also for subnormals), `RSQ(+-inf) = +0`,
 /// NaN gives the canonical NaN.
 pub fn frsq(x: u32) -> u32 {
-    let x = x & 0x7FFF_FFFF;
-    if is_nan(x) {
-        return CANONICAL_NAN;
-    }
-    match unpack(x).class {
-        Class::Zero => return POS_INF,
-        Class::Inf => return 0,
-        _ => {}
-    }
-    // 1. reduce
-    let e = exp_field(x) as i32 - 127;
-    let p = (e & 1) as u32;
-    let xr = ((127 + p) << 23) | frac_field(x);
-    let index = (p << 7 | frac_field(x) >> 16) as usize;
-    // 2. seed: Y * 2^-12 (int -> float, then an exponent shift)
-    let y0 = fldexp(u2f(RSQ_SEED[index] as u32), -12);
+    // 1. reduce (`RSQR`); 2. seed (`RSQT`, then int -> float and the exact scale by 2^-12)
+    let xr = rsq_reduce(x);
+    let y0 = fmul(u2f(rsq_seed(x)), RSQ_SEED_SCALE);
     // 3. residual
     let s = fmul(y0, y0);
     let t = fmul(xr, s);
@@ -58,6 +45,6 @@ pub fn frsq(x: u32) -> u32 {
     h = fmul(h, r);
     // 5. Newton-type correction, one final rounding
     let y = fadd(y0, fmul(y0, h));
-    // 6. scale
-    fldexp(y, -((e - p as i32) / 2))
+    // 6. scale and special operands (`RSQF`)
+    rsq_finish(x, y)
 }

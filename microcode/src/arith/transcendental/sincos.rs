@@ -23,10 +23,11 @@
 //! Why: with an absolute bound of 2^-20 plain Taylor polynomials on a Cody-Waite reduced argument
 //! are accurate enough, so no block RAM is spent.
 
-use crate::arith::bits::{exp_field, CANONICAL_NAN, ONE, SIGN_BIT};
+use super::steps::{sincos_finish, sincos_pick};
+use crate::arith::bits::{ONE, SIGN_BIT};
 use crate::arith::compare::{fmax, fmin};
 use crate::arith::convert::{f2i_round, i2f};
-use crate::arith::fadd::{fadd, fsub};
+use crate::arith::fadd::fmad;
 use crate::arith::fmul::fmul;
 use crate::arith::tables::{COS_P, PIO2_1, PIO2_2, PIO2_3, SIN_P, TWO_OVER_PI};
 
@@ -34,33 +35,28 @@ use crate::arith::tables::{COS_P, PIO2_1, PIO2_2, PIO2_3, SIN_P, TWO_OVER_PI};
 fn horner(coeffs: &[u32], t: u32) -> u32 {
     let mut p = coeffs[0];
     for &c in &coeffs[1..] {
-        p = fadd(fmul(p, t), c);
+        p = fmad(p, t, c);
     }
     p
 }
 
 /// `(sin x, cos x)` sharing one reduction (the `SCS` sequence).
 pub fn fsincos(x: u32) -> (u32, u32) {
-    if exp_field(x) == 0xFF {
-        return (CANONICAL_NAN, CANONICAL_NAN);
-    }
-    let k = f2i_round(fmul(x, TWO_OVER_PI));
-    let kf = i2f(k);
-    let r = fsub(
-        fsub(fsub(x, fmul(kf, PIO2_1)), fmul(kf, PIO2_2)),
-        fmul(kf, PIO2_3),
-    );
+    let k = f2i_round(fmul(x, TWO_OVER_PI)) as u32;
+    let kf = i2f(k as i32);
+    // r = ((x - kf P1) - kf P2) - kf P3
+    let r = fmad(kf, PIO2_1 ^ SIGN_BIT, x);
+    let r = fmad(kf, PIO2_2 ^ SIGN_BIT, r);
+    let r = fmad(kf, PIO2_3 ^ SIGN_BIT, r);
     let r = fmin(fmax(r, ONE | SIGN_BIT), ONE);
     let r2 = fmul(r, r);
-    let sin_r = fadd(r, fmul(r, fmul(r2, horner(&SIN_P, r2))));
-    let cos_r = fadd(ONE, fmul(r2, horner(&COS_P, r2)));
-    let pick = |q: i32| match q & 3 {
-        0 => sin_r,
-        1 => cos_r,
-        2 => sin_r ^ SIGN_BIT,
-        _ => cos_r ^ SIGN_BIT,
-    };
-    (pick(k), pick(k.wrapping_add(1)))
+    let sin_r = fmad(r, fmul(r2, horner(&SIN_P, r2)), r);
+    let cos_r = fmad(r2, horner(&COS_P, r2), ONE);
+    // quadrant select (`SCQ`; cosine as (cos, -sin), i.e. quadrant k + 1) and NaN (`SCF`)
+    (
+        sincos_finish(x, sincos_pick(k, sin_r, cos_r)),
+        sincos_finish(x, sincos_pick(k, cos_r, sin_r ^ SIGN_BIT)),
+    )
 }
 
 /// `SIN`: within 2^-20 absolute for `|x| <= 100 pi`; NaN for NaN and infinities; finite otherwise.
