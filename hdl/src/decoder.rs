@@ -144,6 +144,8 @@ pub struct Control {
     /// Relative addressing ([`rel`]): MOVR's source or MOVW's destination moves by the lane's
     /// index.
     pub rel: u64,
+    /// The address stack: 0 none, 1 PUSHA, 2 POPA.
+    pub astack: u64,
 }
 
 /// Relative addressing of MOVR / MOVW.
@@ -168,7 +170,14 @@ const fn ctl(kind: ExecKind, result: ResultSel) -> Control {
         div_op: 0,
         trans: TransOp::Rsqr,
         rel: rel::NONE,
+        astack: 0,
     }
+}
+
+const fn address_stack(op: u64) -> Control {
+    let mut c = alu(ResultSel::Mov);
+    c.astack = op;
+    c
 }
 
 const fn relative(r: u64) -> Control {
@@ -300,8 +309,10 @@ pub const fn control(op: Op) -> Control {
         Op::Scf => trans(TransOp::Scf),
         Op::Movr => relative(rel::READ),
         Op::Movw => relative(rel::WRITE),
-        // Not built yet: textures, geometry output and the address stack.
-        Op::Tex | Op::Txf | Op::Txq | Op::Emit | Op::Endprim | Op::Pusha | Op::Popa => MISSING,
+        Op::Pusha => address_stack(1),
+        Op::Popa => address_stack(2),
+        // Not built yet: textures and geometry output.
+        Op::Tex | Op::Txf | Op::Txq | Op::Emit | Op::Endprim => MISSING,
     }
 }
 
@@ -419,6 +430,7 @@ pub struct Decoder {
     pub div_op: Signal<Out, Bits<2>>,
     pub trans_op: Signal<Out, TransOp>,
     pub rel: Signal<Out, Bits<2>>,
+    pub astack: Signal<Out, Bits<2>>,
     word: Signal<Local, Bits<120>>,
     op_lsb: Constant<Bits<8>>,
     dst_lsb: Constant<Bits<8>>,
@@ -456,6 +468,7 @@ pub struct Decoder {
     rom_div: ROM<Bits<2>, 7>,
     rom_trans: ROM<TransOp, 7>,
     rom_rel: ROM<Bits<2>, 7>,
+    rom_astack: ROM<Bits<2>, 7>,
 }
 
 impl Default for Decoder {
@@ -510,6 +523,7 @@ impl Decoder {
             div_op: Default::default(),
             trans_op: Default::default(),
             rel: Default::default(),
+            astack: Default::default(),
             word: Default::default(),
             op_lsb: lsb(Field::Op),
             dst_lsb: lsb(Field::Dst),
@@ -551,6 +565,7 @@ impl Decoder {
             rom_div: rom(|i| c(i).div_op.to_bits()),
             rom_trans: rom(|i| c(i).trans),
             rom_rel: rom(|i| c(i).rel.to_bits()),
+            rom_astack: rom(|i| c(i).astack.to_bits()),
         }
     }
 }
@@ -611,6 +626,7 @@ impl Logic for Decoder {
         self.rom_div.address.next = self.op.val();
         self.rom_trans.address.next = self.op.val();
         self.rom_rel.address.next = self.op.val();
+        self.rom_astack.address.next = self.op.val();
         self.issue.next = self.rom_issue.data.val();
         self.per_slot.next = self.rom_per_slot.data.val();
         self.writes_reg.next = self.rom_flags.data.val().get_bit(0);
@@ -625,6 +641,7 @@ impl Logic for Decoder {
         self.div_op.next = self.rom_div.data.val();
         self.trans_op.next = self.rom_trans.data.val();
         self.rel.next = self.rom_rel.data.val();
+        self.astack.next = self.rom_astack.data.val();
     }
 }
 

@@ -76,4 +76,8 @@ pub mod fault_code {
     pub const MISSING_UNIT: u8 = 6;
     /// The program ran past the end of instruction memory without END.
     pub const PC_RANGE: u8 = 7;
+    /// PUSHA with an active lane's address stack full.
+    pub const ADDRESS_OVERFLOW: u8 = 8;
+    /// POPA with an active lane's address stack empty.
+    pub const ADDRESS_UNDERFLOW: u8 = 9;
 }

@@ -53,6 +53,10 @@ pub struct Sequencer {
     pub p_we: Signal<In, Bit>,
     pub p_idx: Signal<In, Bits<4>>,
     pub p_val: Signal<In, Bit>,
+    /// A fault the datapath detects in an instruction's first clock (the address stack's
+    /// overflow and underflow codes); nonzero stops the run before the instruction, like a
+    /// missing unit.
+    pub ext_fault: Signal<In, Bits<4>>,
     /// Instruction memory read address.
     pub imem_addr: Signal<Out, Bits<8>>,
     /// A slot issues in this clock.
@@ -148,6 +152,7 @@ impl Sequencer {
             p_we: Default::default(),
             p_idx: Default::default(),
             p_val: Default::default(),
+            ext_fault: Default::default(),
             imem_addr: Default::default(),
             slot_valid: Default::default(),
             slot: Default::default(),
@@ -636,6 +641,11 @@ impl Logic for Sequencer {
                 } else if self.kind.val() == ExecKind::Missing {
                     self.stack.cmd.next = StackCmd::Hold;
                     self.fault_reg.d.next = bits::<4>(6);
+                    self.state.d.next = SeqState::Drain;
+                    self.timer.d.next = self.drain.val();
+                } else if self.ext_fault.val().any() {
+                    self.stack.cmd.next = StackCmd::Hold;
+                    self.fault_reg.d.next = self.ext_fault.val();
                     self.state.d.next = SeqState::Drain;
                     self.timer.d.next = self.drain.val();
                 } else if self.last.val() {

@@ -109,6 +109,20 @@ pub struct ShaderCore {
     lane_i: Signal<Local, Bits<8>>,
     lane_ok: Signal<Local, Bit>,
     dst_eff: Signal<Local, Bits<8>>,
+    // The address stack (PUSHA / POPA): per lane up to 32 vec4 entries at word
+    // `128 * lane + 4 * entry + component`, each lane's depth, the push write one clock after
+    // issue (with the operand), the pop read at issue into the misc unit's operand A.
+    astk: Bram<32, 9>,
+    sp: [DFF<Bits<6>>; 4],
+    astk_depth: Constant<Bits<6>>,
+    lane_sp: Signal<Local, Bits<6>>,
+    lane_sp_m1: Signal<Local, Bits<6>>,
+    sp_full: Signal<Local, Bits<4>>,
+    sp_empty: Signal<Local, Bits<4>>,
+    ext_fault: Signal<Local, Bits<4>>,
+    push_we: DFF<Bit>,
+    push_wa: DFF<Bits<9>>,
+    x1_pop: DFF<Bit>,
     // Issue.
     lane: Signal<Local, Bits<2>>,
     comp: Signal<Local, Bits<2>>,
@@ -186,6 +200,17 @@ impl ShaderCore {
             lane_i: Default::default(),
             lane_ok: Default::default(),
             dst_eff: Default::default(),
+            astk: Default::default(),
+            sp: Default::default(),
+            astk_depth: Constant::new(u64::from(config.address_stack_depth.min(32)).to_bits()),
+            lane_sp: Default::default(),
+            lane_sp_m1: Default::default(),
+            sp_full: Default::default(),
+            sp_empty: Default::default(),
+            ext_fault: Default::default(),
+            push_we: Default::default(),
+            push_wa: Default::default(),
+            x1_pop: Default::default(),
             x1_i2f: Default::default(),
             x1_cond: Default::default(),
             x1_p: Default::default(),
@@ -225,8 +250,13 @@ impl Logic for ShaderCore {
         dff_setup!(
             self, clock, x1_sel, x1_round, x1_int, x1_trans, x1_i2f, x1_cond, x1_p, hr_prog,
             hr_bank, rdata, x1_div, x1_dwe, x1_dop, dmeta, wb_we, wb_wa, wb_wd, wb_pwe, wb_pval,
-            pclk, rd_valid, rd_lane
+            pclk, rd_valid, rd_lane, push_we, push_wa, x1_pop
         );
+        clock!(self, clock, astk);
+        for i in 0..4 {
+            self.sp[i].clock.next = self.clock.val();
+            self.sp[i].d.next = self.sp[i].q.val();
+        }
         for i in 0..4 {
             self.rel_i[i].clock.next = self.clock.val();
             self.rel_i[i].d.next = self.rel_i[i].q.val();
@@ -333,6 +363,48 @@ impl Logic for ShaderCore {
             }
         }
 
+        // ---- The address stack: the depth checks in the instruction's first clock (a fault
+        // stops the run before any lane pushes or pops, as in the model); the depths change
+        // after the last slot.
+        self.sp_full.next = bit_cast::<4, 1>((self.sp[0].q.val() >= self.astk_depth.val()).into())
+            | (bit_cast::<4, 1>((self.sp[1].q.val() >= self.astk_depth.val()).into()) << 1)
+            | (bit_cast::<4, 1>((self.sp[2].q.val() >= self.astk_depth.val()).into()) << 2)
+            | (bit_cast::<4, 1>((self.sp[3].q.val() >= self.astk_depth.val()).into()) << 3);
+        self.sp_empty.next = bit_cast::<4, 1>((self.sp[0].q.val() == 0).into())
+            | (bit_cast::<4, 1>((self.sp[1].q.val() == 0).into()) << 1)
+            | (bit_cast::<4, 1>((self.sp[2].q.val() == 0).into()) << 2)
+            | (bit_cast::<4, 1>((self.sp[3].q.val() == 0).into()) << 3);
+        self.ext_fault.next = bits::<4>(0);
+        if self.seq.first.val() & (self.dec.kind.val() == ExecKind::Alu) {
+            if (self.dec.astack.val() == 1) & (self.sp_full.val() & self.seq.e.val()).any() {
+                self.ext_fault.next = bits::<4>(8);
+            }
+            if (self.dec.astack.val() == 2) & (self.sp_empty.val() & self.seq.e.val()).any() {
+                self.ext_fault.next = bits::<4>(9);
+            }
+        }
+        self.seq.ext_fault.next = self.ext_fault.val();
+        if self.start.val() & !self.seq.busy.val() {
+            for i in 0..4 {
+                self.sp[i].d.next = bits::<6>(0);
+            }
+        }
+        if self.seq.slot_valid.val()
+            & (self.seq.slot.val() == 15)
+            & self.dec.astack.val().any()
+            & !self.ext_fault.val().any()
+        {
+            for i in 0..4 {
+                if self.seq.e.val().get_bit(i) {
+                    if self.dec.astack.val() == 1 {
+                        self.sp[i].d.next = self.sp[i].q.val() + 1;
+                    } else {
+                        self.sp[i].d.next = self.sp[i].q.val() - 1;
+                    }
+                }
+            }
+        }
+
         // ---- Issue (cycle t).
         self.lane.next = self.seq.slot.val().get_bits::<2>(2);
         self.comp.next = self.seq.slot.val().get_bits::<2>(0);
@@ -354,10 +426,39 @@ impl Logic for ShaderCore {
                 self.lane_ok.next = self.rel_ok[3].q.val();
             }
         }
+        match self.lane.val().index() {
+            0 => {
+                self.lane_sp.next = self.sp[0].q.val();
+            }
+            1 => {
+                self.lane_sp.next = self.sp[1].q.val();
+            }
+            2 => {
+                self.lane_sp.next = self.sp[2].q.val();
+            }
+            _ => {
+                self.lane_sp.next = self.sp[3].q.val();
+            }
+        }
         self.dst_eff.next = self.dec.dst.val();
         if self.dec.rel.val() == 2 {
             self.dst_eff.next = self.dec.dst.val() + self.lane_i.val();
         }
+        self.lane_sp_m1.next = self.lane_sp.val() - 1;
+        self.astk.ra.next = (bit_cast::<9, 2>(self.lane.val()) << 7)
+            | (bit_cast::<9, 5>(self.lane_sp_m1.val().get_bits::<5>(0)) << 2)
+            | bit_cast::<9, 2>(self.comp.val());
+        self.push_wa.d.next = (bit_cast::<9, 2>(self.lane.val()) << 7)
+            | (bit_cast::<9, 5>(self.lane_sp.val().get_bits::<5>(0)) << 2)
+            | bit_cast::<9, 2>(self.comp.val());
+        self.push_we.d.next = self.seq.slot_valid.val()
+            & (self.dec.astack.val() == 1)
+            & self.seq.e.val().get_bit(self.lane.val().index())
+            & !self.ext_fault.val().any();
+        self.x1_pop.d.next = self.dec.astack.val() == 2;
+        self.astk.we.next = self.push_we.q.val();
+        self.astk.wa.next = self.push_wa.q.val();
+        self.astk.wd.next = self.opa.value.val();
         self.opa.file.next = self.dec.a_file.val();
         self.opa.index.next = self.dec.a_index.val();
         self.opa.zero.next = false;
@@ -421,7 +522,8 @@ impl Logic for ShaderCore {
             & self.dec.wmask.val().get_bit(self.comp.val().index())
             & self.seq.e.val().get_bit(self.lane.val().index())
             & self.pass.val()
-            & ((self.dec.rel.val() != 2) | self.lane_ok.val());
+            & ((self.dec.rel.val() != 2) | self.lane_ok.val())
+            & !self.ext_fault.val().any();
         self.wp_slot.next = self.seq.slot_valid.val()
             & self.dec.writes_pred.val()
             & self.dec.wmask.val().get_bit(self.comp.val().index())
@@ -453,6 +555,9 @@ impl Logic for ShaderCore {
         self.fmad.b.next = self.opb.value.val();
         self.fmad.c.next = self.opc.value.val();
         self.misc.a.next = self.opa.value.val();
+        if self.x1_pop.q.val() {
+            self.misc.a.next = self.astk.rd.val();
+        }
         self.misc.b.next = self.opb.value.val();
         self.misc.c.next = self.opc.value.val();
         self.misc.sel.next = self.x1_sel.q.val();

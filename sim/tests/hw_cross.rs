@@ -87,6 +87,8 @@ fn cross(
                 K::CallStackOverflow { .. } => f::CALL_OVERFLOW,
                 K::StackMismatch { .. } => f::STACK_MISMATCH,
                 K::DivergentBranch { .. } => f::DIVERGENT,
+                K::AddressStackOverflow { .. } => f::ADDRESS_OVERFLOW,
+                K::AddressStackUnderflow { .. } => f::ADDRESS_UNDERFLOW,
                 _ => f::MISSING_UNIT,
             };
             if want == code {
@@ -193,7 +195,12 @@ impl CoreGen {
             .map(|o| o.op)
             .filter(|&o| implemented(o) && o.info().unit != microcode::core::isa::Unit::Flow)
             .collect();
-        let op = ops[self.pick(ops.len() as u32) as usize];
+        let mut op = ops[self.pick(ops.len() as u32) as usize];
+        // POPA only after a PUSHA of the program (an empty stack ends the run with its fault;
+        // a few still do, through branches and loops).
+        if op == Op::Popa && !self.code.iter().any(|i| i.op == Op::Pusha) {
+            op = Op::Pusha;
+        }
         let mut i = Instr::new(op);
         i.dst = self.pick(COUNTER as u32) as u8;
         i.wmask = 1 + self.pick(15) as u8;

@@ -34,6 +34,10 @@ pub struct SynthArgs {
     /// SIN, COS, POW fault MISSING_UNIT on the board).
     #[arg(long)]
     pub no_sequencer: bool,
+    /// Leave out the per-lane address stack and its 4 block RAMs (PUSHA and POPA fault
+    /// MISSING_UNIT on the board).
+    #[arg(long)]
+    pub no_address_stack: bool,
 }
 
 /// Runs the flow and prints the resources and the clock achieved.
@@ -48,6 +52,9 @@ pub fn run(args: SynthArgs) -> Result<ExitCode> {
     }
     if args.no_sequencer {
         core.features &= !Features::SEQUENCER;
+    }
+    if args.no_address_stack {
+        core.features &= !Features::ADDRESS_STACK;
     }
     // The host tools compile for the default configuration; a board built without a unit has
     // another ISA hash, and `load` refuses images compiled for the full one (as it should).

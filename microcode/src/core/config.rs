@@ -50,6 +50,8 @@ impl Features {
     /// The transcendental step unit (`Seq`: the bit operations and tables of the RSQ, EX2, LG2,
     /// SIN/COS sequences) exists.
     pub const SEQUENCER: u32 = 8;
+    /// The per-lane address stack of PUSHA / POPA exists.
+    pub const ADDRESS_STACK: u32 = 16;
 }
 
 /// The literal set of the board build: 0, 1, 0.5, 2, 4, 8, 0.25, 0.125, 128, 3, 255, 0.75, 1.5,
@@ -88,7 +90,8 @@ impl Default for CoreConfig {
             features: Features::DIVIDER
                 | Features::TEXTURE
                 | Features::INTEGER
-                | Features::SEQUENCER,
+                | Features::SEQUENCER
+                | Features::ADDRESS_STACK,
             latency: 13,
             literals: BOARD_LITERALS,
         }

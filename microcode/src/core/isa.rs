@@ -40,6 +40,8 @@ pub enum Unit {
     Flow,
     /// Texture unit: texel fetch from texture memory and the filtering sequence.
     Tex,
+    /// The per-lane address stack of PUSHA / POPA.
+    Stack,
 }
 
 /// What an operation writes.
@@ -83,6 +85,7 @@ impl Unit {
             Unit::Seq => Features::SEQUENCER,
             Unit::Int => Features::INTEGER,
             Unit::Tex => Features::TEXTURE,
+            Unit::Stack => Features::ADDRESS_STACK,
             Unit::Fmad | Unit::Cmp | Unit::Flow => 0,
         }
     }
@@ -193,8 +196,8 @@ op_table! {
     Next = 64, "NEXT", Flow, 0, None, 2, 0, 0, "end of a loop body: E = live of the innermost loop (CONT lanes come back)";
     Emit = 66, "EMIT", Flow, 0, None, SLOTS, 0, 0, "active lanes append a vertex: the output registers (OMAP), streamed to the host";
     Endprim = 67, "ENDPRIM", Flow, 0, None, 2, 0, 0, "active lanes mark their last vertex as the end of a primitive";
-    Pusha = 70, "PUSHA", Flow, 1, None, SLOTS, 0, 0, "active lanes push A (4 words) on their address stack (overflow: fault)";
-    Popa = 71, "POPA", Flow, 0, Reg, SLOTS, 0, LATENCY, "active lanes pop their address stack into d (empty: fault)";
+    Pusha = 70, "PUSHA", Stack, 1, None, SLOTS, 0, 0, "active lanes push A (4 words) on their address stack (overflow: fault, before any lane pushes)";
+    Popa = 71, "POPA", Stack, 0, Reg, SLOTS, 0, LATENCY, "active lanes pop their address stack into d (empty: fault, before any lane pops)";
     Jmp = 72, "JMP", Flow, 0, None, 2, 0, 0, "jump to target for the whole quad (BRA)";
     Jmpp = 73, "JMPP", Flow, 0, None, 1 + LATENCY, 0, 0, "jump when every active lane has any P.c (c in wmask), fall through when none has; lanes that disagree: fault";
     Endloopp = 65, "ENDLOOPP", Flow, 0, None, 1 + LATENCY, 0, 0, "live &= P.x; then as ENDLOOP";

@@ -87,6 +87,8 @@ pub fn fault_name(code: u8) -> &'static str {
         fault_code::DIVERGENT => "divergent conditional branch",
         fault_code::MISSING_UNIT => "operation not built in this hardware",
         fault_code::PC_RANGE => "program counter out of range",
+        fault_code::ADDRESS_OVERFLOW => "address stack overflow",
+        fault_code::ADDRESS_UNDERFLOW => "address stack underflow",
         _ => "unknown fault",
     }
 }
