@@ -229,7 +229,7 @@ fn upload_throughput_in_board_time() {
     let emu = emulation();
     let mut c = client(&emu.port);
     c.info().expect("INFO");
-    let (_, a) = compiled("lit-sphere.tgsi");
+    let (_, a) = compiled("rings.tgsi");
     let wait_idle = |emu: &Emulation| {
         // The harness reports its clock count each time the board falls idle.
         let mut last = emu.clocks();

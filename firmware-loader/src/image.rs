@@ -125,6 +125,15 @@ pub enum ImageError {
         /// Kind found.
         kind: u16,
     },
+    /// The image samples a texture (a sampler descriptor slot, kind 3): the board's loader has
+    /// no texture upload yet (its TEXTURES region is 0 bytes).
+    #[error("offset {offset}: the image samples SAMP[{unit}]; the board's loader cannot upload textures yet (run it on the core, rtl or verilator engine)")]
+    Textures {
+        /// Record offset.
+        offset: usize,
+        /// Sampler unit.
+        unit: u16,
+    },
 }
 
 fn need(b: &[u8], offset: usize, n: usize) -> Result<(), ImageError> {
@@ -269,6 +278,12 @@ pub fn parse(b: &[u8]) -> Result<ImageFile, ImageError> {
                     match le16(r, 2) {
                         0 => consts[16 * k..end].copy_from_slice(&r[8..24]),
                         1 => img.buffer_slots.push((le16(r, 0), le16(r, 4), le16(r, 6))),
+                        3 => {
+                            return Err(ImageError::Textures {
+                                offset: at + 8 + 24 * i,
+                                unit: le16(r, 4),
+                            })
+                        }
                         kind => {
                             return Err(ImageError::BadConstKind {
                                 offset: at + 8 + 24 * i,

@@ -45,6 +45,21 @@ pub enum ResultSel {
     Int,
     /// The transcendental step unit ([`crate::trans_unit::TransUnit`]).
     Trans,
+    /// The texture unit ([`crate::tex_unit::TexUnit`]).
+    Tex,
+}
+
+/// Step of the texture unit (one per texture-sequence operation of the ISA).
+#[derive(Copy, Clone, Debug, PartialEq, Eq, LogicState)]
+pub enum TexOp {
+    /// `TIDX`: wrap and place an index.
+    Idx,
+    /// `TFRC`: the bilinear weight or zero.
+    Frc,
+    /// `TFET`: a texel's channel from texture memory.
+    Fet,
+    /// `TSEL`: filtered value or texel.
+    Sel,
 }
 
 /// Step of the transcendental unit (one per `Seq` operation of the ISA).
@@ -141,6 +156,8 @@ pub struct Control {
     pub div_op: u64,
     /// The transcendental step.
     pub trans: TransOp,
+    /// The texture step.
+    pub tex: TexOp,
     /// Relative addressing ([`rel`]): MOVR's source or MOVW's destination moves by the lane's
     /// index.
     pub rel: u64,
@@ -169,6 +186,7 @@ const fn ctl(kind: ExecKind, result: ResultSel) -> Control {
         deriv: deriv::NONE,
         div_op: 0,
         trans: TransOp::Rsqr,
+        tex: TexOp::Idx,
         rel: rel::NONE,
         astack: 0,
     }
@@ -189,6 +207,12 @@ const fn relative(r: u64) -> Control {
 const fn trans(t: TransOp) -> Control {
     let mut c = alu(ResultSel::Trans);
     c.trans = t;
+    c
+}
+
+const fn tex(t: TexOp) -> Control {
+    let mut c = alu(ResultSel::Tex);
+    c.tex = t;
     c
 }
 
@@ -311,7 +335,11 @@ pub const fn control(op: Op) -> Control {
         Op::Movw => relative(rel::WRITE),
         Op::Pusha => address_stack(1),
         Op::Popa => address_stack(2),
-        // Not built yet: textures and geometry output.
+        Op::Tidx => tex(TexOp::Idx),
+        Op::Tfrc => tex(TexOp::Frc),
+        Op::Tfet => tex(TexOp::Fet),
+        Op::Tsel => tex(TexOp::Sel),
+        // Model-only: 3D / cube / shadow sampling, texel fetch, size query, geometry output.
         Op::Tex | Op::Txf | Op::Txq | Op::Emit | Op::Endprim => MISSING,
     }
 }
@@ -429,6 +457,8 @@ pub struct Decoder {
     pub deriv: Signal<Out, Bits<2>>,
     pub div_op: Signal<Out, Bits<2>>,
     pub trans_op: Signal<Out, TransOp>,
+    /// Step of [`ResultSel::Tex`].
+    pub tex_op: Signal<Out, TexOp>,
     pub rel: Signal<Out, Bits<2>>,
     pub astack: Signal<Out, Bits<2>>,
     word: Signal<Local, Bits<120>>,
@@ -467,6 +497,7 @@ pub struct Decoder {
     rom_deriv: ROM<Bits<2>, 7>,
     rom_div: ROM<Bits<2>, 7>,
     rom_trans: ROM<TransOp, 7>,
+    rom_tex: ROM<TexOp, 7>,
     rom_rel: ROM<Bits<2>, 7>,
     rom_astack: ROM<Bits<2>, 7>,
 }
@@ -522,6 +553,7 @@ impl Decoder {
             deriv: Default::default(),
             div_op: Default::default(),
             trans_op: Default::default(),
+            tex_op: Default::default(),
             rel: Default::default(),
             astack: Default::default(),
             word: Default::default(),
@@ -564,6 +596,7 @@ impl Decoder {
             rom_deriv: rom(|i| c(i).deriv.to_bits()),
             rom_div: rom(|i| c(i).div_op.to_bits()),
             rom_trans: rom(|i| c(i).trans),
+            rom_tex: rom(|i| c(i).tex),
             rom_rel: rom(|i| c(i).rel.to_bits()),
             rom_astack: rom(|i| c(i).astack.to_bits()),
         }
@@ -625,6 +658,7 @@ impl Logic for Decoder {
         self.rom_deriv.address.next = self.op.val();
         self.rom_div.address.next = self.op.val();
         self.rom_trans.address.next = self.op.val();
+        self.rom_tex.address.next = self.op.val();
         self.rom_rel.address.next = self.op.val();
         self.rom_astack.address.next = self.op.val();
         self.issue.next = self.rom_issue.data.val();
@@ -640,6 +674,7 @@ impl Logic for Decoder {
         self.deriv.next = self.rom_deriv.data.val();
         self.div_op.next = self.rom_div.data.val();
         self.trans_op.next = self.rom_trans.data.val();
+        self.tex_op.next = self.rom_tex.data.val();
         self.rel.next = self.rom_rel.data.val();
         self.astack.next = self.rom_astack.data.val();
     }

@@ -28,7 +28,10 @@
 //! - CONSTANTS (K) at [`CONST_BASE`]: slot `s`, component `c` at `CONST_BASE + 4s + c`.
 //! - REGISTERS (R) at [`REG_BASE`]: register `r`, lane `l`, component `c` at
 //!   `REG_BASE + 16r + 4l + c`.
-//! - TEXTURES at [`TEXTURE_BASE`]: texture memory words.
+//! - TEXTURES at [`TEXTURE_BASE`]: texel `i` of texture memory at `TEXTURE_BASE + i` (RGBA8, red
+//!   in bits 0..7; 512 texels, `crate::tex_unit::TEXELS`), write-only. Where each sampler's
+//!   texture lives is the host's choice, told to the program through the sampler descriptors in
+//!   K (`microcode::arith::texel::descriptors`).
 
 /// Base of the instruction memory (4 words per instruction).
 pub const PROGRAM_BASE: u16 = 0x0000;
@@ -51,6 +54,11 @@ pub fn program_addr(i: usize, k: usize) -> u16 {
 /// Host address of component `c` of constant slot `s`.
 pub fn const_addr(s: usize, c: usize) -> u16 {
     CONST_BASE + (4 * s + c) as u16
+}
+
+/// Host address of texel `i` of texture memory.
+pub fn texel_addr(i: usize) -> u16 {
+    TEXTURE_BASE + i as u16
 }
 
 /// Host address of component `c` of lane `l` of register `r`.

@@ -26,6 +26,7 @@ pub mod operand_read;
 pub mod rom;
 pub mod sequencer;
 pub mod shader_core;
+pub mod tex_unit;
 pub mod trans_unit;
 pub mod uart_rx;
 pub mod uart_tx;

@@ -1,7 +1,8 @@
 //! `MiscUnit`: every pipelined result that is not the multiply-add: moves, compares and selects
 //! ([`FCmp`]), rounding to integral and float-to-int ([`F2I`] with its inner rounding unit),
 //! int/uint-to-float and the exponent extraction ([`I2F`]), the `EXPX`/`MANT` bit operations and
-//! the integer ALU, the transcendental steps ([`TransUnit`]), merged into one result that arrives together with the multiply-add's.
+//! the integer ALU, the transcendental steps ([`TransUnit`]) and the texture unit ([`TexUnit`]),
+//! merged into one result that arrives together with the multiply-add's.
 //!
 //! Timing: **latency 10 clocks, one operation per clock**, like [`crate::fmad_pipe::FmadPipe`]:
 //! operands and controls presented before rising edge *n* give `result` right after edge
@@ -9,12 +10,13 @@
 //! after 1 clock, integral after 3, conversions after 4 and 5), so only one chain runs to the end.
 //!
 //! `SETP` uses [`ResultSel::Set`]: the predicate is bit 29 of `result` (set in 1.0, clear in 0).
-use crate::decoder::{IntOp, ResultSel, TransOp};
+use crate::decoder::{IntOp, ResultSel, TexOp, TransOp};
 use crate::delay_ram::DelayRam;
 use crate::f2i::F2I;
 use crate::fcmp::FCmp;
 use crate::fround::RoundMode;
 use crate::i2f::I2F;
+use crate::tex_unit::TexUnit;
 use crate::trans_unit::TransUnit;
 use rust_hdl::prelude::*;
 
@@ -44,12 +46,21 @@ pub struct MiscUnit {
     pub p: Signal<In, Bit>,
     /// Step of [`ResultSel::Trans`].
     pub trans_op: Signal<In, TransOp>,
+    /// Step of [`ResultSel::Tex`].
+    pub tex_op: Signal<In, TexOp>,
+    /// The slot's component (the channel of a texel fetch).
+    pub comp: Signal<In, Bits<2>>,
+    /// Texture memory write port ([`TexUnit`]): enable, texel address, RGBA8 data.
+    pub tw_we: Signal<In, Bit>,
+    pub tw_addr: Signal<In, Bits<9>>,
+    pub tw_data: Signal<In, Bits<32>>,
     /// The result, 10 clocks later.
     pub result: Signal<Out, Bits<32>>,
     fcmp: FCmp,
     f2i: F2I,
     i2f: I2F,
     trans: TransUnit,
+    tex: TexUnit,
     // Combinational values of the input cycle.
     exp: Signal<Local, Bits<8>>,
     frac_zero: Signal<Local, Bit>,
@@ -89,13 +100,15 @@ pub struct MiscUnit {
     expx: Signal<Local, Bits<32>>,
     has_int: Constant<Bit>,
     has_trans: Constant<Bit>,
+    has_tex: Constant<Bit>,
 }
 
 impl MiscUnit {
     /// The unit, with the integer ALU only when `integer` (the `INTEGER` feature) and the
-    /// transcendental steps only when `trans` (the `SEQUENCER` feature): a left-out part's result
-    /// is never selected and synthesis removes it.
-    pub fn new(integer: bool, trans: bool) -> MiscUnit {
+    /// transcendental steps only when `trans` (the `SEQUENCER` feature), the texture unit only
+    /// when `tex` (the `TEXTURE` feature): a left-out part's result is never selected and
+    /// synthesis removes it.
+    pub fn new(integer: bool, trans: bool, tex: bool) -> MiscUnit {
         MiscUnit {
             clock: Default::default(),
             a: Default::default(),
@@ -108,11 +121,17 @@ impl MiscUnit {
             cond: Default::default(),
             p: Default::default(),
             trans_op: Default::default(),
+            tex_op: Default::default(),
+            comp: Default::default(),
+            tw_we: Default::default(),
+            tw_addr: Default::default(),
+            tw_data: Default::default(),
             result: Default::default(),
             fcmp: Default::default(),
             f2i: Default::default(),
             i2f: Default::default(),
             trans: Default::default(),
+            tex: Default::default(),
             exp: Default::default(),
             frac_zero: Default::default(),
             shift: Default::default(),
@@ -149,6 +168,7 @@ impl MiscUnit {
             expx: Default::default(),
             has_int: Constant::new(integer),
             has_trans: Constant::new(trans),
+            has_tex: Constant::new(tex),
         }
     }
 }
@@ -159,7 +179,7 @@ impl Logic for MiscUnit {
     #[hdl_gen]
     fn update(&mut self) {
         dff_setup!(self, clock, r3, cond3, ia, ib, iop);
-        clock!(self, clock, fcmp, f2i, i2f, trans, tail);
+        clock!(self, clock, fcmp, f2i, i2f, trans, tex, tail);
         for i in 0..4 {
             self.d[i].clock.next = self.clock.val();
         }
@@ -182,6 +202,14 @@ impl Logic for MiscUnit {
         self.trans.b.next = self.b.val();
         self.trans.c.next = self.c.val();
         self.trans.op.next = self.trans_op.val();
+        self.tex.a.next = self.a.val();
+        self.tex.b.next = self.b.val();
+        self.tex.c.next = self.c.val();
+        self.tex.op.next = self.tex_op.val();
+        self.tex.comp.next = self.comp.val();
+        self.tex.tw_we.next = self.tw_we.val();
+        self.tex.tw_addr.next = self.tw_addr.val();
+        self.tex.tw_data.next = self.tw_data.val();
         self.i2f.a.next = self.a.val();
         self.i2f.as_unsigned.next = self.i2f_mode.val() == 1;
         if self.i2f_mode.val() == 2 {
@@ -374,10 +402,13 @@ impl Logic for MiscUnit {
         self.s[2].d.next = self.s[1].q.val();
         self.spec_d[2].d.next = self.spec_d[1].q.val();
         self.nan_d[2].d.next = self.nan_d[1].q.val();
-        // ---- After 3 clocks: integral values.
+        // ---- After 3 clocks: integral values, the texture unit.
         self.c5.next = self.d[1].q.val();
         if self.s[2].q.val() == ResultSel::Integral {
             self.c5.next = self.f2i.integral.val();
+        }
+        if (self.s[2].q.val() == ResultSel::Tex) & self.has_tex.val() {
+            self.c5.next = self.tex.result.val();
         }
         self.d[2].d.next = self.c5.val();
         self.s[3].d.next = self.s[2].q.val();

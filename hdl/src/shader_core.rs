@@ -13,7 +13,7 @@
 //!
 //! Ports: the host port ([`crate::host_port`]). Timing: see above and the sequencer.
 use crate::bram::Bram;
-use crate::decoder::{Decoder, ExecKind, IntOp, ResultSel, TransOp};
+use crate::decoder::{Decoder, ExecKind, IntOp, ResultSel, TexOp, TransOp};
 use crate::delay_ram::DelayRam;
 use crate::fdiv::FDiv;
 use crate::fmad_pipe::FmadPipe;
@@ -78,6 +78,8 @@ pub struct ShaderCore {
     x1_round: DFF<RoundMode>,
     x1_int: DFF<IntOp>,
     x1_trans: DFF<TransOp>,
+    x1_tex: DFF<TexOp>,
+    x1_comp: DFF<Bits<2>>,
     x1_i2f: DFF<Bits<2>>,
     x1_cond: DFF<Bits<3>>,
     x1_p: DFF<Bit>,
@@ -137,6 +139,7 @@ pub struct ShaderCore {
     region_prog: Signal<Local, Bit>,
     region_const: Signal<Local, Bit>,
     region_reg: Signal<Local, Bit>,
+    region_tex: Signal<Local, Bit>,
     hr_prog: DFF<Bit>,
     hr_bank: DFF<Bits<2>>,
     rdata: DFF<Bits<32>>,
@@ -176,6 +179,7 @@ impl ShaderCore {
             misc: MiscUnit::new(
                 config.has(Features::INTEGER),
                 config.has(Features::SEQUENCER),
+                config.has(Features::TEXTURE),
             ),
             wb: Default::default(),
             div: Default::default(),
@@ -188,6 +192,8 @@ impl ShaderCore {
             x1_round: Default::default(),
             x1_int: Default::default(),
             x1_trans: Default::default(),
+            x1_tex: Default::default(),
+            x1_comp: Default::default(),
             pclk: Default::default(),
             cur_clk: Default::default(),
             rd_valid: Default::default(),
@@ -234,6 +240,7 @@ impl ShaderCore {
             region_prog: Default::default(),
             region_const: Default::default(),
             region_reg: Default::default(),
+            region_tex: Default::default(),
             hr_prog: Default::default(),
             hr_bank: Default::default(),
             rdata: Default::default(),
@@ -248,9 +255,9 @@ impl Logic for ShaderCore {
     #[hdl_gen]
     fn update(&mut self) {
         dff_setup!(
-            self, clock, x1_sel, x1_round, x1_int, x1_trans, x1_i2f, x1_cond, x1_p, hr_prog,
-            hr_bank, rdata, x1_div, x1_dwe, x1_dop, dmeta, wb_we, wb_wa, wb_wd, wb_pwe, wb_pval,
-            pclk, rd_valid, rd_lane, push_we, push_wa, x1_pop
+            self, clock, x1_sel, x1_round, x1_int, x1_trans, x1_tex, x1_comp, x1_i2f, x1_cond,
+            x1_p, hr_prog, hr_bank, rdata, x1_div, x1_dwe, x1_dop, dmeta, wb_we, wb_wa, wb_wd,
+            wb_pwe, wb_pval, pclk, rd_valid, rd_lane, push_we, push_wa, x1_pop
         );
         clock!(self, clock, astk);
         for i in 0..4 {
@@ -275,6 +282,7 @@ impl Logic for ShaderCore {
         self.region_prog.next = !self.host_addr.val().get_bits::<6>(10).any();
         self.region_const.next = self.host_addr.val().get_bits::<8>(8) == 0x04;
         self.region_reg.next = self.host_addr.val().get_bits::<8>(8) == 0x08;
+        self.region_tex.next = self.host_addr.val().get_bits::<7>(9) == 0x08;
 
         // ---- Instruction memory and decoder.
         for i in 0..4 {
@@ -546,6 +554,8 @@ impl Logic for ShaderCore {
         self.x1_round.d.next = self.dec.round.val();
         self.x1_int.d.next = self.dec.int_op.val();
         self.x1_trans.d.next = self.dec.trans_op.val();
+        self.x1_tex.d.next = self.dec.tex_op.val();
+        self.x1_comp.d.next = self.comp.val();
         self.x1_i2f.d.next = self.dec.i2f_mode.val();
         self.x1_cond.d.next = self.dec.cond.val();
         self.x1_p.d.next = self.seq.p.val().get_bit(self.seq.slot.val().index());
@@ -564,6 +574,12 @@ impl Logic for ShaderCore {
         self.misc.round.next = self.x1_round.q.val();
         self.misc.int_op.next = self.x1_int.q.val();
         self.misc.trans_op.next = self.x1_trans.q.val();
+        self.misc.tex_op.next = self.x1_tex.q.val();
+        self.misc.comp.next = self.x1_comp.q.val();
+        // Texture memory is written by the host only (and cannot be read back).
+        self.misc.tw_we.next = self.host_we.val() & !self.seq.busy.val() & self.region_tex.val();
+        self.misc.tw_addr.next = self.host_addr.val().get_bits::<9>(0);
+        self.misc.tw_data.next = self.host_wdata.val();
         self.misc.i2f_mode.next = self.x1_i2f.q.val();
         self.misc.cond.next = self.x1_cond.q.val();
         self.misc.p.next = self.x1_p.q.val();

@@ -7,12 +7,13 @@ mod common;
 
 use common::sim::tick;
 use common::tools::{verilator_lint, verilator_model, verilator_run, yosys_check, Port};
-use hdl::decoder::{IntOp, ResultSel, TransOp};
+use hdl::decoder::{IntOp, ResultSel, TexOp, TransOp};
 use hdl::fmad_pipe::{FmadPipe, FMAD_LATENCY};
 use hdl::fround::RoundMode;
 use hdl::misc_unit::MiscUnit;
 use hdl::trans_unit::TransUnit;
 use hdl::writeback::Writeback;
+use microcode::arith::texel;
 use microcode::arith::transcendental::steps;
 use microcode::arith::{self, accuracy::XorShift};
 use rust_hdl::core::check_error::check_all;
@@ -59,7 +60,10 @@ struct Op {
     cond: u64,
     p: bool,
     trans: TransOp,
+    tex: TexOp,
 }
+
+const TEX: [TexOp; 4] = [TexOp::Idx, TexOp::Frc, TexOp::Fet, TexOp::Sel];
 
 const TRANS: [TransOp; 14] = [
     TransOp::Rsqr,
@@ -152,6 +156,13 @@ fn model(o: &Op, a: u32, b: u32, c: u32) -> u32 {
             IntOp::Shr => arith::ishr(a, b),
         },
         R::Trans => trans_model(o.trans, a, b, c),
+        // Texture memory holds zeros here (`tex_unit.rs` tests its contents).
+        R::Tex => match o.tex {
+            TexOp::Idx => texel::tidx(a, b, c),
+            TexOp::Frc => texel::tfrc(a, b, c),
+            TexOp::Sel => texel::tsel(a, b, c),
+            TexOp::Fet => texel::unorm8(0),
+        },
         R::Fmad => 0,
     }
 }
@@ -172,6 +183,7 @@ fn random_op(rng: &mut XorShift) -> Op {
         R::Int,
         R::Trans,
         R::Trans,
+        R::Tex,
     ];
     let rounds = [
         RoundMode::Floor,
@@ -204,6 +216,7 @@ fn random_op(rng: &mut XorShift) -> Op {
         cond: u64::from(rng.next_u32() % 8),
         p: rng.next_u32().is_multiple_of(2),
         trans: TRANS[(rng.next_u32() % TRANS.len() as u32) as usize],
+        tex: TEX[(rng.next_u32() % 4) as usize],
     }
 }
 
@@ -235,7 +248,7 @@ fn trans_operands(rng: &mut XorShift, a: u32, b: u32, c: u32) -> (u32, u32, u32)
 #[test]
 fn misc_unit_matches_the_model() {
     const LATENCY: usize = 10;
-    let mut uut = MiscUnit::new(true, true);
+    let mut uut = MiscUnit::new(true, true, true);
     uut.connect_all();
     check_all(&uut).expect("MiscUnit passes rust-hdl's checks");
     let mut rng = XorShift::new(4242);
@@ -244,10 +257,11 @@ fn misc_unit_matches_the_model() {
         .map(|_| {
             let o = random_op(&mut rng);
             let (a, b, c) = (operand(&mut rng), operand(&mut rng), operand(&mut rng));
-            let (a, b, c) = if o.sel == ResultSel::Trans {
-                trans_operands(&mut rng, a, b, c)
-            } else {
-                (a, b, c)
+            let (a, b, c) = match o.sel {
+                ResultSel::Trans => trans_operands(&mut rng, a, b, c),
+                // The texture unit wraps by masking: axis words of power-of-two sizes.
+                ResultSel::Tex => (a, b, (c & !0x7FFF) | ((1 << (c % 15)) - 1)),
+                _ => (a, b, c),
             };
             (o, a, b, c)
         })
@@ -259,6 +273,7 @@ fn misc_unit_matches_the_model() {
             uut.b.next = u64::from(b).to_bits();
             uut.c.next = u64::from(c).to_bits();
             uut.trans_op.next = o.trans;
+            uut.tex_op.next = o.tex;
             uut.sel.next = o.sel;
             uut.round.next = o.round;
             uut.int_op.next = o.int_op;
@@ -284,7 +299,7 @@ fn misc_unit_matches_the_model() {
     }
     assert_eq!(
         seen.len(),
-        11 + TRANS.len(),
+        12 + TRANS.len(),
         "every result kind and every transcendental step was checked: {seen:?}"
     );
 }

@@ -30,6 +30,11 @@ fn emitted_verilog_lints_and_passes_yosys_checks() {
         "misc$fcmp",
         "misc$f2i",
         "misc$i2f",
+        "misc$trans",
+        "misc$tex",
+        "misc$tex$mem",
+        "misc$tex$unorm",
+        "div",
         "dec$rom_issue",
         "imem$0",
     ] {

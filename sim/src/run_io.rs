@@ -35,6 +35,13 @@ pub trait Sampler {
     fn fetch(&self, target: TextureTarget, texel: [i32; 4]) -> [u32; 4];
     /// (width, height, depth, levels) as integers (TXQ).
     fn size(&self) -> [u32; 4];
+    /// How the core's texture sequence addresses this texture (`microcode::arith::texel`): its
+    /// width and height, wrap modes and filter; texel `(x, y)` is then `fetch(T2D, [x, y, 0, 0])`.
+    /// `None` (the default) for samplers that are not textures: the core model's texel fetches
+    /// read zero from them.
+    fn layout(&self) -> Option<microcode::arith::texel::SamplerLayout> {
+        None
+    }
 }
 
 /// Which way the primitive faces (`--face`).

@@ -1,16 +1,22 @@
 //! The main job on a built-in default (`cargo run --release` with no arguments): the bundled
-//! lit-sphere shader (DP3/RSQ/POW/NRM lighting, a texture, a REP loop, a KIL) is checked, compiled
-//! for the shader core and rendered at 64x64 on the most accurate engine available, every pixel
-//! cross-checked against the reference model; the picture goes to `demo.png`.
+//! lit-sphere shader (DP3/RSQ/POW/NRM lighting, a bilinear texture, a REP loop, a KIL) is
+//! checked, compiled for the shader core and rendered at 64x64 on the cycle-accurate Verilator
+//! engine (the Verilog that gets synthesised), every pixel and the cycle count cross-checked
+//! against the core model and every pixel against the reference model; the picture goes to
+//! `demo.png`. Without Verilator it sets the pinned toolchain up first (`cargo xtask setup`) and,
+//! where that fails, renders 8x8 on rust-hdl's own simulation instead.
 
 use super::input::check_valid;
 use anyhow::{bail, Context, Result};
 use microcode::compile::compile;
-use microcode::core::CoreConfig;
-use microcode::tgsi::text;
-use sim::render::render;
+use microcode::core::{CoreConfig, Image};
+use microcode::tgsi::{text, Program};
+use sim::hardware::{
+    load_program, load_textures, rtl::RtlCore, run_loaded, verilator::VerilatorCore, HostPort,
+};
+use sim::render::{render, Frame};
 use sim::run_io::{RunInputs, RunOutput};
-use sim::texture::Texture;
+use sim::texture::{Filter, Texture};
 use std::collections::BTreeMap;
 use std::path::Path;
 use std::process::ExitCode;
@@ -18,12 +24,9 @@ use std::process::ExitCode;
 /// The bundled demo shader.
 const DEMO: &str = include_str!("../../examples/lit-sphere.tgsi");
 
-/// The engine the demo renders on. The cycle-accurate hardware engines take its place when they
-/// exist; everything else stays the same.
-const ENGINE: &str = "core";
-
-/// Image size.
+/// Image size on the Verilator engine, and on the rust-hdl engine (about 1,000 times slower).
 const SIZE: u32 = 64;
+const RTL_SIZE: u32 = 8;
 
 /// Serial line rate of the board build, and bytes on the wire per quad (RUN request with one vec4
 /// input for 4 lanes = 64 payload bytes, READ answer with one vec4 output for 4 lanes + kill mask
@@ -38,10 +41,82 @@ fn inputs() -> Result<RunInputs> {
     inputs.set_const(0, 1, vec4([1.0, 0.9, 0.8, 1.0])); // diffuse colour
     inputs.set_const(0, 2, vec4([0.1, 0.1, 0.25, 0.0])); // ambient and rim colour
     inputs.set_const(0, 3, vec4([0.6, 0.6, 0.6, 0.0])); // specular colour
-    let checker = Texture::checkerboard(8, 8, 1, [[1.0, 1.0, 1.0, 1.0], [0.55, 0.7, 1.0, 1.0]])
-        .context("building the demo texture")?;
+                                                        // 8-bit channels (k / 255), as the board's texture memory holds them.
+    let blue = [140.0 / 255.0, 179.0 / 255.0, 1.0, 1.0];
+    let checker = Texture::checkerboard(8, 8, 4, [[1.0; 4], blue])
+        .context("building the demo texture")?
+        .with_filter(Filter::Bilinear);
     inputs.textures = vec![Some(Box::new(checker))];
     Ok(inputs)
+}
+
+/// Renders `program` at `size` x `size` with the demo's inputs on `engine`.
+fn draw(
+    program: &Program,
+    size: u32,
+    engine: &mut dyn FnMut(&RunInputs) -> Result<RunOutput, String>,
+) -> Result<Frame> {
+    let mut inp = inputs()?;
+    Ok(render(
+        program,
+        size,
+        size,
+        &BTreeMap::new(),
+        &mut inp,
+        engine,
+        &mut |_, _| {},
+    )?)
+}
+
+/// The Verilator engine, after setting the pinned toolchain up when it is missing; the rust-hdl
+/// engine when that is impossible.
+fn hardware(cfg: &CoreConfig) -> Result<(Box<dyn HostPort>, u32)> {
+    let mut say = |m: &str| println!("{m}");
+    let first = match VerilatorCore::new(cfg, &mut say) {
+        Ok(v) => return Ok((Box::new(v), SIZE)),
+        Err(e) => e,
+    };
+    let setup = toolchain::workspace_root().map(|root| {
+        println!(
+            "Verilator not found; setting up the pinned FPGA toolchain first (`cargo xtask setup` in {}, about a minute)",
+            root.display()
+        );
+        std::process::Command::new(std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into()))
+            .args(["xtask", "setup"])
+            .current_dir(&root)
+            .status()
+    });
+    let why = match setup {
+        Some(Ok(s)) if s.success() => match VerilatorCore::new(cfg, &mut say) {
+            Ok(v) => return Ok((Box::new(v), SIZE)),
+            Err(e) => e.to_string(),
+        },
+        Some(Ok(s)) => format!("`cargo xtask setup` failed ({s}); {first}"),
+        Some(Err(e)) => format!("`cargo xtask setup` could not start ({e}); {first}"),
+        None => format!("not in the project's workspace; {first}"),
+    };
+    println!(
+        "verilator engine unavailable ({why}); using the rtl engine (rust-hdl's own simulation) at {RTL_SIZE}x{RTL_SIZE}"
+    );
+    Ok((Box::new(RtlCore::new(cfg)?), RTL_SIZE))
+}
+
+/// Renders on the hardware engine; returns the frame, the engine's name, seconds and clocks.
+fn render_on_hardware(
+    program: &Program,
+    image: &Image,
+    cfg: &CoreConfig,
+) -> Result<(Frame, &'static str, f64, u64)> {
+    let (mut port, size) = hardware(cfg)?;
+    load_program(port.as_mut(), image)?;
+    load_textures(port.as_mut(), image, &inputs()?)?;
+    let started = std::time::Instant::now();
+    let clocks0 = port.clocks();
+    let frame = draw(program, size, &mut |i| {
+        run_loaded(port.as_mut(), image, i).map_err(|e| e.to_string())
+    })?;
+    let seconds = started.elapsed().as_secs_f64();
+    Ok((frame, port.engine(), seconds, port.clocks() - clocks0))
 }
 
 /// Runs the built-in demo.
@@ -49,8 +124,8 @@ pub fn run() -> Result<ExitCode> {
     let name = "examples/lit-sphere.tgsi";
     let program = text::parse(DEMO).map_err(|e| anyhow::anyhow!("{}", e.render(DEMO, name)))?;
     check_valid(&program, name)?;
-    let compiled = compile(&program, &CoreConfig::default()).context("compiling the demo")?;
-    let image = compiled.image;
+    let cfg = CoreConfig::default();
+    let image = compile(&program, &cfg).context("compiling the demo")?.image;
     let image_bytes = image.to_bytes().len();
     println!(
         "{name}: {} TGSI instructions -> {} core instructions ({image_bytes}-byte image)",
@@ -58,35 +133,22 @@ pub fn run() -> Result<ExitCode> {
         image.code.len()
     );
 
-    let started = std::time::Instant::now();
-    let mut engine = |i: &RunInputs| -> Result<RunOutput, String> {
+    let (frame, engine, seconds, clocks) = render_on_hardware(&program, &image, &cfg)?;
+    let size = frame.width;
+    let model = draw(&program, size, &mut |i| {
         sim::core_model::run(&image, i).map_err(|e| e.to_string())
-    };
-    let corners = BTreeMap::new();
-    let mut inp = inputs()?;
-    let frame = render(
-        &program,
-        SIZE,
-        SIZE,
-        &corners,
-        &mut inp,
-        &mut engine,
-        &mut |_, _| {},
-    )?;
-    let elapsed = started.elapsed().as_secs_f64();
-    let mut reference = |i: &RunInputs| -> Result<RunOutput, String> {
+    })?;
+    let differing_model = frame.diff(&model).0;
+    if differing_model != 0 || frame.cycles != model.cycles {
+        bail!(
+            "the {engine} engine and the core model disagree: {differing_model} pixels differ, cycles {:?} vs {:?}",
+            frame.cycles,
+            model.cycles
+        );
+    }
+    let golden = draw(&program, size, &mut |i| {
         sim::reference::run(&program, i).map_err(|e| e.to_string())
-    };
-    let mut inp = inputs()?;
-    let golden = render(
-        &program,
-        SIZE,
-        SIZE,
-        &corners,
-        &mut inp,
-        &mut reference,
-        &mut |_, _| {},
-    )?;
+    })?;
     // Approximated operations may differ in the last bits; after 8-bit rounding that is at most
     // one step of a channel.
     let worst = frame
@@ -98,7 +160,7 @@ pub fn run() -> Result<ExitCode> {
         .unwrap_or(0);
     let differing = frame.diff(&golden).0;
     if worst > 1 {
-        bail!("the {ENGINE} engine and the reference model disagree by {worst}/255 on a channel");
+        bail!("the {engine} engine and the reference model disagree by {worst}/255 on a channel");
     }
     let out = Path::new("demo.png");
     frame.write_png(out)?;
@@ -109,10 +171,13 @@ pub fn run() -> Result<ExitCode> {
     let compute = cycles as f64 / clock;
     let serial = (image_bytes as f64 + WIRE_BYTES_PER_QUAD * frame.quads as f64) * 10.0 / BAUD;
     println!(
-        "rendered {SIZE}x{SIZE} on the {ENGINE} engine in {elapsed:.2} s: {} pixels, {} killed",
+        "rendered {size}x{size} on the {engine} engine (the core's Verilog, cycle by cycle) in {seconds:.2} s: \
+         {} pixels, {} killed, {clocks} clocks simulated ({:.0} per second)",
         frame.pixels.len(),
-        frame.killed
+        frame.killed,
+        clocks as f64 / seconds.max(1e-9)
     );
+    println!("checked against the core model: 0 pixels differ, {cycles} cycles both");
     println!(
         "checked against the reference model: {differing} pixels differ (worst {worst}/255 per channel)"
     );
@@ -129,83 +194,5 @@ pub fn run() -> Result<ExitCode> {
         serial
     );
     println!("wrote {}", out.display());
-    hardware_check()?;
     Ok(ExitCode::SUCCESS)
-}
-
-/// The hardware's part of the demo: the lit sphere needs units the hardware does not build yet
-/// (RSQ and POW on the transcendental sequencer, TEX on the texture unit), so the bundled checker
-/// shader is rendered on the cycle-accurate Verilator engine (or, without Verilator, on rust-hdl's
-/// own simulation at a smaller size) and compared with the core model pixel for pixel and cycle
-/// for cycle.
-fn hardware_check() -> Result<()> {
-    use sim::hardware::{
-        load_program, rtl::RtlCore, run_loaded, verilator::VerilatorCore, HostPort,
-    };
-    const CHECKER: &str = include_str!("../../examples/checker.tgsi");
-    let name = "examples/checker.tgsi";
-    let program =
-        text::parse(CHECKER).map_err(|e| anyhow::anyhow!("{}", e.render(CHECKER, name)))?;
-    let cfg = CoreConfig::default();
-    let image = compile(&program, &cfg)
-        .context("compiling the checker")?
-        .image;
-    let (mut port, size): (Box<dyn HostPort>, u32) = match VerilatorCore::new(&cfg, &mut |m| {
-        println!("{m}")
-    }) {
-        Ok(v) => (Box::new(v), 32),
-        Err(e) => {
-            println!("verilator engine unavailable ({e}); using the rtl engine at 8x8 (`cargo xtask setup` installs Verilator)");
-            (Box::new(RtlCore::new(&cfg)?), 8)
-        }
-    };
-    load_program(port.as_mut(), &image)?;
-    let started = std::time::Instant::now();
-    let clocks0 = port.clocks();
-    let corners = BTreeMap::new();
-    let mut hw = |i: &RunInputs| -> Result<RunOutput, String> {
-        run_loaded(port.as_mut(), &image, i).map_err(|e| e.to_string())
-    };
-    let mut inp = RunInputs::default();
-    let frame = render(
-        &program,
-        size,
-        size,
-        &corners,
-        &mut inp,
-        &mut hw,
-        &mut |_, _| {},
-    )?;
-    let elapsed = started.elapsed().as_secs_f64();
-    let clocks = port.clocks() - clocks0;
-    let mut model = |i: &RunInputs| -> Result<RunOutput, String> {
-        sim::core_model::run(&image, i).map_err(|e| e.to_string())
-    };
-    let mut inp = RunInputs::default();
-    let golden = render(
-        &program,
-        size,
-        size,
-        &corners,
-        &mut inp,
-        &mut model,
-        &mut |_, _| {},
-    )?;
-    let differing = frame.diff(&golden).0;
-    if differing != 0 || frame.cycles != golden.cycles {
-        bail!(
-            "the {} engine and the core model disagree: {differing} pixels, cycles {:?} vs {:?}",
-            port.engine(),
-            frame.cycles,
-            golden.cycles
-        );
-    }
-    println!(
-        "hardware: {name} rendered {size}x{size} on the {} engine (the core's Verilog, cycle by cycle) in {elapsed:.2} s, \
-         {clocks} clocks simulated ({:.0} per second); equal to the core model: 0 pixels differ, {} cycles both",
-        port.engine(),
-        clocks as f64 / elapsed.max(1e-9),
-        frame.cycles.unwrap_or(0)
-    );
-    Ok(())
 }

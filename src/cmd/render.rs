@@ -139,14 +139,20 @@ fn render_with(
             })
         }
         "rtl" | "verilator" => {
-            use sim::hardware::{load_program, open, run_loaded};
+            use sim::hardware::{load_program, load_textures, open, run_loaded};
             let cfg = CoreConfig::default();
             let image = compile(program, &cfg)
                 .context("compiling for the core")?
                 .image;
             let mut port = open(engine, &cfg, &mut |m| eprintln!("{m}"))?;
             load_program(port.as_mut(), &image)?;
+            // Every quad binds the same textures: they are written once, with the first quad.
+            let mut textures_loaded = false;
             Box::new(move |i: &RunInputs| {
+                if !textures_loaded {
+                    load_textures(port.as_mut(), &image, i).map_err(|e| e.to_string())?;
+                    textures_loaded = true;
+                }
                 run_loaded(port.as_mut(), &image, i).map_err(|e| e.to_string())
             })
         }

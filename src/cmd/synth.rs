@@ -38,6 +38,10 @@ pub struct SynthArgs {
     /// MISSING_UNIT on the board).
     #[arg(long)]
     pub no_address_stack: bool,
+    /// Leave out the texture unit, its texture memory and its table (6 block RAMs; TEX on 1D,
+    /// 2D and RECT targets faults MISSING_UNIT on the board).
+    #[arg(long)]
+    pub no_texture: bool,
 }
 
 /// Runs the flow and prints the resources and the clock achieved.
@@ -55,6 +59,9 @@ pub fn run(args: SynthArgs) -> Result<ExitCode> {
     }
     if args.no_address_stack {
         core.features &= !Features::ADDRESS_STACK;
+    }
+    if args.no_texture {
+        core.features &= !Features::TEXTURE;
     }
     // The host tools compile for the default configuration; a board built without a unit has
     // another ISA hash, and `load` refuses images compiled for the full one (as it should).

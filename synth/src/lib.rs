@@ -18,11 +18,13 @@ pub const BOARD_BAUD: u32 = 115_200;
 
 /// The blocks of the board top that synthesis must keep (rust-hdl instance paths below `top`),
 /// with the least yosys cells each must still have when synthesised alone.
-pub const BOARD_BLOCKS: [(&str, u64); 9] = [
+pub const BOARD_BLOCKS: [(&str, u64); 11] = [
     ("core$fmad$mul", 1_000),
     ("core$fmad$add", 500),
     ("core$div", 300),
     ("core$misc", 800),
+    ("core$misc$trans", 150),
+    ("core$misc$tex", 150),
     ("core$seq", 400),
     ("loader", 500),
     ("loader$frame_rx", 50),

@@ -19,6 +19,7 @@ pub mod int;
 pub mod integral;
 pub mod round;
 pub mod tables;
+pub mod texel;
 pub mod transcendental;
 
 pub use accuracy::{accuracy_report, AccuracyRow, ErrorUnit};

@@ -204,6 +204,21 @@ impl Alloc {
         Some((first, d.first, d.last - d.first + 1))
     }
 
+    /// The K slot of descriptor `part` of sampler `unit` (`arith::texel::descriptors`), added on
+    /// first use; the host fills it from the bound texture.
+    pub fn texture(&mut self, unit: u16, part: u16) -> u8 {
+        let source = ConstSource::Texture { unit, part };
+        if let Some(c) = self.constants.iter().find(|c| c.source == source) {
+            return c.k.min(255) as u8;
+        }
+        let k = self.constants.len();
+        self.constants.push(ConstSlot {
+            k: k.min(usize::from(u16::MAX)) as u16,
+            source,
+        });
+        k.min(255) as u8
+    }
+
     /// A K slot holding `v`, added when no slot holds it yet (compiler constants: integer masks,
     /// shift counts, divisors). The K limit is checked again at the end of compilation.
     pub fn data(&mut self, v: [u32; 4]) -> u8 {

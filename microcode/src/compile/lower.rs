@@ -27,7 +27,7 @@ pub(crate) struct Dst {
 }
 
 /// `o` with its components permuted: component c reads what component `p[c]` read.
-fn perm(o: Operand, p: [usize; 4]) -> Operand {
+pub(crate) fn perm(o: Operand, p: [usize; 4]) -> Operand {
     let mut r = o;
     r.neg = 0;
     for (c, &from) in p.iter().enumerate() {
@@ -37,7 +37,7 @@ fn perm(o: Operand, p: [usize; 4]) -> Operand {
     r
 }
 
-fn negated(o: Operand) -> Operand {
+pub(crate) fn negated(o: Operand) -> Operand {
     Operand {
         neg: o.neg ^ 0xF,
         ..o
@@ -45,7 +45,7 @@ fn negated(o: Operand) -> Operand {
 }
 
 /// A scratch register read with a swizzle (0-3 components, SWZ_ZERO / SWZ_ONE literals).
-fn sel(r: u8, swz: [u8; 4]) -> Operand {
+pub(crate) fn sel(r: u8, swz: [u8; 4]) -> Operand {
     Operand { swz, ..Ctx::reg(r) }
 }
 
@@ -298,7 +298,7 @@ pub(crate) fn instruction(c: &mut Ctx, inst: &Instruction) -> Result<(), Compile
         return lower_matrix(c, inst, rows, width);
     }
     if op.info().is_texture() {
-        return lower_texture(c, inst);
+        return super::texture::lower_texture(c, inst);
     }
     if matches!(op, Opcode::Pk2us | Opcode::Pk4ub | Opcode::Pk4b) {
         return super::int::lower_pack_unorm(c, inst);
@@ -593,54 +593,6 @@ pub(crate) fn instruction(c: &mut Ctx, inst: &Instruction) -> Result<(), Compile
         }
         _ => return Err(c.unsupported("")),
     }
-    Ok(())
-}
-
-/// Texture opcodes on the texture unit: TEX, TXB, TXL, TXD (bias, lod and derivatives are read and
-/// have no effect on single-level textures), TXP (x, y, z divided by w first, as ExtDivide), TXF
-/// (integer coordinates), TXQ (size).
-fn lower_texture(c: &mut Ctx, inst: &Instruction) -> Result<(), CompileError> {
-    let op = inst.opcode;
-    let samp_at = if op == Opcode::Txd { 3 } else { 1 };
-    let samp = inst
-        .src
-        .get(samp_at)
-        .filter(|s| s.reg.file == File::Sampler && s.reg.indirect.is_none())
-        .ok_or_else(|| c.unsupported("texture sampler operand"))?;
-    let unit =
-        u8::try_from(samp.reg.index).map_err(|_| c.unsupported("sampler unit beyond 255"))?;
-    let target = inst.texture.map_or(0, |t| t as u8);
-    let coords = inst
-        .src
-        .first()
-        .ok_or_else(|| c.unsupported("texture opcode without coordinates"))?;
-    let core_op = match op {
-        Opcode::Txq => Op::Txq,
-        Opcode::Txf => Op::Txf,
-        _ => Op::Tex,
-    };
-    let mut a = match core_op {
-        Op::Tex => c.src(coords)?,
-        Op::Txf => c.int_src(coords)?,
-        _ => Operand::default(),
-    };
-    if op == Opcode::Txp {
-        let t = c.scratch();
-        let w = splat(a, 3);
-        c.op(Op::Div, t, 0b0111, &[a, w]);
-        c.op(Op::Mov, t, 0b1000, &[a]);
-        a = Ctx::reg(t);
-    }
-    let d = c.dst(inst)?;
-    let b = Operand {
-        index: unit,
-        ..Operand::default()
-    };
-    let t = Operand {
-        index: target,
-        ..Operand::default()
-    };
-    c.fin(core_op, d, 0xF, &[a, b, t]);
     Ok(())
 }
 

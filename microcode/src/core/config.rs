@@ -84,7 +84,7 @@ impl Default for CoreConfig {
             constants: 64,
             mask_stack_depth: 8,
             call_stack_depth: 8,
-            texture_texels: 4096,
+            texture_texels: 512,
             predicates: 1,
             address_stack_depth: 32,
             features: Features::DIVIDER

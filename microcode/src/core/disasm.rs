@@ -89,6 +89,9 @@ pub fn instr_text(i: &Instr) -> String {
     {
         let _ = write!(t, " -> {}", i.target);
     }
+    if i.op == Op::Tfet {
+        let _ = write!(t, " SAMP[{}]", i.target);
+    }
     t
 }
 
@@ -121,6 +124,10 @@ pub fn listing(img: &Image) -> String {
             }
             ConstSource::Geometry { vertex, index } => {
                 let _ = writeln!(t, "; K{} = IN[{vertex}][{index}]", k.k);
+            }
+            ConstSource::Texture { unit, part } => {
+                let what = ["sizes, offset, base", "axis words"][usize::from(part.min(1))];
+                let _ = writeln!(t, "; K{} = SAMP[{unit}] descriptor {part} ({what})", k.k);
             }
         }
     }

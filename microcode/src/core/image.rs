@@ -9,7 +9,8 @@
 //! ..  sections: u32 tag (4 ASCII), u32 payload length, payload
 //!     CODE  16 bytes per instruction (the u128 word of isa::encode)
 //!     KMAP  24 bytes per constant slot: u16 K index, u16 kind (0 data, 1 CONST, 2 geometry
-//!           input), u16 buffer (or vertex), u16 index, 4 x u32 data
+//!           input, 3 sampler descriptor), u16 buffer (vertex, sampler unit), u16 index (or
+//!           descriptor part), 4 x u32 data
 //!     IMAP  4 bytes per input: u16 TGSI IN index, u16 R register
 //!     OMAP  4 bytes per output: u16 TGSI OUT index, u16 R register
 //!     ORIG  2 bytes per instruction: the TGSI instruction index it came from
@@ -35,6 +36,9 @@ pub enum ConstSource {
     Buffer { buffer: u16, index: u16 },
     /// Geometry input `IN[vertex][index]`, written by the host before the run.
     Geometry { vertex: u16, index: u16 },
+    /// Descriptor `part` (0 or 1, `arith::texel::descriptors`) of the texture bound to sampler
+    /// `unit`, written by the host before the run.
+    Texture { unit: u16, part: u16 },
 }
 
 /// One slot of the constant file K.
@@ -179,6 +183,7 @@ impl Image {
                 ConstSource::Data(d) => (0, 0, 0, d),
                 ConstSource::Buffer { buffer, index } => (1, buffer, index, [0; 4]),
                 ConstSource::Geometry { vertex, index } => (2, vertex, index, [0; 4]),
+                ConstSource::Texture { unit, part } => (3, unit, part, [0; 4]),
             };
             put16(&mut k, kind);
             put16(&mut k, buffer);
@@ -310,6 +315,10 @@ impl Image {
                             2 => ConstSource::Geometry {
                                 vertex: le16(e, 4),
                                 index: le16(e, 6),
+                            },
+                            3 => ConstSource::Texture {
+                                unit: le16(e, 4),
+                                part: le16(e, 6),
                             },
                             _ => return Err(ImageError::BadConstKind { offset, kind }),
                         };

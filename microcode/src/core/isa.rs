@@ -38,7 +38,8 @@ pub enum Unit {
     Seq,
     /// Sequencer flow control: masks, stacks, branches, kills.
     Flow,
-    /// Texture unit: texel fetch from texture memory and the filtering sequence.
+    /// Texture unit: the addressing steps and texel fetch from texture memory (`TIDX`, `TFRC`,
+    /// `TFET`, `TSEL`), and the model-only TEX / TXF / TXQ.
     Tex,
     /// The per-lane address stack of PUSHA / POPA.
     Stack,
@@ -114,8 +115,9 @@ macro_rules! op_table {
     };
 }
 
-/// Passes of the texture sequence (address, 4 texel fetches, bilinear weights and 3 lerps per
-/// channel pair): a provisional figure until the texture unit is built.
+/// Clocks per slot of the model-only texture operations TEX, TXF and TXQ (3D, cube and shadow
+/// targets, texel fetch and size query, which the texture unit does not build): a nominal figure.
+/// 1D, 2D and RECT sampling is compiled to `TIDX` / `TFRC` / `TFET` / `TSEL` sequences instead.
 const TEX_STEPS: u32 = 8;
 
 /// Clocks a derivative waits before issue: its lane reads a neighbour up to two lanes later,
@@ -177,6 +179,10 @@ op_table! {
     Tex = 44, "TEX", Tex, 1, Reg, SLOTS * TEX_STEPS, 0, LATENCY, "d = sample(unit B.index, target C.index, A as float coordinates) (decisions.md section 6)";
     Txf = 45, "TXF", Tex, 1, Reg, SLOTS * 2, 0, LATENCY, "d = texel(unit B.index, A as int32 coordinates)";
     Txq = 46, "TXQ", Tex, 0, Reg, SLOTS, 0, LATENCY, "d = size(unit B.index) as int32 (width, height, depth, levels)";
+    Tidx = 80, "TIDX", Tex, 3, Reg, SLOTS, 0, LATENCY, "d.c = tidx(A.c, B.c, C.c): int32 A wrapped by axis word C (size, wrap, +1, stride shift); index 0 (+1) when coordinate B is not finite (arith::texel)";
+    Tfrc = 81, "TFRC", Tex, 3, Reg, SLOTS, 0, LATENCY, "d.c = tfrc(A.c, B.c, C.c): the weight A when coordinate B is finite and axis word C filters bilinearly, else +0";
+    Tfet = 82, "TFET", Tex, 2, Reg, SLOTS, 0, LATENCY, "d.c = channel c of the texel at address A.c of sampler unit `target` (B.c: the texture's base in texture memory); A.c must be an address TIDX formed (the hardware reads texture memory at A + B)";
+    Tsel = 83, "TSEL", Tex, 3, Reg, SLOTS, 0, LATENCY, "d.c = tsel(A.c, B.c, C.c): A when axis word C filters bilinearly, else B";
     If = 48, "IF", Flow, 0, None, 1 + LATENCY, 0, 0, "cond = any P.c for c in wmask; push (entry E, cond); E &= cond; if E == 0 jump to target (its ELSE or ENDIF, which then runs)";
     Else = 49, "ELSE", Flow, 0, None, 2, 0, 0, "E = entry & !cond of the IF frame; if E == 0 jump to target (ENDIF)";
     Endif = 50, "ENDIF", Flow, 0, None, 2, 0, 0, "pop the IF frame; E = its entry mask";

@@ -3,6 +3,7 @@
 use super::{CoreFault, FaultKind, ENGINE};
 use crate::run_io::{LaneOutput, RunInputs, RunOutput, Vertex, LANES};
 use microcode::arith;
+use microcode::arith::texel;
 use microcode::arith::transcendental::steps;
 use microcode::core::disasm::instr_text;
 use microcode::core::isa::{Cond, DstKind, Instr, Op, Operand, SrcFile, Unit, SWZ_ONE, SWZ_ZERO};
@@ -242,7 +243,11 @@ impl<'a> Machine<'a> {
             self.address_stack(pc, i)?;
             return Ok(Some(pc + 1));
         }
-        if info.unit == Unit::Tex {
+        if i.op == Op::Tfet {
+            self.texel_fetch(pc, i)?;
+            return Ok(Some(pc + 1));
+        }
+        if matches!(i.op, Op::Tex | Op::Txf | Op::Txq) {
             self.texture(pc, i)?;
             return Ok(Some(pc + 1));
         }
@@ -535,6 +540,38 @@ impl<'a> Machine<'a> {
         Ok(())
     }
 
+    /// TFET: channel c of the texel at address A.c of the texture bound to unit `target` (the
+    /// address is relative to the texture's base: `arith::texel::SamplerLayout::texel_of`).
+    fn texel_fetch(&mut self, pc: usize, i: &Instr) -> Result<(), CoreFault> {
+        let unit = usize::from(i.target);
+        let sampler = self
+            .inputs
+            .textures
+            .get(unit)
+            .and_then(Option::as_ref)
+            .ok_or(CoreFault {
+                pc,
+                kind: FaultKind::MissingTexture { unit },
+            })?;
+        let layout = sampler.layout();
+        let active = self.e;
+        for l in (0..LANES).filter(|&l| active[l]) {
+            let a = self.read(&i.src[0], l);
+            let out: [u32; 4] = std::array::from_fn(|c| {
+                layout.map_or(0, |layout| {
+                    let (x, y) = layout.texel_of(a[c]);
+                    let t = sampler.fetch(
+                        microcode::tgsi::TextureTarget::T2D,
+                        [x as i32, y as i32, 0, 0],
+                    );
+                    t[c]
+                })
+            });
+            self.write(i, l, out);
+        }
+        Ok(())
+    }
+
     fn address_stack(&mut self, pc: usize, i: &Instr) -> Result<(), CoreFault> {
         let depth = usize::from(self.img.config.address_stack_depth);
         let active = self.e;
@@ -643,6 +680,9 @@ impl<'a> Machine<'a> {
                     Op::Lg2f => steps::lg2_finish(x, y),
                     Op::Scq => steps::sincos_pick(x, y, z),
                     Op::Scf => steps::sincos_finish(x, y),
+                    Op::Tidx => texel::tidx(x, y, z),
+                    Op::Tfrc => texel::tfrc(x, y, z),
+                    Op::Tsel => texel::tsel(x, y, z),
                     Op::Mov | Op::Movr => x,
                     Op::Ddx => arith::fsub(all[l | 1][c], all[l & 2][c]),
                     Op::Ddy => arith::fsub(all[l | 2][c], all[l & 1][c]),

@@ -13,6 +13,7 @@
 mod exec;
 
 use crate::run_io::{RunInputs, RunOutput, LANES};
+use microcode::arith::texel;
 use microcode::core::image::ConstSource;
 use microcode::core::Image;
 use thiserror::Error;
@@ -53,7 +54,8 @@ pub enum FaultKind {
 
 /// The register file R (per register, per lane) and the constant file K a run starts with: zero,
 /// then the image's input map applied to `inputs.inputs` and its constant slots filled from image
-/// data, `inputs.constants` and `inputs.geometry_inputs`. Every engine of the core starts here.
+/// data, `inputs.constants`, `inputs.geometry_inputs` and the sampler descriptors of the bound
+/// textures ([`texture_placement`]). Every engine of the core starts here.
 pub fn initial_state(image: &Image, inputs: &RunInputs) -> (Vec<[[u32; 4]; LANES]>, Vec<[u32; 4]>) {
     let regs = usize::from(image.config.registers);
     let mut r = vec![[[0u32; 4]; LANES]; regs];
@@ -65,6 +67,7 @@ pub fn initial_state(image: &Image, inputs: &RunInputs) -> (Vec<[[u32; 4]; LANES
             *slot = *v;
         }
     }
+    let placement = texture_placement(image, inputs);
     let mut k = vec![[0u32; 4]; usize::from(image.config.constants)];
     for c in &image.constants {
         let v = match c.source {
@@ -79,12 +82,55 @@ pub fn initial_state(image: &Image, inputs: &RunInputs) -> (Vec<[[u32; 4]; LANES
                 .get(&(u32::from(vertex), u32::from(index)))
                 .copied()
                 .unwrap_or([0; 4]),
+            ConstSource::Texture { unit, part } => placement
+                .get(usize::from(unit))
+                .copied()
+                .flatten()
+                .map_or([0; 4], |(layout, base)| {
+                    texel::descriptors(&layout, base)[usize::from(part.min(1))]
+                }),
         };
         if let Some(slot) = k.get_mut(usize::from(c.k)) {
             *slot = v;
         }
     }
     (r, k)
+}
+
+/// Where each texture the image's texel fetches read lives in texture memory: its layout and its
+/// first texel, one after another in unit order (other units, and samplers without a layout,
+/// take no room). The
+/// descriptors of [`initial_state`] and the hardware engines' texture upload both follow it.
+pub fn texture_placement(
+    image: &Image,
+    inputs: &RunInputs,
+) -> Vec<Option<(texel::SamplerLayout, u32)>> {
+    let used = sampled_units(image);
+    let mut next = 0u32;
+    inputs
+        .textures
+        .iter()
+        .enumerate()
+        .map(|(unit, t)| {
+            if !used.contains(&unit) {
+                return None;
+            }
+            let layout = t.as_ref()?.layout()?;
+            let base = next;
+            next = next.saturating_add(layout.footprint());
+            Some((layout, base))
+        })
+        .collect()
+}
+
+/// The sampler units the image's texel fetches (`TFET`) read, in order.
+pub fn sampled_units(image: &Image) -> std::collections::BTreeSet<usize> {
+    image
+        .code
+        .iter()
+        .filter(|i| i.op == microcode::core::isa::Op::Tfet)
+        .map(|i| usize::from(i.target))
+        .collect()
 }
 
 /// Runs the image on `inputs`.

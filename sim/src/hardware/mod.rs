@@ -65,6 +65,9 @@ pub enum HwError {
         name: &'static str,
         cycles: u64,
     },
+    /// A texture the image samples cannot be held by the hardware's texture memory.
+    #[error("sampler unit {unit}: {reason}")]
+    Texture { unit: usize, reason: String },
     /// The simulation did not finish.
     #[error("the {engine} engine did not finish within {clocks} clocks")]
     Timeout { engine: &'static str, clocks: u64 },
@@ -169,6 +172,77 @@ pub fn write_program(port: &mut dyn HostPort, image: &Image) -> Result<(), HwErr
     Ok(())
 }
 
+/// Writes the textures the image samples into texture memory where
+/// [`core_model::texture_placement`] puts them (their descriptors reach K with the constants).
+/// Textures stay loaded across runs: callers running many quads with the same textures call it
+/// once. The hardware holds RGBA8 texels (every channel `k / 255`), power-of-two sizes on the
+/// axes that repeat, and `hdl::tex_unit::TEXELS` texels in all (rows padded to a power of two);
+/// anything else is refused before a word is written, naming the unit and the reason.
+pub fn load_textures(
+    port: &mut dyn HostPort,
+    image: &Image,
+    inputs: &RunInputs,
+) -> Result<(), HwError> {
+    let units = core_model::sampled_units(image);
+    if units.is_empty() {
+        return Ok(());
+    }
+    let placement = core_model::texture_placement(image, inputs);
+    let capacity = hdl::tex_unit::TEXELS.min(usize::from(image.config.texture_texels));
+    let mut words = Vec::new();
+    for &unit in &units {
+        let err = |reason: String| HwError::Texture { unit, reason };
+        let sampler = inputs
+            .textures
+            .get(unit)
+            .and_then(Option::as_ref)
+            .ok_or_else(|| err("no texture bound".into()))?;
+        let (layout, base) = placement
+            .get(unit)
+            .copied()
+            .flatten()
+            .ok_or_else(|| err("the sampler is not a texture the core can address".into()))?;
+        for (axis, size) in [layout.width, layout.height].into_iter().enumerate() {
+            if !layout.clamp[axis] && !size.is_power_of_two() {
+                return Err(err(format!(
+                    "{} {size} repeats but is not a power of two (the texture unit wraps by masking)",
+                    ["width", "height"][axis]
+                )));
+            }
+        }
+        let end = base as usize + layout.footprint() as usize;
+        if end > capacity {
+            return Err(err(format!(
+                "{}x{} needs texture memory up to texel {end}, the hardware has {capacity}",
+                layout.width, layout.height
+            )));
+        }
+        for y in 0..layout.height {
+            for x in 0..layout.width {
+                let t = sampler.fetch(
+                    microcode::tgsi::TextureTarget::T2D,
+                    [x as i32, y as i32, 0, 0],
+                );
+                let mut w = 0u32;
+                for (c, &bits) in t.iter().enumerate() {
+                    let k = microcode::arith::texel::to_unorm8(bits).ok_or_else(|| {
+                        err(format!(
+                            "texel ({x}, {y}) channel {c} is {bits:#010x} ({}), not an 8-bit unorm value k/255",
+                            f32::from_bits(bits)
+                        ))
+                    })?;
+                    w |= u32::from(k) << (8 * c);
+                }
+                words.push((base + layout.address(x, y), w));
+            }
+        }
+    }
+    for (addr, w) in words {
+        port.write(host_port::texel_addr(addr as usize), w)?;
+    }
+    Ok(())
+}
+
 /// Clocks a run may take before the engine gives up: the budget's worth of the slowest
 /// instruction, plus slack.
 fn clock_limit(image: &Image, budget: u64) -> u64 {
@@ -188,6 +262,16 @@ pub fn run_loaded(
     image: &Image,
     inputs: &RunInputs,
 ) -> Result<RunOutput, HwError> {
+    run_budget(port, image, inputs, inputs.budget)
+}
+
+/// [`run_loaded`] with an instruction budget of `budget` instead of `inputs.budget`.
+fn run_budget(
+    port: &mut dyn HostPort,
+    image: &Image,
+    inputs: &RunInputs,
+    budget: u64,
+) -> Result<RunOutput, HwError> {
     let (r, k) = core_model::initial_state(image, inputs);
     port.clear()?;
     for (s, v) in k.iter().enumerate() {
@@ -204,7 +288,7 @@ pub fn run_loaded(
             }
         }
     }
-    let budget = u32::try_from(inputs.budget).unwrap_or(u32::MAX);
+    let budget = u32::try_from(budget).unwrap_or(u32::MAX);
     let run = port.run(budget, clock_limit(image, u64::from(budget)))?;
     if run.fault != 0 {
         return Err(HwError::Fault {
@@ -256,6 +340,7 @@ pub fn run_image(
     inputs: &RunInputs,
 ) -> Result<RunOutput, HwError> {
     load_program(port, image)?;
+    load_textures(port, image, inputs)?;
     run_loaded(port, image, inputs)
 }
 
@@ -282,19 +367,13 @@ pub fn first_difference(
     max_steps: u64,
 ) -> Result<Option<Divergence>, HwError> {
     load_program(port, image)?;
+    load_textures(port, image, inputs)?;
     let regs = usize::from(image.config.registers).min(16);
     for n in 1..=max_steps {
         let Ok((model, pcs)) = core_model::run_prefix(image, inputs, n) else {
             return Ok(None);
         };
-        let mut limited = RunInputs {
-            budget: n,
-            ..RunInputs::default()
-        };
-        limited.inputs = inputs.inputs.clone();
-        limited.constants = inputs.constants.clone();
-        limited.geometry_inputs = inputs.geometry_inputs.clone();
-        match run_loaded(port, image, &limited) {
+        match run_budget(port, image, inputs, n) {
             Ok(_) | Err(HwError::Fault { .. }) => {}
             Err(e) => return Err(e),
         }

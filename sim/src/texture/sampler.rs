@@ -2,7 +2,9 @@
 
 use microcode::tgsi::TextureTarget;
 
-use super::image::Texture;
+use microcode::arith::texel::SamplerLayout;
+
+use super::image::{Filter, Texture, Wrap};
 use crate::run_io::Sampler;
 
 impl Texture {
@@ -39,5 +41,17 @@ impl Sampler for Texture {
 
     fn size(&self) -> [u32; 4] {
         Texture::size(self)
+    }
+
+    fn layout(&self) -> Option<SamplerLayout> {
+        Some(SamplerLayout {
+            width: self.width,
+            height: self.height,
+            clamp: [
+                self.wrap[0] == Wrap::ClampToEdge,
+                self.wrap[1] == Wrap::ClampToEdge,
+            ],
+            linear: self.filter == Filter::Bilinear,
+        })
     }
 }

@@ -74,30 +74,25 @@ pub fn random_inputs_with(rng: &mut XorShift, tame: bool) -> RunInputs {
         }
     }
     inp.budget = 100_000;
-    inp.textures = vec![Some(Box::new(TestSampler))];
+    inp.textures = vec![Some(Box::new(test_texture()))];
     inp
 }
 
-/// A procedural texture bound to unit 0 (the sampler is shared by both models; the test checks
-/// that both call it with the same coordinates and write its results the same way).
-pub struct TestSampler;
-
-impl sim::run_io::Sampler for TestSampler {
-    fn sample(&self, target: TextureTarget, c: [f32; 4]) -> [u32; 4] {
-        let t = target as u32 as f32;
-        [
-            (c[0] + c[1]).to_bits(),
-            (c[0] * 2.0 - c[2]).to_bits(),
-            (c[1] * 0.5 + t).to_bits(),
-            c[3].to_bits(),
-        ]
-    }
-    fn fetch(&self, _target: TextureTarget, texel: [i32; 4]) -> [u32; 4] {
-        texel.map(|x| (x.wrapping_mul(3) as f32).to_bits())
-    }
-    fn size(&self) -> [u32; 4] {
-        [8, 4, 1, 1]
-    }
+/// The texture bound to unit 0: 8x4 RGBA with 8-bit channels (as the hardware's texture memory
+/// holds them), bilinear, repeating in s and clamped in t, so both wrap modes, both axes and the
+/// filter's arithmetic are exercised by every TEX the generators emit.
+pub fn test_texture() -> sim::texture::Texture {
+    use sim::texture::{Filter, Format, Texture, Wrap};
+    let texels: Vec<[u32; 4]> = (0..32u32)
+        .map(|i| {
+            [0, 1, 2, 3]
+                .map(|c| microcode::arith::texel::unorm8((i * 37 + c * 71 + i * i * c) as u8))
+        })
+        .collect();
+    Texture::new(8, 4, 1, Format::Rgba, texels)
+        .expect("a valid texture")
+        .with_filter(Filter::Bilinear)
+        .with_wrap([Wrap::Repeat, Wrap::ClampToEdge, Wrap::Repeat])
 }
 
 pub fn random_inputs(rng: &mut XorShift) -> RunInputs {

@@ -1,0 +1,198 @@
+//! `TexUnit`: the texture unit: texture memory (RGBA8 texels in block RAM, written through the
+//! host port), the unorm-to-float table, and the addressing steps of the TEX sequence (`TIDX`,
+//! `TFRC`, `TSEL`, `TFET`; `microcode::arith::texel`). Sampling on 1D, 2D and RECT targets is a
+//! compiled sequence of these steps and ordinary multiply-adds (`microcode/src/compile/texture.rs`),
+//! so this block and the float pipeline are all the hardware it needs.
+//!
+//! Ports: operands `a`, `b`, `c`, the step `op` and the slot's component `comp` (the channel a
+//! `TFET` returns) in; `result` out; the texture memory's write port `tw_we`, `tw_addr`,
+//! `tw_data` (texel `i` at address `i`, channel c in bits `8c .. 8c+7`).
+//!
+//! Timing: **latency 3, one operation per clock**: operands presented before rising edge *n* give
+//! `result` right after edge *n + 2*. Clock 1 registers the operands; clock 2 adds the "+1" of
+//! `TIDX` (33 bits, so `i32::MAX + 1` does not wrap) and reads the texel at `A + B`; clock 3 wraps
+//! the index (repeat as a mask: the hardware's textures have power-of-two sizes; clamp by
+//! comparison) and shifts it to its place, or looks the channel's byte up in the table (`k/255`
+//! correctly rounded). Texture memory: 512 texels (4 block RAMs), the table 2 block RAMs.
+use crate::bram::Bram;
+use crate::decoder::TexOp;
+use crate::rom::Rom;
+use microcode::arith::texel::unorm8;
+use rust_hdl::prelude::*;
+
+/// Texels of texture memory in this build (`CoreConfig::texture_texels` of the board).
+pub const TEXELS: usize = 512;
+
+/// The texture unit; see the module documentation.
+#[derive(LogicBlock)]
+pub struct TexUnit {
+    /// Clock.
+    pub clock: Signal<In, Clock>,
+    /// Operand A (`TIDX`: floor as int32; `TFRC`/`TSEL`: the value; `TFET`: the texel address).
+    pub a: Signal<In, Bits<32>>,
+    /// Operand B (`TIDX`/`TFRC`: the coordinate; `TSEL`: the texel; `TFET`: the texture's base).
+    pub b: Signal<In, Bits<32>>,
+    /// Operand C (the axis word, `arith::texel::axis`).
+    pub c: Signal<In, Bits<32>>,
+    /// Which step.
+    pub op: Signal<In, TexOp>,
+    /// The slot's component: the channel `TFET` returns.
+    pub comp: Signal<In, Bits<2>>,
+    /// Texture memory write enable (host port).
+    pub tw_we: Signal<In, Bit>,
+    /// Texture memory write address.
+    pub tw_addr: Signal<In, Bits<9>>,
+    /// Texture memory write data (RGBA8).
+    pub tw_data: Signal<In, Bits<32>>,
+    /// The step's result, 3 clocks later.
+    pub result: Signal<Out, Bits<32>>,
+    mem: Bram<32, 9>,
+    unorm: Rom<32, 8>,
+    // Clock 1.
+    a1: DFF<Bits<32>>,
+    b1: DFF<Bits<32>>,
+    c1: DFF<Bits<32>>,
+    op1: DFF<TexOp>,
+    comp1: DFF<Bits<2>>,
+    // Clock 2.
+    fin1: Signal<Local, Bit>,
+    n_eff: Signal<Local, Bits<33>>,
+    v1: Signal<Local, Bits<32>>,
+    sum2: DFF<Bits<33>>,
+    c2: DFF<Bits<32>>,
+    v2: DFF<Bits<32>>,
+    op2: DFF<TexOp>,
+    comp2: DFF<Bits<2>>,
+    // Clock 3.
+    size_m1: Signal<Local, Bits<15>>,
+    wrapped: Signal<Local, Bits<15>>,
+    placed: Signal<Local, Bits<32>>,
+    v3: DFF<Bits<32>>,
+    op3: DFF<TexOp>,
+}
+
+impl Default for TexUnit {
+    fn default() -> Self {
+        let table: Vec<u64> = (0..=255u8).map(|k| u64::from(unorm8(k))).collect();
+        TexUnit {
+            clock: Default::default(),
+            a: Default::default(),
+            b: Default::default(),
+            c: Default::default(),
+            op: Default::default(),
+            comp: Default::default(),
+            tw_we: Default::default(),
+            tw_addr: Default::default(),
+            tw_data: Default::default(),
+            result: Default::default(),
+            mem: Default::default(),
+            unorm: Rom::new(&table),
+            a1: Default::default(),
+            b1: Default::default(),
+            c1: Default::default(),
+            op1: Default::default(),
+            comp1: Default::default(),
+            fin1: Default::default(),
+            n_eff: Default::default(),
+            v1: Default::default(),
+            sum2: Default::default(),
+            c2: Default::default(),
+            v2: Default::default(),
+            op2: Default::default(),
+            comp2: Default::default(),
+            size_m1: Default::default(),
+            wrapped: Default::default(),
+            placed: Default::default(),
+            v3: Default::default(),
+            op3: Default::default(),
+        }
+    }
+}
+
+impl Logic for TexUnit {
+    // hdl_gen has no match guards, so the ifs stay inside the arms.
+    #[allow(clippy::collapsible_match)]
+    #[hdl_gen]
+    fn update(&mut self) {
+        dff_setup!(self, clock, a1, b1, c1, op1, comp1, sum2, c2, v2, op2, comp2, v3, op3);
+        clock!(self, clock, mem, unorm);
+
+        // ---- Clock 1: register the operands (they come straight from the operand read path).
+        self.a1.d.next = self.a.val();
+        self.b1.d.next = self.b.val();
+        self.c1.d.next = self.c.val();
+        self.op1.d.next = self.op.val();
+        self.comp1.d.next = self.comp.val();
+
+        // ---- Clock 2: the index plus one, the weight and select, the texel read.
+        self.fin1.next = self.b1.q.val().get_bits::<8>(23) != bits::<8>(255);
+        self.n_eff.next = bits::<33>(0);
+        if self.fin1.val() {
+            self.n_eff.next = bit_cast::<33, 32>(self.a1.q.val())
+                | (bit_cast::<33, 1>(self.a1.q.val().get_bit(31).into()) << 32);
+        }
+        self.sum2.d.next = self.n_eff.val() + bit_cast::<33, 1>(self.c1.q.val().get_bit(21).into());
+        self.v1.next = self.b1.q.val();
+        match self.op1.q.val() {
+            TexOp::Frc => {
+                self.v1.next = bits::<32>(0);
+                if self.fin1.val() & self.c1.q.val().get_bit(22) {
+                    self.v1.next = self.a1.q.val();
+                }
+            }
+            TexOp::Sel => {
+                if self.c1.q.val().get_bit(22) {
+                    self.v1.next = self.a1.q.val();
+                }
+            }
+            _ => {}
+        }
+        self.v2.d.next = self.v1.val();
+        self.c2.d.next = self.c1.q.val();
+        self.op2.d.next = self.op1.q.val();
+        self.comp2.d.next = self.comp1.q.val();
+        self.mem.ra.next = self.a1.q.val().get_bits::<9>(0) + self.b1.q.val().get_bits::<9>(0);
+        self.mem.we.next = self.tw_we.val();
+        self.mem.wa.next = self.tw_addr.val();
+        self.mem.wd.next = self.tw_data.val();
+
+        // ---- Clock 3: wrap and place the index; the channel's table lookup.
+        self.size_m1.next = self.c2.q.val().get_bits::<15>(0);
+        self.wrapped.next = self.sum2.q.val().get_bits::<15>(0) & self.size_m1.val();
+        if self.c2.q.val().get_bit(20) {
+            self.wrapped.next = self.sum2.q.val().get_bits::<15>(0);
+            if self.sum2.q.val().get_bits::<18>(15).any()
+                | (self.sum2.q.val().get_bits::<15>(0) > self.size_m1.val())
+            {
+                self.wrapped.next = self.size_m1.val();
+            }
+            if self.sum2.q.val().get_bit(32) {
+                self.wrapped.next = bits::<15>(0);
+            }
+        }
+        self.placed.next = bit_cast::<32, 15>(self.wrapped.val())
+            << bit_cast::<32, 4>(self.c2.q.val().get_bits::<4>(16));
+        self.v3.d.next = self.v2.q.val();
+        if self.op2.q.val() == TexOp::Idx {
+            self.v3.d.next = self.placed.val();
+        }
+        self.op3.d.next = self.op2.q.val();
+        self.unorm.ra.next = self.mem.rd.val().get_bits::<8>(0);
+        match self.comp2.q.val().index() {
+            1 => {
+                self.unorm.ra.next = self.mem.rd.val().get_bits::<8>(8);
+            }
+            2 => {
+                self.unorm.ra.next = self.mem.rd.val().get_bits::<8>(16);
+            }
+            3 => {
+                self.unorm.ra.next = self.mem.rd.val().get_bits::<8>(24);
+            }
+            _ => {}
+        }
+        self.result.next = self.v3.q.val();
+        if self.op3.q.val() == TexOp::Fet {
+            self.result.next = self.unorm.rd.val();
+        }
+    }
+}
