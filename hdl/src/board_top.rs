@@ -95,6 +95,8 @@ impl Logic for BoardTop {
         self.loader.host_rdata.next = self.core.host_rdata.val();
         self.core.clear.next = self.loader.clear.val();
         self.core.start.next = self.loader.start.val();
+        // The loader cannot stream vertices: a pause at EMIT / ENDPRIM is the run's fault code.
+        self.core.resume.next = false;
         self.core.budget.next = self.loader.budget.val();
         self.loader.busy.next = self.core.busy.val();
         self.loader.done.next = self.core.done.val();

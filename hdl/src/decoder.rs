@@ -60,6 +60,8 @@ pub enum TexOp {
     Fet,
     /// `TSEL`: filtered value or texel.
     Sel,
+    /// `TIDXF`: an unwrapped index, or the "outside" address bit.
+    IdxF,
 }
 
 /// Step of the transcendental unit (one per `Seq` operation of the ISA).
@@ -120,6 +122,10 @@ pub enum FlowOp {
     Endloopp,
     Jmp,
     Jmpp,
+    /// Pause for the host to read a vertex (geometry output).
+    Emit,
+    /// Pause for the host to end the primitive.
+    Endprim,
 }
 
 /// The converter input of [`ResultSel::I2f`].
@@ -314,6 +320,8 @@ pub const fn control(op: Op) -> Control {
         Op::Endloopp => flow(FlowOp::Endloopp),
         Op::Jmp => flow(FlowOp::Jmp),
         Op::Jmpp => flow(FlowOp::Jmpp),
+        Op::Emit => flow(FlowOp::Emit),
+        Op::Endprim => flow(FlowOp::Endprim),
         Op::Div => div(0),
         Op::Rcp => div(1),
         Op::Imod => div(2),
@@ -339,8 +347,11 @@ pub const fn control(op: Op) -> Control {
         Op::Tfrc => tex(TexOp::Frc),
         Op::Tfet => tex(TexOp::Fet),
         Op::Tsel => tex(TexOp::Sel),
-        // Model-only: 3D / cube / shadow sampling, texel fetch, size query, geometry output.
-        Op::Tex | Op::Txf | Op::Txq | Op::Emit | Op::Endprim => MISSING,
+        Op::Tidxf => tex(TexOp::IdxF),
+        // TXQ moves the size descriptor (the engines check that a texture is bound).
+        Op::Txq => alu(ResultSel::Mov),
+        // Model-only: 3D / cube / shadow sampling and their texel fetch.
+        Op::Tex | Op::Txf => MISSING,
     }
 }
 

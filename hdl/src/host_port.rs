@@ -12,15 +12,22 @@
 //! | `host_rdata` | out, 32 bits | the word at the `host_addr` presented [`READ_LATENCY`] edges earlier |
 //! | `clear` | in | pulse: zero the register file R ([`CLEAR_CLOCKS`] clocks, `busy` meanwhile) |
 //! | `start` | in | pulse: run the program from instruction 0 on the current R and K |
+//! | `resume` | in | pulse: continue a run paused at EMIT / ENDPRIM |
 //! | `budget` | in, 32 bits | instruction budget of a run (held during the run) |
 //! | `busy` | out | a clear or a run is in progress |
 //! | `done` | out | one-clock pulse when a run ends (also after a fault) |
-//! | `fault` | out, 4 bits | fault code of the last run ([`fault_code`]), 0 none |
+//! | `fault` | out, 4 bits | fault code of the last run ([`fault_code`]), 0 none; while paused, the pause code ([`fault_code::EMIT`], [`fault_code::ENDPRIM`]) |
+//! | `lanes` | out, 4 bits | while paused: the lanes that executed the EMIT / ENDPRIM (bit L = lane L) |
 //! | `killed` | out, 4 bits | kill mask of the last run (bit L = lane L) |
 //! | `cycles` | out, 32 bits | clocks of the last run, equal to the core model's `cycles` |
 //!
 //! A quad is loaded as: `clear`, write the input registers, write the run-time constants, `start`,
 //! wait for `done`, read the output registers. Program and constants stay loaded across runs.
+//! Geometry programs pause at every EMIT and ENDPRIM: `done` pulses with the pause code on `fault`
+//! and the lanes on `lanes`; the host reads the output registers of those lanes (a vertex) or
+//! marks their last vertex as a primitive's end, then pulses `resume`; the run goes on with its
+//! cycle count untouched, until a `done` with another code. A host that cannot stream vertices
+//! (the on-chip loader) reports the pause code as the run's fault.
 //!
 //! Word address map (32-bit words; every image word is little-endian as in the image file):
 //! - PROGRAM at [`PROGRAM_BASE`]: instruction `i`, bits `32k .. 32k+31` of its 120-bit word at
@@ -88,4 +95,8 @@ pub mod fault_code {
     pub const ADDRESS_OVERFLOW: u8 = 8;
     /// POPA with an active lane's address stack empty.
     pub const ADDRESS_UNDERFLOW: u8 = 9;
+    /// Paused after EMIT: the lanes on `lanes` emitted a vertex (not a fault: `resume`).
+    pub const EMIT: u8 = 10;
+    /// Paused after ENDPRIM: the lanes on `lanes` end their primitive (not a fault: `resume`).
+    pub const ENDPRIM: u8 = 11;
 }

@@ -12,8 +12,14 @@
 //! exactly the core model's `cycles`; the initial fetch and the final drain (the last writes
 //! reaching the registers) are not counted.
 //!
+//! EMIT and ENDPRIM pause the run after their last clock (and the drain): `done` pulses with the
+//! pause code on `fault` (10 EMIT, 11 ENDPRIM), `busy` is low so the host can read the outputs of
+//! the lanes in `e`, and `resume` continues with the next instruction, every mask, stack, budget
+//! and the cycle count kept (the pause's clocks are not counted). `start` or `clear` instead
+//! abandon the run.
+//!
 //! Ports: see the field documentation. Timing: `start` and `clear` act at the edge where they are
-//! seen while idle; `done` is a registered one-clock pulse.
+//! seen while idle (or paused); `done` is a registered one-clock pulse.
 use crate::decoder::{ExecKind, FlowOp};
 use crate::mask_stack::{MaskStack, StackCmd};
 use rust_hdl::prelude::*;
@@ -29,6 +35,10 @@ pub enum SeqState {
     Fetch,
     Exec,
     Drain,
+    /// Stopped after EMIT or ENDPRIM with the run's state kept (the host reads the outputs).
+    Paused,
+    /// Fetching the instruction after the pause (`resume`).
+    Resume,
 }
 
 /// The sequencer; see the module documentation.
@@ -40,6 +50,8 @@ pub struct Sequencer {
     pub start: Signal<In, Bit>,
     /// Zero the register file (while idle).
     pub clear: Signal<In, Bit>,
+    /// Continue a run paused at EMIT / ENDPRIM (while paused).
+    pub resume: Signal<In, Bit>,
     /// Instruction budget of a run.
     pub budget: Signal<In, Bits<32>>,
     /// From the decoder: how the current instruction executes.
@@ -131,6 +143,10 @@ pub struct Sequencer {
     calls_next: Signal<Local, Bits<4>>,
     fault_now: Signal<Local, Bits<4>>,
     end_now: Signal<Local, Bit>,
+    // Geometry output: the pause code of EMIT (10) or ENDPRIM (11) in its last clock, and the
+    // one taken at the end of the drain.
+    pause_now: Signal<Local, Bits<4>>,
+    pause_reg: DFF<Bits<4>>,
     full: Signal<Local, Bit>,
 }
 
@@ -142,6 +158,7 @@ impl Sequencer {
             clock: Default::default(),
             start: Default::default(),
             clear: Default::default(),
+            resume: Default::default(),
             budget: Default::default(),
             kind: Default::default(),
             flow: Default::default(),
@@ -214,6 +231,8 @@ impl Sequencer {
             calls_next: Default::default(),
             fault_now: Default::default(),
             end_now: Default::default(),
+            pause_now: Default::default(),
+            pause_reg: Default::default(),
             full: Default::default(),
         }
     }
@@ -227,7 +246,7 @@ impl Logic for Sequencer {
         dff_setup!(
             self, clock, state, pc, first_reg, remain, aslot, await_, e_reg, killed_reg, main_live,
             p_reg, calls, left, spent, kind_r, flow_r, target_r, wmask_r, cycle_reg, fault_reg,
-            timer, done_reg, dslot, dwait
+            timer, done_reg, dslot, dwait, pause_reg
         );
         clock!(self, clock, stack);
         self.e.next = self.e_reg.q.val();
@@ -237,7 +256,8 @@ impl Logic for Sequencer {
         self.fault.next = self.fault_reg.q.val();
         self.done.next = self.done_reg.q.val();
         self.done_reg.d.next = false;
-        self.busy.next = self.state.q.val() != SeqState::Idle;
+        self.busy.next =
+            (self.state.q.val() != SeqState::Idle) & (self.state.q.val() != SeqState::Paused);
         self.clear_we.next = self.state.q.val() == SeqState::Clear;
         self.clear_addr.next = self.timer.q.val().get_bits::<8>(0);
         self.imem_addr.next = self.pc.q.val();
@@ -381,6 +401,7 @@ impl Logic for Sequencer {
         self.calls_next.next = self.calls.q.val();
         self.fault_now.next = bits::<4>(0);
         self.end_now.next = false;
+        self.pause_now.next = bits::<4>(0);
         self.lanes.next = self.e_reg.q.val();
         self.stack.cmd.next = StackCmd::Hold;
         self.stack.push_kind.next = bits::<2>(0);
@@ -470,6 +491,12 @@ impl Logic for Sequencer {
                 }
                 FlowOp::End => {
                     self.end_now.next = true;
+                }
+                FlowOp::Emit => {
+                    self.pause_now.next = bits::<4>(10);
+                }
+                FlowOp::Endprim => {
+                    self.pause_now.next = bits::<4>(11);
                 }
                 FlowOp::Cal => {
                     if self.e_reg.q.val().any() {
@@ -582,29 +609,45 @@ impl Logic for Sequencer {
             }
         }
 
-        match self.state.q.val() {
-            SeqState::Idle => {
+        // Idle or paused: a clear, a new run, or (paused) the rest of the run.
+        if (self.state.q.val() == SeqState::Idle) | (self.state.q.val() == SeqState::Paused) {
+            // Paused, the frames stay for the resumed run; a new run or a clear drops them.
+            if (self.state.q.val() == SeqState::Idle) | self.start.val() | self.clear.val() {
                 self.stack.cmd.next = StackCmd::Reset;
-                if self.clear.val() {
-                    self.state.d.next = SeqState::Clear;
-                    self.timer.d.next = bits::<9>(0);
-                } else if self.start.val() {
-                    self.state.d.next = SeqState::Fetch;
-                    self.pc.d.next = bits::<8>(0);
-                    self.e_reg.d.next = bits::<4>(15);
-                    self.killed_reg.d.next = bits::<4>(0);
-                    self.main_live.d.next = bits::<4>(15);
-                    self.p_reg.d.next = bits::<16>(0);
-                    self.calls.d.next = bits::<4>(0);
-                    self.cycle_reg.d.next = bits::<32>(0);
-                    self.fault_reg.d.next = bits::<4>(0);
-                }
             }
+            if (self.state.q.val() == SeqState::Paused) & self.resume.val() {
+                self.state.d.next = SeqState::Resume;
+                self.fault_reg.d.next = bits::<4>(0);
+            } else if self.clear.val() {
+                self.state.d.next = SeqState::Clear;
+                self.timer.d.next = bits::<9>(0);
+            } else if self.start.val() {
+                self.state.d.next = SeqState::Fetch;
+                self.pc.d.next = bits::<8>(0);
+                self.e_reg.d.next = bits::<4>(15);
+                self.killed_reg.d.next = bits::<4>(0);
+                self.main_live.d.next = bits::<4>(15);
+                self.p_reg.d.next = bits::<16>(0);
+                self.calls.d.next = bits::<4>(0);
+                self.cycle_reg.d.next = bits::<32>(0);
+                self.fault_reg.d.next = bits::<4>(0);
+            }
+        }
+        match self.state.q.val() {
+            SeqState::Idle => {}
+            SeqState::Paused => {}
             SeqState::Clear => {
                 self.timer.d.next = self.timer.q.val() + 1;
                 if self.timer.q.val() == 255 {
                     self.state.d.next = SeqState::Idle;
                 }
+            }
+            SeqState::Resume => {
+                // As `Fetch`, at the instruction after the pause, with the budget left as it was.
+                self.dslot.d.next = bits::<5>(0);
+                self.dwait.d.next = bits::<5>(0);
+                self.first_reg.d.next = true;
+                self.state.d.next = SeqState::Exec;
             }
             SeqState::Fetch => {
                 self.imem_addr.next = bits::<8>(0);
@@ -672,6 +715,10 @@ impl Logic for Sequencer {
                     } else if self.end_now.val() | self.next_pc.val().get_bit(8) {
                         self.state.d.next = SeqState::Drain;
                         self.timer.d.next = self.drain.val();
+                    } else if self.pause_now.val().any() {
+                        self.pause_reg.d.next = self.pause_now.val();
+                        self.state.d.next = SeqState::Drain;
+                        self.timer.d.next = self.drain.val();
                     }
                 }
             }
@@ -680,6 +727,11 @@ impl Logic for Sequencer {
                 if self.timer.q.val() == 1 {
                     self.state.d.next = SeqState::Idle;
                     self.done_reg.d.next = true;
+                    if self.pause_reg.q.val().any() {
+                        self.state.d.next = SeqState::Paused;
+                        self.fault_reg.d.next = self.pause_reg.q.val();
+                        self.pause_reg.d.next = bits::<4>(0);
+                    }
                 }
             }
         }

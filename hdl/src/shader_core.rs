@@ -46,6 +46,8 @@ pub struct ShaderCore {
     pub clear: Signal<In, Bit>,
     /// Run the program.
     pub start: Signal<In, Bit>,
+    /// Continue a run paused at EMIT / ENDPRIM.
+    pub resume: Signal<In, Bit>,
     /// Instruction budget.
     pub budget: Signal<In, Bits<32>>,
     pub busy: Signal<Out, Bit>,
@@ -53,6 +55,8 @@ pub struct ShaderCore {
     pub fault: Signal<Out, Bits<4>>,
     pub killed: Signal<Out, Bits<4>>,
     pub cycles: Signal<Out, Bits<32>>,
+    /// While paused at EMIT / ENDPRIM: the lanes that executed it.
+    pub lanes: Signal<Out, Bits<4>>,
     /// Debug: the address of the executing instruction (traces; unused on the board).
     pub dbg_pc: Signal<Out, Bits<8>>,
     /// Debug: high in the first clock of each executed instruction.
@@ -161,12 +165,14 @@ impl ShaderCore {
             host_rdata: Default::default(),
             clear: Default::default(),
             start: Default::default(),
+            resume: Default::default(),
             budget: Default::default(),
             busy: Default::default(),
             done: Default::default(),
             fault: Default::default(),
             killed: Default::default(),
             cycles: Default::default(),
+            lanes: Default::default(),
             dbg_pc: Default::default(),
             dbg_first: Default::default(),
             imem: Default::default(),
@@ -305,6 +311,8 @@ impl Logic for ShaderCore {
         // ---- Sequencer.
         self.seq.start.next = self.start.val();
         self.seq.clear.next = self.clear.val();
+        self.seq.resume.next = self.resume.val();
+        self.lanes.next = self.seq.e.val();
         self.seq.budget.next = self.budget.val();
         self.seq.kind.next = self.dec.kind.val();
         self.seq.flow.next = self.dec.flow.val();

@@ -1,6 +1,6 @@
 //! `TexUnit`: the texture unit: texture memory (RGBA8 texels in block RAM, written through the
-//! host port), the unorm-to-float table, and the addressing steps of the TEX sequence (`TIDX`,
-//! `TFRC`, `TSEL`, `TFET`; `microcode::arith::texel`). Sampling on 1D, 2D and RECT targets is a
+//! host port), the unorm-to-float table, and the addressing steps of the TEX and TXF sequences
+//! (`TIDX`, `TIDXF`, `TFRC`, `TSEL`, `TFET`; `microcode::arith::texel`). Sampling on 1D, 2D and RECT targets is a
 //! compiled sequence of these steps and ordinary multiply-adds (`microcode/src/compile/texture.rs`),
 //! so this block and the float pipeline are all the hardware it needs.
 //!
@@ -56,6 +56,8 @@ pub struct TexUnit {
     comp1: DFF<Bits<2>>,
     // Clock 2.
     fin1: Signal<Local, Bit>,
+    out2: DFF<Bit>,
+    out3: DFF<Bit>,
     n_eff: Signal<Local, Bits<33>>,
     v1: Signal<Local, Bits<32>>,
     sum2: DFF<Bits<33>>,
@@ -93,6 +95,8 @@ impl Default for TexUnit {
             op1: Default::default(),
             comp1: Default::default(),
             fin1: Default::default(),
+            out2: Default::default(),
+            out3: Default::default(),
             n_eff: Default::default(),
             v1: Default::default(),
             sum2: Default::default(),
@@ -114,7 +118,9 @@ impl Logic for TexUnit {
     #[allow(clippy::collapsible_match)]
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(self, clock, a1, b1, c1, op1, comp1, sum2, c2, v2, op2, comp2, v3, op3);
+        dff_setup!(
+            self, clock, a1, b1, c1, op1, comp1, sum2, c2, v2, op2, comp2, v3, op3, out2, out3
+        );
         clock!(self, clock, mem, unorm);
 
         // ---- Clock 1: register the operands (they come straight from the operand read path).
@@ -127,11 +133,15 @@ impl Logic for TexUnit {
         // ---- Clock 2: the index plus one, the weight and select, the texel read.
         self.fin1.next = self.b1.q.val().get_bits::<8>(23) != bits::<8>(255);
         self.n_eff.next = bits::<33>(0);
-        if self.fin1.val() {
+        if self.fin1.val() | (self.op1.q.val() == TexOp::IdxF) {
             self.n_eff.next = bit_cast::<33, 32>(self.a1.q.val())
                 | (bit_cast::<33, 1>(self.a1.q.val().get_bit(31).into()) << 32);
         }
-        self.sum2.d.next = self.n_eff.val() + bit_cast::<33, 1>(self.c1.q.val().get_bit(21).into());
+        self.sum2.d.next = self.n_eff.val();
+        if self.op1.q.val() == TexOp::Idx {
+            self.sum2.d.next =
+                self.n_eff.val() + bit_cast::<33, 1>(self.c1.q.val().get_bit(21).into());
+        }
         self.v1.next = self.b1.q.val();
         match self.op1.q.val() {
             TexOp::Frc => {
@@ -149,6 +159,11 @@ impl Logic for TexUnit {
         }
         self.v2.d.next = self.v1.val();
         self.c2.d.next = self.c1.q.val();
+        if self.op1.q.val() == TexOp::IdxF {
+            self.c2.d.next = self.b1.q.val();
+        }
+        // TFET: an address with bit 31 set reads zeros.
+        self.out2.d.next = self.a1.q.val().get_bit(31);
         self.op2.d.next = self.op1.q.val();
         self.comp2.d.next = self.comp1.q.val();
         self.mem.ra.next = self.a1.q.val().get_bits::<9>(0) + self.b1.q.val().get_bits::<9>(0);
@@ -176,6 +191,15 @@ impl Logic for TexUnit {
         if self.op2.q.val() == TexOp::Idx {
             self.v3.d.next = self.placed.val();
         }
+        if self.op2.q.val() == TexOp::IdxF {
+            self.v3.d.next = self.placed.val();
+            if self.sum2.q.val().get_bits::<18>(15).any()
+                | (self.sum2.q.val().get_bits::<15>(0) > self.size_m1.val())
+            {
+                self.v3.d.next = bits::<32>(1) << 31;
+            }
+        }
+        self.out3.d.next = self.out2.q.val();
         self.op3.d.next = self.op2.q.val();
         self.unorm.ra.next = self.mem.rd.val().get_bits::<8>(0);
         match self.comp2.q.val().index() {
@@ -193,6 +217,9 @@ impl Logic for TexUnit {
         self.result.next = self.v3.q.val();
         if self.op3.q.val() == TexOp::Fet {
             self.result.next = self.unorm.rd.val();
+            if self.out3.q.val() {
+                self.result.next = bits::<32>(0);
+            }
         }
     }
 }

@@ -63,7 +63,7 @@ struct Op {
     tex: TexOp,
 }
 
-const TEX: [TexOp; 4] = [TexOp::Idx, TexOp::Frc, TexOp::Fet, TexOp::Sel];
+const TEX: [TexOp; 5] = [TexOp::Idx, TexOp::Frc, TexOp::Fet, TexOp::Sel, TexOp::IdxF];
 
 const TRANS: [TransOp; 14] = [
     TransOp::Rsqr,
@@ -161,6 +161,8 @@ fn model(o: &Op, a: u32, b: u32, c: u32) -> u32 {
             TexOp::Idx => texel::tidx(a, b, c),
             TexOp::Frc => texel::tfrc(a, b, c),
             TexOp::Sel => texel::tsel(a, b, c),
+            TexOp::IdxF => texel::tidx_fetch(a, b),
+            TexOp::Fet if a & texel::OUTSIDE != 0 => 0,
             TexOp::Fet => texel::unorm8(0),
         },
         R::Fmad => 0,
@@ -216,7 +218,7 @@ fn random_op(rng: &mut XorShift) -> Op {
         cond: u64::from(rng.next_u32() % 8),
         p: rng.next_u32().is_multiple_of(2),
         trans: TRANS[(rng.next_u32() % TRANS.len() as u32) as usize],
-        tex: TEX[(rng.next_u32() % 4) as usize],
+        tex: TEX[(rng.next_u32() % TEX.len() as u32) as usize],
     }
 }
 
@@ -260,7 +262,11 @@ fn misc_unit_matches_the_model() {
             let (a, b, c) = match o.sel {
                 ResultSel::Trans => trans_operands(&mut rng, a, b, c),
                 // The texture unit wraps by masking: axis words of power-of-two sizes.
-                ResultSel::Tex => (a, b, (c & !0x7FFF) | ((1 << (c % 15)) - 1)),
+                ResultSel::Tex => (
+                    a,
+                    (b & !0x7FFF) | ((1 << (b % 15)) - 1),
+                    (c & !0x7FFF) | ((1 << (c % 15)) - 1),
+                ),
                 _ => (a, b, c),
             };
             (o, a, b, c)

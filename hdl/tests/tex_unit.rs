@@ -1,6 +1,6 @@
-//! `TexUnit` against `microcode::arith::texel`: the addressing steps (`TIDX` with random
-//! power-of-two axis words, `TFRC`, `TSEL`) and texel fetches from a texture memory filled with
-//! random RGBA8 texels through the write port, 10^5 operations streamed one per clock, on
+//! `TexUnit` against `microcode::arith::texel`: the addressing steps (`TIDX` and `TIDXF` with
+//! random power-of-two axis words, `TFRC`, `TSEL`) and texel fetches (the "outside" bit
+//! included) from a texture memory filled with random RGBA8 texels through the write port, 10^5 operations streamed one per clock, on
 //! rust-hdl's simulation driven directly and on the emitted Verilog under Verilator.
 
 mod common;
@@ -15,7 +15,7 @@ use rust_hdl::core::check_error::check_all;
 use rust_hdl::prelude::*;
 
 const LATENCY: usize = 3;
-const OPS: [TexOp; 4] = [TexOp::Idx, TexOp::Frc, TexOp::Fet, TexOp::Sel];
+const OPS: [TexOp; 5] = [TexOp::Idx, TexOp::Frc, TexOp::Fet, TexOp::Sel, TexOp::IdxF];
 
 /// An operand with the special exponents (infinity, NaN) often enough to exercise the
 /// non-finite coordinate rule.
@@ -59,9 +59,10 @@ fn vectors(seed: u64, n: usize) -> (Vec<u32>, Vec<Vector>) {
     let memory: Vec<u32> = (0..TEXELS).map(|_| rng.next_u32()).collect();
     let v = (0..n)
         .map(|i| {
-            let op = i % 4;
+            let op = i % OPS.len();
             let (a, b) = match OPS[op] {
                 TexOp::Idx => (index(&mut rng), coord(&mut rng)),
+                TexOp::IdxF => (index(&mut rng), axis_word(&mut rng)),
                 TexOp::Fet => (rng.next_u32(), rng.next_u32()),
                 _ => (rng.next_u32(), coord(&mut rng)),
             };
@@ -82,6 +83,8 @@ fn model(memory: &[u32], v: &Vector) -> u32 {
         TexOp::Idx => texel::tidx(v.a, v.b, v.c),
         TexOp::Frc => texel::tfrc(v.a, v.b, v.c),
         TexOp::Sel => texel::tsel(v.a, v.b, v.c),
+        TexOp::IdxF => texel::tidx_fetch(v.a, v.b),
+        TexOp::Fet if v.a & texel::OUTSIDE != 0 => 0,
         TexOp::Fet => {
             let t = memory[(v.a.wrapping_add(v.b) as usize) % TEXELS];
             texel::unorm8((t >> (8 * v.comp)) as u8)
@@ -145,7 +148,7 @@ fn tex_unit_verilog_matches_the_model() {
         port("a", 32),
         port("b", 32),
         port("c", 32),
-        port("op", 2),
+        port("op", 3),
         port("comp", 2),
         port("tw_we", 1),
         port("tw_addr", 9),

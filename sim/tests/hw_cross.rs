@@ -60,6 +60,15 @@ fn cross(
                         ),
                     );
                 }
+                if m.lanes[l].vertices != h.lanes[l].vertices {
+                    return mismatch(
+                        port,
+                        format!(
+                            "lane {l} vertices: model {:x?} hw {:x?}",
+                            m.lanes[l].vertices, h.lanes[l].vertices
+                        ),
+                    );
+                }
                 if m.lanes[l].outputs != h.lanes[l].outputs {
                     return mismatch(
                         port,
@@ -345,6 +354,15 @@ impl CoreGen {
                     let at = self.flow(Op::Jmp);
                     self.alu();
                     self.code[at].target = self.code.len() as u16;
+                }
+                // Geometry output under whatever masks the blocks around it left.
+                5 if self.pick(3) == 0 => {
+                    let op = if self.pick(3) == 0 {
+                        Op::Endprim
+                    } else {
+                        Op::Emit
+                    };
+                    self.flow(op);
                 }
                 _ => self.alu(),
             }
@@ -646,4 +664,48 @@ fn textures_the_hardware_cannot_hold_are_refused() {
         err.to_string().contains("sampler unit 0: no texture bound"),
         "{err}"
     );
+}
+
+/// Geometry programs stream their vertices through the host port: the core pauses at each EMIT
+/// and ENDPRIM, the engine reads the emitting lanes' outputs and resumes. Vertices, primitive
+/// ends, outputs and cycles equal the core model's, with EMIT inside a loop, under an IF that
+/// a constant decides, and an ENDPRIM in a subroutine (random core programs add EMIT and
+/// ENDPRIM under divergent control flow).
+#[test]
+fn geometry_programs_stream_vertices_like_the_model() {
+    let src =
+        "GEOM\nPROPERTY GS_INPUT_PRIMITIVE TRIANGLES\nPROPERTY GS_OUTPUT_PRIMITIVE LINE_STRIP\n\
+               PROPERTY GS_MAX_OUTPUT_VERTICES 16\nDCL IN[][0], POSITION\nDCL IN[][1], COLOR\n\
+               DCL OUT[0], POSITION\nDCL OUT[1], COLOR\nDCL TEMP[0..1]\nDCL CONST[0]\n\
+               IMM FLT32 { 1.0, 0.5, 0.0, 3.0 }\n\
+               MOV TEMP[0], IN[0][0]\nMOV TEMP[1].x, IMM[0].zzzz\n\
+               BGNLOOP\n  ADD TEMP[0], TEMP[0], IN[1][0]\n  MOV OUT[0], TEMP[0]\n\
+                 MUL OUT[1], IN[2][1], TEMP[1].xxxx\n  EMIT\n\
+                 ADD TEMP[1].x, TEMP[1].xxxx, IMM[0].xxxx\n\
+                 SGE TEMP[1].y, TEMP[1].xxxx, IMM[0].wwww\n  IF TEMP[1].yyyy\n    BRK\n  ENDIF\n\
+               ENDLOOP\nCAL :20\n\
+               SLT TEMP[1].z, CONST[0].xxxx, IMM[0].yyyy\nIF TEMP[1].zzzz\n\
+                 MOV OUT[0], IN[1][0]\n  EMIT\nENDIF\nEND\n\
+               ENDPRIM\nRET\n";
+    let p = text::parse(src).unwrap_or_else(|e| panic!("{}", e.render(src, "geometry")));
+    let image = compile(&p, &CoreConfig::default()).expect("compiles").image;
+    let mut cores = engines();
+    let mut rng = XorShift::new(31);
+    for n in 0..4 {
+        let mut inputs = RunInputs::default();
+        for v in 0..3 {
+            for i in 0..2 {
+                let val = [0; 4].map(|_| (rng.uniform(-2.0, 2.0) as f32).to_bits());
+                inputs.geometry_inputs.insert((v, i), val);
+            }
+        }
+        // CONST[0].x < 0.5 decides the last EMIT: every run takes the other way from the last.
+        inputs.set_const(0, 0, [if n % 2 == 0 { 0 } else { 0x3F80_0000 }; 4]);
+        let model = sim::core_model::run(&image, &inputs).expect("the model runs");
+        assert_eq!(model.lanes[0].vertices.len(), 3 + (n % 2 == 0) as usize);
+        for core in cores.iter_mut() {
+            let what = format!("geometry run {n} on {}", core.engine());
+            cross(core.as_mut(), &image, &inputs, &what).unwrap_or_else(|e| panic!("{e}"));
+        }
+    }
 }

@@ -15,7 +15,11 @@
 //!   `-0.5` for bilinear and `-0.0` for nearest filtering, and the texture's first texel in texture
 //!   memory as an integer;
 //! - part 1 (axis words, [`axis`]): `(s, t, s + 1, t + 1)`: per axis the size, the wrap mode, the
-//!   stride as a shift, the filter, and in the last two the "+1" flag of the second texel index.
+//!   stride as a shift, the filter, and in the last two the "+1" flag of the second texel index;
+//! - part 2: the sampler's size `(width, height, depth, levels)` as int32, which TXQ returns.
+//!
+//! TXF on 1D, 2D and RECT targets is `TIDXF` per axis ([`tidx_fetch`]: no wrap, [`OUTSIDE`] when
+//! out of range), an OR, and `TFET`.
 //!
 //! Texel `(x, y)` lives at `base + (x | y << shift)` with `shift = ceil(log2(width))`, so the row
 //! stride is a power of two and the address is an OR of the two wrapped indices.
@@ -120,6 +124,20 @@ pub fn tidx(n: u32, coord: u32, desc: u32) -> u32 {
     (wrapped as u32) << ((desc >> axis::SHIFT_LSB) & 0xF)
 }
 
+/// `TIDXF`: the unwrapped texel index of one axis for TXF, shifted to its place, or bit 31 alone
+/// when `n` (int32) lies outside the axis (a texel fetch from such an address reads zeros).
+pub fn tidx_fetch(n: u32, desc: u32) -> u32 {
+    let n = n as i32;
+    if n < 0 || n > (desc & axis::SIZE_M1) as i32 {
+        OUTSIDE
+    } else {
+        (n as u32) << ((desc >> axis::SHIFT_LSB) & 0xF)
+    }
+}
+
+/// The address bit that makes `TFET` read `(0, 0, 0, 0)`.
+pub const OUTSIDE: u32 = 0x8000_0000;
+
 /// `TFRC`: the bilinear weight `f`, or `+0` for nearest filtering and for a non-finite coordinate.
 pub fn tfrc(f: u32, coord: u32, desc: u32) -> u32 {
     if finite(coord) && desc & axis::LINEAR != 0 {
@@ -196,6 +214,17 @@ mod tests {
         let [k, d] = descriptors(&l, 100);
         assert_eq!(k, [0x40A0_0000, 0x4040_0000, 0x8000_0000, 100]);
         assert_eq!(tidx(7, 0x3F80_0000, d[0]), 2);
+    }
+
+    #[test]
+    fn fetch_indices_mark_what_lies_outside() {
+        let [_, d] = descriptors(&layout(16, 8, false, true), 0);
+        assert_eq!(tidx_fetch(15, d[0]), 15);
+        assert_eq!(tidx_fetch(16, d[0]), OUTSIDE);
+        assert_eq!(tidx_fetch((-1i32) as u32, d[0]), OUTSIDE);
+        assert_eq!(tidx_fetch(7, d[1]), 7 << 4);
+        assert_eq!(tidx_fetch(8, d[1]), OUTSIDE);
+        assert_eq!(tidx_fetch(i32::MIN as u32, d[1]), OUTSIDE);
     }
 
     #[test]

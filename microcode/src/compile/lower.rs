@@ -92,11 +92,17 @@ impl Ctx<'_> {
 
     /// Emits a write of the TGSI destination (components `mask` of it) with its modifiers.
     pub(crate) fn fin(&mut self, op: Op, d: Dst, mask: u8, src: &[Operand]) {
+        self.fin_target(op, d, mask, src, 0);
+    }
+
+    /// [`Self::fin`] with the instruction's target field set (a texture operation's sampler).
+    pub(crate) fn fin_target(&mut self, op: Op, d: Dst, mask: u8, src: &[Operand], target: u16) {
         let m = d.mask & mask;
         if m == 0 {
             return;
         }
         let mut i = Instr::new(op);
+        i.target = target;
         if let Some(conv) = d
             .conv
             .filter(|_| op == Op::Mov && d.sat == 0 && d.scale == 0)

@@ -7,8 +7,9 @@
 //! (`a * (1 - f) + b * f`, one rounding each, x first) and `TSEL` picks the texel itself when the
 //! sampler filters nearest (after each lerp stage, so the nearest texel's bits pass unchanged).
 //! Four scratch registers. Bias, lod and derivatives are read and have no effect on
-//! single-level textures; TXP divides x, y, z by w first (as ExtDivide). 3D, CUBE and SHADOW
-//! targets, TXF and TXQ stay single model-only operations (`TEX`, `TXF`, `TXQ`).
+//! single-level textures; TXP divides x, y, z by w first (as ExtDivide). TXF on 1D, 2D and RECT
+//! is `TIDXF` per axis, an OR and `TFET`; TXQ moves the sampler's size descriptor. 3D, CUBE and
+//! SHADOW targets (and TXF on the others) stay single model-only operations (`TEX`, `TXF`).
 
 use super::lower::{negated, perm, sel};
 use super::operand::{splat, ONE};
@@ -53,15 +54,29 @@ pub(crate) fn lower_texture(c: &mut Ctx, inst: &Instruction) -> Result<(), Compi
         a = Ctx::reg(t);
     }
     let d = c.dst(inst)?;
-    if core_op == Op::Tex
-        && matches!(
-            target,
-            TextureTarget::T1D | TextureTarget::T2D | TextureTarget::Rect | TextureTarget::Unknown
-        )
-    {
-        let (last, src) = c.sample(a, unit, target)?;
-        c.fin(last, d, 0xF, &src);
-        return Ok(());
+    let planar = matches!(
+        target,
+        TextureTarget::T1D | TextureTarget::T2D | TextureTarget::Rect
+    );
+    match core_op {
+        Op::Tex if planar || target == TextureTarget::Unknown => {
+            let (last, src) = c.sample(a, unit, target)?;
+            c.fin(last, d, 0xF, &src);
+            return Ok(());
+        }
+        Op::Txf if planar => {
+            let (last, src) = c.fetch(a, unit, target)?;
+            c.fin_target(last, d, 0xF, &src, u16::from(unit));
+            return Ok(());
+        }
+        Op::Txq => {
+            // The size comes with the sampler's descriptors; TXQ moves it (and, in the model,
+            // checks that a texture is bound).
+            let size = k(c.alloc.texture(u16::from(unit), 2), [0, 1, 2, 3]);
+            c.fin_target(Op::Txq, d, 0xF, &[size], u16::from(unit));
+            return Ok(());
+        }
+        _ => {}
     }
     let b = Operand {
         index: unit,
@@ -87,6 +102,34 @@ fn k(slot: u8, swz: [u8; 4]) -> Operand {
 }
 
 impl Ctx<'_> {
+    /// Emits TXF's sequence on int32 coordinates `a` up to its last instruction (`TFET`, whose
+    /// target the caller sets to `unit`): `TIDXF` per axis (out of range: the address bit that
+    /// reads zeros), an OR for 2D.
+    fn fetch(
+        &mut self,
+        a: Operand,
+        unit: u8,
+        target: TextureTarget,
+    ) -> Result<(Op, [Operand; 3]), CompileError> {
+        let two_d = target != TextureTarget::T1D;
+        let k0 = self.alloc.texture(u16::from(unit), 0);
+        let k1 = self.alloc.texture(u16::from(unit), 1);
+        let t = self.scratch();
+        self.op(
+            Op::Tidxf,
+            t,
+            if two_d { XY } else { X },
+            &[a, k(k1, [0, 1, 0, 1])],
+        );
+        if two_d {
+            self.op(Op::Or, t, X, &[sel(t, [0; 4]), sel(t, [1; 4])]);
+        }
+        Ok((
+            Op::Tfet,
+            [sel(t, [0; 4]), k(k0, [3; 4]), Operand::default()],
+        ))
+    }
+
     /// Emits the sampling sequence of coordinates `a` (x, and y unless 1D) on sampler `unit` up
     /// to its last instruction (`TSEL`), which it returns for the caller to write.
     fn sample(

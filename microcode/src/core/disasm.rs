@@ -89,7 +89,7 @@ pub fn instr_text(i: &Instr) -> String {
     {
         let _ = write!(t, " -> {}", i.target);
     }
-    if i.op == Op::Tfet {
+    if matches!(i.op, Op::Tfet | Op::Txq) {
         let _ = write!(t, " SAMP[{}]", i.target);
     }
     t
@@ -126,7 +126,7 @@ pub fn listing(img: &Image) -> String {
                 let _ = writeln!(t, "; K{} = IN[{vertex}][{index}]", k.k);
             }
             ConstSource::Texture { unit, part } => {
-                let what = ["sizes, offset, base", "axis words"][usize::from(part.min(1))];
+                let what = ["sizes, offset, base", "axis words", "size"][usize::from(part.min(2))];
                 let _ = writeln!(t, "; K{} = SAMP[{unit}] descriptor {part} ({what})", k.k);
             }
         }

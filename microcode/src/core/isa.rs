@@ -178,10 +178,11 @@ op_table! {
     Imod = 42, "IMOD", Div, 2, Reg, SLOTS, 17, LATENCY, "d.c = imod(A.c, B.c): signed remainder (urem_steps, 32 steps); by 0 gives 0xFFFFFFFF; d must not be a register A or B reads";
     Tex = 44, "TEX", Tex, 1, Reg, SLOTS * TEX_STEPS, 0, LATENCY, "d = sample(unit B.index, target C.index, A as float coordinates) (decisions.md section 6)";
     Txf = 45, "TXF", Tex, 1, Reg, SLOTS * 2, 0, LATENCY, "d = texel(unit B.index, A as int32 coordinates)";
-    Txq = 46, "TXQ", Tex, 0, Reg, SLOTS, 0, LATENCY, "d = size(unit B.index) as int32 (width, height, depth, levels)";
+    Txq = 46, "TXQ", Tex, 1, Reg, SLOTS, 0, LATENCY, "d.c = A.c: the size descriptor of sampler unit `target` (width, height, depth, levels as int32; a move on the hardware); the model faults when no texture is bound";
     Tidx = 80, "TIDX", Tex, 3, Reg, SLOTS, 0, LATENCY, "d.c = tidx(A.c, B.c, C.c): int32 A wrapped by axis word C (size, wrap, +1, stride shift); index 0 (+1) when coordinate B is not finite (arith::texel)";
     Tfrc = 81, "TFRC", Tex, 3, Reg, SLOTS, 0, LATENCY, "d.c = tfrc(A.c, B.c, C.c): the weight A when coordinate B is finite and axis word C filters bilinearly, else +0";
-    Tfet = 82, "TFET", Tex, 2, Reg, SLOTS, 0, LATENCY, "d.c = channel c of the texel at address A.c of sampler unit `target` (B.c: the texture's base in texture memory); A.c must be an address TIDX formed (the hardware reads texture memory at A + B)";
+    Tfet = 82, "TFET", Tex, 2, Reg, SLOTS, 0, LATENCY, "d.c = channel c of the texel at address A.c of sampler unit `target` (B.c: the texture's base in texture memory); A.c must be an address TIDX / TIDXF formed (the hardware reads texture memory at A + B); bit 31 set reads 0";
+    Tidxf = 84, "TIDXF", Tex, 2, Reg, SLOTS, 0, LATENCY, "d.c = tidx_fetch(A.c, B.c): int32 A unwrapped, shifted by axis word B, or 0x80000000 when outside the axis (TXF)";
     Tsel = 83, "TSEL", Tex, 3, Reg, SLOTS, 0, LATENCY, "d.c = tsel(A.c, B.c, C.c): A when axis word C filters bilinearly, else B";
     If = 48, "IF", Flow, 0, None, 1 + LATENCY, 0, 0, "cond = any P.c for c in wmask; push (entry E, cond); E &= cond; if E == 0 jump to target (its ELSE or ENDIF, which then runs)";
     Else = 49, "ELSE", Flow, 0, None, 2, 0, 0, "E = entry & !cond of the IF frame; if E == 0 jump to target (ENDIF)";

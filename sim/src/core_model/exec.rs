@@ -247,7 +247,22 @@ impl<'a> Machine<'a> {
             self.texel_fetch(pc, i)?;
             return Ok(Some(pc + 1));
         }
-        if matches!(i.op, Op::Tex | Op::Txf | Op::Txq) {
+        if i.op == Op::Txq {
+            // A move of the size descriptor, once a texture is known to be bound.
+            let unit = usize::from(i.target);
+            if self
+                .inputs
+                .textures
+                .get(unit)
+                .and_then(Option::as_ref)
+                .is_none()
+            {
+                return Err(self.fault(pc, FaultKind::MissingTexture { unit }));
+            }
+            self.alu(i);
+            return Ok(Some(pc + 1));
+        }
+        if matches!(i.op, Op::Tex | Op::Txf) {
             self.texture(pc, i)?;
             return Ok(Some(pc + 1));
         }
@@ -531,7 +546,6 @@ impl<'a> Machine<'a> {
         for l in (0..LANES).filter(|&l| active[l]) {
             let a = self.read(&i.src[0], l);
             let out = match i.op {
-                Op::Txq => sampler.size(),
                 Op::Txf => sampler.fetch(target, a.map(|x| x as i32)),
                 _ => sampler.sample(target, a.map(|x| f32::from_bits(arith::bits::flush(x)))),
             };
@@ -558,6 +572,9 @@ impl<'a> Machine<'a> {
         for l in (0..LANES).filter(|&l| active[l]) {
             let a = self.read(&i.src[0], l);
             let out: [u32; 4] = std::array::from_fn(|c| {
+                if a[c] & texel::OUTSIDE != 0 {
+                    return 0;
+                }
                 layout.map_or(0, |layout| {
                     let (x, y) = layout.texel_of(a[c]);
                     let t = sampler.fetch(
@@ -681,9 +698,10 @@ impl<'a> Machine<'a> {
                     Op::Scq => steps::sincos_pick(x, y, z),
                     Op::Scf => steps::sincos_finish(x, y),
                     Op::Tidx => texel::tidx(x, y, z),
+                    Op::Tidxf => texel::tidx_fetch(x, y),
                     Op::Tfrc => texel::tfrc(x, y, z),
                     Op::Tsel => texel::tsel(x, y, z),
-                    Op::Mov | Op::Movr => x,
+                    Op::Mov | Op::Movr | Op::Txq => x,
                     Op::Ddx => arith::fsub(all[l | 1][c], all[l & 2][c]),
                     Op::Ddy => arith::fsub(all[l | 2][c], all[l & 1][c]),
                     Op::Fmad => arith::fmad(x, y, z),

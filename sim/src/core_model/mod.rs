@@ -82,6 +82,12 @@ pub fn initial_state(image: &Image, inputs: &RunInputs) -> (Vec<[[u32; 4]; LANES
                 .get(&(u32::from(vertex), u32::from(index)))
                 .copied()
                 .unwrap_or([0; 4]),
+            // Part 2 is the sampler's size (TXQ), whatever kind of sampler it is.
+            ConstSource::Texture { unit, part: 2 } => inputs
+                .textures
+                .get(usize::from(unit))
+                .and_then(Option::as_ref)
+                .map_or([0; 4], |t| t.size()),
             ConstSource::Texture { unit, part } => placement
                 .get(usize::from(unit))
                 .copied()

@@ -15,7 +15,7 @@ pub mod rtl;
 pub mod verilator;
 
 use crate::core_model;
-use crate::run_io::{LaneOutput, RunInputs, RunOutput, LANES};
+use crate::run_io::{LaneOutput, RunInputs, RunOutput, Vertex, LANES};
 use hdl::host_port;
 pub use hdl::host_port::fault_code;
 use microcode::core::disasm::instr_text;
@@ -31,6 +31,8 @@ pub struct HwRun {
     pub killed: u8,
     /// Clocks of the run.
     pub cycles: u64,
+    /// When paused at EMIT / ENDPRIM (`fault` is the pause code): the lanes that executed it.
+    pub lanes: u8,
 }
 
 /// A hardware engine's failure.
@@ -92,6 +94,8 @@ pub fn fault_name(code: u8) -> &'static str {
         fault_code::PC_RANGE => "program counter out of range",
         fault_code::ADDRESS_OVERFLOW => "address stack overflow",
         fault_code::ADDRESS_UNDERFLOW => "address stack underflow",
+        fault_code::EMIT => "paused at EMIT (geometry output this host does not stream)",
+        fault_code::ENDPRIM => "paused at ENDPRIM (geometry output this host does not stream)",
         _ => "unknown fault",
     }
 }
@@ -108,6 +112,8 @@ pub trait HostPort {
     fn clear(&mut self) -> Result<(), HwError>;
     /// Runs from instruction 0 until `done`; gives up after `max_clocks`.
     fn run(&mut self, budget: u32, max_clocks: u64) -> Result<HwRun, HwError>;
+    /// Continues a run paused at EMIT / ENDPRIM until the next `done`.
+    fn resume(&mut self, max_clocks: u64) -> Result<HwRun, HwError>;
     /// Total clocks simulated so far (for speed measurements).
     fn clocks(&self) -> u64;
     /// Records the address of every executed instruction of the following runs.
@@ -183,6 +189,19 @@ pub fn load_textures(
     image: &Image,
     inputs: &RunInputs,
 ) -> Result<(), HwError> {
+    // The hardware cannot fault on a missing texture (the model does, at TFET and TXQ): every
+    // sampler the image names must be bound before it runs.
+    for c in &image.constants {
+        if let microcode::core::image::ConstSource::Texture { unit, .. } = c.source {
+            let unit = usize::from(unit);
+            if inputs.textures.get(unit).and_then(Option::as_ref).is_none() {
+                return Err(HwError::Texture {
+                    unit,
+                    reason: "no texture bound".into(),
+                });
+            }
+        }
+    }
     let units = core_model::sampled_units(image);
     if units.is_empty() {
         return Ok(());
@@ -289,7 +308,28 @@ fn run_budget(
         }
     }
     let budget = u32::try_from(budget).unwrap_or(u32::MAX);
-    let run = port.run(budget, clock_limit(image, u64::from(budget)))?;
+    let limit = clock_limit(image, u64::from(budget));
+    let mut run = port.run(budget, limit)?;
+    // Geometry output: at each pause read the emitting lanes' output registers (a vertex) or
+    // end their primitive, then resume.
+    let mut vertices: [Vec<Vertex>; LANES] = Default::default();
+    while matches!(run.fault, fault_code::EMIT | fault_code::ENDPRIM) {
+        for (l, lane) in vertices.iter_mut().enumerate() {
+            if run.lanes & (1 << l) == 0 {
+                continue;
+            }
+            if run.fault == fault_code::EMIT {
+                let outputs = read_outputs(port, image, l)?;
+                lane.push(Vertex {
+                    outputs,
+                    primitive_end: false,
+                });
+            } else if let Some(v) = lane.last_mut() {
+                v.primitive_end = true;
+            }
+        }
+        run = port.resume(limit)?;
+    }
     if run.fault != 0 {
         return Err(HwError::Fault {
             code: run.fault,
@@ -300,12 +340,11 @@ fn run_budget(
     let mut lanes: [LaneOutput; LANES] = Default::default();
     for (l, lane) in lanes.iter_mut().enumerate() {
         lane.killed = run.killed & (1 << l) != 0;
-        for m in &image.outputs {
-            let mut v = [0u32; 4];
-            for (c, x) in v.iter_mut().enumerate() {
-                *x = port.read(host_port::reg_addr(usize::from(m.reg), l, c))?;
-            }
-            lane.outputs.insert(u32::from(m.tgsi), v);
+        lane.outputs = read_outputs(port, image, l)?;
+        lane.vertices = std::mem::take(&mut vertices[l]);
+        // As in the core model: the end of the run ends the last primitive.
+        if let Some(v) = lane.vertices.last_mut() {
+            v.primitive_end = true;
         }
     }
     Ok(RunOutput {
@@ -317,6 +356,23 @@ fn run_budget(
         geometry: image.processor == 2,
         warnings: Vec::new(),
     })
+}
+
+/// Lane `l`'s output registers (the image's output map), by TGSI index.
+fn read_outputs(
+    port: &mut dyn HostPort,
+    image: &Image,
+    l: usize,
+) -> Result<std::collections::BTreeMap<u32, [u32; 4]>, HwError> {
+    let mut out = std::collections::BTreeMap::new();
+    for m in &image.outputs {
+        let mut v = [0u32; 4];
+        for (c, x) in v.iter_mut().enumerate() {
+            *x = port.read(host_port::reg_addr(usize::from(m.reg), l, c))?;
+        }
+        out.insert(u32::from(m.tgsi), v);
+    }
+    Ok(out)
 }
 
 /// Opens the hardware engine `engine` (`rtl` or `verilator`) built for `config`; `progress` hears

@@ -97,6 +97,36 @@ impl RtlCore {
         self.uut.host_we.next = false;
         self.uut.clear.next = false;
         self.uut.start.next = false;
+        self.uut.resume.next = false;
+    }
+
+    /// Clocks until `done` (at most `max_clocks`), recording the trace; the run's report.
+    fn until_done(&mut self, max_clocks: u64) -> Result<HwRun, HwError> {
+        let mut n = 0u64;
+        while !self.uut.done.val() {
+            if let Some(t) = self.trace.as_mut() {
+                if self.uut.dbg_first.val() {
+                    t.push((
+                        self.uut.cycles.val().index() as u64,
+                        self.uut.dbg_pc.val().index(),
+                    ));
+                }
+            }
+            self.tick()?;
+            n += 1;
+            if n > max_clocks {
+                return Err(HwError::Timeout {
+                    engine: ENGINE,
+                    clocks: n,
+                });
+            }
+        }
+        Ok(HwRun {
+            fault: self.uut.fault.val().index() as u8,
+            killed: self.uut.killed.val().index() as u8,
+            cycles: self.uut.cycles.val().index() as u64,
+            lanes: self.uut.lanes.val().index() as u8,
+        })
     }
 }
 
@@ -148,30 +178,15 @@ impl HostPort for RtlCore {
         self.uut.start.next = true;
         self.tick()?;
         self.uut.start.next = false;
-        let mut n = 0u64;
-        while !self.uut.done.val() {
-            if let Some(t) = self.trace.as_mut() {
-                if self.uut.dbg_first.val() {
-                    t.push((
-                        self.uut.cycles.val().index() as u64,
-                        self.uut.dbg_pc.val().index(),
-                    ));
-                }
-            }
-            self.tick()?;
-            n += 1;
-            if n > max_clocks {
-                return Err(HwError::Timeout {
-                    engine: ENGINE,
-                    clocks: n,
-                });
-            }
-        }
-        Ok(HwRun {
-            fault: self.uut.fault.val().index() as u8,
-            killed: self.uut.killed.val().index() as u8,
-            cycles: self.uut.cycles.val().index() as u64,
-        })
+        self.until_done(max_clocks)
+    }
+
+    fn resume(&mut self, max_clocks: u64) -> Result<HwRun, HwError> {
+        self.idle_inputs();
+        self.uut.resume.next = true;
+        self.tick()?;
+        self.uut.resume.next = false;
+        self.until_done(max_clocks)
     }
 
     fn clocks(&self) -> u64 {

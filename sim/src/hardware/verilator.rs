@@ -55,7 +55,7 @@ int main(int argc, char** argv) {
   ctx->traceEverOn(true);
 #endif
   t = new Vtop{ctx};
-  t->clock = 0; t->host_we = 0; t->clear = 0; t->start = 0;
+  t->clock = 0; t->host_we = 0; t->clear = 0; t->start = 0; t->resume = 0;
   t->eval();
   char cmd[8];
   while (scanf("%7s", cmd) == 1) {
@@ -71,16 +71,19 @@ int main(int argc, char** argv) {
       t->clear = 1; tick(); t->clear = 0;
       while (t->busy) tick();
       printf("ok\n"); fflush(stdout);
-    } else if (cmd[0] == 'X' || cmd[0] == 'Y') {
+    } else if (cmd[0] == 'X' || cmd[0] == 'Y' || cmd[0] == 'Z' || cmd[0] == 'U') {
+      // X/Y budget max: start (Y traced); Z/U 0 max: resume after a pause (U traced).
       if (scanf("%llx %llx", &a, &b) != 2) return 3;
-      t->budget = a; t->start = 1; tick(); t->start = 0;
+      bool traced = cmd[0] == 'Y' || cmd[0] == 'U';
+      if (cmd[0] == 'X' || cmd[0] == 'Y') { t->budget = a; t->start = 1; tick(); t->start = 0; }
+      else { t->resume = 1; tick(); t->resume = 0; }
       unsigned long long n = 0;
       while (!t->done && n <= b) {
-        if (cmd[0] == 'Y' && t->dbg_first) printf("I %x %x\n", (unsigned)t->dbg_pc, (unsigned)t->cycles);
+        if (traced && t->dbg_first) printf("I %x %x\n", (unsigned)t->dbg_pc, (unsigned)t->cycles);
         tick(); n++;
       }
       if (!t->done) printf("timeout %llx\n", clocks);
-      else printf("%x %x %x %llx\n", (unsigned)t->fault, (unsigned)t->killed, (unsigned)t->cycles, clocks);
+      else printf("%x %x %x %llx %x\n", (unsigned)t->fault, (unsigned)t->killed, (unsigned)t->cycles, clocks, (unsigned)t->lanes);
       fflush(stdout);
 #ifdef TGSI_TRACE
     } else if (cmd[0] == 'V') {
@@ -301,6 +304,7 @@ impl VerilatorCore {
 
 impl Drop for VerilatorCore {
     fn drop(&mut self) {
+        // Any other command letter ends the harness.
         let _ = writeln!(self.stdin, "Q");
         let _ = self.stdin.flush();
         let _ = self.child.wait();
@@ -339,6 +343,31 @@ impl HostPort for VerilatorCore {
     fn run(&mut self, budget: u32, max_clocks: u64) -> Result<HwRun, HwError> {
         let cmd = if self.trace.is_some() { 'Y' } else { 'X' };
         self.send(&format!("{cmd} {budget:x} {max_clocks:x}"))?;
+        self.until_done(max_clocks)
+    }
+
+    fn resume(&mut self, max_clocks: u64) -> Result<HwRun, HwError> {
+        let cmd = if self.trace.is_some() { 'U' } else { 'Z' };
+        self.send(&format!("{cmd} 0 {max_clocks:x}"))?;
+        self.until_done(max_clocks)
+    }
+
+    fn clocks(&self) -> u64 {
+        self.clocks
+    }
+
+    fn set_trace(&mut self, on: bool) {
+        self.trace = on.then(Vec::new);
+    }
+
+    fn take_trace(&mut self) -> Vec<(u64, usize)> {
+        self.trace.as_mut().map(std::mem::take).unwrap_or_default()
+    }
+}
+
+impl VerilatorCore {
+    /// Reads the harness's answers until the run's report (trace lines first).
+    fn until_done(&mut self, max_clocks: u64) -> Result<HwRun, HwError> {
         let mut a = self.answer()?;
         while let Some(rest) = a.strip_prefix("I ") {
             let mut f = rest.split_whitespace();
@@ -356,27 +385,16 @@ impl HostPort for VerilatorCore {
                     clocks: max_clocks,
                 })
             }
-            [fault, killed, cycles, clocks] => {
+            [fault, killed, cycles, clocks, lanes] => {
                 self.clocks = hex(clocks)?;
                 Ok(HwRun {
                     fault: hex(fault)? as u8,
                     killed: hex(killed)? as u8,
                     cycles: hex(cycles)?,
+                    lanes: hex(lanes)? as u8,
                 })
             }
             _ => Err(HwError::Verilator(format!("bad answer {a:?}"))),
         }
-    }
-
-    fn clocks(&self) -> u64 {
-        self.clocks
-    }
-
-    fn set_trace(&mut self, on: bool) {
-        self.trace = on.then(Vec::new);
-    }
-
-    fn take_trace(&mut self) -> Vec<(u64, usize)> {
-        self.trace.as_mut().map(std::mem::take).unwrap_or_default()
     }
 }
