@@ -16,13 +16,17 @@
 //!   memory as an integer;
 //! - part 1 (axis words, [`axis`]): `(s, t, s + 1, t + 1)`: per axis the size, the wrap mode, the
 //!   stride as a shift, the filter, and in the last two the "+1" flag of the second texel index;
-//! - part 2: the sampler's size `(width, height, depth, levels)` as int32, which TXQ returns.
+//! - part 2: the sampler's size `(width, height, depth, levels)` as int32, which TXQ returns;
+//! - part 3 (the third axis): `(r, r + 1, depth, face)`: the axis words of 3D's r axis, the depth
+//!   as binary32, and the axis word that places a cube face (six faces of a cube map, one
+//!   otherwise, clamped: a CUBE target reads face 0 of any other texture).
 //!
 //! TXF on 1D, 2D and RECT targets is `TIDXF` per axis ([`tidx_fetch`]: no wrap, [`OUTSIDE`] when
 //! out of range), an OR, and `TFET`.
 //!
-//! Texel `(x, y)` lives at `base + (x | y << shift)` with `shift = ceil(log2(width))`, so the row
-//! stride is a power of two and the address is an OR of the two wrapped indices.
+//! Texel `(x, y, z)` lives at `base + (x | y << sx | z << (sx + sy))` with `sx = ceil(log2(width))`
+//! and `sy = ceil(log2(height))`, so row and slice strides are powers of two and the address is an
+//! OR of the wrapped indices; `z` is the slice of a 3D texture or the face of a cube map.
 
 /// Bits of an axis word (descriptor part 1).
 pub mod axis {
@@ -44,8 +48,12 @@ pub struct SamplerLayout {
     /// Width and height in texels (1..=16384).
     pub width: u32,
     pub height: u32,
-    /// Clamp to the edge on s, t (else repeat).
-    pub clamp: [bool; 2],
+    /// Slices in texture memory: the depth of a 3D texture, 6 for a cube map, else 1.
+    pub depth: u32,
+    /// A cube map (its slices are the faces +X, -X, +Y, -Y, +Z, -Z).
+    pub cube: bool,
+    /// Clamp to the edge on s, t, r (else repeat).
+    pub clamp: [bool; 3],
     /// Bilinear filtering (else nearest).
     pub linear: bool,
 }
@@ -56,20 +64,60 @@ pub fn row_shift(width: u32) -> u32 {
 }
 
 impl SamplerLayout {
-    /// Texels the texture takes in texture memory (rows padded to a power of two).
+    /// A 2D layout (one slice, not a cube map).
+    pub fn planar(width: u32, height: u32, clamp: [bool; 2], linear: bool) -> SamplerLayout {
+        SamplerLayout {
+            width,
+            height,
+            depth: 1,
+            cube: false,
+            clamp: [clamp[0], clamp[1], false],
+            linear,
+        }
+    }
+
+    /// The TXF target that reads texel `(x, y, z)` of the texture: slice z of a 3D texture,
+    /// face z of a cube map.
+    pub fn fetch_target(&self) -> crate::tgsi::TextureTarget {
+        use crate::tgsi::TextureTarget;
+        if self.cube {
+            TextureTarget::Cube
+        } else if self.depth > 1 {
+            TextureTarget::T3D
+        } else {
+            TextureTarget::T2D
+        }
+    }
+
+    /// The shift of a slice: `ceil(log2(width)) + ceil(log2(height))`.
+    pub fn slice_shift(&self) -> u32 {
+        row_shift(self.width) + row_shift(self.height)
+    }
+
+    /// Texels the texture takes in texture memory (rows and slices padded to powers of two;
+    /// the last slice is not padded).
     pub fn footprint(&self) -> u32 {
-        self.height << row_shift(self.width)
+        if self.depth > 1 {
+            ((self.depth - 1) << self.slice_shift()) + (self.height << row_shift(self.width))
+        } else {
+            self.height << row_shift(self.width)
+        }
     }
 
-    /// The address of texel `(x, y)` relative to the texture's base.
-    pub fn address(&self, x: u32, y: u32) -> u32 {
-        x | y << row_shift(self.width)
+    /// The address of texel `(x, y)` of slice (or face) `z` relative to the texture's base.
+    pub fn address(&self, x: u32, y: u32, z: u32) -> u32 {
+        x | y << row_shift(self.width) | z << self.slice_shift()
     }
 
-    /// Texel `(x, y)` of an address relative to the base (the inverse of [`Self::address`]).
-    pub fn texel_of(&self, address: u32) -> (u32, u32) {
+    /// Texel `(x, y, z)` of an address relative to the base (the inverse of [`Self::address`]).
+    pub fn texel_of(&self, address: u32) -> (u32, u32, u32) {
         let s = row_shift(self.width);
-        (address & ((1 << s) - 1), address >> s)
+        let z = self.slice_shift();
+        (
+            address & ((1 << s) - 1),
+            (address & ((1 << z) - 1)) >> s,
+            address >> z,
+        )
     }
 }
 
@@ -77,26 +125,40 @@ impl SamplerLayout {
 const MINUS_HALF: u32 = 0xBF00_0000;
 const MINUS_ZERO: u32 = 0x8000_0000;
 
-/// The two descriptor slots of a texture placed at `base` in texture memory.
-pub fn descriptors(l: &SamplerLayout, base: u32) -> [[u32; 4]; 2] {
-    let word = |size: u32, shift: u32, clamp: bool| {
+/// Descriptor slot `part` (0, 1 or 3; part 2 is the size, which the caller fills from the
+/// sampler) of a texture placed at `base` in texture memory.
+pub fn descriptor(l: &SamplerLayout, base: u32, part: u16) -> [u32; 4] {
+    let word = |size: u32, shift: u32, clamp: bool, linear: bool| {
         (size.clamp(1, axis::SIZE_M1 + 1) - 1)
             | (shift & 0xF) << axis::SHIFT_LSB
             | if clamp { axis::CLAMP } else { 0 }
-            | if l.linear { axis::LINEAR } else { 0 }
+            | if linear { axis::LINEAR } else { 0 }
     };
-    let s = word(l.width, 0, l.clamp[0]);
-    let t = word(l.height, row_shift(l.width), l.clamp[1]);
+    let s = word(l.width, 0, l.clamp[0], l.linear);
+    let t = word(l.height, row_shift(l.width), l.clamp[1], l.linear);
     let offset = if l.linear { MINUS_HALF } else { MINUS_ZERO };
-    [
-        [
+    match part {
+        0 => [
             (l.width as f32).to_bits(),
             (l.height as f32).to_bits(),
             offset,
             base,
         ],
-        [s, t, s | axis::PLUS1, t | axis::PLUS1],
-    ]
+        1 => [s, t, s | axis::PLUS1, t | axis::PLUS1],
+        3 => {
+            let slices = l.slice_shift();
+            // A cube map's faces are its slices; a 3D texture is not a cube map (face 0).
+            let (r_size, faces) = if l.cube { (1, 6) } else { (l.depth, 1) };
+            let r = word(r_size, slices, l.clamp[2], l.linear);
+            [
+                r,
+                r | axis::PLUS1,
+                (r_size as f32).to_bits(),
+                word(faces, slices, true, false),
+            ]
+        }
+        _ => [0; 4],
+    }
 }
 
 fn finite(bits: u32) -> bool {
@@ -178,12 +240,11 @@ mod tests {
     use super::*;
 
     fn layout(width: u32, height: u32, clamp: bool, linear: bool) -> SamplerLayout {
-        SamplerLayout {
-            width,
-            height,
-            clamp: [clamp; 2],
-            linear,
-        }
+        SamplerLayout::planar(width, height, [clamp; 2], linear)
+    }
+
+    fn descriptors(l: &SamplerLayout, base: u32) -> [[u32; 4]; 2] {
+        [descriptor(l, base, 0), descriptor(l, base, 1)]
     }
 
     #[test]
@@ -210,7 +271,7 @@ mod tests {
         let l = layout(5, 3, false, false);
         assert_eq!(row_shift(5), 3);
         assert_eq!(l.footprint(), 24);
-        assert_eq!(l.texel_of(l.address(4, 2)), (4, 2));
+        assert_eq!(l.texel_of(l.address(4, 2, 0)), (4, 2, 0));
         let [k, d] = descriptors(&l, 100);
         assert_eq!(k, [0x40A0_0000, 0x4040_0000, 0x8000_0000, 100]);
         assert_eq!(tidx(7, 0x3F80_0000, d[0]), 2);
@@ -236,6 +297,35 @@ mod tests {
         assert_eq!(tfrc(0x3E80_0000, 0x3F00_0000, near[0]), 0);
         assert_eq!(tsel(1, 2, lin[0]), 1);
         assert_eq!(tsel(1, 2, near[0]), 2);
+    }
+
+    #[test]
+    fn volumes_and_cube_maps_stack_slices() {
+        let v = SamplerLayout {
+            depth: 3,
+            clamp: [false, false, true],
+            ..layout(4, 3, false, true)
+        };
+        assert_eq!(v.slice_shift(), 4);
+        // Two padded slices of 16 texels and the last one's 3 rows of 4.
+        assert_eq!(v.footprint(), 2 * 16 + 12);
+        assert_eq!(v.texel_of(v.address(3, 2, 2)), (3, 2, 2));
+        let d = descriptor(&v, 0, 3);
+        assert_eq!(tidx(5, 0, d[0]), 2 << 4);
+        assert_eq!(tidx(2, 0, d[1]), 2 << 4);
+        assert_eq!(d[2], 3.0f32.to_bits());
+        // Not a cube map: every face reads slice 0.
+        assert_eq!(tidx(4, 0, d[3]), 0);
+        let c = SamplerLayout {
+            depth: 6,
+            cube: true,
+            ..layout(2, 2, true, false)
+        };
+        assert_eq!(c.footprint(), 24);
+        let d = descriptor(&c, 0, 3);
+        assert_eq!(tidx(5, 0, d[3]), 5 << 2);
+        assert_eq!(tidx(3, 0, d[0]), 0);
+        assert_eq!(descriptor(&c, 0, 2), [0; 4]);
     }
 
     #[test]

@@ -576,12 +576,8 @@ impl<'a> Machine<'a> {
                     return 0;
                 }
                 layout.map_or(0, |layout| {
-                    let (x, y) = layout.texel_of(a[c]);
-                    let t = sampler.fetch(
-                        microcode::tgsi::TextureTarget::T2D,
-                        [x as i32, y as i32, 0, 0],
-                    );
-                    t[c]
+                    let (x, y, z) = layout.texel_of(a[c]);
+                    sampler.fetch(layout.fetch_target(), [x as i32, y as i32, z as i32, 0])[c]
                 })
             });
             self.write(i, l, out);

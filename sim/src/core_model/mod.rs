@@ -93,7 +93,7 @@ pub fn initial_state(image: &Image, inputs: &RunInputs) -> (Vec<[[u32; 4]; LANES
                 .copied()
                 .flatten()
                 .map_or([0; 4], |(layout, base)| {
-                    texel::descriptors(&layout, base)[usize::from(part.min(1))]
+                    texel::descriptor(&layout, base, part)
                 }),
         };
         if let Some(slot) = k.get_mut(usize::from(c.k)) {

@@ -221,38 +221,39 @@ pub fn load_textures(
             .copied()
             .flatten()
             .ok_or_else(|| err("the sampler is not a texture the core can address".into()))?;
-        for (axis, size) in [layout.width, layout.height].into_iter().enumerate() {
+        // A cube map's faces never wrap.
+        let depth = if layout.cube { 1 } else { layout.depth };
+        for (axis, size) in [layout.width, layout.height, depth].into_iter().enumerate() {
             if !layout.clamp[axis] && !size.is_power_of_two() {
                 return Err(err(format!(
                     "{} {size} repeats but is not a power of two (the texture unit wraps by masking)",
-                    ["width", "height"][axis]
+                    ["width", "height", "depth"][axis]
                 )));
             }
         }
         let end = base as usize + layout.footprint() as usize;
         if end > capacity {
             return Err(err(format!(
-                "{}x{} needs texture memory up to texel {end}, the hardware has {capacity}",
-                layout.width, layout.height
+                "{}x{}x{} needs texture memory up to texel {end}, the hardware has {capacity}",
+                layout.width, layout.height, layout.depth
             )));
         }
-        for y in 0..layout.height {
-            for x in 0..layout.width {
-                let t = sampler.fetch(
-                    microcode::tgsi::TextureTarget::T2D,
-                    [x as i32, y as i32, 0, 0],
-                );
+        for (z, y, x) in (0..layout.depth).flat_map(|z| {
+            (0..layout.height).flat_map(move |y| (0..layout.width).map(move |x| (z, y, x)))
+        }) {
+            {
+                let t = sampler.fetch(layout.fetch_target(), [x as i32, y as i32, z as i32, 0]);
                 let mut w = 0u32;
                 for (c, &bits) in t.iter().enumerate() {
                     let k = microcode::arith::texel::to_unorm8(bits).ok_or_else(|| {
                         err(format!(
-                            "texel ({x}, {y}) channel {c} is {bits:#010x} ({}), not an 8-bit unorm value k/255",
+                            "texel ({x}, {y}, {z}) channel {c} is {bits:#010x} ({}), not an 8-bit unorm value k/255",
                             f32::from_bits(bits)
                         ))
                     })?;
                     w |= u32::from(k) << (8 * c);
                 }
-                words.push((base + layout.address(x, y), w));
+                words.push((base + layout.address(x, y, z), w));
             }
         }
     }

@@ -47,10 +47,9 @@ impl Sampler for Texture {
         Some(SamplerLayout {
             width: self.width,
             height: self.height,
-            clamp: [
-                self.wrap[0] == Wrap::ClampToEdge,
-                self.wrap[1] == Wrap::ClampToEdge,
-            ],
+            depth: if self.is_cube() { 6 } else { self.depth },
+            cube: self.is_cube(),
+            clamp: self.wrap.map(|w| w == Wrap::ClampToEdge),
             linear: self.filter == Filter::Bilinear,
         })
     }
