@@ -104,6 +104,95 @@ fn cli_load_and_run_on_the_emulated_board_match_the_core_model() {
     }
 }
 
+/// An RGBA PNG of `w` x `h` pixels from `f(x, y)`.
+fn write_png(path: &Path, w: u32, h: u32, f: impl Fn(u32, u32) -> [u8; 4]) {
+    let file = std::fs::File::create(path).expect("creates the PNG");
+    let mut enc = png::Encoder::new(std::io::BufWriter::new(file), w, h);
+    enc.set_color(png::ColorType::Rgba);
+    enc.set_depth(png::BitDepth::Eight);
+    let data: Vec<u8> = (0..h)
+        .flat_map(|y| (0..w).map(move |x| (x, y)))
+        .flat_map(|(x, y)| f(x, y))
+        .collect();
+    enc.write_header()
+        .and_then(|mut wr| wr.write_image_data(&data))
+        .expect("writes the PNG");
+}
+
+/// Textures travel with the image on the board: a shader sampling a bilinear 2D texture and a
+/// nearest cube map renders on the emulated board exactly as on the core model; binding
+/// another texture uploads the image again; `load` refuses a sampling program (it has no
+/// textures to send) with a message saying how to run it.
+#[test]
+fn textured_shaders_render_on_the_emulated_board_like_the_core_model() {
+    let emu = emulation();
+    let bin = env!("CARGO_BIN_EXE_tgsi-core");
+    let dir = std::env::temp_dir().join(format!("tgsi-board-tex-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("scratch folder");
+    let shader = dir.join("tex.tgsi");
+    std::fs::write(
+        &shader,
+        "FRAG\nDCL IN[0], GENERIC[0], LINEAR\nDCL OUT[0], COLOR\nDCL SAMP[0]\nDCL SAMP[1]\n\
+         DCL TEMP[0..1]\nIMM FLT32 { 2.0, -1.0, 0.5, 0.0 }\n\
+         TEX TEMP[0], IN[0], SAMP[0], 2D\nMAD TEMP[1], IN[0].xyxx, IMM[0].xxxx, IMM[0].yyyy\n\
+         MOV TEMP[1].z, IMM[0].zzzz\nTEX TEMP[1], TEMP[1], SAMP[1], CUBE\n\
+         LRP OUT[0], IMM[0].zzzz, TEMP[0], TEMP[1]\nEND\n",
+    )
+    .expect("writes the shader");
+    let stripes = dir.join("stripes.png");
+    write_png(&stripes, 8, 4, |x, y| {
+        [(x * 32) as u8, (y * 60) as u8, ((x ^ y) * 30) as u8, 255]
+    });
+    let cube = dir.join("cube.png");
+    write_png(&cube, 4, 24, |x, y| {
+        [(y / 4 * 40) as u8, (x * 60) as u8, 200, 255]
+    });
+    let render = |engine: &str, tex0: &Path, out: &str| {
+        let mut c = Command::new(bin);
+        c.arg("render")
+            .arg(&shader)
+            .arg("-o")
+            .arg(dir.join(out))
+            .args(["--size", "8x8", "--engine", engine, "--texture"])
+            .arg(format!("0={},bilinear", tex0.display()))
+            .arg("--texture")
+            .arg(format!("1={},cube", cube.display()));
+        if engine == "board" {
+            c.args(["--port", &emu.port]);
+        }
+        let o = c.output().expect("tgsi-core runs");
+        assert!(
+            o.status.success(),
+            "{engine}: {}",
+            String::from_utf8_lossy(&o.stderr)
+        );
+        (
+            std::fs::read(dir.join(out)).expect("the PNG"),
+            String::from_utf8_lossy(&o.stderr).into_owned(),
+        )
+    };
+    let (board, said) = render("board", &stripes, "board.png");
+    let (core, _) = render("core", &stripes, "core.png");
+    assert_eq!(board, core, "board and core model pictures differ");
+    assert!(said.contains("uploaded the image"), "{said}");
+    // Another texture on unit 0: another image, uploaded again, and still equal.
+    let dots = dir.join("dots.png");
+    write_png(&dots, 4, 4, |x, y| [255 * ((x + y) % 2) as u8, 90, 30, 255]);
+    let (board2, said2) = render("board", &dots, "board2.png");
+    let (core2, _) = render("core", &dots, "core2.png");
+    assert_eq!(board2, core2);
+    assert_ne!(board2, board);
+    assert!(said2.contains("uploaded the image"), "{said2}");
+    let load = Command::new(bin)
+        .args(["load", "--port", &emu.port])
+        .arg(&shader)
+        .output()
+        .expect("tgsi-core runs");
+    let err = String::from_utf8_lossy(&load.stderr);
+    assert!(!load.status.success() && err.contains("SAMP[0]"), "{err}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 #[test]
 fn second_image_replaces_the_first_only_at_commit() {
     let emu = emulation();

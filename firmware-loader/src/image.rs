@@ -8,8 +8,9 @@
 //! IMAP and OMAP (u16 TGSI index, u16 register), ORIG; unknown sections are skipped.
 //!
 //! Regions: PROGRAM = the CODE bytes; MAPS = the input and output maps ([`maps_region`]); CONSTANTS = 16 bytes per K slot at `16 * K` (data slots hold
-//! their words, CONST slots zero: their values go to PARAMS at run time, same address). The ISA hash is
-//! the CRC-32 of the configuration bytes.
+//! their words, CONST slots zero: their values go to PARAMS at run time, same address; sampler
+//! descriptor slots (kind 3) zero until [`ImageFile::bind_textures`] fills them); TEXTURES empty
+//! until then. The ISA hash is the CRC-32 of the configuration bytes.
 
 use crate::frame::crc32;
 use crate::protocol::{le16, le32, IMAGE_REGIONS};
@@ -71,6 +72,31 @@ pub struct ImageFile {
     pub outputs: Vec<RegMap>,
     /// CONST-buffer slots: (K, buffer, index), whose values go to PARAMS at `16 * K`.
     pub buffer_slots: Vec<(u16, u16, u16)>,
+    /// Sampler descriptor slots: (K, sampler unit, part). Their values depend on the textures
+    /// bound when the image runs: [`ImageFile::bind_textures`] writes them into CONSTANTS and
+    /// the texels into TEXTURES before the upload.
+    pub texture_slots: Vec<(u16, u16, u16)>,
+}
+
+impl ImageFile {
+    /// Makes the textures part of the upload: `texels` become the TEXTURES region (texel `i`
+    /// in bytes `4i .. 4i + 4`, red first) and each `(K, value)` of `descriptors` the CONSTANTS
+    /// slot K. Textures are image data on the board: the COMMIT checksum covers them, so other
+    /// textures make another image.
+    pub fn bind_textures(&mut self, texels: &[u32], descriptors: &[(u16, [u32; 4])]) {
+        self.upload.regions[2] = texels.iter().flat_map(|w| w.to_le_bytes()).collect();
+        let consts = &mut self.upload.regions[1];
+        for &(k, v) in descriptors {
+            let end = 16 * (usize::from(k) + 1);
+            if consts.len() < end {
+                consts.resize(end, 0);
+            }
+            for (c, w) in v.iter().enumerate() {
+                let at = 16 * usize::from(k) + 4 * c;
+                consts[at..at + 4].copy_from_slice(&w.to_le_bytes());
+            }
+        }
+    }
 }
 
 /// An image file that cannot be read.
@@ -124,15 +150,6 @@ pub enum ImageError {
         offset: usize,
         /// Kind found.
         kind: u16,
-    },
-    /// The image samples a texture (a sampler descriptor slot, kind 3): the board's loader has
-    /// no texture upload yet (its TEXTURES region is 0 bytes).
-    #[error("offset {offset}: the image samples SAMP[{unit}]; the board's loader cannot upload textures yet (run it on the core, rtl or verilator engine)")]
-    Textures {
-        /// Record offset.
-        offset: usize,
-        /// Sampler unit.
-        unit: u16,
     },
 }
 
@@ -253,6 +270,7 @@ pub fn parse(b: &[u8]) -> Result<ImageFile, ImageError> {
         inputs: Vec::new(),
         outputs: Vec::new(),
         buffer_slots: Vec::new(),
+        texture_slots: Vec::new(),
     };
     let mut at = 12 + h;
     while at < body.len() {
@@ -278,12 +296,7 @@ pub fn parse(b: &[u8]) -> Result<ImageFile, ImageError> {
                     match le16(r, 2) {
                         0 => consts[16 * k..end].copy_from_slice(&r[8..24]),
                         1 => img.buffer_slots.push((le16(r, 0), le16(r, 4), le16(r, 6))),
-                        3 => {
-                            return Err(ImageError::Textures {
-                                offset: at + 8 + 24 * i,
-                                unit: le16(r, 4),
-                            })
-                        }
+                        3 => img.texture_slots.push((le16(r, 0), le16(r, 4), le16(r, 6))),
                         kind => {
                             return Err(ImageError::BadConstKind {
                                 offset: at + 8 + 24 * i,

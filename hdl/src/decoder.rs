@@ -351,7 +351,7 @@ pub const fn control(op: Op) -> Control {
         // TXQ moves the size descriptor (the engines check that a texture is bound).
         Op::Txq => alu(ResultSel::Mov),
         // Model-only: 3D / cube / shadow sampling and their texel fetch.
-        Op::Tex | Op::Txf => MISSING,
+        Op::Tex | Op::Txf | Op::Dop => MISSING,
     }
 }
 

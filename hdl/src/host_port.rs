@@ -36,7 +36,8 @@
 //! - REGISTERS (R) at [`REG_BASE`]: register `r`, lane `l`, component `c` at
 //!   `REG_BASE + 16r + 4l + c`.
 //! - TEXTURES at [`TEXTURE_BASE`]: texel `i` of texture memory at `TEXTURE_BASE + i` (RGBA8, red
-//!   in bits 0..7; 512 texels, `crate::tex_unit::TEXELS`), write-only. Where each sampler's
+//!   in bits 0..7; 512 texels, `crate::tex_unit::TEXELS`), read and written while the core is
+//!   idle (the texture unit's read port is the host's then). Where each sampler's
 //!   texture lives is the host's choice, told to the program through the sampler descriptors in
 //!   K (`microcode::arith::texel::descriptors`).
 

@@ -4,9 +4,9 @@
 //! (`firmware_loader::device::Device`) does, drives the shader core through its host port
 //! ([`crate::host_port`]) and sends the answer ([`FrameTx`]).
 //!
-//! Memories: PROGRAM and CONSTANTS are the core's own memories (written byte by byte with
-//! read-modify-write through the host port, read back the same way); TEXTURES is not built
-//! (size 0). The loader's memory is one 2 KiB block RAM ([`Bram`], 4 x `SB_RAM40_4K`) holding the
+//! Memories: PROGRAM, CONSTANTS and TEXTURES are the core's own memories (instruction memory, K,
+//! texture memory; written byte by byte with read-modify-write through the host port, read back
+//! the same way). The loader's memory is one 2 KiB block RAM ([`Bram`], 4 x `SB_RAM40_4K`) holding the
 //! frame buffer and the INPUTS, OUTPUTS, RESULTS, PARAMS and MAPS regions ([`layout`]). One CRC-32 unit serves the frame receiver, the
 //! transmitter and COMMIT, which never overlap.
 //!
@@ -36,8 +36,8 @@ pub mod layout {
     pub const PROGRAM: u32 = 4096;
     /// CONSTANTS: 64 slots of 16 bytes (the core's K memory).
     pub const CONSTANTS: u32 = 1024;
-    /// TEXTURES: no texture memory is built.
-    pub const TEXTURES: u32 = 0;
+    /// TEXTURES: the texture unit's memory, 512 RGBA8 texels of 4 bytes.
+    pub const TEXTURES: u32 = 2048;
     /// INPUTS region size; base in the loader memory [`INPUTS_BASE`].
     pub const INPUTS: u32 = 640;
     /// OUTPUTS region size.
@@ -262,11 +262,13 @@ pub struct Loader {
     range_ok: DFF<Bit>,
     nl0: DFF<Bits<13>>,
     nl1: DFF<Bits<11>>,
+    nl2: DFF<Bits<12>>,
     nl3: DFF<Bits<8>>,
     // Device state (STATUS).
     ld: DFF<Bits<2>>,
     len_prog: DFF<Bits<13>>,
     len_const: DFF<Bits<11>>,
+    len_tex: DFF<Bits<12>>,
     len_maps: DFF<Bits<8>>,
     active_crc: DFF<Bits<32>>,
     staged: DFF<Bits<32>>,
@@ -288,7 +290,7 @@ pub struct Loader {
     mptr: DFF<Bits<11>>,
     zero_outputs: DFF<Bit>,
     eptr: DFF<Bits<11>>,
-    caddr: DFF<Bits<12>>,
+    caddr: DFF<Bits<13>>,
     gk: DFF<Bits<3>>,
     seg: DFF<Bits<2>>,
     q: DFF<Bits<4>>,
@@ -311,7 +313,7 @@ pub struct Loader {
     wlimit: Signal<Local, Bits<14>>,
     rbase: Signal<Local, Bits<11>>,
     rcore: Signal<Local, Bit>,
-    cbase: Signal<Local, Bits<12>>,
+    cbase: Signal<Local, Bits<13>>,
     rbyte: Signal<Local, Bits<8>>,
     merged: Signal<Local, Bits<32>>,
     wend: Signal<Local, Bits<14>>,
@@ -396,10 +398,12 @@ impl Loader {
             range_ok: Default::default(),
             nl0: Default::default(),
             nl1: Default::default(),
+            nl2: Default::default(),
             nl3: Default::default(),
             ld: Default::default(),
             len_prog: Default::default(),
             len_const: Default::default(),
+            len_tex: Default::default(),
             len_maps: Default::default(),
             active_crc: Default::default(),
             staged: Default::default(),
@@ -493,10 +497,12 @@ impl Logic for Loader {
             range_ok,
             nl0,
             nl1,
+            nl2,
             nl3,
             ld,
             len_prog,
             len_const,
+            len_tex,
             len_maps,
             active_crc,
             staged,
@@ -556,7 +562,7 @@ impl Logic for Loader {
         self.crc.clear.next = false;
         self.crc.valid.next = false;
         self.info.address.next = self.didx.q.val().get_bits::<6>(0);
-        self.host_addr.next = bit_cast::<16, 12>(self.caddr.q.val());
+        self.host_addr.next = bit_cast::<16, 13>(self.caddr.q.val());
         self.host_wdata.next = self.acc.q.val();
         self.host_we.next = false;
         self.clear.next = false;
@@ -615,6 +621,12 @@ impl Logic for Loader {
                 self.wlimit.next = bit_cast::<14, 11>(self.len_const.q.val());
                 self.rcore.next = true;
                 self.cbase.next = 0x400.into();
+            }
+            2 => {
+                self.rsize.next = 2048.into();
+                self.wlimit.next = bit_cast::<14, 12>(self.len_tex.q.val());
+                self.rcore.next = true;
+                self.cbase.next = 0x1000.into();
             }
             3 => {
                 self.rsize.next = 640.into();
@@ -791,7 +803,8 @@ impl Logic for Loader {
                             }
                         }
                         15 => {
-                            if self.accn.val() != 0 {
+                            self.nl2.d.next = self.accn.val().get_bits::<12>(0);
+                            if self.accn.val() > 2048 {
                                 self.range_ok.d.next = false;
                             }
                         }
@@ -839,6 +852,7 @@ impl Logic for Loader {
                             self.ld.d.next = 1.into();
                             self.len_prog.d.next = self.nl0.q.val();
                             self.len_const.d.next = self.nl1.q.val();
+                            self.len_tex.d.next = self.nl2.q.val();
                             self.len_maps.d.next = self.nl3.q.val();
                             self.active_crc.d.next = 0.into();
                             self.staged.d.next = 0.into();
@@ -1009,7 +1023,7 @@ impl Logic for Loader {
             LoaderState::WrUse => {
                 self.abyte.d.next = self.mem.rd.val();
                 self.caddr.d.next =
-                    self.cbase.val() + bit_cast::<12, 11>(self.ptr.q.val().get_bits::<11>(2));
+                    self.cbase.val() + bit_cast::<13, 11>(self.ptr.q.val().get_bits::<11>(2));
                 if self.rcore.val() {
                     self.state.d.next = LoaderState::WrCore;
                 } else {
@@ -1049,13 +1063,17 @@ impl Logic for Loader {
                     }
                 }
             }
-            // ---- COMMIT: CRC over PROGRAM, CONSTANTS, (TEXTURES: none), MAPS.
+            // ---- COMMIT: CRC over PROGRAM, CONSTANTS, TEXTURES, MAPS.
             LoaderState::CmtNext => {
                 self.lat.d.next = 0.into();
-                self.caddr.d.next = bit_cast::<12, 11>(self.ptr.q.val().get_bits::<11>(2));
+                self.caddr.d.next = bit_cast::<13, 11>(self.ptr.q.val().get_bits::<11>(2));
                 if self.seg.q.val() == 1 {
                     self.caddr.d.next =
-                        bit_cast::<12, 11>(self.ptr.q.val().get_bits::<11>(2)) + 0x400;
+                        bit_cast::<13, 11>(self.ptr.q.val().get_bits::<11>(2)) + 0x400;
+                }
+                if self.seg.q.val() == 2 {
+                    self.caddr.d.next =
+                        bit_cast::<13, 11>(self.ptr.q.val().get_bits::<11>(2)) + 0x1000;
                 }
                 self.mptr.d.next = self.ptr.q.val().get_bits::<11>(0) + 0x150;
                 if self.cnt.q.val() != 0 {
@@ -1066,6 +1084,8 @@ impl Logic for Loader {
                     if self.seg.q.val() == 0 {
                         self.cnt.d.next = bit_cast::<13, 11>(self.len_const.q.val());
                     } else if self.seg.q.val() == 1 {
+                        self.cnt.d.next = bit_cast::<13, 12>(self.len_tex.q.val());
+                    } else if self.seg.q.val() == 2 {
                         self.cnt.d.next = bit_cast::<13, 8>(self.len_maps.q.val());
                     } else {
                         self.state.d.next = LoaderState::CmtCheck;
@@ -1076,7 +1096,7 @@ impl Logic for Loader {
                 self.lat.d.next = self.lat.q.val() + 1;
                 if self.lat.q.val() == 2 {
                     self.crc.valid.next = true;
-                    if self.seg.q.val() == 2 {
+                    if self.seg.q.val() == 3 {
                         self.crc.data.next = self.mem.rd.val();
                     }
                     self.ptr.d.next = self.ptr.q.val() + 1;
@@ -1199,8 +1219,8 @@ impl Logic for Loader {
                     self.acc.d.next = 0.into();
                     self.state.d.next = LoaderState::RunParamWr;
                 }
-                self.caddr.d.next = (bit_cast::<12, 6>(self.kslot.q.val()) << 2)
-                    + bit_cast::<12, 5>(self.wk.q.val())
+                self.caddr.d.next = (bit_cast::<13, 6>(self.kslot.q.val()) << 2)
+                    + bit_cast::<13, 5>(self.wk.q.val())
                     + 0x400;
             }
             LoaderState::RunParamWr => {
@@ -1238,8 +1258,8 @@ impl Logic for Loader {
                 self.state.d.next = LoaderState::RunInWord;
             }
             LoaderState::RunInWord => {
-                self.caddr.d.next = (bit_cast::<12, 8>(self.creg.q.val()) << 4)
-                    + bit_cast::<12, 5>(self.wk.q.val())
+                self.caddr.d.next = (bit_cast::<13, 8>(self.creg.q.val()) << 4)
+                    + bit_cast::<13, 5>(self.wk.q.val())
                     + 0x800;
                 self.mptr.d.next = self.qin.q.val() + self.off.q.val().get_bits::<11>(0);
                 if self.wk.q.val() == 16 {
@@ -1291,8 +1311,8 @@ impl Logic for Loader {
                 self.state.d.next = LoaderState::RunOutWord;
             }
             LoaderState::RunOutWord => {
-                self.caddr.d.next = (bit_cast::<12, 8>(self.creg.q.val()) << 4)
-                    + bit_cast::<12, 5>(self.wk.q.val())
+                self.caddr.d.next = (bit_cast::<13, 8>(self.creg.q.val()) << 4)
+                    + bit_cast::<13, 5>(self.wk.q.val())
                     + 0x800;
                 self.mptr.d.next = self.qout.q.val() + self.off.q.val().get_bits::<11>(0);
                 self.lat.d.next = 0.into();
@@ -1384,7 +1404,7 @@ impl Logic for Loader {
             LoaderState::AnsFetch => {
                 // Three clocks for the address to reach the data (core port or memory).
                 self.caddr.d.next =
-                    self.cbase.val() + bit_cast::<12, 11>(self.ptr.q.val().get_bits::<11>(2));
+                    self.cbase.val() + bit_cast::<13, 11>(self.ptr.q.val().get_bits::<11>(2));
                 self.mem.ra.next = self.rbase.val() + self.ptr.q.val().get_bits::<11>(0);
                 if self.kind.q.val() == AnswerKind::Run {
                     self.mem.ra.next = self.mptr.q.val();

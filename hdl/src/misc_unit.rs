@@ -54,6 +54,9 @@ pub struct MiscUnit {
     pub tw_we: Signal<In, Bit>,
     pub tw_addr: Signal<In, Bits<9>>,
     pub tw_data: Signal<In, Bits<32>>,
+    /// The host reads texture memory at `tw_addr` ([`TexUnit`]); the texel one edge later.
+    pub tr_en: Signal<In, Bit>,
+    pub tr_data: Signal<Out, Bits<32>>,
     /// The result, 10 clocks later.
     pub result: Signal<Out, Bits<32>>,
     fcmp: FCmp,
@@ -126,6 +129,8 @@ impl MiscUnit {
             tw_we: Default::default(),
             tw_addr: Default::default(),
             tw_data: Default::default(),
+            tr_en: Default::default(),
+            tr_data: Default::default(),
             result: Default::default(),
             fcmp: Default::default(),
             f2i: Default::default(),
@@ -210,6 +215,8 @@ impl Logic for MiscUnit {
         self.tex.tw_we.next = self.tw_we.val();
         self.tex.tw_addr.next = self.tw_addr.val();
         self.tex.tw_data.next = self.tw_data.val();
+        self.tex.tr_en.next = self.tr_en.val();
+        self.tr_data.next = self.tex.tr_data.val();
         self.i2f.a.next = self.a.val();
         self.i2f.as_unsigned.next = self.i2f_mode.val() == 1;
         if self.i2f_mode.val() == 2 {

@@ -145,6 +145,7 @@ pub struct ShaderCore {
     region_reg: Signal<Local, Bit>,
     region_tex: Signal<Local, Bit>,
     hr_prog: DFF<Bit>,
+    hr_tex: DFF<Bit>,
     hr_bank: DFF<Bits<2>>,
     rdata: DFF<Bits<32>>,
     all_one: Constant<Bits<12>>,
@@ -248,6 +249,7 @@ impl ShaderCore {
             region_reg: Default::default(),
             region_tex: Default::default(),
             hr_prog: Default::default(),
+            hr_tex: Default::default(),
             hr_bank: Default::default(),
             rdata: Default::default(),
             // Four SWZ_ONE selectors: the derivatives' B operand is 1.0.
@@ -262,8 +264,8 @@ impl Logic for ShaderCore {
     fn update(&mut self) {
         dff_setup!(
             self, clock, x1_sel, x1_round, x1_int, x1_trans, x1_tex, x1_comp, x1_i2f, x1_cond,
-            x1_p, hr_prog, hr_bank, rdata, x1_div, x1_dwe, x1_dop, dmeta, wb_we, wb_wa, wb_wd,
-            wb_pwe, wb_pval, pclk, rd_valid, rd_lane, push_we, push_wa, x1_pop
+            x1_p, hr_prog, hr_tex, hr_bank, rdata, x1_div, x1_dwe, x1_dop, dmeta, wb_we, wb_wa,
+            wb_wd, wb_pwe, wb_pval, pclk, rd_valid, rd_lane, push_we, push_wa, x1_pop
         );
         clock!(self, clock, astk);
         for i in 0..4 {
@@ -588,6 +590,7 @@ impl Logic for ShaderCore {
         self.misc.tw_we.next = self.host_we.val() & !self.seq.busy.val() & self.region_tex.val();
         self.misc.tw_addr.next = self.host_addr.val().get_bits::<9>(0);
         self.misc.tw_data.next = self.host_wdata.val();
+        self.misc.tr_en.next = !self.seq.busy.val() & self.region_tex.val();
         self.misc.i2f_mode.next = self.x1_i2f.q.val();
         self.misc.cond.next = self.x1_cond.q.val();
         self.misc.p.next = self.x1_p.q.val();
@@ -665,6 +668,7 @@ impl Logic for ShaderCore {
         self.opc.use_raw.next = false;
         self.opc.raw_addr.next = bits::<9>(0);
         self.hr_prog.d.next = self.region_prog.val();
+        self.hr_tex.d.next = self.region_tex.val();
         self.hr_bank.d.next = self.host_addr.val().get_bits::<2>(0);
         self.rdata.d.next = self.opa.raw.val();
         if self.hr_prog.q.val() {
@@ -682,6 +686,9 @@ impl Logic for ShaderCore {
                     self.rdata.d.next = self.imem[3].rd.val();
                 }
             }
+        }
+        if self.hr_tex.q.val() {
+            self.rdata.d.next = self.misc.tr_data.val();
         }
         self.host_rdata.next = self.rdata.q.val();
     }

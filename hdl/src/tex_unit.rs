@@ -6,7 +6,9 @@
 //!
 //! Ports: operands `a`, `b`, `c`, the step `op` and the slot's component `comp` (the channel a
 //! `TFET` returns) in; `result` out; the texture memory's write port `tw_we`, `tw_addr`,
-//! `tw_data` (texel `i` at address `i`, channel c in bits `8c .. 8c+7`).
+//! `tw_data` (texel `i` at address `i`, channel c in bits `8c .. 8c+7`); the host's read of it:
+//! `tr_en` (the core is idle: the read port follows `tw_addr`) and `tr_data` (the texel, one
+//! edge after the address).
 //!
 //! Timing: **latency 3, one operation per clock**: operands presented before rising edge *n* give
 //! `result` right after edge *n + 2*. Clock 1 registers the operands; clock 2 adds the "+1" of
@@ -44,6 +46,10 @@ pub struct TexUnit {
     pub tw_addr: Signal<In, Bits<9>>,
     /// Texture memory write data (RGBA8).
     pub tw_data: Signal<In, Bits<32>>,
+    /// The host reads texture memory at `tw_addr` (only while no texture step runs).
+    pub tr_en: Signal<In, Bit>,
+    /// The texel the host reads, one edge after `tw_addr`.
+    pub tr_data: Signal<Out, Bits<32>>,
     /// The step's result, 3 clocks later.
     pub result: Signal<Out, Bits<32>>,
     mem: Bram<32, 9>,
@@ -86,6 +92,8 @@ impl Default for TexUnit {
             tw_we: Default::default(),
             tw_addr: Default::default(),
             tw_data: Default::default(),
+            tr_en: Default::default(),
+            tr_data: Default::default(),
             result: Default::default(),
             mem: Default::default(),
             unorm: Rom::new(&table),
@@ -167,6 +175,10 @@ impl Logic for TexUnit {
         self.op2.d.next = self.op1.q.val();
         self.comp2.d.next = self.comp1.q.val();
         self.mem.ra.next = self.a1.q.val().get_bits::<9>(0) + self.b1.q.val().get_bits::<9>(0);
+        if self.tr_en.val() {
+            self.mem.ra.next = self.tw_addr.val();
+        }
+        self.tr_data.next = self.mem.rd.val();
         self.mem.we.next = self.tw_we.val();
         self.mem.wa.next = self.tw_addr.val();
         self.mem.wd.next = self.tw_data.val();

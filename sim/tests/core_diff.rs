@@ -991,13 +991,71 @@ fn runtime_faults_budget_and_stack() {
 
 #[test]
 fn unsupported_opcodes_are_reported_with_their_index() {
-    let p = text::parse("FRAG\nDCL TEMP[0]\nDCL ADDR[0]\nDCL OUT[0]\nMOV OUT[0], TEMP[0]\nDADD TEMP[0].xy, TEMP[0], TEMP[0]\nEND\n").expect("parses");
+    // Condition codes on a double result have no lowering.
+    let p = text::parse("FRAG\nDCL TEMP[0]\nDCL ADDR[0]\nDCL OUT[0]\nMOV OUT[0], TEMP[0]\nDADD.CC TEMP[0].xy, TEMP[0], TEMP[0]\nEND\n").expect("parses");
     match compile(&p, &CoreConfig::default()) {
         Err(CompileError::Unsupported { opcode, index, .. }) => {
             assert_eq!((opcode, index), (Opcode::Dadd, 1));
         }
         other => panic!("expected Unsupported, got {other:?}"),
     }
+}
+
+/// Double opcodes run on the core model as DOP (the reference's binary64 kernels): every one,
+/// with negate and absolute on the pairs, swizzled pairs, write masks, DFRACEXP's two results
+/// into registers its sources alias; the hardware engines refuse DOP by name.
+#[test]
+fn double_opcodes_agree_and_the_hardware_refuses_them() {
+    let body = "DADD TEMP[0], IN[0], -IN[1].zwxy\nDMUL TEMP[1].xy, |IN[0]|, IN[1]\n\
+                DMAD TEMP[1].zw, IN[0], -|IN[1]|, TEMP[0]\nDDIV TEMP[2], TEMP[1], IN[0].zwzw\n\
+                DSQRT TEMP[3], |TEMP[2]|\nDRCP TEMP[3].zw, TEMP[3]\nDFRAC TEMP[0].zw, -TEMP[3]\n\
+                DMIN OUT[0], TEMP[0], TEMP[3]\nDMAX TEMP[2], TEMP[0], -TEMP[1]\n\
+                DSEQ TEMP[1], TEMP[2], TEMP[0]\nDSLT TEMP[1].zw, TEMP[2], TEMP[3]\n\
+                DLDEXP TEMP[3], TEMP[2], IN[1]\nDFRACEXP TEMP[2], TEMP[3], TEMP[3]\n\
+                ADD OUT[1], TEMP[1], TEMP[2]\nMOV OUT[0].zw, TEMP[3]\nEND\n";
+    let p = parse(body);
+    let image = compile(&p, &CoreConfig::default()).expect("compiles").image;
+    assert_eq!(
+        image
+            .code
+            .iter()
+            .filter(|i| i.op == microcode::core::isa::Op::Dop)
+            .count(),
+        14,
+        "one DOP per double opcode, two for DFRACEXP"
+    );
+    let mut rng = XorShift::new(64);
+    for _ in 0..200 {
+        let mut inputs = RunInputs::default();
+        for i in 0..2 {
+            for l in 0..4 {
+                let pair = |rng: &mut XorShift| {
+                    let x: f64 = match rng.next_u32() % 4 {
+                        0 => f64::from_bits(
+                            u64::from(rng.next_u32()) << 32 | u64::from(rng.next_u32()),
+                        ),
+                        1 => [0.0, -0.0, f64::INFINITY, f64::NAN, 1.0, f64::from_bits(1)]
+                            [rng.next_u32() as usize % 6],
+                        _ => rng.uniform(-100.0, 100.0),
+                    };
+                    let b = x.to_bits();
+                    [b as u32, (b >> 32) as u32]
+                };
+                let (a, b) = (pair(&mut rng), pair(&mut rng));
+                inputs.set_input_lane(i, l, [a[0], a[1], b[0], b[1]]);
+            }
+        }
+        let reference = sim::reference::run(&p, &inputs).expect("the reference runs");
+        let model = sim::core_model::run(&image, &inputs).expect("the core model runs");
+        for l in 0..4 {
+            assert_eq!(
+                reference.lanes[l].outputs, model.lanes[l].outputs,
+                "lane {l}"
+            );
+        }
+    }
+    let err = sim::hardware::check_supported(&image, "rtl").expect_err("refused");
+    assert!(err.to_string().contains("DOP"), "{err}");
 }
 
 #[test]

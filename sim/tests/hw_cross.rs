@@ -746,6 +746,27 @@ fn volume_cube_and_shadow_sampling_match_the_reference_on_rtl_and_verilator() {
     assert!(err.to_string().contains("TEX"), "{err}");
 }
 
+/// Texture memory reads back through the host port on both engines (the on-chip loader's
+/// read-modify-write of texel bytes and COMMIT's checksum read it), also after a run.
+#[test]
+fn texture_memory_reads_back_through_the_host_port() {
+    let mut rng = XorShift::new(512);
+    let words: Vec<u32> = (0..hdl::tex_unit::TEXELS).map(|_| rng.next_u32()).collect();
+    let p = text::parse(&format!("{HEADER}MOV OUT[0], IN[0]\nEND\n")).expect("parses");
+    let image = compile(&p, &CoreConfig::default()).expect("compiles").image;
+    for core in engines().iter_mut() {
+        for (i, &w) in words.iter().enumerate() {
+            core.write(hdl::host_port::texel_addr(i), w)
+                .expect("writes");
+        }
+        run_image(core.as_mut(), &image, &RunInputs::default()).expect("runs");
+        for (i, &w) in words.iter().enumerate().step_by(7) {
+            let got = core.read(hdl::host_port::texel_addr(i)).expect("reads");
+            assert_eq!(got, w, "texel {i} on {}", core.engine());
+        }
+    }
+}
+
 /// Textures the texture unit cannot hold are refused before anything is written, naming the
 /// sampler and the reason.
 #[test]

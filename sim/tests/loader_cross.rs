@@ -83,7 +83,8 @@ fn stub_results(
     (out, (h & 0xF) as u8, 20 + ((h >> 4) & 0x3F), fault)
 }
 
-/// A behavioural core on the host port: memories, `clear`, `start`, two-edge reads.
+/// A behavioural core on the host port: memories (program, constants, registers, texture
+/// memory), `clear`, `start`, two-edge reads.
 struct StubCore {
     mem: Vec<u32>,
     r1: u32,
@@ -100,7 +101,7 @@ struct StubCore {
 impl StubCore {
     fn new(scope: Rc<RefCell<Scope>>) -> Self {
         StubCore {
-            mem: vec![0; 0x1000],
+            mem: vec![0; 0x1200],
             r1: 0,
             r2: 0,
             busy_left: 0,
@@ -115,7 +116,10 @@ impl StubCore {
 
     fn mapped(addr: u16) -> bool {
         let a = usize::from(addr);
-        a < 0x400 || (0x400..0x500).contains(&a) || (0x800..0x900).contains(&a)
+        a < 0x400
+            || (0x400..0x500).contains(&a)
+            || (0x800..0x900).contains(&a)
+            || (0x1000..0x1200).contains(&a)
     }
 
     /// One rising edge with the loader's outputs as presented before it.
@@ -446,12 +450,22 @@ impl Session {
             prog[1] = 1 + rng.below(6) as u8;
         }
         let konst = rng.bytes(clen);
+        // Texels in half the images, any length up to the texture memory's 2048 bytes.
+        let tlen = if rng.below(2) == 0 {
+            0
+        } else {
+            1 + rng.below(2048) as usize
+        };
+        let tex = rng.bytes(tlen);
         let isa = self.cfg.isa_hash;
         self.request(
             3,
-            begin_payload(isa, [plen as u32, clen as u32, 0, mp.len() as u32]),
+            begin_payload(
+                isa,
+                [plen as u32, clen as u32, tlen as u32, mp.len() as u32],
+            ),
         );
-        for (region, data) in [(0u8, &prog), (1, &konst), (7, &mp)] {
+        for (region, data) in [(0u8, &prog), (1, &konst), (2, &tex), (7, &mp)] {
             let mut at = 0;
             while at < data.len() {
                 let n = (data.len() - at).min(1 + self.rng.below(251) as usize);
@@ -520,6 +534,7 @@ impl Session {
                     *x = match self.rng.below(4) {
                         0 => self.rng.next() as u32,
                         1 => self.rng.below(5000) as u32,
+                        2 => 2040 + self.rng.below(16) as u32,
                         _ => self.rng.below(200) as u32,
                     };
                 }

@@ -109,7 +109,7 @@ fn board(p: &Program, i: &RunInputs) -> Result<RunOutput, String> {
         let (client, config) = b.as_mut().ok_or("no link")?;
         let image = compile(p, config).map_err(|e| e.to_string())?.image;
         // One upload per program: not worth a line each.
-        let file = super::run_core::board_upload(client, port, &image, &mut |_| {})
+        let file = super::run_core::board_upload(client, port, &image, i, &mut |_| {})
             .map_err(|e| format!("{e:#}"))?;
         super::run_core::board_quad(client, &image, &file, i).map_err(|e| format!("{e:#}"))
     })

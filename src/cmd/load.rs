@@ -159,6 +159,14 @@ pub fn run(args: LoadArgs) -> Result<ExitCode> {
         }
     };
     let image = image_for(loadable, &config)?;
+    if let Some(&(_, unit, _)) = image.texture_slots.first() {
+        anyhow::bail!(
+            "{}: the program samples SAMP[{unit}]; on the board the textures are part of the image, \
+             so upload it with them: `tgsi-core run --engine board --texture {unit}=FILE.png ...` \
+             or `tgsi-core render --engine board --texture ...`",
+            args.file.display()
+        );
+    }
     let pb = progress_bar(image.upload.total_bytes());
     let result = client.upload(&image.upload, &mut |done, _| pb.set_position(done as u64));
     pb.finish_and_clear();

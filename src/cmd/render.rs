@@ -167,6 +167,7 @@ fn render_with(
                 &mut client,
                 &port,
                 &image,
+                &inputs,
                 &mut super::run_core::say_uploaded(&port),
             )?;
             Box::new(move |i: &RunInputs| {

@@ -137,7 +137,7 @@ fn run_board(
         None => board_link(a.port.as_deref(), a.timeout_ms)?.0,
     };
     let port = a.port.as_deref().unwrap_or("the board");
-    let file = board_upload(&mut client, port, image, &mut say_uploaded(port))?;
+    let file = board_upload(&mut client, port, image, inputs, &mut say_uploaded(port))?;
     if a.budget != sim::run_io::DEFAULT_BUDGET {
         eprintln!("note: the board runs every quad with its own budget (--budget is ignored)");
     }
@@ -145,17 +145,36 @@ fn run_board(
 }
 
 /// Makes `image` the board's active image (uploading it unless it already is); refuses, naming
-/// the instruction, an image that uses an operation the board's hardware does not build.
+/// the instruction, an image that uses an operation the board's hardware does not build. The
+/// textures `inputs` binds are part of the board's image (TEXTURES region, sampler descriptors
+/// in CONSTANTS), so sampling the same image with other textures uploads it again.
 /// `on_upload` hears the image's size when it had to be uploaded.
 pub fn board_upload(
     client: &mut firmware_loader::host::Client<firmware_loader::port::SerialTransport>,
     port: &str,
     image: &Image,
+    inputs: &RunInputs,
     on_upload: &mut dyn FnMut(usize),
 ) -> Result<firmware_loader::image::ImageFile> {
     // The board's hardware is this crate's: refuse, naming the instruction, what it does not build.
     sim::hardware::check_supported(image, "board")?;
-    let file = firmware_loader::image::parse(&image.to_bytes()).context("the compiled image")?;
+    let mut file =
+        firmware_loader::image::parse(&image.to_bytes()).context("the compiled image")?;
+    if !file.texture_slots.is_empty() {
+        let words = sim::hardware::texture_words(image, inputs)?;
+        let mut texels = vec![0u32; words.iter().map(|w| w.0 as usize + 1).max().unwrap_or(0)];
+        for (addr, w) in words {
+            texels[addr as usize] = w;
+        }
+        // The descriptors every engine starts from (`core_model::initial_state`).
+        let k = sim::core_model::initial_state(image, inputs).1;
+        let descriptors: Vec<(u16, [u32; 4])> = file
+            .texture_slots
+            .iter()
+            .map(|&(slot, _, _)| (slot, k.get(usize::from(slot)).copied().unwrap_or([0; 4])))
+            .collect();
+        file.bind_textures(&texels, &descriptors);
+    }
     let uploaded = firmware_loader::board::ensure_loaded(client, &file.upload, &mut |_, _| {})
         .with_context(|| format!("{port}: uploading the image"))?;
     if uploaded {

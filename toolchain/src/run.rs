@@ -22,14 +22,25 @@ pub fn run_logged(cmd: &mut Command, log_path: &Path) -> Result<Output, ToolErro
         .map(|name| name.to_string_lossy().into_owned())
         .unwrap_or_else(|| program.display().to_string());
 
-    let output = cmd
-        .stdin(Stdio::null())
-        .output()
-        .map_err(|source| ToolError::Spawn {
-            tool: tool.clone(),
-            program: program.clone(),
-            source,
-        })?;
+    // A program written a moment ago can still be open for writing in a process forked
+    // meanwhile (another thread spawning a tool): exec then fails with ETXTBSY until that
+    // child has exec'd too, so the spawn is retried for a short while.
+    let mut tries = 0;
+    let output = loop {
+        match cmd.stdin(Stdio::null()).output() {
+            Err(e) if e.kind() == std::io::ErrorKind::ExecutableFileBusy && tries < 50 => {
+                tries += 1;
+                std::thread::sleep(std::time::Duration::from_millis(20));
+            }
+            other => {
+                break other.map_err(|source| ToolError::Spawn {
+                    tool: tool.clone(),
+                    program: program.clone(),
+                    source,
+                })?
+            }
+        }
+    };
 
     let body = format!(
         "{}{}",

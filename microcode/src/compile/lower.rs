@@ -306,6 +306,9 @@ pub(crate) fn instruction(c: &mut Ctx, inst: &Instruction) -> Result<(), Compile
     if op.info().is_texture() {
         return super::texture::lower_texture(c, inst);
     }
+    if op.info().src_type == crate::tgsi::opcode::OperandType::Double {
+        return super::double::lower_double(c, inst);
+    }
     if matches!(op, Opcode::Pk2us | Opcode::Pk4ub | Opcode::Pk4b) {
         return super::int::lower_pack_unorm(c, inst);
     }

@@ -17,6 +17,7 @@
 mod alloc;
 mod cc;
 mod depth;
+mod double;
 mod flow;
 mod int;
 mod lower;

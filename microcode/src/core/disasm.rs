@@ -92,6 +92,21 @@ pub fn instr_text(i: &Instr) -> String {
     if matches!(i.op, Op::Tfet | Op::Txq) {
         let _ = write!(t, " SAMP[{}]", i.target);
     }
+    if i.op == Op::Dop {
+        // The double opcode by name (its number when unknown); `.1`: DFRACEXP's second result.
+        let n = i.target & 0xFF;
+        match crate::tgsi::Opcode::from_number(n as u8) {
+            Some(o) => {
+                let _ = write!(t, " {}", o.info().mnemonic);
+            }
+            None => {
+                let _ = write!(t, " #{n}");
+            }
+        }
+        if i.target & crate::core::isa::DOP_SECOND != 0 {
+            t.push_str(".1");
+        }
+    }
     t
 }
 

@@ -43,6 +43,8 @@ pub enum Unit {
     Tex,
     /// The per-lane address stack of PUSHA / POPA.
     Stack,
+    /// binary64 arithmetic (the model-only DOP): no hardware unit builds it yet.
+    Double,
 }
 
 /// What an operation writes.
@@ -87,7 +89,8 @@ impl Unit {
             Unit::Int => Features::INTEGER,
             Unit::Tex => Features::TEXTURE,
             Unit::Stack => Features::ADDRESS_STACK,
-            Unit::Fmad | Unit::Cmp | Unit::Flow => 0,
+            // DOP runs on the core model whatever the build; the hardware refuses it.
+            Unit::Fmad | Unit::Cmp | Unit::Flow | Unit::Double => 0,
         }
     }
 }
@@ -115,10 +118,16 @@ macro_rules! op_table {
     };
 }
 
-/// Clocks per slot of the model-only texture operations TEX, TXF and TXQ (3D, cube and shadow
-/// targets, texel fetch and size query, which the texture unit does not build): a nominal figure.
-/// 1D, 2D and RECT sampling is compiled to `TIDX` / `TFRC` / `TFET` / `TSEL` sequences instead.
+/// Clocks per slot of the model-only texture operations TEX and TXF (TXF on the UNKNOWN target,
+/// sampling in a program that leaves too few registers for the sequence): a nominal figure.
+/// Sampling is otherwise compiled to `TIDX` / `TFRC` / `TFET` / `TSEL` sequences.
 const TEX_STEPS: u32 = 8;
+
+/// Clocks per slot of the model-only binary64 operation DOP: a nominal figure.
+const DOUBLE_STEPS: u32 = 8;
+
+/// DOP's `target` bit that selects DFRACEXP's second result (the significand).
+pub const DOP_SECOND: u16 = 0x100;
 
 /// Clocks a derivative waits before issue: its lane reads a neighbour up to two lanes later,
 /// whose component c was written `4*2 - 3` clocks too late for a back-to-back issue (see the
@@ -183,6 +192,7 @@ op_table! {
     Tfrc = 81, "TFRC", Tex, 3, Reg, SLOTS, 0, LATENCY, "d.c = tfrc(A.c, B.c, C.c): the weight A when coordinate B is finite and axis word C filters bilinearly, else +0";
     Tfet = 82, "TFET", Tex, 2, Reg, SLOTS, 0, LATENCY, "d.c = channel c of the texel at address A.c of sampler unit `target` (B.c: the texture's base in texture memory); A.c must be an address TIDX / TIDXF formed (the hardware reads texture memory at A + B); bit 31 set reads 0";
     Tidxf = 84, "TIDXF", Tex, 2, Reg, SLOTS, 0, LATENCY, "d.c = tidx_fetch(A.c, B.c): int32 A unwrapped, shifted by axis word B, or 0x80000000 when outside the axis (TXF)";
+    Dop = 85, "DOP", Double, 3, Reg, SLOTS * DOUBLE_STEPS, 0, LATENCY, "d = the double opcode numbered target & 0xFF (200 DADD .. 212 DSQRT) on A, B, C as binary64 pairs (xy, zw; x, z the low words), as the reference model computes it; the neg bit of y (w) and abs act on the pair's sign; target bit 8: DFRACEXP's significand instead of its exponent (model only)";
     Tsel = 83, "TSEL", Tex, 3, Reg, SLOTS, 0, LATENCY, "d.c = tsel(A.c, B.c, C.c): A when axis word C filters bilinearly, else B";
     If = 48, "IF", Flow, 0, None, 1 + LATENCY, 0, 0, "cond = any P.c for c in wmask; push (entry E, cond); E &= cond; if E == 0 jump to target (its ELSE or ENDIF, which then runs)";
     Else = 49, "ELSE", Flow, 0, None, 2, 0, 0, "E = entry & !cond of the IF frame; if E == 0 jump to target (ENDIF)";

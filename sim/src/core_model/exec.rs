@@ -266,6 +266,10 @@ impl<'a> Machine<'a> {
             self.texture(pc, i)?;
             return Ok(Some(pc + 1));
         }
+        if i.op == Op::Dop {
+            self.double(i);
+            return Ok(Some(pc + 1));
+        }
         if info.unit != Unit::Flow {
             match info.dst {
                 DstKind::Pred => self.setp(i),
@@ -524,6 +528,43 @@ impl<'a> Machine<'a> {
                     *live = and_not(*live, lanes);
                 }
             }
+        }
+    }
+
+    /// DOP: the double opcode `target & 0xFF` through the reference model's binary64 kernels
+    /// (`crate::reference::ops_double`), on operands whose swizzles the core applies and whose
+    /// neg (high components) and abs act on each pair's sign.
+    fn double(&mut self, i: &Instr) {
+        let Some(op) = microcode::tgsi::Opcode::from_number((i.target & 0xFF) as u8) else {
+            return;
+        };
+        let second = i.target & microcode::core::isa::DOP_SECOND != 0;
+        let active = self.e;
+        for l in (0..LANES).filter(|&l| active[l]) {
+            let s = i.src.map(|o| {
+                let mut v = self.read(
+                    &Operand {
+                        neg: 0,
+                        abs: false,
+                        ..o
+                    },
+                    l,
+                );
+                for hi in [1, 3] {
+                    if o.abs {
+                        v[hi] &= 0x7FFF_FFFF;
+                    }
+                    if o.neg & (1 << hi) != 0 {
+                        v[hi] ^= 0x8000_0000;
+                    }
+                }
+                v
+            });
+            let Some(results) = crate::reference::ops_double::eval(op, &s) else {
+                return;
+            };
+            let out = results[usize::from(second)].map(|w| w.unwrap_or(0));
+            self.write(i, l, out);
         }
     }
 

@@ -189,6 +189,15 @@ pub fn load_textures(
     image: &Image,
     inputs: &RunInputs,
 ) -> Result<(), HwError> {
+    for (addr, w) in texture_words(image, inputs)? {
+        port.write(host_port::texel_addr(addr as usize), w)?;
+    }
+    Ok(())
+}
+
+/// The texture memory words [`load_textures`] writes, as (texel address, RGBA8 word), after the
+/// same checks; the on-chip loader's uploads carry them in the image's TEXTURES region.
+pub fn texture_words(image: &Image, inputs: &RunInputs) -> Result<Vec<(u32, u32)>, HwError> {
     // The hardware cannot fault on a missing texture (the model does, at TFET and TXQ): every
     // sampler the image names must be bound before it runs.
     for c in &image.constants {
@@ -204,7 +213,7 @@ pub fn load_textures(
     }
     let units = core_model::sampled_units(image);
     if units.is_empty() {
-        return Ok(());
+        return Ok(Vec::new());
     }
     let placement = core_model::texture_placement(image, inputs);
     let capacity = hdl::tex_unit::TEXELS.min(usize::from(image.config.texture_texels));
@@ -257,10 +266,7 @@ pub fn load_textures(
             }
         }
     }
-    for (addr, w) in words {
-        port.write(host_port::texel_addr(addr as usize), w)?;
-    }
-    Ok(())
+    Ok(words)
 }
 
 /// Clocks a run may take before the engine gives up: the budget's worth of the slowest

@@ -43,7 +43,7 @@ mod exec;
 pub mod float;
 mod flow;
 mod operand;
-mod ops_double;
+pub(crate) mod ops_double;
 mod ops_float;
 mod ops_int;
 mod pack;
