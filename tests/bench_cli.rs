@@ -26,6 +26,23 @@ fn bench_reports_clocks_per_class() {
             "{line}"
         );
     }
+    // Sampling classes: a trilinear 3D lookup and a cube lookup cost more than a bilinear 2D one,
+    // which costs more than one pipelined instruction.
+    let clocks = |class: &str| -> f64 {
+        let line = stdout
+            .lines()
+            .find(|l| l.trim_start().starts_with(class))
+            .unwrap_or_else(|| panic!("no {class} line in {stdout}"));
+        line.trim_start()[class.len()..]
+            .split_whitespace()
+            .next()
+            .and_then(|v| v.parse().ok())
+            .unwrap_or_else(|| panic!("no clocks in {line}"))
+    };
+    let tex2d = clocks("TEX 2D");
+    assert!(tex2d > f64::from(slots), "{stdout}");
+    assert!(clocks("TEX 3D") > tex2d, "{stdout}");
+    assert!(clocks("TEX CUBE") > tex2d, "{stdout}");
     assert!(stdout.contains("quads per second"), "{stdout}");
     assert!(
         stdout.contains("ms per 1,000 TGSI instructions"),

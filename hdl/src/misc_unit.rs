@@ -216,7 +216,11 @@ impl Logic for MiscUnit {
         self.tex.tw_addr.next = self.tw_addr.val();
         self.tex.tw_data.next = self.tw_data.val();
         self.tex.tr_en.next = self.tr_en.val();
-        self.tr_data.next = self.tex.tr_data.val();
+        // Without the texture unit nothing reads texture memory, so synthesis drops it.
+        self.tr_data.next = 0.into();
+        if self.has_tex.val() {
+            self.tr_data.next = self.tex.tr_data.val();
+        }
         self.i2f.a.next = self.a.val();
         self.i2f.as_unsigned.next = self.i2f_mode.val() == 1;
         if self.i2f_mode.val() == 2 {
