@@ -37,9 +37,9 @@ fn cond_of(m: CondMask) -> Cond {
 }
 
 impl Ctx<'_> {
-    /// `FILE[ADDR[a].c + n]` as destination: the result goes to scratch, then MOVW writes it to
-    /// the slot the address selects, or drops it out of the declared range (`decisions.md` 2).
-    fn relative_dst(&mut self, inst: &Instruction) -> Result<(), CompileError> {
+    /// Where a relative destination `FILE[ADDR[a].c + n]` lands: the file's first register,
+    /// the address register and component, the offset and the declared count.
+    fn relative_place(&mut self, inst: &Instruction) -> Result<RelativeDst, CompileError> {
         let Some(d) = inst.dst.first() else {
             return Err(self.unsupported("no destination"));
         };
@@ -72,6 +72,19 @@ impl Ctx<'_> {
         if !(-512..512).contains(&off) || count > 256 {
             return Err(self.unsupported("relative offset beyond the 10-bit target field"));
         }
+        Ok(RelativeDst {
+            base,
+            addr,
+            component: ind.component & 3,
+            off,
+            count,
+        })
+    }
+
+    /// `FILE[ADDR[a].c + n]` as destination: the result goes to scratch, then MOVW writes it to
+    /// the slot the address selects, or drops it out of the declared range (`decisions.md` 2).
+    fn relative_dst(&mut self, inst: &Instruction) -> Result<(), CompileError> {
+        let rel = self.relative_place(inst)?;
         let t = self.scratch();
         self.redirect = Some(t);
         let r = super::lower::instruction(self, inst);
@@ -79,14 +92,30 @@ impl Ctx<'_> {
         r?;
         let written =
             super::lower::matrix_rows(inst.opcode).map_or(0xF, |(rows, _)| (1u8 << rows) - 1);
+        let mask = inst.dst.first().map_or(0, |d| d.write_mask) & written;
+        self.movw(&rel, t, mask, 0);
+        Ok(())
+    }
+
+    /// MOVW of scratch `t` to the relative destination `rel` (components `mask`, predicated
+    /// write `pw`).
+    fn movw(&mut self, rel: &RelativeDst, t: u8, mask: u8, pw: u8) {
+        let RelativeDst {
+            base,
+            addr,
+            component,
+            off,
+            count,
+        } = *rel;
         let mut i = Instr::new(Op::Movw);
         i.dst = base;
-        i.wmask = d.write_mask & written;
+        i.wmask = mask;
+        i.pw = pw;
         i.src[0] = Ctx::reg(t);
         i.src[1] = Operand {
             file: SrcFile::R,
             index: addr,
-            swz: [ind.component & 3; 4],
+            swz: [component; 4],
             neg: 0,
             abs: false,
         };
@@ -96,7 +125,6 @@ impl Ctx<'_> {
         };
         i.target = (off as u16) & 0x3FF;
         self.emit(i);
-        Ok(())
     }
 
     /// BRA: JMP for the whole quad, or with a condition test JMPP (all active lanes agree, or the
@@ -144,10 +172,8 @@ pub(crate) fn instruction(c: &mut Ctx, inst: &Instruction) -> Result<(), Compile
     if inst.opcode == crate::tgsi::Opcode::Bra {
         return c.lower_bra(inst);
     }
-    if inst.dst.first().is_some_and(|d| d.reg.indirect.is_some()) {
-        if inst.cond_update.is_some() || inst.cond_flow.is_some() || dst_cond.is_some() {
-            return Err(c.unsupported("condition codes with a relative destination"));
-        }
+    let relative = inst.dst.first().is_some_and(|d| d.reg.indirect.is_some());
+    if relative && inst.cond_update.is_none() && inst.cond_flow.is_none() && dst_cond.is_none() {
         return c.relative_dst(inst);
     }
     if inst.cond_update.is_none() && inst.cond_flow.is_none() && dst_cond.is_none() {
@@ -160,6 +186,13 @@ pub(crate) fn instruction(c: &mut Ctx, inst: &Instruction) -> Result<(), Compile
     if let Some(d) = inner.dst.first_mut() {
         d.cond = None;
     }
+    // A relative destination is checked before anything is emitted; the plain lowering below
+    // (no condition-code update or write test) writes it through MOVW itself.
+    let rel = if relative && (inst.cond_update.is_some() || dst_cond.is_some()) {
+        Some(c.relative_place(inst)?)
+    } else {
+        None
+    };
     let mut if_pc = None;
     if let Some(t) = &inst.cond_flow {
         let wrappable = matches!(
@@ -212,7 +245,9 @@ pub(crate) fn instruction(c: &mut Ctx, inst: &Instruction) -> Result<(), Compile
         } else {
             0
         };
-        if d.reg.file != File::Null {
+        if let Some(rel) = &rel {
+            c.movw(rel, t, mask, pw);
+        } else if d.reg.file != File::Null {
             let real = match c.alloc.place(&d.reg) {
                 Some(super::alloc::Place::R(r)) => r,
                 _ => return Err(c.unsupported("destination register")),
@@ -232,6 +267,8 @@ pub(crate) fn instruction(c: &mut Ctx, inst: &Instruction) -> Result<(), Compile
             m.src[0] = Ctx::reg(t);
             c.emit(m);
         }
+    } else if relative {
+        c.relative_dst(&inner)?;
     } else {
         super::lower::instruction(c, &inner)?;
     }
@@ -240,4 +277,13 @@ pub(crate) fn instruction(c: &mut Ctx, inst: &Instruction) -> Result<(), Compile
         c.code[at].target = end.min(1023) as u16;
     }
     Ok(())
+}
+
+/// A relative destination resolved to the core's registers ([`Ctx::relative_place`]).
+struct RelativeDst {
+    base: u8,
+    addr: u8,
+    component: u8,
+    off: i32,
+    count: i32,
 }

@@ -157,6 +157,7 @@ pub const HAND: &[(&str, &[u32])] = &[
     ("ARL ADDR[0], IN[0]\nPUSHA ADDR[0]\nPUSHA -ADDR[0].yxwz\nARL ADDR[0], IMM[0]\nPOPA ADDR[0].xy\nMOV OUT[0], CONST[ADDR[0].x+1]\nPOPA ADDR[0]\nMOV OUT[1], CONST[ADDR[0].y]\nEND\n", &[]),
     ("MOV OUT[0], IN[0]\nBRA :3\nMOV OUT[0], IN[1]\nADD OUT[1], OUT[0], IN[0]\nEND\n", &[]),
     ("MOV.CC TEMP[0], IMM[0].wyxx\n(GT.x) BRA :4\n(EQ.z) BRA :5\nMOV OUT[0], IN[1]\nMOV OUT[1], IN[0]\n(LT.y) BRA :1\nEND\n", &[]),
+    ("ARL ADDR[0], IN[0]\nMOV.CC TEMP[ADDR[0].x+1].xy (GT.xyzw), IN[1]\n(LT.y) ADD.CC1 OUT[ADDR[0].y], IN[0], -IN[1]\nMOV OUT[0] (GE1), TEMP[1]\n(NE.x) MOV TEMP[ADDR[0].z+2], IN[0]\nADD OUT[1], TEMP[2], TEMP[3]\nEND\n", &[]),
     ("AND.CC TEMP[0], IN[0], IN[1]\nARL.CC1 ADDR[0], IN[0]\n(NE.xyzw) MOV OUT[0], IN[1]\nMOV OUT[1] (LT1.xyzw), IN[0]\nSHR.CC TEMP[1], IN[1], IN[0]\nMOV OUT[1].xy (GT.wzyx), IN[1]\nEND\n", &[]),
     ("ARL ADDR[0], IN[0]\nMOV TEMP[ADDR[0].x], IN[1]\nADD_SAT OUT[ADDR[0].y+1].xz, IN[1], IN[0]\nMOV OUT[0].yw, TEMP[1]\nDP3 TEMP[ADDR[0].w+2], IN[0], IN[1]\nADD OUT[1].w, TEMP[2], TEMP[3]\nEND\n", &[]),
     ("RCC OUT[0].xy, IN[0].x\nRCC OUT[0].zw, -IN[1].y\nRCC_SAT OUT[1], IN[0].w\nEND\n", &[]),
