@@ -746,6 +746,54 @@ fn volume_cube_and_shadow_sampling_match_the_reference_on_rtl_and_verilator() {
     assert!(err.to_string().contains("TEX"), "{err}");
 }
 
+/// Relative addressing in the last bracket of 2-D registers: TEMPX arrays read and written at
+/// `TEMPX[a][ADDR + n]` (also with a condition-code update and write test), a constant buffer
+/// read at `CONST[b][ADDR + n]`; indices in and out of the declared ranges (reads 0, writes
+/// dropped). Reference and core model over many inputs, both hardware engines on some.
+#[test]
+fn relative_tempx_and_constant_buffer_indices_match() {
+    let text = "FRAG\nDCL IN[0..1]\nDCL OUT[0..1]\nDCL TEMPX[0][0..3]\nDCL TEMPX[1][0..1]\n\
+                DCL CONST[1][0..3]\nDCL ADDR[0]\nARL ADDR[0], IN[0]\nMOV TEMPX[0][0], IN[1]\n\
+                MOV TEMPX[0][1], -IN[1]\nMOV TEMPX[0][ADDR[0].x+1], IN[0]\n\
+                ADD TEMPX[1][ADDR[0].y], IN[0], CONST[1][ADDR[0].z+1]\n\
+                ADD OUT[0], TEMPX[0][ADDR[0].w], TEMPX[1][1]\n\
+                MOV.CC TEMPX[0][ADDR[0].x+2].xy (GT), TEMPX[0][ADDR[0].y]\n\
+                MOV OUT[1], TEMPX[0][3]\nMOV OUT[1].w (LT), TEMPX[1][0]\nEND\n";
+    let p = text::parse(text).expect("parses");
+    let image = compile(&p, &CoreConfig::default()).expect("compiles").image;
+    assert!(image.code.iter().any(|i| i.op == Op::Movw));
+    assert!(image.code.iter().any(|i| i.op == Op::Movr));
+    let mut cores = engines();
+    let mut rng = XorShift::new(303);
+    for n in 0..120 {
+        let mut inputs = RunInputs::default();
+        for l in 0..4 {
+            let idx = [0; 4].map(|_| ((rng.next_u32() % 8) as f32 - 2.5).to_bits());
+            inputs.set_input_lane(0, l, idx);
+            let v = [0; 4].map(|_| (rng.uniform(-4.0, 4.0) as f32).to_bits());
+            inputs.set_input_lane(1, l, v);
+        }
+        for i in 0..4 {
+            let v = [0; 4].map(|_| (rng.uniform(-4.0, 4.0) as f32).to_bits());
+            inputs.set_const(1, i, v);
+        }
+        let reference = sim::reference::run(&p, &inputs).expect("the reference runs");
+        let model = sim::core_model::run(&image, &inputs).expect("the core model runs");
+        for l in 0..4 {
+            assert_eq!(
+                reference.lanes[l].outputs, model.lanes[l].outputs,
+                "inputs {n}, lane {l}: reference and core model differ"
+            );
+        }
+        if n % 40 == 0 {
+            for core in cores.iter_mut() {
+                let what = format!("relative TEMPX inputs {n} on {}", core.engine());
+                cross(core.as_mut(), &image, &inputs, &what).unwrap_or_else(|e| panic!("{e}"));
+            }
+        }
+    }
+}
+
 /// Texture memory reads back through the host port on both engines (the on-chip loader's
 /// read-modify-write of texel bytes and COMMIT's checksum read it), also after a run.
 #[test]

@@ -182,9 +182,51 @@ impl Alloc {
         Ok(a)
     }
 
-    /// For a relative read of `file`: the place of the first slot, the declared first index and
-    /// the number of slots, when the file has exactly one declared range (so the slots of the
-    /// range are consecutive on the core).
+    /// For relative addressing of `r` (the register as written, its relative bracket aside):
+    /// the place of the first slot, the declared first index and the number of slots, when the
+    /// range it indexes is one declaration whose slots are consecutive on the core: the file's
+    /// only 1-D declaration, or for a 2-D register the declaration of its first bracket.
+    pub fn range_of(&self, p: &Program, r: &Register) -> Option<(Place, i32, i32)> {
+        if r.dimension.is_none() {
+            return self.range(p, r.file);
+        }
+        // FILE[a][...]: the one declaration of array (buffer) `a`, whose elements must sit in
+        // consecutive registers or slots.
+        let mut decls = p.declarations.iter().filter(|d| {
+            d.file == r.file && d.dimension == Some(crate::tgsi::DeclDimension::Index(r.index))
+        });
+        let d = decls.next()?;
+        if decls.next().is_some() {
+            return None;
+        }
+        let element = |i: i32| {
+            self.place(&Register {
+                file: r.file,
+                index: r.index,
+                indirect: None,
+                dimension: Some(crate::tgsi::Dimension {
+                    index: i,
+                    indirect: None,
+                }),
+            })
+        };
+        let first = element(d.first)?;
+        for (n, i) in (d.first..=d.last).enumerate() {
+            let consecutive = match (first, element(i)?) {
+                (Place::R(a), Place::R(b)) | (Place::K(a), Place::K(b)) => {
+                    usize::from(b) == usize::from(a) + n
+                }
+                _ => false,
+            };
+            if !consecutive {
+                return None;
+            }
+        }
+        Some((first, d.first, d.last - d.first + 1))
+    }
+
+    /// The first place, the first declared index and the count of a file with exactly one 1-D
+    /// declaration (the immediates: their list), for relative addressing.
     pub fn range(&self, p: &Program, file: File) -> Option<(Place, i32, i32)> {
         if file == File::Immediate {
             // Immediates take consecutive K slots in order; their "declaration" is the list.

@@ -45,17 +45,25 @@ impl Ctx<'_> {
         };
         let bad = || {
             format!(
-                "relative write to {} (needs one 1-D declaration)",
+                "relative write to {} (needs one declaration of the range it indexes, and only \
+                 the last bracket relative)",
                 d.reg.file
             )
         };
-        let ind = d.reg.indirect.ok_or_else(|| self.unsupported(bad()))?;
-        if d.reg.dimension.is_some() || !matches!(d.reg.file, File::Temporary | File::Output) {
-            return Err(self.unsupported(bad()));
-        }
+        // `TEMP[ADDR + n]`, `OUT[ADDR + n]` or `TEMPX[a][ADDR + n]`.
+        let (ind, index) = match (d.reg.indirect, d.reg.dimension) {
+            (Some(ind), None) if matches!(d.reg.file, File::Temporary | File::Output) => {
+                (ind, d.reg.index)
+            }
+            (None, Some(dim)) if d.reg.file == File::TemporaryArray => (
+                dim.indirect.ok_or_else(|| self.unsupported(bad()))?,
+                dim.index,
+            ),
+            _ => return Err(self.unsupported(bad())),
+        };
         let (first, decl_first, count) = self
             .alloc
-            .range(self.program, d.reg.file)
+            .range_of(self.program, &d.reg)
             .ok_or_else(|| self.unsupported(bad()))?;
         let base = match first {
             super::alloc::Place::R(r) => r,
@@ -68,7 +76,7 @@ impl Ctx<'_> {
             Some(super::alloc::Place::R(r)) => r,
             _ => return Err(self.unsupported(bad())),
         };
-        let off = d.reg.index - decl_first;
+        let off = index - decl_first;
         if !(-512..512).contains(&off) || count > 256 {
             return Err(self.unsupported("relative offset beyond the 10-bit target field"));
         }
@@ -172,7 +180,9 @@ pub(crate) fn instruction(c: &mut Ctx, inst: &Instruction) -> Result<(), Compile
     if inst.opcode == crate::tgsi::Opcode::Bra {
         return c.lower_bra(inst);
     }
-    let relative = inst.dst.first().is_some_and(|d| d.reg.indirect.is_some());
+    let relative = inst.dst.first().is_some_and(|d| {
+        d.reg.indirect.is_some() || d.reg.dimension.is_some_and(|dim| dim.indirect.is_some())
+    });
     if relative && inst.cond_update.is_none() && inst.cond_flow.is_none() && dst_cond.is_none() {
         return c.relative_dst(inst);
     }

@@ -66,27 +66,31 @@ impl Ctx<'_> {
     /// Lowers a float source operand, emitting modifier sequences into scratch when needed.
     /// A relative read (`FILE[ADDR[a].c + n]`) into a scratch register with MOVR.
     fn relative(&mut self, s: &SrcOperand) -> Result<(SrcFile, u8), CompileError> {
-        let ind = s
-            .reg
-            .indirect
-            .ok_or_else(|| self.unsupported("not indirect"))?;
         let bad = || {
             format!(
-                "relative read of {} (needs one 1-D declaration of the file)",
+                "relative read of {} (needs one declaration of the range it indexes, and only \
+                 the last bracket relative)",
                 s.reg.file
             )
         };
-        if s.reg.dimension.is_some()
-            || !matches!(
-                ind.file,
-                crate::tgsi::File::Address | crate::tgsi::File::Loop
-            )
-        {
+        // `FILE[ADDR + n]`, or `FILE[a][ADDR + n]` (TEMPX arrays, constant buffers).
+        let (ind, index) = match (s.reg.indirect, s.reg.dimension) {
+            (Some(ind), None) => (ind, s.reg.index),
+            (None, Some(d)) => (
+                d.indirect.ok_or_else(|| self.unsupported("not indirect"))?,
+                d.index,
+            ),
+            _ => return Err(self.unsupported(bad())),
+        };
+        if !matches!(
+            ind.file,
+            crate::tgsi::File::Address | crate::tgsi::File::Loop
+        ) {
             return Err(self.unsupported(bad()));
         }
         let (first, decl_first, count) = self
             .alloc
-            .range(self.program, s.reg.file)
+            .range_of(self.program, &s.reg)
             .ok_or_else(|| self.unsupported(bad()))?;
         let (file, base) = match first {
             Place::R(r) => (SrcFile::R, r),
@@ -99,7 +103,7 @@ impl Ctx<'_> {
             Some(Place::R(r)) => r,
             _ => return Err(self.unsupported(bad())),
         };
-        let off = s.reg.index - decl_first;
+        let off = index - decl_first;
         if !(-512..512).contains(&off) || count > 256 {
             return Err(self.unsupported("relative offset beyond the 10-bit target field"));
         }
@@ -133,7 +137,11 @@ impl Ctx<'_> {
         let (file, index) = match self.alloc.place(&s.reg) {
             Some(Place::R(r)) => (SrcFile::R, r),
             Some(Place::K(k)) => (SrcFile::K, k),
-            None if s.reg.indirect.is_some() => self.relative(s)?,
+            None if s.reg.indirect.is_some()
+                || s.reg.dimension.is_some_and(|d| d.indirect.is_some()) =>
+            {
+                self.relative(s)?
+            }
             None => {
                 return Err(self.unsupported(format!(
                     "source register {}[{}]{}",
