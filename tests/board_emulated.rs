@@ -122,7 +122,8 @@ fn write_png(path: &Path, w: u32, h: u32, f: impl Fn(u32, u32) -> [u8; 4]) {
 /// Textures travel with the image on the board: a shader sampling a bilinear 2D texture and a
 /// nearest cube map renders on the emulated board exactly as on the core model; binding
 /// another texture uploads the image again; `load` refuses a sampling program (it has no
-/// textures to send) with a message saying how to run it.
+/// textures to send) with a message saying how to run it; a geometry program is refused by
+/// name.
 #[test]
 fn textured_shaders_render_on_the_emulated_board_like_the_core_model() {
     let emu = emulation();
@@ -190,6 +191,25 @@ fn textured_shaders_render_on_the_emulated_board_like_the_core_model() {
         .expect("tgsi-core runs");
     let err = String::from_utf8_lossy(&load.stderr);
     assert!(!load.status.success() && err.contains("SAMP[0]"), "{err}");
+    // A geometry program is refused before anything is uploaded: the loader streams no vertices.
+    let geom = dir.join("geom.tgsi");
+    std::fs::write(
+        &geom,
+        "GEOM\nPROPERTY GS_INPUT_PRIMITIVE TRIANGLES\nPROPERTY GS_OUTPUT_PRIMITIVE POINTS\n\
+         PROPERTY GS_MAX_OUTPUT_VERTICES 1\nDCL IN[][0], POSITION\nDCL OUT[0], POSITION\n\
+         MOV OUT[0], IN[0][0]\nEMIT\nEND\n",
+    )
+    .expect("writes the shader");
+    let run = Command::new(bin)
+        .args(["run", "--engine", "board", "--port", &emu.port])
+        .arg(&geom)
+        .output()
+        .expect("tgsi-core runs");
+    let err = String::from_utf8_lossy(&run.stderr);
+    assert!(
+        !run.status.success() && err.contains("emits vertices"),
+        "{err}"
+    );
     let _ = std::fs::remove_dir_all(&dir);
 }
 

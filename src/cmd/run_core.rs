@@ -8,6 +8,7 @@ use super::run::RunArgs;
 use anyhow::{Context, Result};
 use microcode::compile::compile;
 use microcode::core::image::MAGIC;
+use microcode::core::isa::Op;
 use microcode::core::{CoreConfig, Image};
 use sim::run_io::{args, RunInputs};
 use std::process::ExitCode;
@@ -158,6 +159,17 @@ pub fn board_upload(
 ) -> Result<firmware_loader::image::ImageFile> {
     // The board's hardware is this crate's: refuse, naming the instruction, what it does not build.
     sim::hardware::check_supported(image, "board")?;
+    if let Some(pc) = image
+        .code
+        .iter()
+        .position(|i| matches!(i.op, Op::Emit | Op::Endprim))
+    {
+        anyhow::bail!(
+            "{port}: core instruction {pc} emits vertices ({}); the board's loader does not stream \
+             them yet, so geometry programs run on the core, rtl and verilator engines",
+            image.code[pc].op.mnemonic()
+        );
+    }
     let mut file =
         firmware_loader::image::parse(&image.to_bytes()).context("the compiled image")?;
     if !file.texture_slots.is_empty() {
