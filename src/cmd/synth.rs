@@ -75,7 +75,7 @@ pub fn run(args: SynthArgs) -> Result<ExitCode> {
         freq_mhz: args.freq,
         seed: args.seed,
         pcf,
-        blocks: synth::BOARD_BLOCKS
+        blocks: synth::board_blocks(core.features)
             .iter()
             .map(|b| b.0.to_string())
             .collect(),

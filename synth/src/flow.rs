@@ -62,6 +62,36 @@ pub enum SynthError {
         available_brams: u64,
         stat: PathBuf,
     },
+    /// nextpnr packed the design into more logic cells (or block RAMs) than the device has: a
+    /// flip-flop or carry that cannot share a cell with a LUT takes a cell of its own, so a design
+    /// under the limit in LUT4s can still be over it in cells.
+    #[error(
+        "the design does not fit the HX8K: nextpnr packs it into {cells} logic cells of \
+         {available} ({percent}%) and {brams} block RAMs of {available_brams}; by block \
+         (yosys cells of each alone): {blocks}; see {log}"
+    )]
+    DoesNotPack {
+        cells: u64,
+        available: u64,
+        percent: u64,
+        brams: u64,
+        available_brams: u64,
+        blocks: String,
+        log: PathBuf,
+    },
+}
+
+/// `(used, available)` of nextpnr's utilisation line for `resource` (e.g. `ICESTORM_LC`).
+pub fn utilisation(log: &str, resource: &str) -> Option<(u64, u64)> {
+    let line = log.lines().find(|l| {
+        l.trim_start_matches("Info:")
+            .trim_start()
+            .starts_with(resource)
+    })?;
+    let (_, rest) = line.split_once(':').and_then(|(_, r)| r.split_once(':'))?;
+    let (used, rest) = rest.split_once('/')?;
+    let available = rest.split_whitespace().next()?;
+    Some((used.trim().parse().ok()?, available.parse().ok()?))
 }
 
 /// Logic cells of the iCE40 HX8K.
@@ -162,7 +192,29 @@ pub fn synthesise(
         // A missed target is judged by the caller against its floor, with the report in hand.
         "--timing-allow-fail",
     ]);
-    run_logged(&mut pnr, &opts.out.join("nextpnr.log"))?;
+    let pnr_log = opts.out.join("nextpnr.log");
+    if let Err(e) = run_logged(&mut pnr, &pnr_log) {
+        let text = std::fs::read_to_string(&pnr_log).unwrap_or_default();
+        let (cells, available) = utilisation(&text, "ICESTORM_LC").unwrap_or((0, 1));
+        let (rams, available_rams) = utilisation(&text, "ICESTORM_RAM").unwrap_or((0, 1));
+        if cells > available || rams > available_rams {
+            let blocks = block_cells
+                .iter()
+                .map(|(b, n)| format!("{b} {n}"))
+                .collect::<Vec<_>>()
+                .join(", ");
+            return Err(SynthError::DoesNotPack {
+                cells,
+                available,
+                percent: cells * 100 / available.max(1),
+                brams: rams,
+                available_brams: available_rams,
+                blocks,
+                log: pnr_log,
+            });
+        }
+        return Err(e.into());
+    }
     let report_path = opts.out.join("report.json");
     let json = std::fs::read_to_string(&report_path).map_err(io(&report_path))?;
     let report = Report::parse(&json).map_err(|message| SynthError::Report {
@@ -204,6 +256,16 @@ pub fn cell_counts(stat: &str) -> Vec<(String, u64)> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn reads_nextpnr_utilisation() {
+        let log =
+            "Info: Device utilisation:\nInfo: \t         ICESTORM_LC:    8773/   7680   114%\n\
+                   Info: \t        ICESTORM_RAM:      29/     32    90%\n";
+        assert_eq!(utilisation(log, "ICESTORM_LC"), Some((8773, 7680)));
+        assert_eq!(utilisation(log, "ICESTORM_RAM"), Some((29, 32)));
+        assert_eq!(utilisation(log, "ICESTORM_PLL"), None);
+    }
 
     #[test]
     fn reads_both_stat_layouts() {

@@ -32,8 +32,43 @@ pub const BOARD_BLOCKS: [(&str, u64); 11] = [
     ("uart_tx", 40),
 ];
 
+/// The [`BOARD_BLOCKS`] a build with `features` (`CoreConfig::features`) has: the divider, the
+/// transcendental steps and the texture unit only when their feature is on.
+pub fn board_blocks(features: u32) -> Vec<(&'static str, u64)> {
+    use microcode::core::config::Features;
+    BOARD_BLOCKS
+        .iter()
+        .copied()
+        .filter(|(name, _)| {
+            let need = match *name {
+                "core$div" => Features::DIVIDER,
+                "core$misc$trans" => Features::SEQUENCER,
+                "core$misc$tex" => Features::TEXTURE,
+                _ => 0,
+            };
+            features & need == need
+        })
+        .collect()
+}
+
 /// Verilog of the board top level (`hdl::board_top`: core for `core`, loader, UART at `baud`,
 /// normally [`BOARD_BAUD`]).
 pub fn board_verilog(core: &CoreConfig, baud: u32) -> Result<String, String> {
     sim::hardware::board::board_verilog(core, BOARD_CLOCK_HZ, baud).map_err(|e| e.to_string())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use microcode::core::config::Features;
+
+    #[test]
+    fn blocks_follow_the_features() {
+        let all = CoreConfig::default().features;
+        assert_eq!(board_blocks(all).len(), BOARD_BLOCKS.len());
+        let small = all & !(Features::DIVIDER | Features::TEXTURE);
+        let names: Vec<&str> = board_blocks(small).iter().map(|b| b.0).collect();
+        assert!(!names.contains(&"core$div") && !names.contains(&"core$misc$tex"));
+        assert!(names.contains(&"core$misc$trans") && names.contains(&"loader"));
+    }
 }
