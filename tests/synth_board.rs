@@ -1,11 +1,12 @@
 //! The board design goes through the whole open flow once (pinned seed): it fits the HX8K, meets
 //! the Fmax floor, and every block is still in the netlist with a plausible size.
 //!
-//! Ignored for now: the full board (shader core + on-chip loader + UART) maps to 8,334
-//! LUT4s, beyond the HX8K's 7,680 logic cells (the core alone fits at 94%, the loader's state
-//! machine takes about 2,200 LUT4s; without the divider and the integer ALU nextpnr still
-//! needs 8,404 logic cells); `tgsi-core synth` stops with a "does not fit" error naming
-//! the counts. Run with `cargo test --release --test synth_board -- --ignored` once it fits.
+//! Ignored for now: the full board (shader core + on-chip loader + UART) maps to 9,451
+//! LUT4s, beyond the HX8K's 7,680 logic cells, and even its smallest build (no transcendental
+//! steps, address stack, texture unit, divider or integer ALU) packs into 8,773 logic cells
+//! (ARCHITECTURE.md, "Area: why the board does not fit yet"); `tgsi-core synth` stops with a
+//! "does not fit" error naming the counts. Run with
+//! `cargo test --release --test synth_board -- --ignored` once it fits.
 
 use std::path::PathBuf;
 use std::process::Command;
