@@ -32,6 +32,25 @@ fn demo_renders_and_cross_checks() {
         "{stdout}"
     );
     assert!(stdout.contains("core cycles:"), "{stdout}");
+    // The board estimate counts the upload with its texture: more than the image's program.
+    let upload: usize = stdout
+        .split("s of serial transfer")
+        .nth(1)
+        .and_then(|rest| rest.split("the ").nth(1))
+        .and_then(|rest| rest.split("-byte upload").next())
+        .and_then(|n| n.parse().ok())
+        .unwrap_or_else(|| panic!("no upload size in {stdout}"));
+    let instructions: usize = stdout
+        .split(" core instructions")
+        .next()
+        .and_then(|head| head.rsplit("-> ").next())
+        .and_then(|n| n.parse().ok())
+        .unwrap_or_else(|| panic!("no instruction count in {stdout}"));
+    // 16 bytes per instruction, and the 8x8 RGBA8 texture's 256 bytes.
+    assert!(
+        upload >= 16 * instructions + 256,
+        "{upload} bytes: {stdout}"
+    );
     let png = std::fs::read(dir.join("demo.png")).expect("demo.png written");
     assert_eq!(&png[1..4], b"PNG");
 }

@@ -196,7 +196,11 @@ pub fn run() -> Result<ExitCode> {
     let cycles = frame.cycles.unwrap_or(0);
     let (clock, clock_source) = board_clock();
     let compute = cycles as f64 / clock;
-    let serial = (image_bytes as f64 + WIRE_BYTES_PER_QUAD * frame.quads as f64) * 10.0 / BAUD;
+    // The board's upload: the image's regions with the texture (texels and descriptors).
+    let upload = super::run_core::board_image(&image, &inputs()?)?
+        .upload
+        .total_bytes();
+    let serial = (upload as f64 + WIRE_BYTES_PER_QUAD * frame.quads as f64) * 10.0 / BAUD;
     println!(
         "rendered {size}x{size} on the {engine} engine (the core's Verilog, cycle by cycle) in {seconds:.2} s: \
          {} pixels, {} killed, {clocks} clocks simulated ({:.0} per second)",
@@ -215,7 +219,7 @@ pub fn run() -> Result<ExitCode> {
     );
     println!(
         "on the board at {:.1} MHz ({clock_source}): {:.2} ms of shading + {:.2} s of serial transfer at {BAUD:.0} baud \
-         (image once, then {WIRE_BYTES_PER_QUAD:.0} bytes per quad)",
+         (the {upload}-byte upload with its texture once, then {WIRE_BYTES_PER_QUAD:.0} bytes per quad)",
         clock / 1e6,
         compute * 1e3,
         serial

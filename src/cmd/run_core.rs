@@ -170,6 +170,18 @@ pub fn board_upload(
             image.code[pc].op.mnemonic()
         );
     }
+    let file = board_image(image, inputs)?;
+    let uploaded = firmware_loader::board::ensure_loaded(client, &file.upload, &mut |_, _| {})
+        .with_context(|| format!("{port}: uploading the image"))?;
+    if uploaded {
+        on_upload(file.upload.total_bytes());
+    }
+    Ok(file)
+}
+
+/// What the board's loader uploads for `image`: its regions, with the textures `inputs` binds
+/// in TEXTURES and their sampler descriptors in CONSTANTS.
+pub fn board_image(image: &Image, inputs: &RunInputs) -> Result<firmware_loader::image::ImageFile> {
     let mut file =
         firmware_loader::image::parse(&image.to_bytes()).context("the compiled image")?;
     if !file.texture_slots.is_empty() {
@@ -186,11 +198,6 @@ pub fn board_upload(
             .map(|&(slot, _, _)| (slot, k.get(usize::from(slot)).copied().unwrap_or([0; 4])))
             .collect();
         file.bind_textures(&texels, &descriptors);
-    }
-    let uploaded = firmware_loader::board::ensure_loaded(client, &file.upload, &mut |_, _| {})
-        .with_context(|| format!("{port}: uploading the image"))?;
-    if uploaded {
-        on_upload(file.upload.total_bytes());
     }
     Ok(file)
 }
