@@ -50,6 +50,21 @@ fn client(port: &str) -> Client<SerialTransport> {
     Client::new(t, ClientOptions::default())
 }
 
+/// Runs a `tgsi-core` command on `engine` (the emulated board on `port` when it is `board`),
+/// which must succeed.
+fn on_engine(c: &mut Command, engine: &str, port: &str) -> std::process::Output {
+    if engine == "board" {
+        c.args(["--port", port]);
+    }
+    let o = c.output().expect("tgsi-core runs");
+    assert!(
+        o.status.success(),
+        "{engine}: {}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    o
+}
+
 fn lanes(seed: u32) -> [[u32; 4]; 4] {
     let mut v = [[0u32; 4]; 4];
     for (l, lane) in v.iter_mut().enumerate() {
@@ -88,15 +103,7 @@ fn cli_load_and_run_on_the_emulated_board_match_the_core_model() {
             let mut c = Command::new(bin);
             c.args(["run", "--json", "--engine", engine, "--input", input])
                 .arg(&example);
-            if engine == "board" {
-                c.args(["--port", &emu.port]);
-            }
-            let o = c.output().expect("tgsi-core runs");
-            assert!(
-                o.status.success(),
-                "{engine}: {}",
-                String::from_utf8_lossy(&o.stderr)
-            );
+            let o = on_engine(&mut c, engine, &emu.port);
             let v: serde_json::Value = serde_json::from_slice(&o.stdout).expect("JSON");
             (v["lanes"].clone(), v["cycles"].clone())
         };
@@ -158,15 +165,7 @@ fn textured_shaders_render_on_the_emulated_board_like_the_core_model() {
             .arg(format!("0={},bilinear", tex0.display()))
             .arg("--texture")
             .arg(format!("1={},cube", cube.display()));
-        if engine == "board" {
-            c.args(["--port", &emu.port]);
-        }
-        let o = c.output().expect("tgsi-core runs");
-        assert!(
-            o.status.success(),
-            "{engine}: {}",
-            String::from_utf8_lossy(&o.stderr)
-        );
+        let o = on_engine(&mut c, engine, &emu.port);
         (
             std::fs::read(dir.join(out)).expect("the PNG"),
             String::from_utf8_lossy(&o.stderr).into_owned(),

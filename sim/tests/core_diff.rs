@@ -1027,25 +1027,7 @@ fn double_opcodes_agree_and_the_hardware_refuses_them() {
     );
     let mut rng = XorShift::new(64);
     for _ in 0..200 {
-        let mut inputs = RunInputs::default();
-        for i in 0..2 {
-            for l in 0..4 {
-                let pair = |rng: &mut XorShift| {
-                    let x: f64 = match rng.next_u32() % 4 {
-                        0 => f64::from_bits(
-                            u64::from(rng.next_u32()) << 32 | u64::from(rng.next_u32()),
-                        ),
-                        1 => [0.0, -0.0, f64::INFINITY, f64::NAN, 1.0, f64::from_bits(1)]
-                            [rng.next_u32() as usize % 6],
-                        _ => rng.uniform(-100.0, 100.0),
-                    };
-                    let b = x.to_bits();
-                    [b as u32, (b >> 32) as u32]
-                };
-                let (a, b) = (pair(&mut rng), pair(&mut rng));
-                inputs.set_input_lane(i, l, [a[0], a[1], b[0], b[1]]);
-            }
-        }
+        let inputs = random_double_inputs(&mut rng);
         let reference = sim::reference::run(&p, &inputs).expect("the reference runs");
         let model = sim::core_model::run(&image, &inputs).expect("the core model runs");
         for l in 0..4 {

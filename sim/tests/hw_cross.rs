@@ -118,6 +118,39 @@ fn cross(
     }
 }
 
+/// The reference model and the core model give the same outputs on every lane.
+fn models_agree(p: &microcode::tgsi::Program, image: &Image, inputs: &RunInputs, what: &str) {
+    let reference = sim::reference::run(p, inputs).expect("the reference runs");
+    let model = sim::core_model::run(image, inputs).expect("the core model runs");
+    for l in 0..4 {
+        assert_eq!(
+            reference.lanes[l].outputs, model.lanes[l].outputs,
+            "{what}, lane {l}: reference and core model differ"
+        );
+    }
+}
+
+/// [`cross`] on every engine of `cores` (rust-hdl's, which is slow, only when `with_rtl`);
+/// returns how many ran.
+fn cross_all(
+    cores: &mut [Box<dyn HostPort>],
+    image: &Image,
+    inputs: &RunInputs,
+    what: &str,
+    with_rtl: bool,
+) -> usize {
+    let mut runs = 0;
+    for core in cores.iter_mut() {
+        if core.engine() == "rtl" && !with_rtl {
+            continue;
+        }
+        let what = format!("{what} on {}", core.engine());
+        cross(core.as_mut(), image, inputs, &what).unwrap_or_else(|e| panic!("{e}"));
+        runs += 1;
+    }
+    runs
+}
+
 /// Both hardware engines (Verilator only when it is installed: `cargo xtask setup`).
 fn engines() -> Vec<Box<dyn HostPort>> {
     let cfg = CoreConfig::default();
@@ -598,23 +631,10 @@ fn textured_programs_match_the_reference_on_rtl_and_verilator() {
             }
         }
         inputs.textures = vec![Some(Box::new(texture))];
-        let reference = sim::reference::run(&p, &inputs).expect("the reference runs");
-        let model = sim::core_model::run(&image, &inputs).expect("the core model runs");
-        for l in 0..4 {
-            assert_eq!(
-                reference.lanes[l].outputs, model.lanes[l].outputs,
-                "texture {w}x{h} {filter:?}, lane {l}: reference and core model differ"
-            );
-        }
+        let what = format!("texture {w}x{h} {filter:?}");
+        models_agree(&p, &image, &inputs, &what);
         // rust-hdl's simulation is slow: every fourth texture there, all on Verilator.
-        for core in cores.iter_mut() {
-            if core.engine() == "rtl" && n % 4 != 0 {
-                continue;
-            }
-            let what = format!("texture {w}x{h} {filter:?} on {}", core.engine());
-            cross(core.as_mut(), &image, &inputs, &what).unwrap_or_else(|e| panic!("{e}"));
-            runs += 1;
-        }
+        runs += cross_all(&mut cores, &image, &inputs, &what, n % 4 == 0);
     }
     assert!(runs >= 6);
 }
@@ -704,22 +724,8 @@ fn volume_cube_and_shadow_sampling_match_the_reference_on_rtl_and_verilator() {
             inputs.set_input_lane(1, l, ints.map(|i| i as u32));
         }
         inputs.textures = vec![Some(Box::new(texture))];
-        let reference = sim::reference::run(p, &inputs).expect("the reference runs");
-        let model = sim::core_model::run(image, &inputs).expect("the core model runs");
-        for l in 0..4 {
-            assert_eq!(
-                reference.lanes[l].outputs, model.lanes[l].outputs,
-                "{what}, lane {l}: reference and core model differ"
-            );
-        }
-        for core in cores.iter_mut() {
-            if core.engine() == "rtl" && n % 4 != 0 {
-                continue;
-            }
-            let what = format!("{what} on {}", core.engine());
-            cross(core.as_mut(), image, &inputs, &what).unwrap_or_else(|e| panic!("{e}"));
-            runs += 1;
-        }
+        models_agree(p, image, &inputs, &what);
+        runs += cross_all(&mut cores, image, &inputs, &what, n % 4 == 0);
     }
     assert!(runs >= 4);
     // A 3D lookup whose six scratch registers the program does not leave free becomes the
@@ -739,9 +745,7 @@ fn volume_cube_and_shadow_sampling_match_the_reference_on_rtl_and_verilator() {
         .expect("a valid volume")
         .with_filter(Filter::Bilinear);
     inputs.textures = vec![Some(Box::new(texture))];
-    let reference = sim::reference::run(&p, &inputs).expect("the reference runs");
-    let model = sim::core_model::run(&image, &inputs).expect("the core model runs");
-    assert_eq!(reference.lanes[0].outputs, model.lanes[0].outputs);
+    models_agree(&p, &image, &inputs, "a crowded 3D lookup");
     let err = run_image(cores[0].as_mut(), &image, &inputs).expect_err("refused");
     assert!(err.to_string().contains("TEX"), "{err}");
 }
@@ -777,19 +781,10 @@ fn relative_tempx_and_constant_buffer_indices_match() {
             let v = [0; 4].map(|_| (rng.uniform(-4.0, 4.0) as f32).to_bits());
             inputs.set_const(1, i, v);
         }
-        let reference = sim::reference::run(&p, &inputs).expect("the reference runs");
-        let model = sim::core_model::run(&image, &inputs).expect("the core model runs");
-        for l in 0..4 {
-            assert_eq!(
-                reference.lanes[l].outputs, model.lanes[l].outputs,
-                "inputs {n}, lane {l}: reference and core model differ"
-            );
-        }
+        let what = format!("relative TEMPX, inputs {n}");
+        models_agree(&p, &image, &inputs, &what);
         if n % 40 == 0 {
-            for core in cores.iter_mut() {
-                let what = format!("relative TEMPX inputs {n} on {}", core.engine());
-                cross(core.as_mut(), &image, &inputs, &what).unwrap_or_else(|e| panic!("{e}"));
-            }
+            cross_all(&mut cores, &image, &inputs, &what, true);
         }
     }
 }
@@ -812,55 +807,12 @@ fn double_comparisons_run_on_the_hardware() {
     );
     let mut cores = engines();
     let mut rng = XorShift::new(64);
-    let special = [
-        0.0,
-        -0.0,
-        f64::INFINITY,
-        f64::NEG_INFINITY,
-        f64::NAN,
-        1.0,
-        -1.0,
-        f64::from_bits(1),
-        f64::from_bits(0x8000_0000_0000_0001),
-        f64::MAX,
-    ];
     for n in 0..300 {
-        let mut inputs = RunInputs::default();
-        let mut last = 1.5f64;
-        for i in 0..2 {
-            for l in 0..4 {
-                let mut pair = |rng: &mut XorShift| {
-                    let x: f64 = match rng.next_u32() % 5 {
-                        0 => f64::from_bits(
-                            u64::from(rng.next_u32()) << 32 | u64::from(rng.next_u32()),
-                        ),
-                        1 => special[rng.next_u32() as usize % special.len()],
-                        // Equal values and neighbours, so the low words decide.
-                        2 => last,
-                        3 => f64::from_bits(last.to_bits() ^ u64::from(rng.next_u32() & 3)),
-                        _ => rng.uniform(-8.0, 8.0),
-                    };
-                    last = x;
-                    let b = x.to_bits();
-                    [b as u32, (b >> 32) as u32]
-                };
-                let (a, b) = (pair(&mut rng), pair(&mut rng));
-                inputs.set_input_lane(i, l, [a[0], a[1], b[0], b[1]]);
-            }
-        }
-        let reference = sim::reference::run(&p, &inputs).expect("the reference runs");
-        let model = sim::core_model::run(&image, &inputs).expect("the core model runs");
-        for l in 0..4 {
-            assert_eq!(
-                reference.lanes[l].outputs, model.lanes[l].outputs,
-                "inputs {n}, lane {l}: reference and core model differ"
-            );
-        }
+        let inputs = common::programs::random_double_inputs(&mut rng);
+        let what = format!("double comparisons, inputs {n}");
+        models_agree(&p, &image, &inputs, &what);
         if n % 100 == 0 {
-            for core in cores.iter_mut() {
-                let what = format!("double comparisons, inputs {n} on {}", core.engine());
-                cross(core.as_mut(), &image, &inputs, &what).unwrap_or_else(|e| panic!("{e}"));
-            }
+            cross_all(&mut cores, &image, &inputs, &what, true);
         }
     }
 }

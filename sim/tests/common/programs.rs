@@ -28,6 +28,45 @@ pub const POOL: [u32; 16] = [
     0x42C8_0000, // 100
 ];
 
+/// Inputs 0 and 1 of every lane as two binary64 pairs each (x, z the low words): random bits,
+/// zeros, infinities, NaN, subnormals, the largest value, and values equal or next to the
+/// previous one (so that comparisons meet equal high words), or numbers in [-8, 8).
+pub fn random_double_inputs(rng: &mut XorShift) -> RunInputs {
+    const SPECIAL: [f64; 10] = [
+        0.0,
+        -0.0,
+        f64::INFINITY,
+        f64::NEG_INFINITY,
+        f64::NAN,
+        1.0,
+        -1.0,
+        f64::from_bits(1),
+        f64::from_bits(0x8000_0000_0000_0001),
+        f64::MAX,
+    ];
+    let mut inputs = RunInputs::default();
+    let mut last = 1.5f64;
+    let mut value = |rng: &mut XorShift| {
+        let x = match rng.next_u32() % 5 {
+            0 => f64::from_bits(u64::from(rng.next_u32()) << 32 | u64::from(rng.next_u32())),
+            1 => SPECIAL[rng.next_u32() as usize % SPECIAL.len()],
+            2 => last,
+            3 => f64::from_bits(last.to_bits() ^ u64::from(rng.next_u32() & 3)),
+            _ => rng.uniform(-8.0, 8.0),
+        };
+        last = x;
+        let b = x.to_bits();
+        [b as u32, (b >> 32) as u32]
+    };
+    for i in 0..2 {
+        for l in 0..4 {
+            let (a, b) = (value(rng), value(rng));
+            inputs.set_input_lane(i, l, [a[0], a[1], b[0], b[1]]);
+        }
+    }
+    inputs
+}
+
 pub fn random_value(rng: &mut XorShift) -> u32 {
     if rng.next_u32().is_multiple_of(3) {
         POOL[(rng.next_u32() % 16) as usize]
