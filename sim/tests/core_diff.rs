@@ -1149,6 +1149,35 @@ fn geometry_programs_agree() {
     assert!(emitted >= 80, "{emitted} vertices in 40 runs");
 }
 
+/// Vertex-relative reads `IN[ADDR[0].x + n][i]` in a loop over the input primitive's vertices
+/// (a multi-index declaration; the last vertex + 1 lies outside the primitive and reads 0).
+#[test]
+fn vertex_relative_geometry_inputs_agree() {
+    let src =
+        "GEOM\nPROPERTY GS_INPUT_PRIMITIVE TRIANGLES\nPROPERTY GS_OUTPUT_PRIMITIVE LINE_STRIP\n\
+               PROPERTY GS_MAX_OUTPUT_VERTICES 8\nDCL IN[][0..1]\nDCL OUT[0..1]\nDCL TEMP[0]\n\
+               DCL ADDR[0]\nIMM FLT32 { 0.0, 1.0, 3.0, 4.0 }\nMOV TEMP[0].x, IMM[0].xxxx\n\
+               BGNLOOP\n  ARL ADDR[0].x, TEMP[0].xxxx\n  MOV OUT[0], IN[ADDR[0].x][0]\n\
+                 ADD OUT[1], IN[ADDR[0].x+1][1], -IN[ADDR[0].x][0]\n  EMIT\n\
+                 ADD TEMP[0].x, TEMP[0].xxxx, IMM[0].yyyy\n\
+                 SGE TEMP[0].y, TEMP[0].xxxx, IMM[0].zzzz\n  IF TEMP[0].yyyy\n    BRK\n  ENDIF\n\
+               ENDLOOP\nEND\n";
+    let p = text::parse(src).unwrap_or_else(|e| panic!("{}", e.render(src, "geom")));
+    validate(&p, &Limits::default()).expect("valid");
+    let img = compile(&p, &CoreConfig::default()).expect("compiles").image;
+    assert!(img
+        .code
+        .iter()
+        .any(|i| i.op == microcode::core::isa::Op::Movr));
+    let mut rng = XorShift::new(9);
+    for _ in 0..20 {
+        let inputs = random_inputs(&mut rng);
+        let (r, c) = diff(&p, &inputs, &[]).unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(c.lanes[0].vertices.len(), 3);
+        assert_eq!(r.lanes[0].vertices, c.lanes[0].vertices);
+    }
+}
+
 #[test]
 fn up2h_special_halves_agree() {
     let p = parse("UP2H OUT[0], IN[0].x\nUP2H OUT[1], IN[0].y\nEND\n");

@@ -5,27 +5,13 @@
 use super::{check_limit, CompileError};
 use crate::core::image::{ConstSlot, ConstSource, RegMap};
 use crate::core::CoreConfig;
-use crate::tgsi::{DeclDimension, File, Processor, Program, PropertyName, Register};
+use crate::tgsi::{DeclDimension, File, Processor, Program, Register};
 
 /// One key for TEMPX element `[array][index]` (both are 16-bit token fields).
 fn tempx_key(array: i32, index: i32) -> i32 {
     (array << 16) | (index & 0xFFFF)
 }
 
-/// Vertices of the geometry program's input primitive (GS_INPUT_PRIMITIVE; 6, the most, when the
-/// program does not say).
-fn input_vertices(p: &Program) -> i32 {
-    match p
-        .property(PropertyName::GsInputPrimitive)
-        .and_then(|v| v.first().copied())
-    {
-        Some(0) => 1,
-        Some(1..=3) => 2,
-        Some(4..=6) => 3,
-        Some(10 | 11) => 4,
-        _ => 6,
-    }
-}
 use std::collections::HashMap;
 
 /// Where a TGSI register lives on the core.
@@ -62,9 +48,10 @@ impl Alloc {
             match d.file {
                 File::Input if p.processor == Processor::Geometry => {
                     // Geometry inputs are the same for the four invocations: K slots, one per
-                    // vertex of the input primitive and declared index.
-                    for v in 0..input_vertices(p) {
-                        for i in d.first..=d.last {
+                    // vertex of the input primitive and declared index; an index's vertices
+                    // in consecutive slots, for vertex-relative reads `IN[ADDR[a].c + n][i]`.
+                    for i in d.first..=d.last {
+                        for v in 0..p.input_vertices() {
                             let slot = k_needed;
                             k_needed += 1;
                             a.k.insert((File::Input, v, i), slot.min(255) as u8);
@@ -189,6 +176,21 @@ impl Alloc {
     pub fn range_of(&self, p: &Program, r: &Register) -> Option<(Place, i32, i32)> {
         if r.dimension.is_none() {
             return self.range(p, r.file);
+        }
+        if r.file == File::Input && p.processor == Processor::Geometry && r.indirect.is_some() {
+            // IN[ADDR + n][i]: the vertices of index i, vertex 0 first.
+            let i = r.dimension?.index;
+            let vertices = p.input_vertices();
+            let first = self.place(&Register {
+                file: File::Input,
+                index: 0,
+                indirect: None,
+                dimension: Some(crate::tgsi::Dimension {
+                    index: i,
+                    indirect: None,
+                }),
+            })?;
+            return Some((first, 0, vertices));
         }
         // FILE[a][...]: the one declaration of array (buffer) `a`, whose elements must sit in
         // consecutive registers or slots.

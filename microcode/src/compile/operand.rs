@@ -73,9 +73,17 @@ impl Ctx<'_> {
                 s.reg.file
             )
         };
-        // `FILE[ADDR + n]`, or `FILE[a][ADDR + n]` (TEMPX arrays, constant buffers).
+        // `FILE[ADDR + n]`, `FILE[a][ADDR + n]` (TEMPX arrays, constant buffers), or a geometry
+        // program's vertex `IN[ADDR + n][i]`.
         let (ind, index) = match (s.reg.indirect, s.reg.dimension) {
             (Some(ind), None) => (ind, s.reg.index),
+            (Some(ind), Some(d))
+                if d.indirect.is_none()
+                    && s.reg.file == crate::tgsi::File::Input
+                    && self.program.processor == crate::tgsi::Processor::Geometry =>
+            {
+                (ind, s.reg.index)
+            }
             (None, Some(d)) => (
                 d.indirect.ok_or_else(|| self.unsupported("not indirect"))?,
                 d.index,

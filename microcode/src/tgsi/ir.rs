@@ -734,4 +734,20 @@ impl Program {
             .find(|p| p.name == name)
             .map(|p| p.values.as_slice())
     }
+
+    /// Vertices of a geometry program's input primitive (GS_INPUT_PRIMITIVE: points 1, lines 2,
+    /// triangles 3, lines with adjacency 4, otherwise 6): the range of the first bracket of
+    /// `IN[v][i]`.
+    pub fn input_vertices(&self) -> i32 {
+        match self
+            .property(PropertyName::GsInputPrimitive)
+            .and_then(|v| v.first().copied())
+        {
+            Some(0) => 1,
+            Some(1..=3) => 2,
+            Some(4..=6) => 3,
+            Some(10 | 11) => 4,
+            _ => 6,
+        }
+    }
 }

@@ -5,7 +5,7 @@
 //! writes and leaves a warning (`decisions.md` section 2).
 
 use crate::run_io::{RunInputs, LANES};
-use microcode::tgsi::{CondMask, CondTest, DeclDimension, File, Program};
+use microcode::tgsi::{CondMask, CondTest, DeclDimension, File, Processor, Program};
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 /// One condition-code component.
@@ -92,6 +92,20 @@ impl<'a> State<'a> {
         for d in &program.declarations {
             let dim = match d.dimension {
                 Some(DeclDimension::Index(i)) => Some(i64::from(i)),
+                // A geometry program's `IN[][i]`: the vertices of its input primitive.
+                Some(DeclDimension::Empty)
+                    if d.file == File::Input && program.processor == Processor::Geometry =>
+                {
+                    for v in 0..program.input_vertices() {
+                        ranges.add(
+                            d.file,
+                            Some(i64::from(v)),
+                            i64::from(d.first),
+                            i64::from(d.last),
+                        );
+                    }
+                    continue;
+                }
                 Some(DeclDimension::Empty) => None,
                 // A 1-D constant declaration is buffer 0; other 1-D files have dimension 0.
                 None => Some(0),
