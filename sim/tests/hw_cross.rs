@@ -817,6 +817,37 @@ fn double_comparisons_run_on_the_hardware() {
     }
 }
 
+/// Vertex-relative geometry inputs `IN[ADDR + n][i]` (MOVR over K) stream the same vertices on
+/// the hardware, a vertex beyond the triangle reading 0.
+#[test]
+fn vertex_relative_geometry_inputs_run_on_the_hardware() {
+    let src =
+        "GEOM\nPROPERTY GS_INPUT_PRIMITIVE TRIANGLES\nPROPERTY GS_OUTPUT_PRIMITIVE LINE_STRIP\n\
+               PROPERTY GS_MAX_OUTPUT_VERTICES 8\nDCL IN[][0..1]\nDCL OUT[0..1]\nDCL TEMP[0]\n\
+               DCL ADDR[0]\nIMM FLT32 { 0.0, 1.0, 3.0, 4.0 }\nMOV TEMP[0].x, IMM[0].xxxx\n\
+               BGNLOOP\n  ARL ADDR[0].x, TEMP[0].xxxx\n  MOV OUT[0], IN[ADDR[0].x][0]\n\
+                 ADD OUT[1], IN[ADDR[0].x+1][1], -IN[ADDR[0].x][0]\n  EMIT\n\
+                 ADD TEMP[0].x, TEMP[0].xxxx, IMM[0].yyyy\n\
+                 SGE TEMP[0].y, TEMP[0].xxxx, IMM[0].zzzz\n  IF TEMP[0].yyyy\n    BRK\n  ENDIF\n\
+               ENDLOOP\nEND\n";
+    let p = text::parse(src).expect("parses");
+    let image = compile(&p, &CoreConfig::default()).expect("compiles").image;
+    let mut cores = engines();
+    let mut rng = XorShift::new(77);
+    let mut inputs = RunInputs::default();
+    for v in 0..3 {
+        for i in 0..2 {
+            let val = [0; 4].map(|_| (rng.uniform(-2.0, 2.0) as f32).to_bits());
+            inputs.geometry_inputs.insert((v, i), val);
+        }
+    }
+    let reference = sim::reference::run(&p, &inputs).expect("the reference runs");
+    let model = sim::core_model::run(&image, &inputs).expect("the core model runs");
+    assert_eq!(reference.lanes[0].vertices, model.lanes[0].vertices);
+    assert_eq!(model.lanes[0].vertices.len(), 3);
+    cross_all(&mut cores, &image, &inputs, "vertex-relative inputs", true);
+}
+
 /// Texture memory reads back through the host port on both engines (the on-chip loader's
 /// read-modify-write of texel bytes and COMMIT's checksum read it), also after a run.
 #[test]
