@@ -128,9 +128,9 @@ fn write_png(path: &Path, w: u32, h: u32, f: impl Fn(u32, u32) -> [u8; 4]) {
 
 /// Textures travel with the image on the board: a shader sampling a bilinear 2D texture and a
 /// nearest cube map renders on the emulated board exactly as on the core model; binding
-/// another texture uploads the image again; `load` refuses a sampling program (it has no
-/// textures to send) with a message saying how to run it; a geometry program is refused by
-/// name.
+/// another texture uploads the image again; `load` refuses a sampling program without its
+/// textures, and with them uploads the very image `render` uses; a geometry program is refused
+/// by name.
 #[test]
 fn textured_shaders_render_on_the_emulated_board_like_the_core_model() {
     let emu = emulation();
@@ -190,6 +190,18 @@ fn textured_shaders_render_on_the_emulated_board_like_the_core_model() {
         .expect("tgsi-core runs");
     let err = String::from_utf8_lossy(&load.stderr);
     assert!(!load.status.success() && err.contains("SAMP[0]"), "{err}");
+    // With its textures `load` uploads the image `render` then finds active: no second upload.
+    let mut c = Command::new(bin);
+    c.args(["load"])
+        .arg(&shader)
+        .arg("--texture")
+        .arg(format!("0={},bilinear", stripes.display()))
+        .arg("--texture")
+        .arg(format!("1={},cube", cube.display()));
+    on_engine(&mut c, "board", &emu.port);
+    let (again, said) = render("board", &stripes, "board3.png");
+    assert_eq!(again, core);
+    assert!(!said.contains("uploaded the image"), "{said}");
     // A geometry program is refused before anything is uploaded: the loader streams no vertices.
     let geom = dir.join("geom.tgsi");
     std::fs::write(

@@ -39,6 +39,10 @@ pub struct LoadArgs {
     /// A core image (from `tgsi-core compile`) or a TGSI program (text or tokens), compiled for the
     /// board's core.
     pub file: PathBuf,
+    /// Texture for sampler unit N (as for `run`): on the board the textures are part of the
+    /// image, uploaded and checksummed with it.
+    #[arg(long = "texture", value_name = "N=FILE.png[,option...]")]
+    pub textures: Vec<String>,
 }
 
 /// Opens the port at the power-up rate and switches to the requested one. A board whose loader
@@ -94,8 +98,8 @@ pub fn board_config<T: firmware_loader::port::Transport>(
 
 /// What `load` was given: an image file, or a validated TGSI program still to be compiled.
 pub enum Loadable {
-    /// An image file (it names the configuration it was compiled for).
-    Image(ImageFile),
+    /// An image file (it names the configuration it was compiled for) and its bytes.
+    Image(ImageFile, Vec<u8>),
     /// A TGSI program and its display name.
     Program(microcode::tgsi::Program, String),
 }
@@ -107,6 +111,7 @@ pub fn read_loadable(path: &Path) -> Result<Loadable> {
     if image::is_image(&bytes) {
         return Ok(Loadable::Image(
             image::parse(&bytes).with_context(|| format!("{}", path.display()))?,
+            bytes,
         ));
     }
     let input = input::read(path, InputFormat::Auto).with_context(|| {
@@ -123,7 +128,7 @@ pub fn read_loadable(path: &Path) -> Result<Loadable> {
 /// The image to upload: the file itself, or the program compiled for a core built for `config`.
 pub fn image_for(loadable: Loadable, config: &CoreConfig) -> Result<ImageFile> {
     match loadable {
-        Loadable::Image(f) => Ok(f),
+        Loadable::Image(f, _) => Ok(f),
         Loadable::Program(program, name) => {
             let compiled =
                 compile(&program, config).with_context(|| format!("compiling {name}"))?;
@@ -149,23 +154,42 @@ fn progress_bar(total: usize) -> ProgressBar {
 /// Uploads, verifies and commits.
 pub fn run(args: LoadArgs) -> Result<ExitCode> {
     let loadable = read_loadable(&args.file)?;
+    // Textures are read before any port is opened, like the file.
+    let mut inputs = sim::run_io::RunInputs::default();
+    sim::run_io::args::apply_textures(&mut inputs, &args.textures)?;
     let mut client = connect(&args.link)?;
     // An image file says what it was built for (the upload checks it); a program is compiled for
     // the board's own configuration.
     let config = match &loadable {
-        Loadable::Image(_) => CoreConfig::default(),
+        Loadable::Image(..) => CoreConfig::default(),
         Loadable::Program(..) => {
             board_config(&mut client).with_context(|| args.link.port.clone())?
         }
     };
-    let image = image_for(loadable, &config)?;
+    let image = if args.textures.is_empty() {
+        image_for(loadable, &config)?
+    } else {
+        // The compiled image with the textures bound, as `run --engine board` uploads it.
+        let core_image = match loadable {
+            Loadable::Image(_, bytes) => microcode::core::Image::from_bytes(&bytes)
+                .map_err(|e| anyhow::anyhow!("{}: {e}", args.file.display()))?,
+            Loadable::Program(program, name) => {
+                compile(&program, &config)
+                    .with_context(|| format!("compiling {name}"))?
+                    .image
+            }
+        };
+        super::run_core::board_image(&core_image, &inputs)
+            .with_context(|| format!("{}: binding the textures", args.file.display()))?
+    };
     if let Some(&(_, unit, _)) = image.texture_slots.first() {
-        anyhow::bail!(
-            "{}: the program samples SAMP[{unit}]; on the board the textures are part of the image, \
-             so upload it with them: `tgsi-core run --engine board --texture {unit}=FILE.png ...` \
-             or `tgsi-core render --engine board --texture ...`",
-            args.file.display()
-        );
+        if args.textures.is_empty() {
+            anyhow::bail!(
+                "{}: the program samples SAMP[{unit}]; on the board the textures are part of the \
+                 image: give them with `--texture {unit}=FILE.png` (as `run` and `render` take them)",
+                args.file.display()
+            );
+        }
     }
     let pb = progress_bar(image.upload.total_bytes());
     let result = client.upload(&image.upload, &mut |done, _| pb.set_position(done as u64));
