@@ -328,7 +328,7 @@ pub fn parse(b: &[u8]) -> Result<ImageFile, ImageError> {
 pub enum KSlot {
     /// Immediate data in slot K.
     Data(u16, [u32; 4]),
-    /// Slot K holds CONST[buffer][index].
+    /// Slot K holds `CONST[buffer][index]`.
     Buffer(u16, u16, u16),
 }
 

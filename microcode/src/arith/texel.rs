@@ -9,7 +9,7 @@
 //! are multiply-adds (`a * (1 - f) + b * f`, one rounding per operation) and [`tsel`] picks the
 //! texel itself for nearest filtering.
 //!
-//! A sampler unit's state reaches the core as two constant slots ([`descriptors`]), filled by the
+//! A sampler unit's state reaches the core as constant slots ([`descriptor`]), filled by the
 //! host from the bound texture:
 //! - part 0 (floats and base): `(width, height, offset, base)`: the sizes as binary32, the offset
 //!   `-0.5` for bilinear and `-0.0` for nearest filtering, and the texture's first texel in texture

@@ -52,7 +52,7 @@ pub enum Unit {
 pub enum DstKind {
     /// A register of R, through the write mask, saturate, scale and predicated-write fields.
     Reg,
-    /// The predicate bits P[lane][c] for the enabled components.
+    /// The predicate bits `P[lane][c]` for the enabled components.
     Pred,
     /// Nothing.
     None,
