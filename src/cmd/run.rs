@@ -21,7 +21,7 @@ pub struct RunArgs {
     /// Engine: reference, core, rtl, verilator or board.
     #[arg(long, default_value = "reference")]
     pub engine: String,
-    /// `N=v` (all lanes), `N@L=v` (lane L) or `V:N=v` (geometry IN[V][N]); v = four numbers.
+    /// `N=v` (all lanes), `N@L=v` (lane L) or `V:N=v` (geometry `IN[V][N]`); v = four numbers.
     #[arg(long = "input", value_name = "SPEC", allow_hyphen_values = true)]
     pub inputs: Vec<String>,
     /// `N=v` (buffer 0) or `B:N=v`.

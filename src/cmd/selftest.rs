@@ -56,7 +56,7 @@ fn f(x: f32) -> u32 {
     x.to_bits()
 }
 
-/// IN[0] and IN[1] per lane: lane 1 has IN[0].x = 0 (IF false), lanes 2 and 3 have IN[0].y < 0 (KIL).
+/// `IN[0]` and `IN[1]` per lane: lane 1 has `IN[0].x = 0` (IF false), lanes 2 and 3 have `IN[0].y < 0` (KIL).
 fn inputs() -> [(u16, Lanes); 2] {
     let lane0 = |l: f32| [f(l - 1.0), f(0.5 - 0.4 * l), f(2.0 + l), f(0.25 + l)];
     let lane1 = |l: f32| [f(0.5 + l), f(4.0 - l), f(-1.5 * l), f(3.0)];
