@@ -1039,6 +1039,21 @@ fn double_opcodes_agree_and_the_hardware_refuses_them() {
     }
     let err = sim::hardware::check_supported(&image, "rtl").expect_err("refused");
     assert!(err.to_string().contains("DOP"), "{err}");
+    // A DOP naming no double opcode (a damaged image) faults instead of writing nothing.
+    let mut bad = image.clone();
+    let at = bad
+        .code
+        .iter()
+        .position(|i| i.op == microcode::core::isa::Op::Dop)
+        .expect("a DOP");
+    bad.code[at].target = Opcode::Add as u16;
+    let f = sim::core_model::run(&bad, &RunInputs::default()).expect_err("faults");
+    assert_eq!(
+        f.kind,
+        sim::core_model::FaultKind::BadDoubleOp {
+            target: Opcode::Add as u16
+        }
+    );
 }
 
 #[test]
@@ -1153,15 +1168,7 @@ fn geometry_programs_agree() {
 /// (a multi-index declaration; the last vertex + 1 lies outside the primitive and reads 0).
 #[test]
 fn vertex_relative_geometry_inputs_agree() {
-    let src =
-        "GEOM\nPROPERTY GS_INPUT_PRIMITIVE TRIANGLES\nPROPERTY GS_OUTPUT_PRIMITIVE LINE_STRIP\n\
-               PROPERTY GS_MAX_OUTPUT_VERTICES 8\nDCL IN[][0..1]\nDCL OUT[0..1]\nDCL TEMP[0]\n\
-               DCL ADDR[0]\nIMM FLT32 { 0.0, 1.0, 3.0, 4.0 }\nMOV TEMP[0].x, IMM[0].xxxx\n\
-               BGNLOOP\n  ARL ADDR[0].x, TEMP[0].xxxx\n  MOV OUT[0], IN[ADDR[0].x][0]\n\
-                 ADD OUT[1], IN[ADDR[0].x+1][1], -IN[ADDR[0].x][0]\n  EMIT\n\
-                 ADD TEMP[0].x, TEMP[0].xxxx, IMM[0].yyyy\n\
-                 SGE TEMP[0].y, TEMP[0].xxxx, IMM[0].zzzz\n  IF TEMP[0].yyyy\n    BRK\n  ENDIF\n\
-               ENDLOOP\nEND\n";
+    let src = VERTEX_RELATIVE_GEOMETRY;
     let p = text::parse(src).unwrap_or_else(|e| panic!("{}", e.render(src, "geom")));
     validate(&p, &Limits::default()).expect("valid");
     let img = compile(&p, &CoreConfig::default()).expect("compiles").image;

@@ -6,7 +6,7 @@
 
 mod common;
 
-use common::programs::{random_inputs, HAND, HEADER};
+use common::programs::{random_inputs, HAND, HEADER, VERTEX_RELATIVE_GEOMETRY};
 use hdl::decoder::implemented;
 use microcode::arith::accuracy::XorShift;
 use microcode::compile::compile;
@@ -821,16 +821,7 @@ fn double_comparisons_run_on_the_hardware() {
 /// the hardware, a vertex beyond the triangle reading 0.
 #[test]
 fn vertex_relative_geometry_inputs_run_on_the_hardware() {
-    let src =
-        "GEOM\nPROPERTY GS_INPUT_PRIMITIVE TRIANGLES\nPROPERTY GS_OUTPUT_PRIMITIVE LINE_STRIP\n\
-               PROPERTY GS_MAX_OUTPUT_VERTICES 8\nDCL IN[][0..1]\nDCL OUT[0..1]\nDCL TEMP[0]\n\
-               DCL ADDR[0]\nIMM FLT32 { 0.0, 1.0, 3.0, 4.0 }\nMOV TEMP[0].x, IMM[0].xxxx\n\
-               BGNLOOP\n  ARL ADDR[0].x, TEMP[0].xxxx\n  MOV OUT[0], IN[ADDR[0].x][0]\n\
-                 ADD OUT[1], IN[ADDR[0].x+1][1], -IN[ADDR[0].x][0]\n  EMIT\n\
-                 ADD TEMP[0].x, TEMP[0].xxxx, IMM[0].yyyy\n\
-                 SGE TEMP[0].y, TEMP[0].xxxx, IMM[0].zzzz\n  IF TEMP[0].yyyy\n    BRK\n  ENDIF\n\
-               ENDLOOP\nEND\n";
-    let p = text::parse(src).expect("parses");
+    let p = text::parse(VERTEX_RELATIVE_GEOMETRY).expect("parses");
     let image = compile(&p, &CoreConfig::default()).expect("compiles").image;
     let mut cores = engines();
     let mut rng = XorShift::new(77);

@@ -11,6 +11,7 @@
 //!
 //! Integer results keep a float of the same class in the shadow (I2F / U2F).
 
+use super::operand::Relative;
 use super::{CompileError, Ctx};
 use crate::core::isa::{Cond, Instr, Op, Operand, SrcFile};
 use crate::tgsi::opcode::{Flow, Kind, OperandType};
@@ -37,9 +38,9 @@ fn cond_of(m: CondMask) -> Cond {
 }
 
 impl Ctx<'_> {
-    /// Where a relative destination `FILE[ADDR[a].c + n]` lands: the file's first register,
-    /// the address register and component, the offset and the declared count.
-    fn relative_place(&mut self, inst: &Instruction) -> Result<RelativeDst, CompileError> {
+    /// Where a relative destination `FILE[ADDR[a].c + n]` lands: the range's first register of
+    /// R and the resolved reference.
+    fn relative_place(&mut self, inst: &Instruction) -> Result<(u8, Relative), CompileError> {
         let Some(d) = inst.dst.first() else {
             return Err(self.unsupported("no destination"));
         };
@@ -61,32 +62,11 @@ impl Ctx<'_> {
             ),
             _ => return Err(self.unsupported(bad())),
         };
-        let (first, decl_first, count) = self
-            .alloc
-            .range_of(self.program, &d.reg)
-            .ok_or_else(|| self.unsupported(bad()))?;
-        let base = match first {
-            super::alloc::Place::R(r) => r,
-            super::alloc::Place::K(_) => return Err(self.unsupported(bad())),
-        };
-        let addr = match self
-            .alloc
-            .place(&crate::tgsi::Register::new(ind.file, ind.index))
-        {
-            Some(super::alloc::Place::R(r)) => r,
-            _ => return Err(self.unsupported(bad())),
-        };
-        let off = index - decl_first;
-        if !(-512..512).contains(&off) || count > 256 {
-            return Err(self.unsupported("relative offset beyond the 10-bit target field"));
+        let rel = self.relative_range(&d.reg, ind, index, &bad())?;
+        match rel.first {
+            super::alloc::Place::R(base) => Ok((base, rel)),
+            super::alloc::Place::K(_) => Err(self.unsupported(bad())),
         }
-        Ok(RelativeDst {
-            base,
-            addr,
-            component: ind.component & 3,
-            off,
-            count,
-        })
     }
 
     /// `FILE[ADDR[a].c + n]` as destination: the result goes to scratch, then MOVW writes it to
@@ -101,20 +81,20 @@ impl Ctx<'_> {
         let written =
             super::lower::matrix_rows(inst.opcode).map_or(0xF, |(rows, _)| (1u8 << rows) - 1);
         let mask = inst.dst.first().map_or(0, |d| d.write_mask) & written;
-        self.movw(&rel, t, mask, 0);
+        self.movw(rel, t, mask, 0);
         Ok(())
     }
 
     /// MOVW of scratch `t` to the relative destination `rel` (components `mask`, predicated
     /// write `pw`).
-    fn movw(&mut self, rel: &RelativeDst, t: u8, mask: u8, pw: u8) {
-        let RelativeDst {
-            base,
+    fn movw(&mut self, (base, rel): (u8, Relative), t: u8, mask: u8, pw: u8) {
+        let Relative {
             addr,
             component,
             off,
             count,
-        } = *rel;
+            ..
+        } = rel;
         let mut i = Instr::new(Op::Movw);
         i.dst = base;
         i.wmask = mask;
@@ -180,9 +160,7 @@ pub(crate) fn instruction(c: &mut Ctx, inst: &Instruction) -> Result<(), Compile
     if inst.opcode == crate::tgsi::Opcode::Bra {
         return c.lower_bra(inst);
     }
-    let relative = inst.dst.first().is_some_and(|d| {
-        d.reg.indirect.is_some() || d.reg.dimension.is_some_and(|dim| dim.indirect.is_some())
-    });
+    let relative = inst.dst.first().is_some_and(|d| d.reg.is_relative());
     if relative && inst.cond_update.is_none() && inst.cond_flow.is_none() && dst_cond.is_none() {
         return c.relative_dst(inst);
     }
@@ -255,7 +233,7 @@ pub(crate) fn instruction(c: &mut Ctx, inst: &Instruction) -> Result<(), Compile
         } else {
             0
         };
-        if let Some(rel) = &rel {
+        if let Some(rel) = rel {
             c.movw(rel, t, mask, pw);
         } else if d.reg.file != File::Null {
             let real = match c.alloc.place(&d.reg) {
@@ -287,13 +265,4 @@ pub(crate) fn instruction(c: &mut Ctx, inst: &Instruction) -> Result<(), Compile
         c.code[at].target = end.min(1023) as u16;
     }
     Ok(())
-}
-
-/// A relative destination resolved to the core's registers ([`Ctx::relative_place`]).
-struct RelativeDst {
-    base: u8,
-    addr: u8,
-    component: u8,
-    off: i32,
-    count: i32,
 }

@@ -45,10 +45,7 @@ pub(crate) fn lower_double(c: &mut Ctx, inst: &Instruction) -> Result<(), Compil
         inst.opcode,
         Opcode::Dseq | Opcode::Dslt | Opcode::Dmin | Opcode::Dmax
     );
-    if is_compare
-        && c.alloc.fixed_registers + c.scratch_used + COMPARE_SCRATCH
-            <= usize::from(c.config.registers)
-    {
+    if is_compare && c.scratch_fits(COMPARE_SCRATCH) {
         return compare(c, inst, src[0], src[1]);
     }
     if inst.opcode == Opcode::DfracExp {

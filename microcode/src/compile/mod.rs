@@ -261,6 +261,12 @@ impl Ctx<'_> {
         r.min(255) as u8
     }
 
+    /// Whether `n` more scratch registers fit the registers the program leaves free: sequences
+    /// that would not fit fall back to a model-only operation instead of failing to compile.
+    fn scratch_fits(&self, n: usize) -> bool {
+        self.alloc.fixed_registers + self.scratch_used + n <= usize::from(self.config.registers)
+    }
+
     fn unsupported(&self, detail: impl Into<String>) -> CompileError {
         CompileError::Unsupported {
             opcode: self.opcode,

@@ -96,25 +96,17 @@ impl Ctx<'_> {
         ) {
             return Err(self.unsupported(bad()));
         }
-        let (first, decl_first, count) = self
-            .alloc
-            .range_of(self.program, &s.reg)
-            .ok_or_else(|| self.unsupported(bad()))?;
+        let Relative {
+            first,
+            addr,
+            component,
+            off,
+            count,
+        } = self.relative_range(&s.reg, ind, index, &bad())?;
         let (file, base) = match first {
             Place::R(r) => (SrcFile::R, r),
             Place::K(k) => (SrcFile::K, k),
         };
-        let addr = match self
-            .alloc
-            .place(&crate::tgsi::Register::new(ind.file, ind.index))
-        {
-            Some(Place::R(r)) => r,
-            _ => return Err(self.unsupported(bad())),
-        };
-        let off = index - decl_first;
-        if !(-512..512).contains(&off) || count > 256 {
-            return Err(self.unsupported("relative offset beyond the 10-bit target field"));
-        }
         let t = self.scratch();
         let mut i = Instr::new(Op::Movr);
         i.dst = t;
@@ -128,7 +120,7 @@ impl Ctx<'_> {
         i.src[1] = Operand {
             file: SrcFile::R,
             index: addr,
-            swz: [ind.component & 3; 4],
+            swz: [component; 4],
             neg: 0,
             abs: false,
         };
@@ -141,15 +133,45 @@ impl Ctx<'_> {
         Ok((SrcFile::R, t))
     }
 
+    /// Resolves the relative reference `reg` (its relative bracket indexed by `ind`, holding
+    /// `index`) for MOVR / MOVW: the range it indexes ([`super::alloc::Alloc::range_of`]), the
+    /// address register, the offset in the range; `bad` says why it cannot be.
+    pub(crate) fn relative_range(
+        &self,
+        reg: &crate::tgsi::Register,
+        ind: crate::tgsi::Indirect,
+        index: i32,
+        bad: &str,
+    ) -> Result<Relative, CompileError> {
+        let (first, decl_first, count) = self
+            .alloc
+            .range_of(self.program, reg)
+            .ok_or_else(|| self.unsupported(bad))?;
+        let addr = match self
+            .alloc
+            .place(&crate::tgsi::Register::new(ind.file, ind.index))
+        {
+            Some(Place::R(r)) => r,
+            _ => return Err(self.unsupported(bad)),
+        };
+        let off = index - decl_first;
+        if !(-512..512).contains(&off) || count > 256 {
+            return Err(self.unsupported("relative offset beyond the 10-bit target field"));
+        }
+        Ok(Relative {
+            first,
+            addr,
+            component: ind.component & 3,
+            off,
+            count,
+        })
+    }
+
     pub(crate) fn src(&mut self, s: &SrcOperand) -> Result<Operand, CompileError> {
         let (file, index) = match self.alloc.place(&s.reg) {
             Some(Place::R(r)) => (SrcFile::R, r),
             Some(Place::K(k)) => (SrcFile::K, k),
-            None if s.reg.indirect.is_some()
-                || s.reg.dimension.is_some_and(|d| d.indirect.is_some()) =>
-            {
-                self.relative(s)?
-            }
+            None if s.reg.is_relative() => self.relative(s)?,
             None => {
                 return Err(self.unsupported(format!(
                     "source register {}[{}]{}",
@@ -241,4 +263,16 @@ pub(crate) fn splat(o: Operand, c: usize) -> Operand {
         neg: if bit != 0 { 0xF } else { 0 },
         ..o
     }
+}
+
+/// A relative register reference resolved to the core ([`Ctx::relative_range`]): the first slot
+/// of the range it indexes, the address register and component, the offset in the range and its
+/// length.
+#[derive(Clone, Copy)]
+pub(crate) struct Relative {
+    pub first: Place,
+    pub addr: u8,
+    pub component: u8,
+    pub off: i32,
+    pub count: i32,
 }

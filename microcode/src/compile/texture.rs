@@ -15,8 +15,9 @@
 //! the bound texture: the model-only `TXF`); TXQ moves the sampler's size descriptor.
 //!
 //! Scratch registers: 4 (1D, 2D, RECT, SHADOW), 5 (CUBE), 6 (3D). A lookup whose sequence does
-//! not fit the registers the program leaves free compiles to the model-only `TEX` instead
-//! ([`Ctx::sequence_fits`]).
+//! not fit the registers the program leaves free (a 3D lookup in a program using more than ten
+//! of its own) compiles to the model-only `TEX` instead, which the core model runs and the
+//! hardware engines refuse by name, rather than a program that cannot be compiled at all.
 
 use super::lower::{negated, perm, sel};
 use super::operand::{splat, HALF, ONE};
@@ -65,7 +66,7 @@ pub(crate) fn lower_texture(c: &mut Ctx, inst: &Instruction) -> Result<(), Compi
     }
     let d = c.dst(inst)?;
     match core_op {
-        Op::Tex if c.sequence_fits(Shape::of(target)) => {
+        Op::Tex if c.scratch_fits(Shape::of(target).scratch()) => {
             let shape = Shape::of(target);
             let (last, src) = c.sample(a, unit, shape)?;
             if shape.shadow {
@@ -154,15 +155,6 @@ fn k(slot: u8, swz: [u8; 4]) -> Operand {
 }
 
 impl Ctx<'_> {
-    /// Whether the sampling sequence of `shape` fits the registers the program leaves free.
-    /// When it does not (a 3D lookup in a program using more than ten registers of its own),
-    /// the instruction becomes the model-only `TEX`, which the core model runs and the hardware
-    /// engines refuse by name, rather than a program that cannot be compiled at all.
-    fn sequence_fits(&self, shape: Shape) -> bool {
-        self.alloc.fixed_registers + self.scratch_used + shape.scratch()
-            <= usize::from(self.config.registers)
-    }
-
     /// Emits TXF's sequence on int32 coordinates `a` up to its last instruction (`TFET`, whose
     /// target the caller sets to `unit`): `TIDXF` per axis (out of range: the address bit that
     /// reads zeros), ORs of the axes.

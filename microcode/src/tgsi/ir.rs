@@ -374,6 +374,11 @@ impl Register {
             dimension: None,
         }
     }
+
+    /// Either bracket is indexed by a register.
+    pub fn is_relative(&self) -> bool {
+        self.indirect.is_some() || self.dimension.is_some_and(|d| d.indirect.is_some())
+    }
 }
 
 /// An extended-swizzle selector (EXT_SWZ): a component or a literal 0.0 / 1.0.

@@ -267,7 +267,7 @@ impl<'a> Machine<'a> {
             return Ok(Some(pc + 1));
         }
         if i.op == Op::Dop {
-            self.double(i);
+            self.double(pc, i)?;
             return Ok(Some(pc + 1));
         }
         if info.unit != Unit::Flow {
@@ -534,10 +534,11 @@ impl<'a> Machine<'a> {
     /// DOP: the double opcode `target & 0xFF` through the reference model's binary64 kernels
     /// (`crate::reference::ops_double`), on operands whose swizzles the core applies and whose
     /// neg (high components) and abs act on each pair's sign.
-    fn double(&mut self, i: &Instr) {
-        let Some(op) = microcode::tgsi::Opcode::from_number((i.target & 0xFF) as u8) else {
-            return;
-        };
+    fn double(&mut self, pc: usize, i: &Instr) -> Result<(), CoreFault> {
+        let bad = |m: &Self| m.fault(pc, FaultKind::BadDoubleOp { target: i.target });
+        let op = microcode::tgsi::Opcode::from_number((i.target & 0xFF) as u8)
+            .filter(|o| o.info().src_type == microcode::tgsi::opcode::OperandType::Double)
+            .ok_or_else(|| bad(self))?;
         let second = i.target & microcode::core::isa::DOP_SECOND != 0;
         let active = self.e;
         for l in (0..LANES).filter(|&l| active[l]) {
@@ -560,12 +561,11 @@ impl<'a> Machine<'a> {
                 }
                 v
             });
-            let Some(results) = crate::reference::ops_double::eval(op, &s) else {
-                return;
-            };
+            let results = crate::reference::ops_double::eval(op, &s).ok_or_else(|| bad(self))?;
             let out = results[usize::from(second)].map(|w| w.unwrap_or(0));
             self.write(i, l, out);
         }
+        Ok(())
     }
 
     /// TEX / TXF / TXQ through the sampler bound to the unit (the texture memory's contents and

@@ -50,6 +50,9 @@ pub enum FaultKind {
     MissingTexture { unit: usize },
     #[error("operation {op} needs a unit this core build lacks")]
     MissingUnit { op: &'static str },
+    /// A DOP whose `target` names no double opcode (a hand-made or damaged image).
+    #[error("DOP target {target} is not a double opcode")]
+    BadDoubleOp { target: u16 },
 }
 
 /// The register file R (per register, per lane) and the constant file K a run starts with: zero,

@@ -138,6 +138,19 @@ pub fn random_inputs(rng: &mut XorShift) -> RunInputs {
     random_inputs_with(rng, false)
 }
 
+/// A geometry program reading `IN[ADDR[0].x + n][i]` in a loop over the triangle's vertices (a
+/// multi-index declaration; the last vertex + 1 lies outside the primitive and reads 0): three
+/// vertices.
+pub const VERTEX_RELATIVE_GEOMETRY: &str =
+    "GEOM\nPROPERTY GS_INPUT_PRIMITIVE TRIANGLES\nPROPERTY GS_OUTPUT_PRIMITIVE LINE_STRIP\n\
+               PROPERTY GS_MAX_OUTPUT_VERTICES 8\nDCL IN[][0..1]\nDCL OUT[0..1]\nDCL TEMP[0]\n\
+               DCL ADDR[0]\nIMM FLT32 { 0.0, 1.0, 3.0, 4.0 }\nMOV TEMP[0].x, IMM[0].xxxx\n\
+               BGNLOOP\n  ARL ADDR[0].x, TEMP[0].xxxx\n  MOV OUT[0], IN[ADDR[0].x][0]\n\
+                 ADD OUT[1], IN[ADDR[0].x+1][1], -IN[ADDR[0].x][0]\n  EMIT\n\
+                 ADD TEMP[0].x, TEMP[0].xxxx, IMM[0].yyyy\n\
+                 SGE TEMP[0].y, TEMP[0].xxxx, IMM[0].zzzz\n  IF TEMP[0].yyyy\n    BRK\n  ENDIF\n\
+               ENDLOOP\nEND\n";
+
 pub const HEADER: &str = "FRAG\nDCL IN[0..1]\nDCL OUT[0..1]\nDCL TEMP[0..3]\nDCL ADDR[0]\nDCL LOOP[0..1]\nDCL SAMP[0]\nDCL CONST[0..1]\nIMM FLT32 { 0.0, 1.0, 3.0, 0.5 }\nIMM FLT32 { -2.0, 0.25, 7.5, -0.75 }\n";
 
 pub fn parse(body: &str) -> Program {
