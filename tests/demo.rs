@@ -32,6 +32,12 @@ fn demo_renders_and_cross_checks() {
         "{stdout}"
     );
     assert!(stdout.contains("core cycles:"), "{stdout}");
+    // The board runs at the PLL's clock of the bitstream `tgsi-core synth` builds.
+    let clock = format!(
+        "on the board at {:.1} MHz",
+        f64::from(synth::BOARD_CLOCK_HZ) / 1e6
+    );
+    assert!(stdout.contains(&clock), "{stdout}");
     // The board estimate counts the upload with its texture: more than the image's program.
     let upload: usize = stdout
         .split("s of serial transfer")

@@ -8,7 +8,9 @@
 //!
 //! Timing: **latency 1 clock, throughput one pair per clock**: operands presented before rising
 //! edge *n* give all outputs right after edge *n*. Logic: a 31-bit magnitude comparator (one
-//! carry chain), sign logic, two 32-bit 2:1 selects.
+//! carry chain) and sign logic before the edge; the flushed operands are registered too, so the
+//! two 32-bit 2:1 selects of `min` and `max` come after it (the comparator's path from the
+//! operand block RAMs is the core's longest without them in it).
 use rust_hdl::prelude::*;
 
 /// Float comparator and min/max select; see the module documentation.
@@ -46,14 +48,14 @@ pub struct FCmp {
     eq_r: DFF<Bit>,
     gt_r: DFF<Bit>,
     unordered_r: DFF<Bit>,
-    min_r: DFF<Bits<32>>,
-    max_r: DFF<Bits<32>>,
+    fa_r: DFF<Bits<32>>,
+    fb_r: DFF<Bits<32>>,
 }
 
 impl Logic for FCmp {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(self, clock, lt_r, eq_r, gt_r, unordered_r, min_r, max_r);
+        dff_setup!(self, clock, lt_r, eq_r, gt_r, unordered_r, fa_r, fb_r);
         self.fa.next = self.a.val();
         if self.a.val().get_bits::<8>(23) == 0 {
             self.fa.next = bit_cast::<32, 1>(self.a.val().get_bit(31).into()) << 31;
@@ -96,19 +98,19 @@ impl Logic for FCmp {
         self.eq_r.d.next = self.c_eq.val();
         self.gt_r.d.next = self.c_gt.val();
         self.unordered_r.d.next = self.nan.val();
-        self.min_r.d.next = self.fb.val();
-        if self.c_lt.val() {
-            self.min_r.d.next = self.fa.val();
-        }
-        self.max_r.d.next = self.fb.val();
-        if self.c_gt.val() {
-            self.max_r.d.next = self.fa.val();
-        }
+        self.fa_r.d.next = self.fa.val();
+        self.fb_r.d.next = self.fb.val();
         self.lt.next = self.lt_r.q.val();
         self.eq.next = self.eq_r.q.val();
         self.gt.next = self.gt_r.q.val();
         self.unordered.next = self.unordered_r.q.val();
-        self.min.next = self.min_r.q.val();
-        self.max.next = self.max_r.q.val();
+        self.min.next = self.fb_r.q.val();
+        if self.lt_r.q.val() {
+            self.min.next = self.fa_r.q.val();
+        }
+        self.max.next = self.fb_r.q.val();
+        if self.gt_r.q.val() {
+            self.max.next = self.fa_r.q.val();
+        }
     }
 }

@@ -2,6 +2,7 @@
 //! sequencer, mask stack, writeback), the host port, the serial link blocks and the board top.
 
 pub mod baud;
+pub mod board_chip;
 pub mod board_top;
 pub mod bram;
 pub mod crc32;
@@ -19,6 +20,8 @@ pub mod fround;
 pub mod host_port;
 pub mod i2f;
 pub mod loader;
+pub mod loader_firmware;
+pub mod loader_isa;
 pub mod lzc;
 pub mod mask_stack;
 pub mod misc_unit;

@@ -132,7 +132,15 @@ fn answers_info_and_status_at_its_pins() {
     };
     b.uut.reset_n.next = true;
     b.uut.rx.next = true;
+    // The loader's firmware clears its state after configuration, then listens (LED 5 dark).
     b.clocks(4 * DIV);
+    for _ in 0..1000 {
+        if b.uut.leds.val().index() >> 5 & 1 == 0 {
+            break;
+        }
+        b.clocks(1);
+    }
+    assert_eq!(b.uut.leds.val().index() >> 5 & 1, 0, "the loader listens");
     // One request at a time, as the host does: the loader discards bytes while it answers.
     b.send(&frame(0x01, 7, &[]));
     b.clocks(80 * 10 * DIV);

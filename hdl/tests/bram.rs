@@ -112,3 +112,32 @@ fn bram_verilog_lint_yosys_and_verilator() {
         .collect();
     assert_eq!(got, expected(&stim));
 }
+
+/// A RAM with contents at configuration and fewer words than its address space (the loader's
+/// firmware memory): reads see the contents, the words beyond the depth read zero and ignore
+/// writes, and the Verilog declares only the depth with an `initial` block yosys maps to INIT.
+#[test]
+fn bram_with_contents_and_depth() {
+    let mut uut: Bram<16, 10> = Bram::with_depth_and_contents(768, &[0x1234, 0, 0xBEEF]);
+    uut.connect_all();
+    check_all(&uut).unwrap();
+    let read = |uut: &mut Bram<16, 10>, ra: u64, we: Option<(u64, u64)>| {
+        uut.ra.next = ra.to_bits();
+        uut.we.next = we.is_some();
+        if let Some((wa, wd)) = we {
+            uut.wa.next = wa.to_bits();
+            uut.wd.next = wd.to_bits();
+        }
+        tick(uut, |u| &mut u.clock);
+        uut.rd.val().index() as u64
+    };
+    assert_eq!(read(&mut uut, 0, None), 0x1234);
+    assert_eq!(read(&mut uut, 2, None), 0xBEEF);
+    assert_eq!(read(&mut uut, 1, Some((1, 0x5555))), 0);
+    assert_eq!(read(&mut uut, 1, Some((900, 0x7777))), 0x5555);
+    assert_eq!(read(&mut uut, 900, None), 0);
+    let v = generate_verilog(&uut);
+    assert!(v.contains("mem [0:767]"), "{v}");
+    assert!(v.contains("mem[2] = 16'hbeef;"), "{v}");
+    yosys_check("bram_init", &v);
+}

@@ -260,7 +260,15 @@ impl Bench {
         b.uut.tx_ready.next = true;
         b.drive_core();
         simulate(b.uut.as_mut(), 100);
-        b
+        // The firmware starts (clears its state) before it listens, as a board does long before
+        // a host can send.
+        for _ in 0..1000 {
+            if b.uut.idle.val() {
+                return b;
+            }
+            b.tick(None);
+        }
+        panic!("the loader never started listening");
     }
 
     fn drive_core(&mut self) {

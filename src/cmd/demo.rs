@@ -119,11 +119,12 @@ fn render_on_hardware(
     Ok((frame, port.engine(), seconds, port.clocks() - clocks0))
 }
 
-/// The clock the board runs the core at: the Fmax nextpnr achieved in the last `tgsi-core synth`
-/// (its `out/synth/report.json`), capped at the board's 100 MHz oscillator; the oscillator when
-/// there is no report yet. Returns Hz and where the figure comes from.
+/// The clock the board runs the core at: the PLL's output in the bitstream `tgsi-core synth`
+/// builds, with what the last synthesis (`out/synth/report.json`) says about it. Returns Hz and
+/// where the figure comes from.
 fn board_clock() -> (f64, String) {
-    let oscillator = synth::BOARD_CLOCK_HZ as f64;
+    let clock = f64::from(synth::BOARD_CLOCK_HZ);
+    let mhz = clock / 1e6;
     let candidates = [
         Some(std::path::PathBuf::from(".")),
         toolchain::workspace_root(),
@@ -134,15 +135,19 @@ fn board_clock() -> (f64, String) {
             continue;
         };
         if let Some(fmax) = synth::Report::parse(&json).ok().and_then(|r| r.fmax()) {
+            let verdict = if fmax >= mhz { "meets" } else { "misses" };
             return (
-                (fmax * 1e6).min(oscillator),
-                format!("Fmax {fmax:.1} MHz achieved in {}", path.display()),
+                clock,
+                format!(
+                    "the PLL's clock; the last synthesis ({}) {verdict} it with Fmax {fmax:.1} MHz",
+                    path.display()
+                ),
             );
         }
     }
     (
-        oscillator,
-        "the board's oscillator; no `tgsi-core synth` report yet".into(),
+        clock,
+        "the PLL's clock in the bitstream; no `tgsi-core synth` report yet".into(),
     )
 }
 
@@ -224,6 +229,26 @@ pub fn run() -> Result<ExitCode> {
         compute * 1e3,
         serial
     );
+    // The bitstream that fits leaves out units; say which of them this shader needs.
+    let used = image
+        .code
+        .iter()
+        .fold(0, |f, i| f | i.op.info().unit.feature());
+    let missing: Vec<&str> = synth::OPTIONAL_UNITS
+        .iter()
+        .filter(|(bit, _)| used & bit != 0 && synth::minimal_features() & bit == 0)
+        .map(|(_, name)| *name)
+        .collect();
+    if let Some((last, rest)) = missing.split_last() {
+        let list = if rest.is_empty() {
+            format!("the {last}")
+        } else {
+            format!("the {} and the {last}", rest.join(", the "))
+        };
+        println!(
+            "(the board build that fits the HX8K, `tgsi-core synth --minimal`, leaves out {list}, which this shader uses)"
+        );
+    }
     println!("wrote {}", out.display());
     Ok(ExitCode::SUCCESS)
 }

@@ -11,8 +11,10 @@ pub struct SynthArgs {
     /// Folder for the Verilog, every tool's log, the report JSON and the bitstream.
     #[arg(long, default_value = "out/synth")]
     pub out: PathBuf,
-    /// Target clock in MHz (the board oscillator is 100 MHz).
-    #[arg(long, default_value_t = 100.0)]
+    /// Target clock in MHz for placement and routing. The bitstream clocks the board at 50 MHz
+    /// from the PLL (the 100 MHz oscillator halved); a higher target only makes nextpnr try
+    /// harder.
+    #[arg(long, default_value_t = synth::BOARD_CLOCK_HZ as f64 / 1e6)]
     pub freq: f64,
     /// Placement seed (pinned so that runs are repeatable).
     #[arg(long, default_value_t = 1)]
@@ -42,12 +44,26 @@ pub struct SynthArgs {
     /// 2D and RECT targets faults MISSING_UNIT on the board).
     #[arg(long)]
     pub no_texture: bool,
+    /// Leave out every optional unit (all of the above): the build that fits the HX8K today
+    /// (the host tools compile for what the board's INFO reports, so `load`, `run --engine
+    /// board` and `selftest` work with it unchanged).
+    #[arg(long)]
+    pub minimal: bool,
 }
 
 /// Runs the flow and prints the resources and the clock achieved.
 pub fn run(args: SynthArgs) -> Result<ExitCode> {
     use microcode::core::config::Features;
     let mut core = microcode::core::CoreConfig::default();
+    let minimal = args.minimal
+        || (args.no_divider
+            && args.no_integer
+            && args.no_sequencer
+            && args.no_address_stack
+            && args.no_texture);
+    if args.minimal {
+        core.features &= synth::minimal_features();
+    }
     if args.no_divider {
         core.features &= !Features::DIVIDER;
     }
@@ -63,8 +79,8 @@ pub fn run(args: SynthArgs) -> Result<ExitCode> {
     if args.no_texture {
         core.features &= !Features::TEXTURE;
     }
-    // The host tools compile for the default configuration; a board built without a unit has
-    // another ISA hash, and `load` refuses images compiled for the full one (as it should).
+    // A board built without a unit has another ISA hash; the host tools read the features from
+    // INFO and compile for them (`load::board_config`), and refuse image files built for another.
     let verilog = synth::board_verilog(&core, args.baud).map_err(anyhow::Error::msg)?;
     let pcf = toolchain::workspace_root()
         .map(|r| r.join("constraints/alchitry_cu.pcf"))
@@ -79,16 +95,27 @@ pub fn run(args: SynthArgs) -> Result<ExitCode> {
             .iter()
             .map(|b| b.0.to_string())
             .collect(),
+        block_root: synth::BOARD_INSTANCE.to_string(),
     };
     let started = std::time::Instant::now();
-    let outcome = synth::synthesise(&verilog, &opts, &mut |line| {
-        eprintln!("[synth {:>5.1} s] {line}", started.elapsed().as_secs_f64())
-    })?;
+    let outcome =
+        match synth::synthesise(&verilog, &opts, &mut |line| {
+            eprintln!("[synth {:>5.1} s] {line}", started.elapsed().as_secs_f64())
+        }) {
+            Err(
+                e @ (synth::SynthError::DoesNotFit { .. } | synth::SynthError::DoesNotPack { .. }),
+            ) if !minimal => return Err(anyhow::Error::new(e).context(
+                "the board with these units does not fit the HX8K; `tgsi-core synth --minimal` \
+                 leaves out the optional units and fits",
+            )),
+            r => r?,
+        };
     let r = &outcome.report;
     let pct = |u: &synth::report::Usage| 100.0 * u.used as f64 / u.available.max(1) as f64;
     println!(
-        "design: board top (shader core, on-chip loader, UART at {} baud)",
-        synth::BOARD_BAUD
+        "design: board top (shader core, on-chip loader, UART at {} baud) at {} MHz from the PLL",
+        args.baud,
+        synth::BOARD_CLOCK_HZ / 1_000_000
     );
     println!(
         "logic cells  {:>5} / {:<5} ({:.0}%)",
@@ -118,10 +145,13 @@ pub fn run(args: SynthArgs) -> Result<ExitCode> {
     if r.logic_cells.used > r.logic_cells.available || r.block_rams.used > r.block_rams.available {
         bail!("the design does not fit the HX8K");
     }
-    if fmax < args.fmax_floor {
+    // The bitstream runs at the PLL's clock whatever the floor asked for.
+    let clock_mhz = f64::from(synth::BOARD_CLOCK_HZ) / 1e6;
+    if fmax < args.fmax_floor.max(clock_mhz) {
         bail!(
-            "timing missed: {fmax:.1} MHz is below the {} MHz floor",
-            args.fmax_floor
+            "timing missed: {fmax:.1} MHz is below the {} MHz floor (the bitstream clocks the \
+             board at {clock_mhz} MHz)",
+            args.fmax_floor.max(clock_mhz)
         );
     }
     if fmax < args.freq {

@@ -18,8 +18,11 @@ pub struct Options {
     pub seed: u64,
     /// Pin constraints.
     pub pcf: PathBuf,
-    /// Child blocks of `top` (rust-hdl instance names, e.g. `fmul`) to cost one by one.
+    /// Blocks (rust-hdl instance paths below `block_root`, e.g. `core$fmad$mul`) to cost one by
+    /// one, reported under these names.
     pub blocks: Vec<String>,
+    /// Instance path below `top` that the block paths start from (empty: `top` itself).
+    pub block_root: String,
 }
 
 /// What the flow produced.
@@ -150,8 +153,13 @@ pub fn synthesise(
         progress("yosys: cost of each block");
         let mut script = String::from("read_verilog top.v; design -save all;");
         for b in &opts.blocks {
+            let module = if opts.block_root.is_empty() {
+                format!("top${b}")
+            } else {
+                format!("top${}${b}", opts.block_root)
+            };
             script.push_str(&format!(
-                " design -load all; hierarchy -top top${b}; synth_ice40 -top top${b}; \
+                " design -load all; hierarchy -top {module}; synth_ice40 -top {module}; \
                  tee -q -o block-{b}.txt stat;"
             ));
         }

@@ -8,15 +8,40 @@ pub mod report;
 pub use flow::{synthesise, Options, Outcome, SynthError};
 pub use report::Report;
 
+use microcode::core::config::Features;
 use microcode::core::CoreConfig;
 
-/// The board's clock in Hz (the Alchitry Cu oscillator).
-pub const BOARD_CLOCK_HZ: u32 = 100_000_000;
+/// The clock the board's logic runs at in the bitstream (Hz): the PLL's output from the
+/// Alchitry Cu's 100 MHz oscillator ([`hdl::board_chip`]).
+pub const BOARD_CLOCK_HZ: u32 = hdl::board_chip::CORE_CLOCK_HZ as u32;
+
+/// Instance of the board top inside the chip: the prefix of every [`BOARD_BLOCKS`] path in the
+/// netlist synthesis reads.
+pub const BOARD_INSTANCE: &str = "board";
+
+/// The core's optional units (`CoreConfig::features` bits), each with its name: the board with
+/// all of them does not fit the HX8K; `tgsi-core synth --minimal` leaves them all out.
+pub const OPTIONAL_UNITS: [(u32, &str); 5] = [
+    (Features::SEQUENCER, "transcendental steps"),
+    (Features::ADDRESS_STACK, "address stack"),
+    (Features::TEXTURE, "texture unit"),
+    (Features::DIVIDER, "divider"),
+    (Features::INTEGER, "integer ALU"),
+];
+
+/// The features of the board build that fits (`--minimal`): the default configuration without
+/// any of the [`OPTIONAL_UNITS`].
+pub fn minimal_features() -> u32 {
+    OPTIONAL_UNITS
+        .iter()
+        .fold(CoreConfig::default().features, |f, (bit, _)| f & !bit)
+}
 
 /// The serial line rate of the board build (the loader's rate is fixed per build).
 pub const BOARD_BAUD: u32 = 115_200;
 
-/// The blocks of the board top that synthesis must keep (rust-hdl instance paths below `top`),
+/// The blocks of the board top that synthesis must keep (rust-hdl instance paths below the
+/// board top, [`BOARD_INSTANCE`] in the chip),
 /// with the least yosys cells each must still have when synthesised alone.
 pub const BOARD_BLOCKS: [(&str, u64); 11] = [
     ("core$fmad$mul", 1_000),
@@ -51,10 +76,10 @@ pub fn board_blocks(features: u32) -> Vec<(&'static str, u64)> {
         .collect()
 }
 
-/// Verilog of the board top level (`hdl::board_top`: core for `core`, loader, UART at `baud`,
-/// normally [`BOARD_BAUD`]).
+/// Verilog of the chip (`hdl::board_chip`: the PLL, and the board top with a core for `core`,
+/// the loader and the UART at `baud`, normally [`BOARD_BAUD`], at [`BOARD_CLOCK_HZ`]).
 pub fn board_verilog(core: &CoreConfig, baud: u32) -> Result<String, String> {
-    sim::hardware::board::board_verilog(core, BOARD_CLOCK_HZ, baud).map_err(|e| e.to_string())
+    sim::hardware::board::board_chip_verilog(core, baud).map_err(|e| e.to_string())
 }
 
 #[cfg(test)]

@@ -107,8 +107,21 @@ pub fn board_top(
     Ok((top, cfg))
 }
 
-/// The Verilog of [`board_top`] (module `top`), as synthesis and Verilator read it.
+/// The Verilog of [`board_top`] (module `top`), as Verilator and the netlist tests read it.
 pub fn board_verilog(core: &CoreConfig, clock_hz: u32, baud: u32) -> Result<String, BoardError> {
     let (top, _) = board_top(core, clock_hz, baud)?;
     Ok(rust_hdl::prelude::generate_verilog(&top))
+}
+
+/// The Verilog synthesis reads (module `top`): [`hdl::board_chip::BoardChip`], the PLL and the
+/// board top built for the PLL's clock ([`hdl::board_chip::CORE_CLOCK_HZ`]), whose blocks are
+/// below the instance `board`.
+pub fn board_chip_verilog(core: &CoreConfig, baud: u32) -> Result<String, BoardError> {
+    let (top, _) = board_top(core, hdl::board_chip::CORE_CLOCK_HZ as u32, baud)?;
+    let mut chip = hdl::board_chip::BoardChip::new(top);
+    use rust_hdl::prelude::Block;
+    chip.connect_all();
+    rust_hdl::core::check_error::check_all(&chip)
+        .map_err(|e| BoardError::Check(format!("{e:?}")))?;
+    Ok(rust_hdl::prelude::generate_verilog(&chip))
 }
