@@ -29,6 +29,39 @@ fn emulation() -> Emulation {
     .expect("the emulated board starts (the toolchain comes from `cargo xtask setup`)")
 }
 
+/// The board build that fits the HX8K (`synth --minimal`) serves the host tools: the selftest
+/// compiles for the units its INFO reports, passes what the build has and names what it lacks.
+#[test]
+fn the_minimal_board_build_serves_the_host_tools() {
+    let core = CoreConfig {
+        features: synth::minimal_features(),
+        ..CoreConfig::default()
+    };
+    let emu = emulate::start(EmuEngine::Verilator, &core, EMULATED_BAUD, &mut |m| {
+        eprintln!("{m}")
+    })
+    .expect("the emulated board starts (the toolchain comes from `cargo xtask setup`)");
+    let selftest = Command::new(env!("CARGO_BIN_EXE_tgsi-core"))
+        .args(["selftest", "--port", &emu.port])
+        .output()
+        .expect("tgsi-core runs");
+    let text = String::from_utf8_lossy(&selftest.stdout);
+    assert!(
+        selftest.status.success(),
+        "selftest: {text}{}",
+        String::from_utf8_lossy(&selftest.stderr)
+    );
+    assert!(
+        text.contains("not built in this board's hardware"),
+        "{text}"
+    );
+    assert!(
+        text.contains(": ok\n"),
+        "some checks run on the board: {text}"
+    );
+    assert!(text.contains("core checks OK; "), "{text}");
+}
+
 fn compiled(name: &str) -> (microcode::core::Image, ImageFile) {
     let path = Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("examples")

@@ -205,16 +205,24 @@ pub struct Loader {
 
 impl Loader {
     /// A loader for a core whose configuration hashes to `isa_hash`, answering INFO with `info`
-    /// (the 58-byte record, built from [`layout`] by the caller) and working at `baud`. Segments
-    /// stall for `timeout_clocks` are dropped (20 ms at the core clock per the protocol).
-    pub fn new(isa_hash: u32, baud: u32, info: &[u8; INFO_BYTES], timeout_clocks: u64) -> Loader {
+    /// (the 58-byte record, built from [`layout`] by the caller) and working at `baud`, with a
+    /// TEXTURES region of `textures` bytes ([`layout::TEXTURES`], or 0 for a core without the
+    /// texture unit, as `info` says). Segments stall for `timeout_clocks` are dropped (20 ms at
+    /// the core clock per the protocol).
+    pub fn new(
+        isa_hash: u32,
+        baud: u32,
+        textures: u32,
+        info: &[u8; INFO_BYTES],
+        timeout_clocks: u64,
+    ) -> Loader {
         let rom: BTreeMap<Bits<6>, Bits<8>> = info
             .iter()
             .enumerate()
             .map(|(i, &b)| (i.to_bits(), u64::from(b).to_bits()))
             .collect();
         // The firmware is fixed; a test assembles it for every configuration shape.
-        let firmware = crate::loader_firmware::firmware(isa_hash, baud)
+        let firmware = crate::loader_firmware::firmware(isa_hash, baud, textures)
             .expect("the loader firmware assembles");
         let words: Vec<u64> = firmware.iter().map(|&w| u64::from(w)).collect();
         Loader {

@@ -54,8 +54,10 @@ const CORE_K: u32 = 0x400 * 4;
 const CORE_TEX: u32 = 0x1000 * 4;
 const CORE_REGS: u32 = 0x800 * 4;
 
-/// The firmware for a core whose configuration hashes to `isa_hash`, at line rate `baud`.
-pub fn firmware(isa_hash: u32, baud: u32) -> Result<Vec<u16>, AsmError> {
+/// The firmware for a core whose configuration hashes to `isa_hash`, at line rate `baud`, with
+/// a TEXTURES region of `textures` bytes (0 when the build has no texture unit, whose memory the
+/// region is).
+pub fn firmware(isa_hash: u32, baud: u32, textures: u32) -> Result<Vec<u16>, AsmError> {
     let mut a = Asm::new();
     let results = layout::RESULTS_BASE;
     let maps = layout::MAPS_BASE;
@@ -139,7 +141,7 @@ pub fn firmware(isa_hash: u32, baud: u32) -> Result<Vec<u16>, AsmError> {
     a.label("rsize").data(&[
         layout::PROGRAM,
         layout::CONSTANTS,
-        layout::TEXTURES,
+        textures,
         layout::INPUTS,
         layout::OUTPUTS,
         u32::from(layout::MAX_QUADS) * 8,
@@ -189,14 +191,9 @@ pub fn firmware(isa_hash: u32, baud: u32) -> Result<Vec<u16>, AsmError> {
         .ld32(isa_hash)
         .emit(Cmpt, 0)
         .to(Jne, "nak8");
-    for (i, limit) in [
-        layout::PROGRAM,
-        layout::CONSTANTS,
-        layout::TEXTURES,
-        layout::MAPS,
-    ]
-    .into_iter()
-    .enumerate()
+    for (i, limit) in [layout::PROGRAM, layout::CONSTANTS, textures, layout::MAPS]
+        .into_iter()
+        .enumerate()
     {
         a.ld32(limit + 1).mov("TA");
         a.emit(Ldw, PAY + 4 + 4 * i as u32)
@@ -572,14 +569,14 @@ mod tests {
     fn assembles_within_the_code_space_for_every_constant() {
         // The ISA hash and the line rate are immediates of 1 to 3 instructions.
         for (isa, baud) in [(0, 0), (0xDEAD_BEEF, 115_200), (u32::MAX, u32::MAX)] {
-            let fw = super::firmware(isa, baud).unwrap();
+            let fw = super::firmware(isa, baud, crate::loader::layout::TEXTURES).unwrap();
             assert!(fw.len() <= VAR_BASE, "{} words", fw.len());
         }
     }
 
     #[test]
     fn dispatches_through_a_table_of_handlers() {
-        let fw = super::firmware(1, 115_200).unwrap();
+        let fw = super::firmware(1, 115_200, 0).unwrap();
         let text: Vec<String> = fw.iter().map(|&w| disasm(w)).collect();
         let ja = text
             .iter()

@@ -27,7 +27,7 @@ fn info() -> [u8; INFO_BYTES] {
 }
 
 fn board() -> BoardTop {
-    let loader = Loader::new(ISA, 12_500_000, &info(), 20_000);
+    let loader = Loader::new(ISA, 12_500_000, 2048, &info(), 20_000);
     let mut uut = BoardTop::new(
         &CoreConfig::default(),
         loader,

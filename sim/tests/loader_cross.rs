@@ -386,9 +386,8 @@ struct Session {
 }
 
 impl Session {
-    fn new(seed: u64) -> Session {
-        let cfg =
-            sim::hardware::board::loader_device_config(&CoreConfig::default(), CLOCK_HZ, BAUD);
+    fn new(seed: u64, core: &CoreConfig) -> Session {
+        let cfg = sim::hardware::board::loader_device_config(core, CLOCK_HZ, BAUD);
         let scope = Rc::new(RefCell::new(Scope::default()));
         Session {
             rng: Rng(firmware_loader::port::SplitMix64::new(seed)),
@@ -458,11 +457,13 @@ impl Session {
             prog[1] = 1 + rng.below(6) as u8;
         }
         let konst = rng.bytes(clen);
-        // Texels in half the images, any length up to the texture memory's 2048 bytes.
-        let tlen = if rng.below(2) == 0 {
+        // Texels in half the images, any length up to the texture memory (2048 bytes, none
+        // without the texture unit).
+        let textures = u64::from(self.cfg.limits.textures);
+        let tlen = if rng.below(2) == 0 || textures == 0 {
             0
         } else {
-            1 + rng.below(2048) as usize
+            1 + rng.below(textures) as usize
         };
         let tex = rng.bytes(tlen);
         let isa = self.cfg.isa_hash;
@@ -649,7 +650,7 @@ fn loader_answers_like_the_protocol_model() {
         .ok()
         .and_then(|s| s.parse().ok())
         .unwrap_or(7);
-    let mut s = Session::new(seed);
+    let mut s = Session::new(seed, &CoreConfig::default());
     // A full upload and run first, so that the interesting paths are always covered.
     s.request(1, vec![]);
     s.request(6, vec![1, 0, 0, 0, 0, 0]); // no image yet
@@ -684,5 +685,36 @@ fn loader_answers_like_the_protocol_model() {
     eprintln!(
         "{} requests, {} clocks; final state {:?}, bad frames {}; answers {:?}",
         s.steps, s.bench.clocks, status.state, status.bad_frames, s.seen
+    );
+}
+
+/// A build without the texture unit has no TEXTURES region (INFO says 0 bytes): the firmware's
+/// limits follow, so BEGIN, WRITE and READ of textures answer as the model's.
+#[test]
+fn a_loader_without_texture_memory_answers_like_the_model() {
+    let core = CoreConfig {
+        features: CoreConfig::default().features & !microcode::core::config::Features::TEXTURE,
+        ..CoreConfig::default()
+    };
+    let mut s = Session::new(11, &core);
+    assert_eq!(s.cfg.limits.textures, 0);
+    s.upload(false);
+    s.run();
+    // BEGIN with one texture byte is out of range; a READ of the region too.
+    let isa = s.cfg.isa_hash;
+    s.request(3, begin_payload(isa, [16, 0, 1, 0]));
+    s.request(7, vec![2, 0, 0, 0, 0, 1, 0]);
+    for _ in 0..120 {
+        s.random_request();
+    }
+    assert!(
+        s.seen.get(&(6, 0)).copied().unwrap_or(0) >= 1,
+        "{:?}",
+        s.seen
+    );
+    assert!(
+        s.seen.contains_key(&(3, 3)),
+        "BEGIN with texels refused: {:?}",
+        s.seen
     );
 }

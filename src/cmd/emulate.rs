@@ -1,4 +1,5 @@
-//! `tgsi-core emulate [--engine verilator|rtl] [--baud N]`: the whole board design (UART, on-chip
+//! `tgsi-core emulate [--engine verilator|rtl|netlist] [--baud N] [--minimal]`: the whole board
+//! design (UART, on-chip
 //! loader, shader core) simulated cycle by cycle, its serial pins on a pseudo-terminal whose path
 //! it prints. `load`, `run --engine board` and `selftest` work against that path unchanged.
 
@@ -23,6 +24,10 @@ pub struct EmulateArgs {
     /// Stop after this many seconds (default: run until interrupted).
     #[arg(long)]
     pub seconds: Option<u64>,
+    /// Emulate the board build that fits the HX8K (`tgsi-core synth --minimal`: the core without
+    /// its optional units); the host tools read the units from INFO and compile for them.
+    #[arg(long)]
+    pub minimal: bool,
 }
 
 /// Starts the emulation, prints the port, and serves until interrupted.
@@ -33,7 +38,10 @@ pub fn run(a: EmulateArgs) -> Result<ExitCode> {
         "netlist" => EmuEngine::Netlist,
         other => bail!("unknown emulation engine `{other}` (verilator, rtl, netlist)"),
     };
-    let core = CoreConfig::default();
+    let mut core = CoreConfig::default();
+    if a.minimal {
+        core.features = synth::minimal_features();
+    }
     let emu = emulate::start(engine, &core, a.baud, &mut |m| eprintln!("{m}"))
         .context("starting the emulated board")?;
     // The path goes to stdout alone on its line, so scripts can read it.

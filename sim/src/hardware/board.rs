@@ -6,6 +6,7 @@ use firmware_loader::device::DeviceConfig;
 use firmware_loader::frame::MAX_PAYLOAD;
 use firmware_loader::protocol::{Info, Limits, PROTOCOL_VERSION, SUPPORTED_BAUDS};
 use hdl::loader::{layout, INFO_BYTES};
+use microcode::core::config::Features;
 use microcode::core::CoreConfig;
 
 /// Core version the board reports in INFO.
@@ -29,7 +30,12 @@ pub fn loader_device_config(core: &CoreConfig, clock_hz: u32, baud: u32) -> Devi
         limits: Limits {
             program: layout::PROGRAM,
             constants: layout::CONSTANTS,
-            textures: layout::TEXTURES,
+            // The region is the texture unit's memory: a build without the unit has none.
+            textures: if core.has(Features::TEXTURE) {
+                layout::TEXTURES
+            } else {
+                0
+            },
             inputs: layout::INPUTS,
             outputs: layout::OUTPUTS,
             params: layout::PARAMS,
@@ -60,7 +66,13 @@ pub fn info_record(cfg: &DeviceConfig) -> [u8; INFO_BYTES] {
 /// The on-chip loader for `cfg` (its ISA hash, line rate and INFO), dropping a stalled segment
 /// after `timeout_clocks`.
 pub fn loader(cfg: &DeviceConfig, timeout_clocks: u64) -> hdl::loader::Loader {
-    hdl::loader::Loader::new(cfg.isa_hash, cfg.baud, &info_record(cfg), timeout_clocks)
+    hdl::loader::Loader::new(
+        cfg.isa_hash,
+        cfg.baud,
+        cfg.limits.textures,
+        &info_record(cfg),
+        timeout_clocks,
+    )
 }
 
 /// The inter-byte timeout of the protocol (20 ms) in clocks at `clock_hz`.
