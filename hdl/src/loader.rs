@@ -170,7 +170,6 @@ pub struct Loader {
     bad_frames: DFF<Bits<16>>,
     clear_r: DFF<Bit>,
     start_r: DFF<Bit>,
-    cur: Signal<Local, Bits<16>>,
     op: Signal<Local, CpuOp>,
     iop: Signal<Local, IoOp>,
     gin: Signal<Local, Bits<8>>,
@@ -278,7 +277,6 @@ impl Loader {
             bad_frames: Default::default(),
             clear_r: Default::default(),
             start_r: Default::default(),
-            cur: Default::default(),
             op: Default::default(),
             iop: Default::default(),
             gin: Default::default(),
@@ -325,15 +323,14 @@ impl Logic for Loader {
 
         // The instruction register: loaded in the fetch clock, decoded in the next ones (decoding
         // straight from the firmware memory's output made the board's longest path).
-        self.cur.next = self.ir.q.val();
         if self.fetch.q.val() {
             self.ir.d.next = self.fw.rd.val();
         }
-        self.dec.address.next = self.cur.val().get_bits::<5>(11);
+        self.dec.address.next = self.ir.q.val().get_bits::<5>(11);
         self.op.next = self.dec.data.val();
-        self.iodec.address.next = self.cur.val().get_bits::<5>(0);
+        self.iodec.address.next = self.ir.q.val().get_bits::<5>(0);
         self.iop.next = self.iodec.data.val();
-        self.k.next = self.cur.val().get_bits::<11>(0);
+        self.k.next = self.ir.q.val().get_bits::<11>(0);
         self.next_pc.next = self.pc.q.val() + 1;
         self.adv.next = false;
         // Variable k: firmware words 766 - 2k (low half) and 767 - 2k (`loader_isa::VARS`).
