@@ -3,11 +3,12 @@
 //! `selftest`) talk to it over the board's USB serial port with the protocol of
 //! `firmware-loader/PROTOCOL.md`.
 //!
-//! Ports: `clock` (100 MHz, pad P7), `reset_n` (active-low button, P8; synchronised by two
+//! Ports: `clock` (50 MHz from the PLL in [`crate::board_chip::BoardChip`]; the simulations drive
+//! it directly), `reset_n` (active-low button, P8; synchronised by two
 //! flip-flops; resets the loader: no image, counters cleared), `rx` (P14), `tx` (M9), `leds`
 //! (J11 ... N14). The pin names match `constraints/alchitry_cu.pcf`.
 //!
-//! LEDs: 0 heartbeat (about 1.5 Hz at 100 MHz), 1 a valid image is loaded, 2 a quad is running,
+//! LEDs: 0 heartbeat (about 0.75 Hz at 50 MHz), 1 a valid image is loaded, 2 a quad is running,
 //! 3 the last RUN faulted, 4 an upload is in progress (or failed), 5 the loader is answering or
 //! working, 6 toggles per received byte, 7 toggles per dropped frame.
 //!
@@ -24,7 +25,7 @@ use rust_hdl::prelude::*;
 /// The board's top level (see the module documentation).
 #[derive(LogicBlock)]
 pub struct BoardTop {
-    /// 100 MHz oscillator.
+    /// The board clock (the PLL's output on the chip).
     pub clock: Signal<In, Clock>,
     /// Reset button, active low.
     pub reset_n: Signal<In, Bit>,
