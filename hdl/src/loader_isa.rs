@@ -606,6 +606,14 @@ mod tests {
         );
     }
 
+    /// `Loader` decodes the moves and shifts by their index (in hdl_gen a table lookup would be
+    /// a ROM per bit): reordering these tables without the decoder must fail here.
+    #[test]
+    fn moves_and_shifts_are_in_the_decoder_order() {
+        assert_eq!(MOVES, ["TA", "AT", "PA", "AP", "HA", "AH", "NA", "AN"]);
+        assert_eq!(SHIFTS, ["SHR8", "SHR16", "SHL2", "SHL4"]);
+    }
+
     #[test]
     fn the_table_is_in_operation_number_order() {
         for (i, o) in OPS.iter().enumerate() {
