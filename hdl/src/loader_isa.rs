@@ -515,16 +515,6 @@ impl Asm {
         }
     }
 
-    /// Words assembled so far.
-    pub fn len(&self) -> usize {
-        self.words.len()
-    }
-
-    /// Nothing assembled yet.
-    pub fn is_empty(&self) -> bool {
-        self.words.is_empty()
-    }
-
     /// The code, labels resolved.
     pub fn finish(mut self) -> Result<Vec<u16>, AsmError> {
         if let Some(e) = self.errors.into_iter().next() {

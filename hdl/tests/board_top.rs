@@ -10,7 +10,7 @@ use common::sim::tick;
 use common::tools::{verilator_lint_with, yosys_check};
 use hdl::baud::BaudDivisor;
 use hdl::board_top::BoardTop;
-use hdl::loader::{Loader, INFO_BYTES};
+use hdl::loader::{layout, Loader, INFO_BYTES};
 use microcode::core::CoreConfig;
 use rust_hdl::core::check_error::check_all;
 use rust_hdl::prelude::*;
@@ -27,7 +27,7 @@ fn info() -> [u8; INFO_BYTES] {
 }
 
 fn board() -> BoardTop {
-    let loader = Loader::new(ISA, 12_500_000, 2048, &info(), 20_000);
+    let loader = Loader::new(ISA, 12_500_000, layout::TEXTURES, &info(), 20_000);
     let mut uut = BoardTop::new(
         &CoreConfig::default(),
         loader,

@@ -55,12 +55,6 @@ pub struct SynthArgs {
 pub fn run(args: SynthArgs) -> Result<ExitCode> {
     use microcode::core::config::Features;
     let mut core = microcode::core::CoreConfig::default();
-    let minimal = args.minimal
-        || (args.no_divider
-            && args.no_integer
-            && args.no_sequencer
-            && args.no_address_stack
-            && args.no_texture);
     if args.minimal {
         core.features &= synth::minimal_features();
     }
@@ -79,6 +73,8 @@ pub fn run(args: SynthArgs) -> Result<ExitCode> {
     if args.no_texture {
         core.features &= !Features::TEXTURE;
     }
+    // Whether this is already the build that fits (`--minimal`, or every `--no-*` flag).
+    let minimal = core.features == synth::minimal_features();
     // A board built without a unit has another ISA hash; the host tools read the features from
     // INFO and compile for them (`load::board_config`), and refuse image files built for another.
     let verilog = synth::board_verilog(&core, args.baud).map_err(anyhow::Error::msg)?;
