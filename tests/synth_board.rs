@@ -4,7 +4,7 @@
 //!
 //! The build is `tgsi-core synth --minimal`: the core without its optional units (transcendental
 //! steps, address stack, texture unit, divider, integer ALU), the on-chip loader and the UART.
-//! With every unit the board needs about 9,000 LUT4s and 41 block RAMs, beyond the HX8K
+//! With every unit the board needs 8,736 LUT4s and 48 block RAMs, beyond the HX8K
 //! (ARCHITECTURE.md, "Area").
 
 use std::path::PathBuf;
