@@ -28,9 +28,16 @@ fn scratch(name: &str, bytes: &[u8]) -> PathBuf {
     p
 }
 
+/// Program bytes of `instructions` slots, the bytes past the 112-bit word zero as in any image.
 fn code(seed: u8, instructions: usize) -> Vec<u8> {
     (0..instructions * 16)
-        .map(|i| (i as u8).wrapping_mul(seed) ^ 0xC0)
+        .map(|i| {
+            if i % 16 >= firmware_loader::protocol::PROGRAM_WORD_BYTES {
+                0
+            } else {
+                (i as u8).wrapping_mul(seed) ^ 0xC0
+            }
+        })
         .collect()
 }
 

@@ -7,8 +7,8 @@
 use crate::frame::{self, Decoder, Frame};
 use crate::protocol::{
     le32, Begin, Command, Info, Limits, LoadState, Reason, Region, RunRequest, RunSummary, Status,
-    ANSWER_BIT, BEGIN_BYTES, IMAGE_REGIONS, PROTOCOL_VERSION, RESULT_RECORD, RUN_SUMMARY_HEADER,
-    SUPPORTED_BAUDS, WRITE_HEADER,
+    ANSWER_BIT, BEGIN_BYTES, IMAGE_REGIONS, PROGRAM_WORD_BYTES, PROTOCOL_VERSION, RESULT_RECORD,
+    RUN_SUMMARY_HEADER, SUPPORTED_BAUDS, WRITE_HEADER,
 };
 
 /// What a device is and how big its memories are.
@@ -432,7 +432,20 @@ impl<R: QuadRunner> Device<R> {
             Region::Inputs | Region::Params => self.config.limits.size(region),
         };
         let r = range(addr, data.len(), limit).ok_or(Reason::OutOfRange)?;
+        let start = r.start;
         self.mem[region as usize][r].copy_from_slice(data);
+        if region == Region::Program {
+            // The core stores the instruction word's bits only: the last bytes of each 16 read
+            // back as zero, whatever was written (a valid image has zeros there).
+            for (i, b) in self.mem[region as usize][start..start + data.len()]
+                .iter_mut()
+                .enumerate()
+            {
+                if (start + i) % 16 >= PROGRAM_WORD_BYTES {
+                    *b = 0;
+                }
+            }
+        }
         if region.is_image() {
             self.state = LoadState::Uploading;
             let n = u32::try_from(data.len()).unwrap_or(u32::MAX);

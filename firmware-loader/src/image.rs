@@ -1,7 +1,7 @@
 //! Reading the compiler's image file ("TGCI", written by `microcode::core::image`) into the regions
 //! the loader uploads, without depending on the compiler.
 //!
-//! Layout (little-endian): magic "TGCI", u16 major (1), u16 minor, u32 header length H, H bytes of
+//! Layout (little-endian): magic "TGCI", u16 major (2: `microcode::core::image::VERSION`), u16 minor, u32 header length H, H bytes of
 //! header (the core configuration, then u8 processor and 3 zero bytes), sections (u32 tag, u32 length,
 //! payload), u32 CRC-32 of everything before it. Sections: CODE (16 bytes per instruction), KMAP
 //! (24 bytes per constant slot: u16 K, u16 kind 0 data / 1 CONST, u16 buffer, u16 index, 4 x u32),
@@ -19,7 +19,7 @@ use thiserror::Error;
 /// First bytes of an image file.
 pub const IMAGE_MAGIC: [u8; 4] = *b"TGCI";
 /// Major version this reader understands.
-pub const IMAGE_MAJOR: u16 = 1;
+pub const IMAGE_MAJOR: u16 = microcode::core::image::VERSION.0;
 
 /// What one upload writes: the three image regions and the core they are for.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -431,11 +431,12 @@ mod tests {
             parse(b"TGCI\x01\x00"),
             Err(ImageError::Truncated { .. })
         ));
-        let mut v2 = write_image(&[0; 22], 0, &[], &[], &[], &[]);
-        v2[4] = 2;
+        // A 1.x image (120-bit instruction words) is refused.
+        let mut v1 = write_image(&[0; 22], 0, &[], &[], &[], &[]);
+        v1[4] = 1;
         assert_eq!(
-            parse(&v2),
-            Err(ImageError::BadVersion { major: 2, minor: 0 })
+            parse(&v1),
+            Err(ImageError::BadVersion { major: 1, minor: 0 })
         );
     }
 }

@@ -377,10 +377,16 @@ fn run_image_maps_tgsi_registers_and_constants() {
     use firmware_loader::image::{parse, write_image, KSlot, RegMap};
     let (mut c, served) = setup(fast());
     // The fixture device has a fixed ISA hash; it replaces the image's own (CRC-32 of "cfg").
+    // Two instructions of 16 bytes whose last two bytes are zero, as in every image (the device
+    // stores 14 bytes of each).
+    let mut program = [0xAB; 32];
+    for b in [14, 15, 30, 31] {
+        program[b] = 0;
+    }
     let file = write_image(
         b"cfg",
         0,
-        &[0xAB; 32],
+        &program,
         &[KSlot::Data(0, [1, 2, 3, 4]), KSlot::Buffer(2, 0, 7)],
         &[RegMap { tgsi: 0, reg: 0 }, RegMap { tgsi: 2, reg: 1 }],
         &[RegMap { tgsi: 0, reg: 5 }, RegMap { tgsi: 1, reg: 6 }],

@@ -1,4 +1,4 @@
-//! `Decoder`: splits a 120-bit core instruction into its fields and looks its operation up in the
+//! `Decoder`: splits a 112-bit core instruction into its fields and looks its operation up in the
 //! control ROMs; both come from the ISA tables of `microcode::core::isa`.
 //!
 //! Field positions are read from [`isa::FIELDS`] when the block is built (they become Verilog
@@ -8,7 +8,8 @@
 //! [`control`] matches every [`Op`].
 //!
 //! Ports: `w0..w3` are the four 32-bit words of the instruction as the host writes them
-//! (`w3` holds bits 96..119); every other port is an output. Timing: combinational.
+//! (`w3` holds bits 96..111); every other port is an output. Register indices are
+//! [`isa::INDEX_BITS`] wide in the word and leave as 8-bit numbers. Timing: combinational.
 use crate::fround::RoundMode;
 use microcode::core::isa::{self, DstKind, Field, Op, Unit, FIELDS, OPS};
 use rust_hdl::prelude::*;
@@ -42,6 +43,8 @@ pub enum ResultSel {
     I2f,
     Expx,
     Mant,
+    /// `ISGN` / `USGN` (signed by `i2f_mode`): -1.0, 0.0 or 1.0 from the operand's bits.
+    Sign,
     Int,
     /// The transcendental step unit ([`crate::trans_unit::TransUnit`]).
     Trans,
@@ -62,6 +65,8 @@ pub enum TexOp {
     Sel,
     /// `TIDXF`: an unwrapped index, or the "outside" address bit.
     IdxF,
+    /// `TOR`: A | B (a texel address from its row and column).
+    Or,
 }
 
 /// Step of the transcendental unit (one per `Seq` operation of the ISA).
@@ -128,7 +133,7 @@ pub enum FlowOp {
     Endprim,
 }
 
-/// The converter input of [`ResultSel::I2f`].
+/// The converter input of [`ResultSel::I2f`] (and the signedness of [`ResultSel::Sign`]).
 pub mod i2f_mode {
     /// The operand as int32.
     pub const SIGNED: u64 = 0;
@@ -280,6 +285,16 @@ pub const fn control(op: Op) -> Control {
         Op::F2ir => round(R::F2i, RoundMode::NearestEven),
         Op::I2f => i2f(i2f_mode::SIGNED),
         Op::U2f => i2f(i2f_mode::UNSIGNED),
+        Op::Isgn => {
+            let mut c = alu(R::Sign);
+            c.i2f_mode = i2f_mode::SIGNED;
+            c
+        }
+        Op::Usgn => {
+            let mut c = alu(R::Sign);
+            c.i2f_mode = i2f_mode::UNSIGNED;
+            c
+        }
         Op::Ddx => {
             let mut c = alu(R::Fmad);
             c.deriv = deriv::X;
@@ -347,6 +362,7 @@ pub const fn control(op: Op) -> Control {
         Op::Tfrc => tex(TexOp::Frc),
         Op::Tfet => tex(TexOp::Fet),
         Op::Tsel => tex(TexOp::Sel),
+        Op::Tor => tex(TexOp::Or),
         Op::Tidxf => tex(TexOp::IdxF),
         // TXQ moves the size descriptor (the engines check that a texture is bound).
         Op::Txq => alu(ResultSel::Mov),
@@ -365,7 +381,7 @@ pub fn implemented(op: Op) -> bool {
 /// the core model does for that configuration).
 pub fn control_with(op: Op, features: u32) -> Control {
     let need = op.info().unit.feature();
-    if features & need == need {
+    if need == 0 || features & need != 0 {
         control(op)
     } else {
         MISSING
@@ -393,7 +409,7 @@ fn rom<D: Synth>(f: impl Fn(&isa::OpInfo) -> D) -> ROM<D, 7> {
 /// The widths this block extracts, by field (a test compares them with [`isa::FIELDS`]).
 pub const FIELD_WIDTHS: &[(&str, u32)] = &[
     ("op", 7),
-    ("dst", 8),
+    ("dst", 6),
     ("wmask", 4),
     ("sat", 2),
     ("scale", 3),
@@ -401,17 +417,17 @@ pub const FIELD_WIDTHS: &[(&str, u32)] = &[
     ("pw", 2),
     ("target", 10),
     ("a.file", 2),
-    ("a.index", 8),
+    ("a.index", 6),
     ("a.swz", 12),
     ("a.neg", 4),
     ("a.abs", 1),
     ("b.file", 2),
-    ("b.index", 8),
+    ("b.index", 6),
     ("b.swz", 12),
     ("b.neg", 4),
     ("b.abs", 1),
     ("c.file", 2),
-    ("c.index", 8),
+    ("c.index", 6),
     ("c.swz", 12),
     ("c.neg", 4),
     ("c.abs", 1),
@@ -426,7 +442,7 @@ pub struct Decoder {
     pub w1: Signal<In, Bits<32>>,
     /// Instruction bits 64..95.
     pub w2: Signal<In, Bits<32>>,
-    /// Instruction bits 96..119 (the upper 8 bits are ignored).
+    /// Instruction bits 96..111 (the upper 16 bits are ignored).
     pub w3: Signal<In, Bits<32>>,
     pub op: Signal<Out, Bits<7>>,
     pub dst: Signal<Out, Bits<8>>,
@@ -472,7 +488,7 @@ pub struct Decoder {
     pub tex_op: Signal<Out, TexOp>,
     pub rel: Signal<Out, Bits<2>>,
     pub astack: Signal<Out, Bits<2>>,
-    word: Signal<Local, Bits<120>>,
+    word: Signal<Local, Bits<112>>,
     op_lsb: Constant<Bits<8>>,
     dst_lsb: Constant<Bits<8>>,
     wmask_lsb: Constant<Bits<8>>,
@@ -617,12 +633,12 @@ impl Decoder {
 impl Logic for Decoder {
     #[hdl_gen]
     fn update(&mut self) {
-        self.word.next = bit_cast::<120, 32>(self.w0.val())
-            | (bit_cast::<120, 32>(self.w1.val()) << 32)
-            | (bit_cast::<120, 32>(self.w2.val()) << 64)
-            | (bit_cast::<120, 24>(self.w3.val().get_bits::<24>(0)) << 96);
+        self.word.next = bit_cast::<112, 32>(self.w0.val())
+            | (bit_cast::<112, 32>(self.w1.val()) << 32)
+            | (bit_cast::<112, 32>(self.w2.val()) << 64)
+            | (bit_cast::<112, 16>(self.w3.val().get_bits::<16>(0)) << 96);
         self.op.next = self.word.val().get_bits::<7>(self.op_lsb.val().index());
-        self.dst.next = self.word.val().get_bits::<8>(self.dst_lsb.val().index());
+        self.dst.next = bit_cast::<8, 6>(self.word.val().get_bits::<6>(self.dst_lsb.val().index()));
         self.wmask.next = self.word.val().get_bits::<4>(self.wmask_lsb.val().index());
         self.sat.next = self.word.val().get_bits::<2>(self.sat_lsb.val().index());
         self.scale.next = self.word.val().get_bits::<3>(self.scale_lsb.val().index());
@@ -633,26 +649,29 @@ impl Logic for Decoder {
             .val()
             .get_bits::<10>(self.target_lsb.val().index());
         self.a_file.next = self.word.val().get_bits::<2>(self.a_file_lsb.val().index());
-        self.a_index.next = self
-            .word
-            .val()
-            .get_bits::<8>(self.a_index_lsb.val().index());
+        self.a_index.next = bit_cast::<8, 6>(
+            self.word
+                .val()
+                .get_bits::<6>(self.a_index_lsb.val().index()),
+        );
         self.a_swz.next = self.word.val().get_bits::<12>(self.a_swz_lsb.val().index());
         self.a_neg.next = self.word.val().get_bits::<4>(self.a_neg_lsb.val().index());
         self.a_abs.next = self.word.val().get_bit(self.a_abs_lsb.val().index());
         self.b_file.next = self.word.val().get_bits::<2>(self.b_file_lsb.val().index());
-        self.b_index.next = self
-            .word
-            .val()
-            .get_bits::<8>(self.b_index_lsb.val().index());
+        self.b_index.next = bit_cast::<8, 6>(
+            self.word
+                .val()
+                .get_bits::<6>(self.b_index_lsb.val().index()),
+        );
         self.b_swz.next = self.word.val().get_bits::<12>(self.b_swz_lsb.val().index());
         self.b_neg.next = self.word.val().get_bits::<4>(self.b_neg_lsb.val().index());
         self.b_abs.next = self.word.val().get_bit(self.b_abs_lsb.val().index());
         self.c_file.next = self.word.val().get_bits::<2>(self.c_file_lsb.val().index());
-        self.c_index.next = self
-            .word
-            .val()
-            .get_bits::<8>(self.c_index_lsb.val().index());
+        self.c_index.next = bit_cast::<8, 6>(
+            self.word
+                .val()
+                .get_bits::<6>(self.c_index_lsb.val().index()),
+        );
         self.c_swz.next = self.word.val().get_bits::<12>(self.c_swz_lsb.val().index());
         self.c_neg.next = self.word.val().get_bits::<4>(self.c_neg_lsb.val().index());
         self.c_abs.next = self.word.val().get_bit(self.c_abs_lsb.val().index());
@@ -701,5 +720,11 @@ mod tests {
         for (f, (name, w)) in FIELDS.iter().zip(FIELD_WIDTHS) {
             assert_eq!((f.name, f.width), (*name, *w));
         }
+    }
+
+    #[test]
+    fn the_word_is_as_wide_as_the_table() {
+        // `word` is Bits<112> and `w3` contributes 16 bits.
+        assert_eq!(isa::WORD_BITS, 112);
     }
 }

@@ -30,13 +30,14 @@
 //! (the on-chip loader) reports the pause code as the run's fault.
 //!
 //! Word address map (32-bit words; every image word is little-endian as in the image file):
-//! - PROGRAM at [`PROGRAM_BASE`]: instruction `i`, bits `32k .. 32k+31` of its 120-bit word at
-//!   `PROGRAM_BASE + 4i + k` (`k` in 0..4; bits above 119 are ignored).
+//! - PROGRAM at [`PROGRAM_BASE`]: instruction `i`, bits `32k .. 32k+31` of its 112-bit word at
+//!   `PROGRAM_BASE + 4i + k` (`k` in 0..4; bits above 111 are not stored and read as zero).
 //! - CONSTANTS (K) at [`CONST_BASE`]: slot `s`, component `c` at `CONST_BASE + 4s + c`.
 //! - REGISTERS (R) at [`REG_BASE`]: register `r`, lane `l`, component `c` at
 //!   `REG_BASE + 16r + 4l + c`.
 //! - TEXTURES at [`TEXTURE_BASE`]: texel `i` of texture memory at `TEXTURE_BASE + i` (RGBA8, red
-//!   in bits 0..7; 512 texels, `crate::tex_unit::TEXELS`), read and written while the core is
+//!   in bits 0..7; `CoreConfig::texture_texels` of them, at most `crate::tex_unit::TEXELS`;
+//!   writes beyond are dropped, reads give zero), read and written while the core is
 //!   idle (the texture unit's read port is the host's then). Where each sampler's
 //!   texture lives is the host's choice, told to the program through the sampler descriptors in
 //!   K (`microcode::arith::texel::descriptors`).

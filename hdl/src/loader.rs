@@ -13,8 +13,9 @@
 //!
 //! Memories: PROGRAM, CONSTANTS and TEXTURES are the core's own memories (instruction memory, K,
 //! texture memory; written byte by byte with read-modify-write through the host port, read back
-//! the same way). The loader memory is one 2 KiB block RAM ([`Bram`], 4 x `SB_RAM40_4K`) holding
-//! the frame buffer and the INPUTS, OUTPUTS, RESULTS, PARAMS and MAPS regions ([`layout`]). The
+//! the same way). The loader memory is one 1.5 KiB block RAM ([`Bram`], 3 x `SB_RAM40_4K`)
+//! holding the frame buffer and the INPUTS, OUTPUTS, RESULTS, PARAMS and MAPS regions
+//! ([`layout`]). The
 //! firmware memory (768 x 16, 3 x `SB_RAM40_4K`) holds the code with its tables and, from the
 //! top down, the firmware's 32-bit variables. One CRC-32 unit serves the frame receiver (while the firmware waits for a
 //! request), the transmitter (from the first answer byte until the frame is out) and COMMIT.
@@ -40,12 +41,14 @@ pub mod layout {
     pub const PROGRAM: u32 = 4096;
     /// CONSTANTS: 64 slots of 16 bytes (the core's K memory).
     pub const CONSTANTS: u32 = 1024;
-    /// TEXTURES: the texture unit's memory, 512 RGBA8 texels of 4 bytes.
+    /// TEXTURES: the texture unit's memory, at most 512 RGBA8 texels of 4 bytes (a build's
+    /// region is its `texture_texels` times 4, 0 without the unit).
     pub const TEXTURES: u32 = 2048;
-    /// INPUTS region size; base in the loader memory [`INPUTS_BASE`].
-    pub const INPUTS: u32 = 640;
-    /// OUTPUTS region size.
-    pub const OUTPUTS: u32 = 640;
+    /// INPUTS region size (six input registers of a quad: 6 x 4 lanes x 16 bytes); base in the
+    /// loader memory [`INPUTS_BASE`].
+    pub const INPUTS: u32 = 384;
+    /// OUTPUTS region size (six output registers of a quad).
+    pub const OUTPUTS: u32 = 384;
     /// PARAMS: 16 K slots of run-time constants.
     pub const PARAMS: u32 = 256;
     /// MAPS region size: the 8-byte header and 42 entries.
@@ -62,8 +65,10 @@ pub mod layout {
     pub const PARAMS_BASE: u32 = 0x200;
     /// Loader-memory base of INPUTS.
     pub const INPUTS_BASE: u32 = 0x300;
-    /// Loader-memory base of OUTPUTS (ends at the memory's end, 0x800).
-    pub const OUTPUTS_BASE: u32 = 0x580;
+    /// Loader-memory base of OUTPUTS (ends at the memory's end, [`MEMORY`]).
+    pub const OUTPUTS_BASE: u32 = 0x480;
+    /// Bytes of loader memory: three 512 x 8 block RAMs.
+    pub const MEMORY: u32 = 0x600;
 }
 
 /// Instruction budget of every quad a RUN executes (the default of the software engines,
@@ -251,7 +256,7 @@ impl Loader {
             dropped: Default::default(),
             frame_rx: FrameRx::new(timeout_clocks),
             frame_tx: Default::default(),
-            mem: Default::default(),
+            mem: Bram::with_depth_and_contents(layout::MEMORY as usize, &[]),
             fw: Bram::with_depth_and_contents(MEMORY_WORDS, &words),
             crc: Default::default(),
             info: ROM::new(rom),
@@ -841,5 +846,35 @@ impl Logic for Loader {
             self.go.d.next = false;
             self.bad_frames.d.next = 0.into();
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::layout::*;
+
+    #[test]
+    fn the_regions_tile_the_loader_memory() {
+        // The frame buffer (header and largest payload) at 0, then each region in address order.
+        let regions = [
+            (0, u32::from(MAX_PAYLOAD) + 16),
+            (RESULTS_BASE, u32::from(MAX_QUADS) * 8),
+            (MAPS_BASE, MAPS),
+            (PARAMS_BASE, PARAMS),
+            (INPUTS_BASE, INPUTS),
+            (OUTPUTS_BASE, OUTPUTS),
+        ];
+        for w in regions.windows(2) {
+            assert!(
+                w[0].0 + w[0].1 <= w[1].0,
+                "{:x?} overlaps {:x?}",
+                w[0],
+                w[1]
+            );
+        }
+        let (base, size) = regions[regions.len() - 1];
+        assert!(base + size <= MEMORY);
+        // Three 512 x 8 block RAMs.
+        assert_eq!(MEMORY, 3 * 512);
     }
 }

@@ -24,7 +24,7 @@ pub const KIND_IF: u64 = 1;
 pub const KIND_LOOP: u64 = 2;
 /// Frame kind of a call.
 pub const KIND_CALL: u64 = 3;
-/// Frames held.
+/// Most frames held; a build may keep fewer ([`MaskStack::new`]).
 pub const DEPTH: usize = 8;
 
 /// What the stack does at the next edge.
@@ -48,7 +48,7 @@ pub enum StackCmd {
 /// command touches are bit masks computed with a few 8-bit OR-smears, not index comparisons:
 /// "some loop or call above frame i" is `smear(is_lc >> 1)` where `smear` ORs every bit into all
 /// lower ones. The two frames read out (top, innermost call) go through 8-way multiplexers.
-#[derive(LogicBlock, Default)]
+#[derive(LogicBlock)]
 pub struct MaskStack {
     /// Clock.
     pub clock: Signal<In, Clock>,
@@ -121,6 +121,85 @@ pub struct MaskStack {
     r_call_live: DFF<Bits<4>>,
     c_call_ret: Signal<Local, Bits<8>>,
     r_call_ret: DFF<Bits<8>>,
+    // The frames this build has (a thermometer code): the others are never valid nor written,
+    // so synthesis turns their registers into constants and drops them.
+    frames: Constant<Bits<8>>,
+}
+
+impl Default for MaskStack {
+    fn default() -> Self {
+        Self::new(DEPTH)
+    }
+}
+
+impl MaskStack {
+    /// A stack of `frames` frames (1..=[`DEPTH`]); the sequencer never pushes onto a full one.
+    pub fn new(frames: usize) -> Self {
+        let frames = frames.clamp(1, DEPTH);
+        MaskStack {
+            clock: Default::default(),
+            cmd: Default::default(),
+            push_kind: Default::default(),
+            push_entry: Default::default(),
+            push_live: Default::default(),
+            push_ret: Default::default(),
+            lanes: Default::default(),
+            sp: Default::default(),
+            top_kind: Default::default(),
+            top_entry: Default::default(),
+            top_live: Default::default(),
+            call_found: Default::default(),
+            call_entry: Default::default(),
+            call_live: Default::default(),
+            call_ret: Default::default(),
+            kind: Default::default(),
+            entry: Default::default(),
+            live: Default::default(),
+            ret: Default::default(),
+            count: Default::default(),
+            valid: Default::default(),
+            top_idx: Default::default(),
+            is_lc: Default::default(),
+            is_call: Default::default(),
+            is_loop: Default::default(),
+            s1: Default::default(),
+            s2: Default::default(),
+            s3: Default::default(),
+            blocked_lc: Default::default(),
+            c1: Default::default(),
+            c2: Default::default(),
+            c3: Default::default(),
+            blocked_call: Default::default(),
+            inner_lc: Default::default(),
+            inner_call: Default::default(),
+            b1: Default::default(),
+            b2: Default::default(),
+            b3: Default::default(),
+            below_call: Default::default(),
+            call_idx: Default::default(),
+            push_at: Default::default(),
+            top_at: Default::default(),
+            clear_if: Default::default(),
+            clear_ret: Default::default(),
+            c_sp: Default::default(),
+            r_sp: Default::default(),
+            c_top_kind: Default::default(),
+            r_top_kind: Default::default(),
+            c_top_entry: Default::default(),
+            r_top_entry: Default::default(),
+            c_top_live: Default::default(),
+            r_top_live: Default::default(),
+            c_call_found: Default::default(),
+            r_call_found: Default::default(),
+            c_call_entry: Default::default(),
+            r_call_entry: Default::default(),
+            c_call_live: Default::default(),
+            r_call_live: Default::default(),
+            c_call_ret: Default::default(),
+            r_call_ret: Default::default(),
+            frames: Constant::new(((1u64 << frames) - 1).to_bits()),
+        }
+    }
 }
 
 impl Logic for MaskStack {
@@ -185,8 +264,9 @@ impl Logic for MaskStack {
         self.b2.next = self.b1.val() | (self.b1.val() >> 2);
         self.b3.next = self.b2.val() | (self.b2.val() >> 4);
         self.below_call.next = self.b3.val();
-        self.push_at.next = !self.valid.q.val() & ((self.valid.q.val() << 1) | bits::<8>(1));
-        self.top_at.next = self.valid.q.val() & !(self.valid.q.val() >> 1);
+        self.push_at.next =
+            !self.valid.q.val() & ((self.valid.q.val() << 1) | bits::<8>(1)) & self.frames.val();
+        self.top_at.next = self.valid.q.val() & !(self.valid.q.val() >> 1) & self.frames.val();
         // IF frames above the innermost loop or call; frames above the innermost call.
         self.clear_if.next = self.valid.q.val() & !self.blocked_lc.val() & !self.is_lc.val();
         self.clear_ret.next = self.valid.q.val() & !self.blocked_call.val() & !self.is_call.val();
@@ -269,7 +349,7 @@ impl Logic for MaskStack {
             }
             StackCmd::Push => {
                 self.count.d.next = self.count.q.val() + 1;
-                self.valid.d.next = (self.valid.q.val() << 1) | bits::<8>(1);
+                self.valid.d.next = ((self.valid.q.val() << 1) | bits::<8>(1)) & self.frames.val();
             }
             StackCmd::Pop => {
                 self.count.d.next = self.count.q.val() - 1;

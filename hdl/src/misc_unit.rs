@@ -18,6 +18,8 @@ use crate::fround::RoundMode;
 use crate::i2f::I2F;
 use crate::tex_unit::TexUnit;
 use crate::trans_unit::TransUnit;
+use microcode::core::config::{CoreConfig, Features};
+use microcode::core::isa::Unit;
 use rust_hdl::prelude::*;
 
 /// The non-multiply-add results; see the module documentation.
@@ -101,17 +103,31 @@ pub struct MiscUnit {
     n_plus: Signal<Local, Bits<32>>,
     n_low: Signal<Local, Bits<32>>,
     expx: Signal<Local, Bits<32>>,
+    // EXPN without the full converter: |unbiased exponent| (7 bits) and its sign, carried to
+    // the clock where `I2F` would deliver.
+    xm: [DFF<Bits<7>>; 4],
+    xs: [DFF<Bit>; 4],
+    xd: Signal<Local, Bits<8>>,
+    xlz: Signal<Local, Bits<8>>,
+    xn: Signal<Local, Bits<7>>,
+    xres: Signal<Local, Bits<32>>,
     has_int: Constant<Bit>,
     has_trans: Constant<Bit>,
     has_tex: Constant<Bit>,
+    has_cvt: Constant<Bit>,
 }
 
 impl MiscUnit {
-    /// The unit, with the integer ALU only when `integer` (the `INTEGER` feature) and the
-    /// transcendental steps only when `trans` (the `SEQUENCER` feature), the texture unit only
-    /// when `tex` (the `TEXTURE` feature): a left-out part's result is never selected and
+    /// The unit for a build: the integer ALU only with the `INTEGER` feature, the
+    /// transcendental steps only with `SEQUENCER`, the texture unit (with the build's
+    /// `texture_texels`) only with `TEXTURE`, the int/uint-to-float converter only with
+    /// `INTEGER` or `SEQUENCER` (`I2F` and `U2F` are `Unit::Cvt`; without it `EXPN` converts
+    /// its 8-bit exponent on a narrow path). A left-out part's result is never selected and
     /// synthesis removes it.
-    pub fn new(integer: bool, trans: bool, tex: bool) -> MiscUnit {
+    pub fn new(config: &CoreConfig) -> MiscUnit {
+        let integer = config.has(Features::INTEGER);
+        let trans = config.has(Features::SEQUENCER);
+        let tex = config.has(Features::TEXTURE);
         MiscUnit {
             clock: Default::default(),
             a: Default::default(),
@@ -136,7 +152,7 @@ impl MiscUnit {
             f2i: Default::default(),
             i2f: Default::default(),
             trans: Default::default(),
-            tex: Default::default(),
+            tex: TexUnit::new(usize::from(config.texture_texels)),
             exp: Default::default(),
             frac_zero: Default::default(),
             shift: Default::default(),
@@ -174,6 +190,13 @@ impl MiscUnit {
             has_int: Constant::new(integer),
             has_trans: Constant::new(trans),
             has_tex: Constant::new(tex),
+            has_cvt: Constant::new(config.has(Unit::Cvt.feature())),
+            xm: Default::default(),
+            xs: Default::default(),
+            xd: Default::default(),
+            xlz: Default::default(),
+            xn: Default::default(),
+            xres: Default::default(),
         }
     }
 }
@@ -194,6 +217,8 @@ impl Logic for MiscUnit {
         }
         for i in 0..4 {
             self.spec_d[i].clock.next = self.clock.val();
+            self.xm[i].clock.next = self.clock.val();
+            self.xs[i].clock.next = self.clock.val();
         }
 
         // ---- Input cycle: start the units, compute the one-clock results.
@@ -226,6 +251,18 @@ impl Logic for MiscUnit {
         if self.i2f_mode.val() == 2 {
             // The unbiased exponent as int32 (wrapping 32-bit arithmetic).
             self.i2f.a.next = bit_cast::<32, 8>(self.exp.val()) - bits::<32>(127);
+        }
+        // The narrow path: |exp - 127| and its sign (exponents 1..=254; the others are special).
+        self.xd.next = self.exp.val() - bits::<8>(127);
+        self.xs[0].d.next = false;
+        if self.exp.val() < bits::<8>(127) {
+            self.xd.next = bits::<8>(127) - self.exp.val();
+            self.xs[0].d.next = true;
+        }
+        self.xm[0].d.next = self.xd.val().get_bits::<7>(0);
+        for i in 1..4 {
+            self.xm[i].d.next = self.xm[i - 1].q.val();
+            self.xs[i].d.next = self.xs[i - 1].q.val();
         }
         // EXPN's special operands: 1 zero -> -inf, 2 infinity -> +inf, 3 NaN.
         self.spec.next = bits::<2>(0);
@@ -260,6 +297,15 @@ impl Logic for MiscUnit {
                 }
                 if !self.early.val().get_bits::<8>(23).any() {
                     self.early.next = self.early.val() & !bits::<32>(0x7FFF_FFFF);
+                }
+            }
+            ResultSel::Sign => {
+                self.early.next = bits::<32>(0x3F80_0000);
+                if self.a.val().get_bit(31) & (self.i2f_mode.val() == 0) {
+                    self.early.next = bits::<32>(0x3F80_0000) | (bits::<32>(1) << 31);
+                }
+                if !self.a.val().any() {
+                    self.early.next = bits::<32>(0);
                 }
             }
             ResultSel::Mant => {
@@ -426,9 +472,39 @@ impl Logic for MiscUnit {
         self.spec_d[3].d.next = self.spec_d[2].q.val();
         self.nan_d[3].d.next = self.nan_d[2].q.val();
         // ---- After 4 clocks: int/uint to float, EXPN.
+        // The narrow path's float: the leading one of the 7-bit magnitude becomes the hidden bit.
+        self.xlz.next = bits::<8>(0);
+        if !self.xm[3].q.val().get_bit(6) {
+            self.xlz.next = bits::<8>(1);
+            if !self.xm[3].q.val().get_bit(5) {
+                self.xlz.next = bits::<8>(2);
+                if !self.xm[3].q.val().get_bit(4) {
+                    self.xlz.next = bits::<8>(3);
+                    if !self.xm[3].q.val().get_bit(3) {
+                        self.xlz.next = bits::<8>(4);
+                        if !self.xm[3].q.val().get_bit(2) {
+                            self.xlz.next = bits::<8>(5);
+                            if !self.xm[3].q.val().get_bit(1) {
+                                self.xlz.next = bits::<8>(6);
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        self.xn.next = self.xm[3].q.val() << bit_cast::<7, 3>(self.xlz.val().get_bits::<3>(0));
+        self.xres.next = (bit_cast::<32, 1>(self.xs[3].q.val().into()) << 31)
+            | (bit_cast::<32, 8>(bits::<8>(133) - self.xlz.val()) << 23)
+            | (bit_cast::<32, 6>(self.xn.val().get_bits::<6>(0)) << 17);
+        if !self.xm[3].q.val().any() {
+            self.xres.next = bits::<32>(0);
+        }
         self.c6.next = self.d[2].q.val();
         if self.s[3].q.val() == ResultSel::I2f {
-            self.c6.next = self.i2f.result.val();
+            self.c6.next = self.xres.val();
+            if self.has_cvt.val() {
+                self.c6.next = self.i2f.result.val();
+            }
             match self.spec_d[3].q.val().index() {
                 1 => {
                     self.c6.next = !bits::<32>(0x007F_FFFF);

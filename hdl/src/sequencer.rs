@@ -185,7 +185,7 @@ impl Sequencer {
             first: Default::default(),
             clear_we: Default::default(),
             clear_addr: Default::default(),
-            stack: Default::default(),
+            stack: MaskStack::new(usize::from(mask_depth)),
             state: Default::default(),
             pc: Default::default(),
             first_reg: Default::default(),

@@ -183,11 +183,7 @@ impl ShaderCore {
             opb: OperandRead::new(lits),
             opc: OperandRead::new(lits),
             fmad: Default::default(),
-            misc: MiscUnit::new(
-                config.has(Features::INTEGER),
-                config.has(Features::SEQUENCER),
-                config.has(Features::TEXTURE),
-            ),
+            misc: MiscUnit::new(config),
             wb: Default::default(),
             div: Default::default(),
             x1_div: Default::default(),
@@ -305,6 +301,9 @@ impl Logic for ShaderCore {
                 & self.region_prog.val()
                 & (self.host_addr.val().get_bits::<2>(0).index() == i);
         }
+        // Bits 112..127 of a word are zero (`isa::WORD_BITS`) and not stored, so the fourth
+        // bank is one block RAM wide.
+        self.imem[3].wd.next = self.host_wdata.val() & bits::<32>(0xFFFF);
         self.dec.w0.next = self.imem[0].rd.val();
         self.dec.w1.next = self.imem[1].rd.val();
         self.dec.w2.next = self.imem[2].rd.val();
@@ -683,7 +682,7 @@ impl Logic for ShaderCore {
                     self.rdata.d.next = self.imem[2].rd.val();
                 }
                 _ => {
-                    self.rdata.d.next = self.imem[3].rd.val();
+                    self.rdata.d.next = self.imem[3].rd.val() & bits::<32>(0xFFFF);
                 }
             }
         }

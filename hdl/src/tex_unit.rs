@@ -1,5 +1,5 @@
 //! `TexUnit`: the texture unit: texture memory (RGBA8 texels in block RAM, written through the
-//! host port), the unorm-to-float table, and the addressing steps of the TEX and TXF sequences
+//! host port), the unorm-to-float conversion, and the addressing steps of the TEX and TXF sequences
 //! (`TIDX`, `TIDXF`, `TFRC`, `TSEL`, `TFET`; `microcode::arith::texel`). Sampling on 1D, 2D and RECT targets is a
 //! compiled sequence of these steps and ordinary multiply-adds (`microcode/src/compile/texture.rs`),
 //! so this block and the float pipeline are all the hardware it needs.
@@ -14,15 +14,15 @@
 //! `result` right after edge *n + 2*. Clock 1 registers the operands; clock 2 adds the "+1" of
 //! `TIDX` (33 bits, so `i32::MAX + 1` does not wrap) and reads the texel at `A + B`; clock 3 wraps
 //! the index (repeat as a mask: the hardware's textures have power-of-two sizes; clamp by
-//! comparison) and shifts it to its place, or looks the channel's byte up in the table (`k/255`
-//! correctly rounded). Texture memory: 512 texels (4 block RAMs), the table 2 block RAMs.
+//! comparison) and shifts it to its place, or registers the channel's byte `k` and converts it
+//! to `k/255`, correctly rounded (see [`TexUnit`]'s `update`: no table). Texture memory:
+//! [`TEXELS`] texels (4 block RAMs) or fewer ([`TexUnit::new`]; 256 texels take 2).
 use crate::bram::Bram;
 use crate::decoder::TexOp;
-use crate::rom::Rom;
-use microcode::arith::texel::unorm8;
 use rust_hdl::prelude::*;
 
-/// Texels of texture memory in this build (`CoreConfig::texture_texels` of the board).
+/// Most texels of texture memory (its 9-bit address); a build may have fewer
+/// (`CoreConfig::texture_texels`, [`TexUnit::new`]).
 pub const TEXELS: usize = 512;
 
 /// The texture unit; see the module documentation.
@@ -53,7 +53,6 @@ pub struct TexUnit {
     /// The step's result, 3 clocks later.
     pub result: Signal<Out, Bits<32>>,
     mem: Bram<32, 9>,
-    unorm: Rom<32, 8>,
     // Clock 1.
     a1: DFF<Bits<32>>,
     b1: DFF<Bits<32>>,
@@ -77,11 +76,25 @@ pub struct TexUnit {
     placed: Signal<Local, Bits<32>>,
     v3: DFF<Bits<32>>,
     op3: DFF<TexOp>,
+    k3: DFF<Bits<8>>,
+    lz: Signal<Local, Bits<8>>,
+    sh: Signal<Local, Bits<3>>,
+    rot: Signal<Local, Bits<16>>,
+    r: Signal<Local, Bits<8>>,
+    low7: Signal<Local, Bits<7>>,
+    unorm: Signal<Local, Bits<32>>,
 }
 
 impl Default for TexUnit {
     fn default() -> Self {
-        let table: Vec<u64> = (0..=255u8).map(|k| u64::from(unorm8(k))).collect();
+        Self::new(TEXELS)
+    }
+}
+
+impl TexUnit {
+    /// A texture unit with `texels` texels of texture memory (at most [`TEXELS`]; addresses
+    /// beyond read zero and write nothing).
+    pub fn new(texels: usize) -> Self {
         TexUnit {
             clock: Default::default(),
             a: Default::default(),
@@ -95,8 +108,7 @@ impl Default for TexUnit {
             tr_en: Default::default(),
             tr_data: Default::default(),
             result: Default::default(),
-            mem: Default::default(),
-            unorm: Rom::new(&table),
+            mem: Bram::with_depth_and_contents(texels.clamp(1, TEXELS), &[]),
             a1: Default::default(),
             b1: Default::default(),
             c1: Default::default(),
@@ -117,6 +129,13 @@ impl Default for TexUnit {
             placed: Default::default(),
             v3: Default::default(),
             op3: Default::default(),
+            k3: Default::default(),
+            lz: Default::default(),
+            sh: Default::default(),
+            rot: Default::default(),
+            r: Default::default(),
+            low7: Default::default(),
+            unorm: Default::default(),
         }
     }
 }
@@ -127,9 +146,9 @@ impl Logic for TexUnit {
     #[hdl_gen]
     fn update(&mut self) {
         dff_setup!(
-            self, clock, a1, b1, c1, op1, comp1, sum2, c2, v2, op2, comp2, v3, op3, out2, out3
+            self, clock, a1, b1, c1, op1, comp1, sum2, c2, v2, op2, comp2, v3, op3, out2, out3, k3
         );
-        clock!(self, clock, mem, unorm);
+        clock!(self, clock, mem);
 
         // ---- Clock 1: register the operands (they come straight from the operand read path).
         self.a1.d.next = self.a.val();
@@ -163,6 +182,9 @@ impl Logic for TexUnit {
                     self.v1.next = self.a1.q.val();
                 }
             }
+            TexOp::Or => {
+                self.v1.next = self.a1.q.val() | self.b1.q.val();
+            }
             _ => {}
         }
         self.v2.d.next = self.v1.val();
@@ -183,7 +205,7 @@ impl Logic for TexUnit {
         self.mem.wa.next = self.tw_addr.val();
         self.mem.wd.next = self.tw_data.val();
 
-        // ---- Clock 3: wrap and place the index; the channel's table lookup.
+        // ---- Clock 3: wrap and place the index; the channel's byte.
         self.size_m1.next = self.c2.q.val().get_bits::<15>(0);
         self.wrapped.next = self.sum2.q.val().get_bits::<15>(0) & self.size_m1.val();
         if self.c2.q.val().get_bit(20) {
@@ -213,22 +235,64 @@ impl Logic for TexUnit {
         }
         self.out3.d.next = self.out2.q.val();
         self.op3.d.next = self.op2.q.val();
-        self.unorm.ra.next = self.mem.rd.val().get_bits::<8>(0);
+        self.k3.d.next = self.mem.rd.val().get_bits::<8>(0);
         match self.comp2.q.val().index() {
             1 => {
-                self.unorm.ra.next = self.mem.rd.val().get_bits::<8>(8);
+                self.k3.d.next = self.mem.rd.val().get_bits::<8>(8);
             }
             2 => {
-                self.unorm.ra.next = self.mem.rd.val().get_bits::<8>(16);
+                self.k3.d.next = self.mem.rd.val().get_bits::<8>(16);
             }
             3 => {
-                self.unorm.ra.next = self.mem.rd.val().get_bits::<8>(24);
+                self.k3.d.next = self.mem.rd.val().get_bits::<8>(24);
             }
             _ => {}
         }
+        // k/255 in binary is k's eight bits repeated forever: with the leading one at bit 7 - lz,
+        // the significand is the byte rotated left by lz + 1, three times over (23 bits), and
+        // the first bit left out decides the rounding (the infinite rest is never zero, so there
+        // are no ties). The increment stays inside the last seven bits unless they and the
+        // rounding bit are all ones, which only 255 (exactly 1.0) gives.
+        self.lz.next = bits::<8>(0);
+        if !self.k3.q.val().get_bit(7) {
+            self.lz.next = bits::<8>(1);
+            if !self.k3.q.val().get_bit(6) {
+                self.lz.next = bits::<8>(2);
+                if !self.k3.q.val().get_bit(5) {
+                    self.lz.next = bits::<8>(3);
+                    if !self.k3.q.val().get_bit(4) {
+                        self.lz.next = bits::<8>(4);
+                        if !self.k3.q.val().get_bit(3) {
+                            self.lz.next = bits::<8>(5);
+                            if !self.k3.q.val().get_bit(2) {
+                                self.lz.next = bits::<8>(6);
+                                if !self.k3.q.val().get_bit(1) {
+                                    self.lz.next = bits::<8>(7);
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        self.sh.next = self.lz.val().get_bits::<3>(0) + bits::<3>(1);
+        self.rot.next = bit_cast::<16, 8>(self.k3.q.val()) << bit_cast::<16, 3>(self.sh.val());
+        self.r.next = self.rot.val().get_bits::<8>(0) | self.rot.val().get_bits::<8>(8);
+        self.low7.next =
+            self.r.val().get_bits::<7>(1) + bit_cast::<7, 1>(self.r.val().get_bit(0).into());
+        self.unorm.next = (bit_cast::<32, 8>(bits::<8>(126) - self.lz.val()) << 23)
+            | (bit_cast::<32, 8>(self.r.val()) << 15)
+            | (bit_cast::<32, 8>(self.r.val()) << 7)
+            | bit_cast::<32, 7>(self.low7.val());
+        if !self.k3.q.val().any() {
+            self.unorm.next = bits::<32>(0);
+        }
+        if self.k3.q.val().all() {
+            self.unorm.next = bits::<32>(0x3F80_0000);
+        }
         self.result.next = self.v3.q.val();
         if self.op3.q.val() == TexOp::Fet {
-            self.result.next = self.unorm.rd.val();
+            self.result.next = self.unorm.val();
             if self.out3.q.val() {
                 self.result.next = bits::<32>(0);
             }

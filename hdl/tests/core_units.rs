@@ -16,6 +16,7 @@ use hdl::writeback::Writeback;
 use microcode::arith::texel;
 use microcode::arith::transcendental::steps;
 use microcode::arith::{self, accuracy::XorShift};
+use microcode::core::config::{CoreConfig, Features};
 use rust_hdl::core::check_error::check_all;
 use rust_hdl::prelude::*;
 
@@ -63,7 +64,14 @@ struct Op {
     tex: TexOp,
 }
 
-const TEX: [TexOp; 5] = [TexOp::Idx, TexOp::Frc, TexOp::Fet, TexOp::Sel, TexOp::IdxF];
+const TEX: [TexOp; 6] = [
+    TexOp::Idx,
+    TexOp::Frc,
+    TexOp::Fet,
+    TexOp::Sel,
+    TexOp::IdxF,
+    TexOp::Or,
+];
 
 const TRANS: [TransOp; 14] = [
     TransOp::Rsqr,
@@ -143,6 +151,10 @@ fn model(o: &Op, a: u32, b: u32, c: u32) -> u32 {
         },
         R::Expx => arith::fexp2_floor(a),
         R::Mant => arith::fmant_part(a),
+        R::Sign => match o.i2f {
+            0 => arith::isgn(a as i32),
+            _ => arith::usgn(a),
+        },
         R::Int => match o.int_op {
             IntOp::Iadd => arith::iadd(a, b),
             IntOp::Isub => arith::isub(a, b),
@@ -162,6 +174,7 @@ fn model(o: &Op, a: u32, b: u32, c: u32) -> u32 {
             TexOp::Frc => texel::tfrc(a, b, c),
             TexOp::Sel => texel::tsel(a, b, c),
             TexOp::IdxF => texel::tidx_fetch(a, b),
+            TexOp::Or => a | b,
             TexOp::Fet if a & texel::OUTSIDE != 0 => 0,
             TexOp::Fet => texel::unorm8(0),
         },
@@ -169,9 +182,11 @@ fn model(o: &Op, a: u32, b: u32, c: u32) -> u32 {
     }
 }
 
-fn random_op(rng: &mut XorShift) -> Op {
+/// A random operation of a misc unit; `narrow`: one built without the integer ALU, the
+/// transcendental steps and the int-to-float converter (EXPN only on its narrow path).
+fn random_op(rng: &mut XorShift, narrow: bool) -> Op {
     use ResultSel as R;
-    let sels = [
+    let all = [
         R::Mov,
         R::Min,
         R::Max,
@@ -182,11 +197,16 @@ fn random_op(rng: &mut XorShift) -> Op {
         R::I2f,
         R::Expx,
         R::Mant,
+        R::Sign,
         R::Int,
         R::Trans,
         R::Trans,
         R::Tex,
     ];
+    let sels: Vec<R> = all
+        .into_iter()
+        .filter(|s| !narrow || !matches!(s, R::Int | R::Trans))
+        .collect();
     let rounds = [
         RoundMode::Floor,
         RoundMode::Ceil,
@@ -214,7 +234,11 @@ fn random_op(rng: &mut XorShift) -> Op {
         sel,
         round,
         int_op: ints[(rng.next_u32() % 10) as usize],
-        i2f: u64::from(rng.next_u32() % 3),
+        i2f: match (sel, narrow) {
+            (R::Sign, _) => u64::from(rng.next_u32() % 2),
+            (_, true) => 2,
+            _ => u64::from(rng.next_u32() % 3),
+        },
         cond: u64::from(rng.next_u32() % 8),
         p: rng.next_u32().is_multiple_of(2),
         trans: TRANS[(rng.next_u32() % TRANS.len() as u32) as usize],
@@ -249,15 +273,32 @@ fn trans_operands(rng: &mut XorShift, a: u32, b: u32, c: u32) -> (u32, u32, u32)
 
 #[test]
 fn misc_unit_matches_the_model() {
+    run_misc_unit(&CoreConfig::default(), false, 13 + TRANS.len());
+}
+
+/// The build that fits the board: no integer ALU, no transcendental steps, so no int-to-float
+/// converter; EXPN takes the narrow path.
+#[test]
+fn misc_unit_without_the_converter_matches_the_model() {
+    let config = CoreConfig {
+        features: Features::TEXTURE,
+        ..CoreConfig::default()
+    };
+    run_misc_unit(&config, true, 12);
+}
+
+/// 10^5 random operations of the kinds the build has through `MiscUnit`, each compared with the
+/// model; `kinds`: how many result kinds (and transcendental steps) must have been checked.
+fn run_misc_unit(config: &CoreConfig, narrow: bool, kinds: usize) {
     const LATENCY: usize = 10;
-    let mut uut = MiscUnit::new(true, true, true);
+    let mut uut = MiscUnit::new(config);
     uut.connect_all();
     check_all(&uut).expect("MiscUnit passes rust-hdl's checks");
     let mut rng = XorShift::new(4242);
     let n = 100_000;
     let vectors: Vec<(Op, u32, u32, u32)> = (0..n)
         .map(|_| {
-            let o = random_op(&mut rng);
+            let o = random_op(&mut rng, narrow);
             let (a, b, c) = (operand(&mut rng), operand(&mut rng), operand(&mut rng));
             let (a, b, c) = match o.sel {
                 ResultSel::Trans => trans_operands(&mut rng, a, b, c),
@@ -305,7 +346,7 @@ fn misc_unit_matches_the_model() {
     }
     assert_eq!(
         seen.len(),
-        12 + TRANS.len(),
+        kinds,
         "every result kind and every transcendental step was checked: {seen:?}"
     );
 }

@@ -33,7 +33,6 @@ fn emitted_verilog_lints_and_passes_yosys_checks() {
         "misc$trans",
         "misc$tex",
         "misc$tex$mem",
-        "misc$tex$unorm",
         "div",
         "dec$rom_issue",
         "imem$0",

@@ -15,7 +15,14 @@ use rust_hdl::core::check_error::check_all;
 use rust_hdl::prelude::*;
 
 const LATENCY: usize = 3;
-const OPS: [TexOp; 5] = [TexOp::Idx, TexOp::Frc, TexOp::Fet, TexOp::Sel, TexOp::IdxF];
+const OPS: [TexOp; 6] = [
+    TexOp::Idx,
+    TexOp::Frc,
+    TexOp::Fet,
+    TexOp::Sel,
+    TexOp::IdxF,
+    TexOp::Or,
+];
 
 /// An operand with the special exponents (infinity, NaN) often enough to exercise the
 /// non-finite coordinate rule.
@@ -56,7 +63,16 @@ struct Vector {
 
 fn vectors(seed: u64, n: usize) -> (Vec<u32>, Vec<Vector>) {
     let mut rng = XorShift::new(seed);
-    let memory: Vec<u32> = (0..TEXELS).map(|_| rng.next_u32()).collect();
+    // The first 64 texels hold every channel value 0..=255 (texel k/4, channel k%4), so the
+    // conversion to k/255 is checked for each byte.
+    let memory: Vec<u32> = (0..TEXELS)
+        .map(|i| match u32::try_from(i) {
+            Ok(i) if i < 64 => {
+                u32::from_le_bytes([4 * i, 4 * i + 1, 4 * i + 2, 4 * i + 3].map(|b| b as u8))
+            }
+            _ => rng.next_u32(),
+        })
+        .collect();
     let v = (0..n)
         .map(|i| {
             let op = i % OPS.len();
@@ -84,6 +100,7 @@ fn model(memory: &[u32], v: &Vector) -> u32 {
         TexOp::Frc => texel::tfrc(v.a, v.b, v.c),
         TexOp::Sel => texel::tsel(v.a, v.b, v.c),
         TexOp::IdxF => texel::tidx_fetch(v.a, v.b),
+        TexOp::Or => v.a | v.b,
         TexOp::Fet if v.a & texel::OUTSIDE != 0 => 0,
         TexOp::Fet => {
             let t = memory[(v.a.wrapping_add(v.b) as usize) % TEXELS];

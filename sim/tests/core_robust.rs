@@ -49,7 +49,9 @@ proptest! {
     fn arbitrary_bytes_never_panic_the_reader(mut b in proptest::collection::vec(any::<u8>(), 0..300)) {
         let _ = Image::from_bytes(&b);
         // With a valid header and checksum the body is parsed too.
-        let mut img = b"TGCI\x01\x00\x00\x00".to_vec();
+        let mut img = b"TGCI".to_vec();
+        img.extend_from_slice(&microcode::core::image::VERSION.0.to_le_bytes());
+        img.extend_from_slice(&[0, 0]);
         img.append(&mut b);
         let crc = crc32fast_hash(&img);
         img.extend_from_slice(&crc.to_le_bytes());

@@ -950,3 +950,53 @@ fn geometry_programs_stream_vertices_like_the_model() {
         }
     }
 }
+
+/// The board build that fits the HX8K (`CoreConfig::minimal`: no int-to-float converter, so
+/// EXPN takes its narrow path; 256 texels of texture memory; a mask stack of 4 frames) against
+/// the core model and the reference, bit for bit: LOG's exponent and significand, EXP,
+/// bilinear and nearest sampling of a 16x16 texture that fills the memory, IFs nested four deep
+/// (the full stack) and a loop with BRK, on random inputs.
+#[test]
+fn the_board_build_that_fits_matches_the_model() {
+    use sim::texture::{Filter, Format, Texture, Wrap};
+    let cfg = CoreConfig::minimal();
+    let body = "LOG TEMP[0].xy, IN[0]\nEXP TEMP[1].xy, IN[1]\n\
+                TEX TEMP[2], IN[0].yxzw, SAMP[0], 2D\n\
+                SLT TEMP[3], IN[0], IN[1]\n\
+                IF TEMP[3].xxxx\n  IF TEMP[3].yyyy\n    IF TEMP[3].zzzz\n      IF TEMP[3].wwww\n\
+                        ADD TEMP[0], TEMP[0], TEMP[2]\n      ELSE\n        MUL TEMP[0], TEMP[0], TEMP[1]\n\
+                      ENDIF\n    ENDIF\n  ENDIF\nENDIF\n\
+                MOV TEMP[3], IMM[0].xxxx\nBGNLOOP\n  ADD TEMP[3].x, TEMP[3].x, IMM[0].y\n\
+                  SGE TEMP[3].y, TEMP[3].x, IMM[0].z\n  IF TEMP[3].yyyy\n    BRK\n  ENDIF\nENDLOOP\n\
+                MAD OUT[0], TEMP[0], TEMP[3].xxxx, TEMP[2]\nMOV OUT[1], TEMP[1]\nEND\n";
+    let p = text::parse(&format!("{HEADER}{body}")).expect("parses");
+    let image = compile(&p, &cfg).expect("compiles").image;
+    assert!(image.code.iter().any(|i| i.op == Op::Expn));
+    assert!(image.code.iter().any(|i| i.op == Op::Tfet));
+    sim::hardware::check_supported(&image, "verilator").expect("the build runs it");
+    let mut cores: Vec<Box<dyn HostPort>> =
+        vec![Box::new(RtlCore::new(&cfg).expect("the core builds"))];
+    match toolchain::find(toolchain::Tool::Verilator) {
+        Ok(_) => cores.push(Box::new(
+            VerilatorCore::new(&cfg, &mut |m| eprintln!("{m}"))
+                .unwrap_or_else(|e| panic!("the verilator engine does not build: {e}")),
+        )),
+        Err(e) => eprintln!("note: skipping the verilator engine: {e}"),
+    }
+    let mut rng = XorShift::new(256);
+    for n in 0..12 {
+        let texels: Vec<[u32; 4]> = (0..256)
+            .map(|_| [0; 4].map(|_| microcode::arith::texel::unorm8(rng.next_u32() as u8)))
+            .collect();
+        let filter = [Filter::Bilinear, Filter::Nearest][n % 2];
+        let texture = Texture::new(16, 16, 1, Format::Rgba, texels)
+            .expect("a valid texture")
+            .with_filter(filter)
+            .with_wrap([Wrap::Repeat, Wrap::ClampToEdge, Wrap::Repeat]);
+        let mut inputs = random_inputs(&mut rng);
+        inputs.textures = vec![Some(Box::new(texture))];
+        let what = format!("minimal build, run {n}");
+        models_agree(&p, &image, &inputs, &what);
+        cross_all(&mut cores, &image, &inputs, &what, n < 2);
+    }
+}

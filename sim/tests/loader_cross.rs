@@ -10,7 +10,7 @@
 use firmware_loader::device::{ActiveImage, Device, DeviceConfig, QuadOutcome, QuadRunner};
 use firmware_loader::frame::{encode, Frame};
 use firmware_loader::image::read_maps;
-use hdl::loader::Loader;
+use hdl::loader::{layout, Loader};
 use microcode::core::CoreConfig;
 use rust_hdl::core::check_error::check_all;
 use rust_hdl::prelude::*;
@@ -139,7 +139,12 @@ impl StubCore {
             return;
         }
         if we && Self::mapped(addr) {
-            self.mem[usize::from(addr)] = wdata;
+            // The core stores 112 bits of each instruction (`isa::WORD_BITS`).
+            self.mem[usize::from(addr)] = if addr < 0x400 && addr % 4 == 3 {
+                wdata & 0xFFFF
+            } else {
+                wdata
+            };
         }
         if clear {
             for w in &mut self.mem[0x800..0x900] {
@@ -501,7 +506,9 @@ impl Session {
         let inline = (quads as usize * is as usize).min(250);
         let inline = if self.rng.below(3) == 0 { 0 } else { inline };
         if inline == 0 && is > 0 {
-            let data = self.rng.bytes((quads as usize * is as usize).min(640));
+            let data = self
+                .rng
+                .bytes((quads as usize * is as usize).min(layout::INPUTS as usize));
             let mut at = 0;
             while at < data.len() {
                 let n = (data.len() - at).min(251);
@@ -516,7 +523,7 @@ impl Session {
         p.extend(self.rng.bytes(inline));
         self.request(6, p);
         // Read back what the run left.
-        for (region, size) in [(4u8, 640u32), (5, 64)] {
+        for (region, size) in [(4u8, layout::OUTPUTS), (5, 64)] {
             let len = 1 + self.rng.below(255) as u16;
             let addr = self.rng.below(u64::from(size)) as u32;
             let mut p = vec![region];

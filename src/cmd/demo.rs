@@ -230,10 +230,14 @@ pub fn run() -> Result<ExitCode> {
         serial
     );
     // The bitstream that fits leaves out units; say which of them this shader needs.
+    // A unit that either of two features provides (the converter) only appears inside the
+    // sequences of those features' own operations, which name the unit.
     let used = image
         .code
         .iter()
-        .fold(0, |f, i| f | i.op.info().unit.feature());
+        .map(|i| i.op.info().unit.feature())
+        .filter(|need| need.count_ones() == 1)
+        .fold(0, |f, need| f | need);
     let missing: Vec<&str> = synth::OPTIONAL_UNITS
         .iter()
         .filter(|(bit, _)| used & bit != 0 && synth::minimal_features() & bit == 0)

@@ -24,8 +24,9 @@ pub struct EmulateArgs {
     /// Stop after this many seconds (default: run until interrupted).
     #[arg(long)]
     pub seconds: Option<u64>,
-    /// Emulate the board build that fits the HX8K (`tgsi-core synth --minimal`: the core without
-    /// its optional units); the host tools read the units from INFO and compile for them.
+    /// Emulate the board build that fits the HX8K (`tgsi-core synth --minimal`: of the optional
+    /// units only the texture unit, with 256 texels; a 4-frame mask stack); the host tools read
+    /// the units and limits from INFO and compile for them.
     #[arg(long)]
     pub minimal: bool,
 }
@@ -38,10 +39,11 @@ pub fn run(a: EmulateArgs) -> Result<ExitCode> {
         "netlist" => EmuEngine::Netlist,
         other => bail!("unknown emulation engine `{other}` (verilator, rtl, netlist)"),
     };
-    let mut core = CoreConfig::default();
-    if a.minimal {
-        core.features = synth::minimal_features();
-    }
+    let core = if a.minimal {
+        synth::minimal_config()
+    } else {
+        CoreConfig::default()
+    };
     let emu = emulate::start(engine, &core, a.baud, &mut |m| eprintln!("{m}"))
         .context("starting the emulated board")?;
     // The path goes to stdout alone on its line, so scripts can read it.

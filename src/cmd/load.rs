@@ -80,20 +80,31 @@ pub fn board_config<T: firmware_loader::port::Transport>(
     client: &mut Client<T>,
 ) -> Result<CoreConfig> {
     let info = client.info().context("INFO")?;
-    let cfg = CoreConfig {
+    // INFO names the units and the texture memory (its TEXTURES region); a board build may also
+    // keep fewer mask-stack frames (`synth --minimal`), which only the hash tells apart.
+    let mut cfg = CoreConfig {
         features: info.features,
         ..CoreConfig::default()
     };
-    let hash = crc32fast::hash(&cfg.to_bytes());
-    if hash != info.isa_hash {
-        anyhow::bail!(
-            "the board's core has ISA hash {:08x}, which is no configuration this tool builds \
-             (features {:#x} give {hash:08x}); compile for it and load the image file",
-            info.isa_hash,
-            info.features
-        );
+    let default_texels = cfg.texture_texels;
+    let region_texels = u16::try_from(info.limits.textures / 4).unwrap_or(u16::MAX);
+    let default_depth = cfg.mask_stack_depth;
+    for texels in [default_texels, region_texels] {
+        cfg.texture_texels = texels;
+        for depth in (1..=default_depth).rev() {
+            cfg.mask_stack_depth = depth;
+            if crc32fast::hash(&cfg.to_bytes()) == info.isa_hash {
+                return Ok(cfg);
+            }
+        }
     }
-    Ok(cfg)
+    anyhow::bail!(
+        "the board's core has ISA hash {:08x}, which is no configuration this tool builds \
+         (features {:#x}, {default_texels} or {region_texels} texels of texture memory, mask \
+         stacks of 1 to {default_depth} frames); compile for it and load the image file",
+        info.isa_hash,
+        info.features,
+    )
 }
 
 /// What `load` was given: an image file, or a validated TGSI program still to be compiled.

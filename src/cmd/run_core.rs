@@ -179,27 +179,9 @@ pub fn board_upload(
     Ok(file)
 }
 
-/// What the board's loader uploads for `image`: its regions, with the textures `inputs` binds
-/// in TEXTURES and their sampler descriptors in CONSTANTS.
+/// What the board's loader uploads for `image` (see [`sim::hardware::board::upload_file`]).
 pub fn board_image(image: &Image, inputs: &RunInputs) -> Result<firmware_loader::image::ImageFile> {
-    let mut file =
-        firmware_loader::image::parse(&image.to_bytes()).context("the compiled image")?;
-    if !file.texture_slots.is_empty() {
-        let words = sim::hardware::texture_words(image, inputs)?;
-        let mut texels = vec![0u32; words.iter().map(|w| w.0 as usize + 1).max().unwrap_or(0)];
-        for (addr, w) in words {
-            texels[addr as usize] = w;
-        }
-        // The descriptors every engine starts from (`core_model::initial_state`).
-        let k = sim::core_model::initial_state(image, inputs).1;
-        let descriptors: Vec<(u16, [u32; 4])> = file
-            .texture_slots
-            .iter()
-            .map(|&(slot, _, _)| (slot, k.get(usize::from(slot)).copied().unwrap_or([0; 4])))
-            .collect();
-        file.bind_textures(&texels, &descriptors);
-    }
-    Ok(file)
+    Ok(sim::hardware::board::upload_file(image, inputs)?)
 }
 
 /// Tells the user an image was uploaded to `port`.

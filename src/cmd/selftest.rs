@@ -104,10 +104,17 @@ fn loader_check<T: Transport>(c: &mut Client<T>, port: &str) -> Result<()> {
     // The pattern is not a program: it carries the device's own ISA hash so the loader accepts it,
     // and it is invalidated before the core programs run.
     let sizes = [l.program, l.constants, l.textures, l.maps].map(|n| (n as usize).min(1024));
+    // PROGRAM keeps only the instruction word of each 16-byte slot (the rest reads as zero).
+    let mut program = pattern(sizes[0], 1);
+    for (i, b) in program.iter_mut().enumerate() {
+        if i % 16 >= firmware_loader::protocol::PROGRAM_WORD_BYTES {
+            *b = 0;
+        }
+    }
     let image = Upload {
         isa_hash: info.isa_hash,
         regions: [
-            pattern(sizes[0], 1),
+            program,
             pattern(sizes[1], 2),
             pattern(sizes[2], 3),
             pattern(sizes[3], 4),

@@ -44,9 +44,10 @@ pub struct SynthArgs {
     /// 2D and RECT targets faults MISSING_UNIT on the board).
     #[arg(long)]
     pub no_texture: bool,
-    /// Leave out every optional unit (all of the above): the build that fits the HX8K today
-    /// (the host tools compile for what the board's INFO reports, so `load`, `run --engine
-    /// board` and `selftest` work with it unchanged).
+    /// The build that fits the HX8K: every optional unit but the texture unit left out (the
+    /// divider, the integer ALU, the transcendental steps, the address stack), 256 texels of
+    /// texture memory and a 4-frame mask stack (the host tools compile for what the board's
+    /// INFO reports, so `load`, `run --engine board` and `selftest` work with it unchanged).
     #[arg(long)]
     pub minimal: bool,
 }
@@ -54,10 +55,11 @@ pub struct SynthArgs {
 /// Runs the flow and prints the resources and the clock achieved.
 pub fn run(args: SynthArgs) -> Result<ExitCode> {
     use microcode::core::config::Features;
-    let mut core = microcode::core::CoreConfig::default();
-    if args.minimal {
-        core.features &= synth::minimal_features();
-    }
+    let mut core = if args.minimal {
+        synth::minimal_config()
+    } else {
+        microcode::core::CoreConfig::default()
+    };
     if args.no_divider {
         core.features &= !Features::DIVIDER;
     }
@@ -73,8 +75,8 @@ pub fn run(args: SynthArgs) -> Result<ExitCode> {
     if args.no_texture {
         core.features &= !Features::TEXTURE;
     }
-    // Whether this is already the build that fits (`--minimal`, or every `--no-*` flag).
-    let minimal = core.features == synth::minimal_features();
+    // Whether this is already the build that fits.
+    let minimal = synth::is_minimal(&core);
     // A board built without a unit has another ISA hash; the host tools read the features from
     // INFO and compile for them (`load::board_config`), and refuse image files built for another.
     let verilog = synth::board_verilog(&core, args.baud).map_err(anyhow::Error::msg)?;
@@ -102,7 +104,7 @@ pub fn run(args: SynthArgs) -> Result<ExitCode> {
                 e @ (synth::SynthError::DoesNotFit { .. } | synth::SynthError::DoesNotPack { .. }),
             ) if !minimal => return Err(anyhow::Error::new(e).context(
                 "the board with these units does not fit the HX8K; `tgsi-core synth --minimal` \
-                 leaves out the optional units and fits",
+                 keeps only the texture unit of the optional units and fits",
             )),
             r => r?,
         };

@@ -20,7 +20,7 @@ pub const BOARD_CLOCK_HZ: u32 = hdl::board_chip::CORE_CLOCK_HZ as u32;
 pub const BOARD_INSTANCE: &str = "board";
 
 /// The core's optional units (`CoreConfig::features` bits), each with its name: the board with
-/// all of them does not fit the HX8K; `tgsi-core synth --minimal` leaves them all out.
+/// all of them does not fit the HX8K; `tgsi-core synth --minimal` keeps only the texture unit.
 pub const OPTIONAL_UNITS: [(u32, &str); 5] = [
     (Features::SEQUENCER, "transcendental steps"),
     (Features::ADDRESS_STACK, "address stack"),
@@ -29,12 +29,19 @@ pub const OPTIONAL_UNITS: [(u32, &str); 5] = [
     (Features::INTEGER, "integer ALU"),
 ];
 
-/// The features of the board build that fits (`--minimal`): the default configuration without
-/// any of the [`OPTIONAL_UNITS`].
+/// The features of the board build that fits (`--minimal`, [`CoreConfig::minimal`]).
 pub fn minimal_features() -> u32 {
-    OPTIONAL_UNITS
-        .iter()
-        .fold(CoreConfig::default().features, |f, (bit, _)| f & !bit)
+    CoreConfig::minimal().features
+}
+
+/// The configuration of the board build that fits the HX8K ([`CoreConfig::minimal`]).
+pub fn minimal_config() -> CoreConfig {
+    CoreConfig::minimal()
+}
+
+/// True when `core` is the build that fits (so a failure to fit is not "leave units out").
+pub fn is_minimal(core: &CoreConfig) -> bool {
+    *core == minimal_config()
 }
 
 /// The serial line rate of the board build (the loader's rate is fixed per build).

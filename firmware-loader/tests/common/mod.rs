@@ -74,7 +74,13 @@ pub fn random_bytes(rng: &mut SplitMix64, n: usize) -> Vec<u8> {
 /// seeded random content.
 pub fn image(seed: u64, sizes: [usize; 3]) -> Upload {
     let mut rng = SplitMix64::new(seed);
-    let [p, c, t] = sizes.map(|n| random_bytes(&mut rng, n));
+    let [mut p, c, t] = sizes.map(|n| random_bytes(&mut rng, n));
+    // Instruction words are 112 bits: the device keeps bytes 14 and 15 of each slot at zero.
+    for (i, b) in p.iter_mut().enumerate() {
+        if i % 16 >= firmware_loader::protocol::PROGRAM_WORD_BYTES {
+            *b = 0;
+        }
+    }
     Upload {
         isa_hash: ISA,
         regions: [p, c, t, random_bytes(&mut rng, 8)],

@@ -85,6 +85,25 @@ pub const fn u2f(u: u32) -> u32 {
     magnitude_to_f32(false, u)
 }
 
+/// `ISGN`: the sign of an int32 as binary32 -1.0, 0.0 or 1.0: the class of [`i2f`]'s result
+/// (what a comparison with zero sees) without its converter.
+pub const fn isgn(i: i32) -> u32 {
+    match i {
+        0 => 0,
+        i if i < 0 => 0xBF80_0000,
+        _ => 0x3F80_0000,
+    }
+}
+
+/// `USGN`: 1.0 for a nonzero uint32, 0.0 for zero (the class of [`u2f`]'s result).
+pub const fn usgn(u: u32) -> u32 {
+    if u == 0 {
+        0
+    } else {
+        0x3F80_0000
+    }
+}
+
 /// `x * 2^n`, rounded on the binary32 grid with the usual flush and overflow (NaN -> canonical,
 /// zeros and infinities unchanged, subnormal inputs count as zero).
 pub const fn fldexp(x: u32, n: i32) -> u32 {

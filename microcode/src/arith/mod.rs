@@ -28,7 +28,8 @@ pub use compare::{
     canonical, fcmp, feq, fge, fgt, fle, flt, fmax, fmin, fne, fsat01, fsat11, FCmp,
 };
 pub use convert::{
-    f2i_floor, f2i_round, f2i_trunc, fexp2_floor, fexp_part, fldexp, fmant_part, i2f, u2f,
+    f2i_floor, f2i_round, f2i_trunc, fexp2_floor, fexp_part, fldexp, fmant_part, i2f, isgn, u2f,
+    usgn,
 };
 pub use fadd::{fadd, fmad, fsub};
 pub use fdiv::{fdiv, frcp};

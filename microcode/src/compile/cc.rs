@@ -206,12 +206,12 @@ pub(crate) fn instruction(c: &mut Ctx, inst: &Instruction) -> Result<(), Compile
             .first()
             .ok_or_else(|| c.unsupported("condition code without a destination"))?;
         // The shadow keeps a float of the same class as the written value: integer results
-        // compare as int32 (I2F keeps sign and zero), unsigned ones are zero or greater (U2F),
+        // compare as int32 (ISGN keeps sign and zero), unsigned ones are zero or greater (USGN),
         // float results written to ADDR become int32 first (`sim::reference`).
         let to_addr = d.reg.file == File::Address;
         let shadow_op = match (to_addr, info.dst_type) {
-            (true, OperandType::Float) | (_, OperandType::Int) => Op::I2f,
-            (_, OperandType::Uint) => Op::U2f,
+            (true, OperandType::Float) | (_, OperandType::Int) => Op::Isgn,
+            (_, OperandType::Uint) => Op::Usgn,
             (_, OperandType::Float | OperandType::Untyped) => Op::Mov,
             _ => return Err(c.unsupported("condition codes on double results")),
         };

@@ -181,12 +181,12 @@ impl Ctx<'_> {
         }
     }
 
-    /// `SETP.GT P.x, float(L.y), 0` (the conversion keeps the sign, so it is the int32 test).
+    /// `SETP.GT P.x, isgn(L.y), 0`: the int32 test without the int-to-float converter.
     fn count_positive(&mut self, l: u8) -> Result<(), CompileError> {
         let t = self.scratch();
         let mut y = Self::reg(l);
         y.swz = [1; 4];
-        self.op(Op::I2f, t, 1, &[y]);
+        self.op(Op::Isgn, t, 1, &[y]);
         let zero = self.lit(super::operand::ZERO, false)?;
         let mut p = Instr::new(Op::Setp);
         p.cond = Cond::Gt;

@@ -497,19 +497,27 @@ pub(crate) fn instruction(c: &mut Ctx, inst: &Instruction) -> Result<(), Compile
             let t = c.sin_and_cos(splat(a, 0))?;
             c.fin(Op::Mov, d, 0xF, &[sel(t, [0, 1, SWZ_ZERO, SWZ_ONE])]);
         }
+        // EXP and LOG compute only the components they write: a build without the
+        // transcendental steps still runs EXP.xy and LOG.xy.
         O::Exp => {
             let t = c.scratch();
             let x = splat(a, 0);
-            c.op(Op::Expx, t, 0b0001, &[x]);
-            c.op(Op::Flr, t, 0b1000, &[x]);
-            c.op(
-                Op::Fmad,
-                t,
-                0b0010,
-                &[x, one, negated(splat(Ctx::reg(t), 3))],
-            );
-            let (last, s) = c.trans(Trans::Ex2, x, x)?;
-            c.op(last, t, 0b0100, &s);
+            if d.mask & 1 != 0 {
+                c.op(Op::Expx, t, 0b0001, &[x]);
+            }
+            if d.mask & 2 != 0 {
+                c.op(Op::Flr, t, 0b1000, &[x]);
+                c.op(
+                    Op::Fmad,
+                    t,
+                    0b0010,
+                    &[x, one, negated(splat(Ctx::reg(t), 3))],
+                );
+            }
+            if d.mask & 4 != 0 {
+                let (last, s) = c.trans(Trans::Ex2, x, x)?;
+                c.op(last, t, 0b0100, &s);
+            }
             c.fin(Op::Mov, d, 0xF, &[sel(t, [0, 1, 2, SWZ_ONE])]);
         }
         O::Log => {
@@ -519,10 +527,16 @@ pub(crate) fn instruction(c: &mut Ctx, inst: &Instruction) -> Result<(), Compile
                 neg: 0,
                 ..splat(a, 0)
             };
-            c.op(Op::Expn, t, 0b0001, &[x]);
-            c.op(Op::Mant, t, 0b0010, &[x]);
-            let (last, s) = c.trans(Trans::Lg2, x, x)?;
-            c.op(last, t, 0b0100, &s);
+            if d.mask & 1 != 0 {
+                c.op(Op::Expn, t, 0b0001, &[x]);
+            }
+            if d.mask & 2 != 0 {
+                c.op(Op::Mant, t, 0b0010, &[x]);
+            }
+            if d.mask & 4 != 0 {
+                let (last, s) = c.trans(Trans::Lg2, x, x)?;
+                c.op(last, t, 0b0100, &s);
+            }
             c.fin(Op::Mov, d, 0xF, &[sel(t, [0, 1, 2, SWZ_ONE])]);
         }
         O::Lit => lower_lit(c, d, a)?,

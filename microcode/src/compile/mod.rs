@@ -150,7 +150,8 @@ pub fn compile(program: &Program, config: &CoreConfig) -> Result<Compiled, Compi
         regs,
         usize::from(config.registers),
     )?;
-    check_limit("registers addressable by the dst field", regs, 256)?;
+    let indexable = 1usize << crate::core::isa::INDEX_BITS;
+    check_limit("registers addressable by the dst field", regs, indexable)?;
     check_limit(
         "program size (core instructions)",
         c.code.len(),
@@ -172,6 +173,11 @@ pub fn compile(program: &Program, config: &CoreConfig) -> Result<Compiled, Compi
         "constant file (K vec4: CONST, IMM, IMMX, compiler constants)",
         c.alloc.constants.len(),
         usize::from(config.constants),
+    )?;
+    check_limit(
+        "constants addressable by the index field",
+        c.alloc.constants.len(),
+        indexable,
     )?;
     let image = Image {
         config: config.clone(),

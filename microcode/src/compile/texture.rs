@@ -178,10 +178,10 @@ impl Ctx<'_> {
             let k3 = self.alloc.texture(u16::from(unit), 3);
             let word = if shape.cube { 3 } else { 0 };
             self.op(Op::Tidxf, t, Z, &[a, k(k3, [word; 4])]);
-            self.op(Op::Or, t, Y, &[sel(t, [1; 4]), sel(t, [2; 4])]);
+            self.op(Op::Tor, t, Y, &[sel(t, [1; 4]), sel(t, [2; 4])]);
         }
         if shape.two_d {
-            self.op(Op::Or, t, X, &[sel(t, [0; 4]), sel(t, [1; 4])]);
+            self.op(Op::Tor, t, X, &[sel(t, [0; 4]), sel(t, [1; 4])]);
         }
         Ok((
             Op::Tfet,
@@ -238,14 +238,14 @@ impl Ctx<'_> {
         );
         if shape.two_d {
             self.op(
-                Op::Or,
+                Op::Tor,
                 t1,
                 0xF,
                 &[sel(t1, [0, 2, 0, 2]), sel(t1, [1, 1, 3, 3])],
             );
         }
         if let Some(f) = face {
-            self.op(Op::Or, t1, 0xF, &[Ctx::reg(t1), sel(f, [2; 4])]);
+            self.op(Op::Tor, t1, 0xF, &[Ctx::reg(t1), sel(f, [2; 4])]);
         }
         // t2.xy = the weights, t2.zw = 1 - weights.
         self.op(Op::Tfrc, t2, axes, &[Ctx::reg(t2), a, k(k1, [0, 1, 0, 1])]);
@@ -280,8 +280,8 @@ impl Ctx<'_> {
         self.op(Op::Tfrc, t5, Z, &[Ctx::reg(t5), r, k(k3, [0; 4])]);
         self.op(Op::Fmad, t5, W, &[negated(sel(t5, [2; 4])), one, one]);
         let t6 = self.scratch();
-        self.op(Op::Or, t6, 0xF, &[Ctx::reg(t1), sel(t5, [1; 4])]);
-        self.op(Op::Or, t1, 0xF, &[Ctx::reg(t1), sel(t5, [0; 4])]);
+        self.op(Op::Tor, t6, 0xF, &[Ctx::reg(t1), sel(t5, [1; 4])]);
+        self.op(Op::Tor, t1, 0xF, &[Ctx::reg(t1), sel(t5, [0; 4])]);
         // Slice 0, then t1 = TSEL(slice 0, its first texel): what nearest filtering returns,
         // which frees t3 and t4 for slice 1.
         let (v0, nearest) = self.filter_slice(t1, t2, [t3, t4], unit, true, reference)?;

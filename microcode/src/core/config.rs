@@ -98,6 +98,27 @@ impl Default for CoreConfig {
     }
 }
 
+impl CoreConfig {
+    /// The board build that fits the HX8K (`tgsi-core synth --minimal`, `emulate --minimal`):
+    /// of the optional units only the texture unit, with 256 texels (2 block RAMs of the 4 a
+    /// full texture memory takes), and a mask stack of 4 frames (the frames above are not built,
+    /// about 170 logic cells); the rest as [`CoreConfig::default`]. Its INFO reports all of it,
+    /// and the host tools compile for it.
+    pub fn minimal() -> CoreConfig {
+        let full = CoreConfig::default();
+        CoreConfig {
+            features: full.features
+                & !(Features::SEQUENCER
+                    | Features::ADDRESS_STACK
+                    | Features::DIVIDER
+                    | Features::INTEGER),
+            texture_texels: 256,
+            mask_stack_depth: 4,
+            ..full
+        }
+    }
+}
+
 /// A config that cannot be read back from bytes.
 #[derive(Debug, Error, Clone, PartialEq, Eq)]
 pub enum ConfigError {

@@ -3,7 +3,7 @@
 //! Layout, all little-endian:
 //! ```text
 //! 0   "TGCI"                      magic
-//! 4   u16 major, u16 minor        version (1.0)
+//! 4   u16 major, u16 minor        version (2.0)
 //! 8   u32 header length           = CONFIG_BYTES + 4
 //! 12  CoreConfig::to_bytes, u8 processor, 3 zero bytes
 //! ..  sections: u32 tag (4 ASCII), u32 payload length, payload
@@ -16,7 +16,8 @@
 //!     ORIG  2 bytes per instruction: the TGSI instruction index it came from
 //! end u32 CRC-32 (IEEE) of every byte before it
 //! ```
-//! A reader of version 1.x skips sections it does not know; a different major version is refused.
+//! A reader of version 2.x skips sections it does not know; a different major version is refused
+//! (1.x images hold 120-bit instruction words with 8-bit register indices).
 
 use super::config::{ConfigError, CoreConfig, CONFIG_BYTES};
 use super::isa::{decode, encode, DecodeError, Instr};
@@ -24,8 +25,9 @@ use thiserror::Error;
 
 /// First four bytes of every image.
 pub const MAGIC: [u8; 4] = *b"TGCI";
-/// Version written by this crate.
-pub const VERSION: (u16, u16) = (1, 0);
+/// Version written by this crate: 2.0 since the instruction word is 112 bits
+/// (`isa::WORD_BITS`), whose fields a 1.x reader would misplace.
+pub const VERSION: (u16, u16) = (2, 0);
 
 /// Where a constant slot's value comes from.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -432,10 +434,10 @@ mod tests {
             Err(ImageError::BadMagic { offset: 0, .. })
         ));
         let mut bad = b.clone();
-        bad[4] = 2;
+        bad[4] = 1;
         assert!(matches!(
             Image::from_bytes(&bad),
-            Err(ImageError::BadVersion { major: 2, .. })
+            Err(ImageError::BadVersion { major: 1, .. })
         ));
         let mut bad = b.clone();
         let n = bad.len();

@@ -29,6 +29,10 @@ pub enum Unit {
     Fmad,
     /// Compare / select / convert unit.
     Cmp,
+    /// The int/uint-to-float converter of the compare/convert pipeline (`I2F`, `U2F`): built
+    /// with the integer ALU or the transcendental steps, whose sequences are its only users
+    /// besides the integer opcodes (condition codes and loop counts use `ISGN`/`USGN`).
+    Cvt,
     /// Integer ALU.
     Int,
     /// Iterative digit-recurrence divider (stalls issue).
@@ -80,13 +84,15 @@ pub struct OpInfo {
 }
 
 impl Unit {
-    /// The `CoreConfig::features` bit a build needs for this unit (0: always built).
+    /// The `CoreConfig::features` bits of which a build needs one for this unit (0: always
+    /// built); `CoreConfig::has` tests them.
     pub fn feature(self) -> u32 {
         use crate::core::config::Features;
         match self {
             Unit::Div => Features::DIVIDER,
             Unit::Seq => Features::SEQUENCER,
             Unit::Int => Features::INTEGER,
+            Unit::Cvt => Features::INTEGER | Features::SEQUENCER,
             Unit::Tex => Features::TEXTURE,
             Unit::Stack => Features::ADDRESS_STACK,
             // DOP runs on the core model whatever the build; the hardware refuses it.
@@ -152,8 +158,10 @@ op_table! {
     Mant = 14, "MANT", Cmp, 1, Reg, SLOTS, 0, LATENCY, "d.c = fmant_part(A.c) (significand in [1,2))";
     F2if = 15, "F2IF", Cmp, 1, Reg, SLOTS, 0, LATENCY, "d.c = f2i_floor(A.c) as bits";
     F2ir = 16, "F2IR", Cmp, 1, Reg, SLOTS, 0, LATENCY, "d.c = f2i_round(A.c) as bits";
-    I2f = 17, "I2F", Cmp, 1, Reg, SLOTS, 0, LATENCY, "d.c = i2f(A.c as int32)";
-    U2f = 18, "U2F", Cmp, 1, Reg, SLOTS, 0, LATENCY, "d.c = u2f(A.c)";
+    I2f = 17, "I2F", Cvt, 1, Reg, SLOTS, 0, LATENCY, "d.c = i2f(A.c as int32)";
+    U2f = 18, "U2F", Cvt, 1, Reg, SLOTS, 0, LATENCY, "d.c = u2f(A.c)";
+    Isgn = 86, "ISGN", Cmp, 1, Reg, SLOTS, 0, LATENCY, "d.c = isgn(A.c as int32): -1.0, 0.0 or 1.0";
+    Usgn = 87, "USGN", Cmp, 1, Reg, SLOTS, 0, LATENCY, "d.c = usgn(A.c): 1.0 unless A.c is 0";
     Movr = 19, "MOVR", Cmp, 3, Reg, 2 * SLOTS, 0, LATENCY, "i = int32(R[B.index].(B.swz[0])) + sext10(target); d.c = (0 <= i <= C.index) ? A[A.index + i].c : A of an all-zero vector (relative read; the first 16 clocks read each lane's i; A.index + C.index lies inside A's file)";
     Movw = 43, "MOVW", Cmp, 3, Reg, 2 * SLOTS, 0, LATENCY, "i = int32(R[B.index].(B.swz[0])) + sext10(target); if 0 <= i <= C.index: R[dst + i].c = A.c (relative write; the first 16 clocks read each lane's i; dst + C.index lies inside R), else dropped";
     Ddx = 22, "DDX", Fmad, 1, Reg, SLOTS + DERIV_BUBBLE, 0, LATENCY, "d.c = fsub(A(lane | 1).c, A(lane & 2).c): lanes 0,1 get 1 - 0, lanes 2,3 get 3 - 2";
@@ -193,6 +201,7 @@ op_table! {
     Tfet = 82, "TFET", Tex, 2, Reg, SLOTS, 0, LATENCY, "d.c = channel c of the texel at address A.c of sampler unit `target` (B.c: the texture's base in texture memory); A.c must be an address TIDX / TIDXF formed (the hardware reads texture memory at A + B); bit 31 set reads 0";
     Tidxf = 84, "TIDXF", Tex, 2, Reg, SLOTS, 0, LATENCY, "d.c = tidx_fetch(A.c, B.c): int32 A unwrapped, shifted by axis word B, or 0x80000000 when outside the axis (TXF)";
     Dop = 85, "DOP", Double, 3, Reg, SLOTS * DOUBLE_STEPS, 0, LATENCY, "d = the double opcode numbered target & 0xFF (200 DADD .. 212 DSQRT) on A, B, C as binary64 pairs (xy, zw; x, z the low words), as the reference model computes it; the neg bit of y (w) and abs act on the pair's sign; target bit 8: DFRACEXP's significand instead of its exponent (model only)";
+    Tor = 88, "TOR", Tex, 2, Reg, SLOTS, 0, LATENCY, "d.c = A.c | B.c: a texel address from its row and column indices (the texture unit's own OR: sampling needs no integer ALU)";
     Tsel = 83, "TSEL", Tex, 3, Reg, SLOTS, 0, LATENCY, "d.c = tsel(A.c, B.c, C.c): A when axis word C filters bilinearly, else B";
     If = 48, "IF", Flow, 0, None, 1 + LATENCY, 0, 0, "cond = any P.c for c in wmask; push (entry E, cond); E &= cond; if E == 0 jump to target (its ELSE or ENDIF, which then runs)";
     Else = 49, "ELSE", Flow, 0, None, 2, 0, 0, "E = entry & !cond of the IF frame; if E == 0 jump to target (ENDIF)";
@@ -400,9 +409,14 @@ const fn fi(field: Field, name: &'static str, lsb: u32, width: u32) -> FieldInfo
     }
 }
 
+/// Width of a register index (`dst` and each operand's `index`): 64 registers of R, 64 constants
+/// of K (`CoreConfig::registers` and `constants` may not exceed it). Six bits rather than eight
+/// make the word 112 bits, seven block RAMs of instruction memory instead of eight.
+pub const INDEX_BITS: u32 = 6;
+
 /// Bits of one operand's fields.
-const OPERAND_BITS: u32 = 27;
-const A: u32 = 39;
+const OPERAND_BITS: u32 = 2 + INDEX_BITS + 12 + 4 + 1;
+const A: u32 = 37;
 const B: u32 = A + OPERAND_BITS;
 const C: u32 = B + OPERAND_BITS;
 
@@ -412,28 +426,28 @@ pub const WORD_BITS: u32 = C + OPERAND_BITS;
 /// THE field table: name, lowest bit, width. `encode` and `decode` are driven by it only.
 pub static FIELDS: &[FieldInfo] = &[
     fi(Field::Op, "op", 0, 7),
-    fi(Field::Dst, "dst", 7, 8),
-    fi(Field::Wmask, "wmask", 15, 4),
-    fi(Field::Sat, "sat", 19, 2),
-    fi(Field::Scale, "scale", 21, 3),
-    fi(Field::Cond, "cond", 24, 3),
-    fi(Field::Pw, "pw", 27, 2),
-    fi(Field::Target, "target", 29, 10),
+    fi(Field::Dst, "dst", 7, INDEX_BITS),
+    fi(Field::Wmask, "wmask", 13, 4),
+    fi(Field::Sat, "sat", 17, 2),
+    fi(Field::Scale, "scale", 19, 3),
+    fi(Field::Cond, "cond", 22, 3),
+    fi(Field::Pw, "pw", 25, 2),
+    fi(Field::Target, "target", 27, 10),
     fi(Field::File(0), "a.file", A, 2),
-    fi(Field::Index(0), "a.index", A + 2, 8),
-    fi(Field::Swz(0), "a.swz", A + 10, 12),
-    fi(Field::Neg(0), "a.neg", A + 22, 4),
-    fi(Field::Abs(0), "a.abs", A + 26, 1),
+    fi(Field::Index(0), "a.index", A + 2, INDEX_BITS),
+    fi(Field::Swz(0), "a.swz", A + 8, 12),
+    fi(Field::Neg(0), "a.neg", A + 20, 4),
+    fi(Field::Abs(0), "a.abs", A + 24, 1),
     fi(Field::File(1), "b.file", B, 2),
-    fi(Field::Index(1), "b.index", B + 2, 8),
-    fi(Field::Swz(1), "b.swz", B + 10, 12),
-    fi(Field::Neg(1), "b.neg", B + 22, 4),
-    fi(Field::Abs(1), "b.abs", B + 26, 1),
+    fi(Field::Index(1), "b.index", B + 2, INDEX_BITS),
+    fi(Field::Swz(1), "b.swz", B + 8, 12),
+    fi(Field::Neg(1), "b.neg", B + 20, 4),
+    fi(Field::Abs(1), "b.abs", B + 24, 1),
     fi(Field::File(2), "c.file", C, 2),
-    fi(Field::Index(2), "c.index", C + 2, 8),
-    fi(Field::Swz(2), "c.swz", C + 10, 12),
-    fi(Field::Neg(2), "c.neg", C + 22, 4),
-    fi(Field::Abs(2), "c.abs", C + 26, 1),
+    fi(Field::Index(2), "c.index", C + 2, INDEX_BITS),
+    fi(Field::Swz(2), "c.swz", C + 8, 12),
+    fi(Field::Neg(2), "c.neg", C + 20, 4),
+    fi(Field::Abs(2), "c.abs", C + 24, 1),
 ];
 
 /// A word that is not an instruction.
@@ -603,7 +617,7 @@ mod tests {
     #[test]
     fn encode_decode_round_trip() {
         let mut i = Instr::new(Op::Fmad);
-        i.dst = 200;
+        i.dst = 50;
         i.wmask = 0b1010;
         i.sat = 2;
         i.scale = 6;
@@ -620,7 +634,7 @@ mod tests {
         i.src[2].file = SrcFile::R;
         let w = encode(&i);
         assert_eq!(w & 0x7F, 2);
-        assert_eq!((w >> 7) & 0xFF, 200);
+        assert_eq!((w >> 7) & 0x3F, 50);
         assert_eq!(decode(w), Ok(i));
         assert_eq!(decode(127), Err(DecodeError::UnknownOp(127)));
         assert_eq!(decode(1u128 << 127), Err(DecodeError::HighBits));

@@ -32,7 +32,7 @@ pub fn loader_device_config(core: &CoreConfig, clock_hz: u32, baud: u32) -> Devi
             constants: layout::CONSTANTS,
             // The region is the texture unit's memory: a build without the unit has none.
             textures: if core.has(Features::TEXTURE) {
-                layout::TEXTURES
+                u32::from(core.texture_texels).min(layout::TEXTURES / 4) * 4
             } else {
                 0
             },
@@ -78,6 +78,32 @@ pub fn loader(cfg: &DeviceConfig, timeout_clocks: u64) -> hdl::loader::Loader {
 /// The inter-byte timeout of the protocol (20 ms) in clocks at `clock_hz`.
 pub fn timeout_clocks(clock_hz: u32) -> u64 {
     u64::from(clock_hz) / 50
+}
+
+/// What the board's loader uploads for `image`: its regions, with the textures `inputs` binds
+/// in TEXTURES and their sampler descriptors in CONSTANTS. Textures are image data on the board
+/// (the COMMIT checksum covers them), so other textures make another upload.
+pub fn upload_file(
+    image: &microcode::core::Image,
+    inputs: &crate::run_io::RunInputs,
+) -> Result<firmware_loader::image::ImageFile, super::HwError> {
+    let mut file = firmware_loader::image::parse(&image.to_bytes())?;
+    if !file.texture_slots.is_empty() {
+        let words = super::texture_words(image, inputs)?;
+        let mut texels = vec![0u32; words.iter().map(|w| w.0 as usize + 1).max().unwrap_or(0)];
+        for (addr, w) in words {
+            texels[addr as usize] = w;
+        }
+        // The descriptors every engine starts from (`core_model::initial_state`).
+        let k = crate::core_model::initial_state(image, inputs).1;
+        let descriptors: Vec<(u16, [u32; 4])> = file
+            .texture_slots
+            .iter()
+            .map(|&(slot, _, _)| (slot, k.get(usize::from(slot)).copied().unwrap_or([0; 4])))
+            .collect();
+        file.bind_textures(&texels, &descriptors);
+    }
+    Ok(file)
 }
 
 /// Why a board top level cannot be built.
