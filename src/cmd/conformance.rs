@@ -34,10 +34,42 @@ pub struct ConformanceArgs {
 /// The board's port for engine `board` (set once from the arguments).
 static BOARD_PORT: std::sync::OnceLock<String> = std::sync::OnceLock::new();
 
+/// What a row that needs a unit the board's build leaves out says instead of failing.
+const NOT_BUILT: &str = "not built in this board's hardware";
+
+/// What follows [`NOT_BUILT`] in an engine's error: the unit needed, then the instruction.
+fn why_not_built(detail: &str) -> String {
+    detail
+        .split_once(NOT_BUILT)
+        .map_or(detail, |(_, why)| why.trim_start_matches(": "))
+        .to_string()
+}
+
 /// One engine's verdict on one row.
 struct Verdict {
     pass: bool,
+    /// The engine cannot run the row: the board's build leaves out a unit it needs (a
+    /// `synth --minimal` board). Counted apart, neither passed nor failed.
+    not_built: bool,
     worst: String,
+}
+
+impl Verdict {
+    fn new(pass: bool, worst: String) -> Verdict {
+        Verdict {
+            pass,
+            not_built: false,
+            worst,
+        }
+    }
+
+    fn status(&self) -> &'static str {
+        match (self.not_built, self.pass) {
+            (true, _) => "not built",
+            (_, true) => "pass",
+            _ => "FAIL",
+        }
+    }
 }
 
 struct Row {
@@ -108,6 +140,12 @@ fn board(p: &Program, i: &RunInputs) -> Result<RunOutput, String> {
         }
         let (client, config) = b.as_mut().ok_or("no link")?;
         let image = compile(p, config).map_err(|e| e.to_string())?.image;
+        // The upload would refuse it too; said apart, so that the row counts as not built.
+        if let Err(e) = sim::hardware::check_supported(&image, "board") {
+            if let sim::hardware::HwError::NotBuilt { unit, .. } = &e {
+                return Err(format!("{NOT_BUILT}: needs {unit}: {e}"));
+            }
+        }
         // One upload per program: not worth a line each.
         let file = super::run_core::board_upload(client, port, &image, i, &mut |_| {})
             .map_err(|e| format!("{e:#}"))?;
@@ -219,10 +257,7 @@ fn program_row(path: &Path, engines: &[String]) -> Row {
         name: name.clone(),
         verdicts: engines
             .iter()
-            .map(|_| Verdict {
-                pass: false,
-                worst: why.clone(),
-            })
+            .map(|_| Verdict::new(false, why.clone()))
             .collect(),
     };
     let program = match std::fs::read(path)
@@ -245,31 +280,20 @@ fn program_row(path: &Path, engines: &[String]) -> Row {
                 .map_err(|x| x.to_string())
                 .and_then(|f| f(&program, &inputs));
             match (&golden, run) {
-                (Err(g), Err(r)) => Verdict {
-                    pass: true,
-                    worst: format!("both fail: {g} / {r}"),
-                },
-                (Ok(_), Err(r)) => Verdict {
+                (Err(g), Err(r)) => Verdict::new(true, format!("both fail: {g} / {r}")),
+                (Ok(_), Err(r)) if r.contains(NOT_BUILT) => Verdict {
                     pass: false,
-                    worst: r,
+                    not_built: true,
+                    worst: why_not_built(&r),
                 },
-                (Err(g), Ok(_)) => Verdict {
-                    pass: false,
-                    worst: format!("reference fails ({g}) but the engine runs"),
-                },
+                (Ok(_), Err(r)) => Verdict::new(false, r),
+                (Err(g), Ok(_)) => {
+                    Verdict::new(false, format!("reference fails ({g}) but the engine runs"))
+                }
                 (Ok(g), Ok(r)) => match compare(&r, g) {
-                    None => Verdict {
-                        pass: false,
-                        worst: "kills or outputs differ".into(),
-                    },
-                    Some((_, true)) => Verdict {
-                        pass: true,
-                        worst: "exact".into(),
-                    },
-                    Some((w, false)) => Verdict {
-                        pass: w <= tolerance,
-                        worst: format!("{w:.3e} rel"),
-                    },
+                    None => Verdict::new(false, "kills or outputs differ".into()),
+                    Some((_, true)) => Verdict::new(true, "exact".into()),
+                    Some((w, false)) => Verdict::new(w <= tolerance, format!("{w:.3e} rel")),
                 },
             }
         })
@@ -309,9 +333,26 @@ pub fn run(a: ConformanceArgs) -> Result<ExitCode> {
                         (_, _, Some(x)) if x > 0.0 => format!("{x:.3e} rel"),
                         _ => "exact".into(),
                     };
-                    Verdict {
-                        pass: o.passed == o.vectors,
-                        worst: format!("{}/{} vectors, {worst}", o.passed, o.vectors),
+                    // A row the board cannot run says why, not a worst deviation of nothing.
+                    match o.failures.first() {
+                        Some(f)
+                            if o.passed == 0
+                                && o.failures.iter().all(|f| f.detail.contains(NOT_BUILT)) =>
+                        {
+                            Verdict {
+                                pass: false,
+                                not_built: true,
+                                worst: why_not_built(&f.detail),
+                            }
+                        }
+                        // Nothing passed: no deviation to report, the first reason instead.
+                        Some(f) if o.passed == 0 => {
+                            Verdict::new(false, format!("0/{} vectors: {}", o.vectors, f.detail))
+                        }
+                        _ => Verdict::new(
+                            o.passed == o.vectors,
+                            format!("{}/{} vectors, {worst}", o.passed, o.vectors),
+                        ),
                     }
                 })
                 .collect();
@@ -336,7 +377,12 @@ pub fn run(a: ConformanceArgs) -> Result<ExitCode> {
         .iter()
         .filter(|r| r.verdicts.iter().all(|v| v.pass))
         .count();
-    let failed = rows.len() - passed;
+    let not_built = rows
+        .iter()
+        .filter(|r| r.verdicts.iter().any(|v| v.not_built))
+        .filter(|r| r.verdicts.iter().all(|v| v.pass || v.not_built))
+        .count();
+    let failed = rows.len() - passed - not_built;
     if a.json {
         let rows_json: Vec<_> = rows
             .iter()
@@ -344,13 +390,18 @@ pub fn run(a: ConformanceArgs) -> Result<ExitCode> {
                 let results: serde_json::Map<_, _> = engines
                     .iter()
                     .zip(&r.verdicts)
-                    .map(|(e, v)| (e.clone(), json!({"pass": v.pass, "worst": v.worst})))
+                    .map(|(e, v)| {
+                        (
+                            e.clone(),
+                            json!({"pass": v.pass, "not_built": v.not_built, "worst": v.worst}),
+                        )
+                    })
                     .collect();
                 json!({"kind": r.kind, "name": r.name, "results": results})
             })
             .collect();
-        let doc =
-            json!({"engines": engines, "rows": rows_json, "passed": passed, "failed": failed});
+        let doc = json!({"engines": engines, "rows": rows_json, "passed": passed,
+            "failed": failed, "not_built": not_built});
         println!("{}", serde_json::to_string_pretty(&doc)?);
     } else {
         let mut header = format!("{:<8} {:<48}", "kind", "opcode or program");
@@ -363,15 +414,18 @@ pub fn run(a: ConformanceArgs) -> Result<ExitCode> {
             for v in &r.verdicts {
                 let mut worst = v.worst.clone();
                 worst.truncate(60);
-                line.push_str(&format!(
-                    " {:<10} {:<28}",
-                    if v.pass { "pass" } else { "FAIL" },
-                    worst
-                ));
+                line.push_str(&format!(" {:<10} {:<28}", v.status(), worst));
             }
             println!("{}", line.trim_end());
         }
-        println!("{passed} passed, {failed} failed");
+        if not_built > 0 {
+            println!(
+                "{passed} passed, {failed} failed, {not_built} {NOT_BUILT} (a unit it needs is \
+                 left out of the board's build)"
+            );
+        } else {
+            println!("{passed} passed, {failed} failed");
+        }
     }
     Ok(if failed == 0 {
         ExitCode::SUCCESS

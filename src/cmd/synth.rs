@@ -40,8 +40,8 @@ pub struct SynthArgs {
     /// MISSING_UNIT on the board).
     #[arg(long)]
     pub no_address_stack: bool,
-    /// Leave out the texture unit, its texture memory and its table (6 block RAMs; TEX on 1D,
-    /// 2D and RECT targets faults MISSING_UNIT on the board).
+    /// Leave out the texture unit and its texture memory (4 block RAMs; sampling faults
+    /// MISSING_UNIT on the board).
     #[arg(long)]
     pub no_texture: bool,
     /// The build that fits the HX8K: every optional unit but the texture unit left out (the

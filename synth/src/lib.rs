@@ -21,13 +21,7 @@ pub const BOARD_INSTANCE: &str = "board";
 
 /// The core's optional units (`CoreConfig::features` bits), each with its name: the board with
 /// all of them does not fit the HX8K; `tgsi-core synth --minimal` keeps only the texture unit.
-pub const OPTIONAL_UNITS: [(u32, &str); 5] = [
-    (Features::SEQUENCER, "transcendental steps"),
-    (Features::ADDRESS_STACK, "address stack"),
-    (Features::TEXTURE, "texture unit"),
-    (Features::DIVIDER, "divider"),
-    (Features::INTEGER, "integer ALU"),
-];
+pub const OPTIONAL_UNITS: [(u32, &str); 5] = Features::UNITS;
 
 /// The features of the board build that fits (`--minimal`, [`CoreConfig::minimal`]).
 pub fn minimal_features() -> u32 {

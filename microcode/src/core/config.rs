@@ -52,6 +52,26 @@ impl Features {
     pub const SEQUENCER: u32 = 8;
     /// The per-lane address stack of PUSHA / POPA exists.
     pub const ADDRESS_STACK: u32 = 16;
+
+    /// Every optional unit with the name the tools print for it.
+    pub const UNITS: [(u32, &'static str); 5] = [
+        (Features::SEQUENCER, "transcendental steps"),
+        (Features::ADDRESS_STACK, "address stack"),
+        (Features::TEXTURE, "texture unit"),
+        (Features::DIVIDER, "divider"),
+        (Features::INTEGER, "integer ALU"),
+    ];
+
+    /// The names of the units among `bits`, joined with "or" ("the divider", "the integer ALU
+    /// or the transcendental steps"); empty for no unit.
+    pub fn names(bits: u32) -> String {
+        let names: Vec<String> = Features::UNITS
+            .iter()
+            .filter(|(bit, _)| bits & bit != 0)
+            .map(|(_, name)| format!("the {name}"))
+            .collect();
+        names.join(" or ")
+    }
 }
 
 /// The literal set of the board build: 0, 1, 0.5, 2, 4, 8, 0.25, 0.125, 128, 3, 255, 0.75, 1.5,

@@ -46,6 +46,18 @@ pub enum HwError {
         op: &'static str,
         text: String,
     },
+    /// The image uses an operation whose unit this hardware build leaves out (a board build
+    /// such as `synth --minimal`); a build with the unit runs it.
+    #[error(
+        "core instruction {pc} ({text}): {op} runs on {unit}, which this {engine} build leaves out"
+    )]
+    NotBuilt {
+        engine: &'static str,
+        pc: usize,
+        op: &'static str,
+        text: String,
+        unit: String,
+    },
     /// The image breaks a rule of the core ISA that the hardware relies on.
     #[error("core instruction {pc} ({text}): {rule}")]
     IsaRule {
@@ -133,6 +145,18 @@ pub fn check_supported(image: &Image, engine: &'static str) -> Result<(), HwErro
         .enumerate()
         .find(|(_, i)| !hdl::decoder::implemented_with(i.op, image.config.features))
     {
+        let every_unit = microcode::core::config::Features::UNITS
+            .iter()
+            .fold(0, |f, (bit, _)| f | bit);
+        if hdl::decoder::implemented_with(i.op, every_unit) {
+            return Err(HwError::NotBuilt {
+                engine,
+                pc,
+                op: i.op.mnemonic(),
+                text: instr_text(i),
+                unit: microcode::core::config::Features::names(i.op.info().unit.feature()),
+            });
+        }
         return Err(HwError::Unsupported {
             engine,
             pc,
@@ -465,4 +489,48 @@ pub fn first_difference(
         }
     }
     Ok(None)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use microcode::core::CoreConfig;
+
+    fn image(text: &str, config: &CoreConfig) -> Image {
+        let program = microcode::tgsi::text::parse(text).expect("parses");
+        microcode::compile::compile(&program, config)
+            .expect("compiles")
+            .image
+    }
+
+    /// A unit the build leaves out is named (the board's tools report it as not built); an
+    /// operation no hardware build has stays unsupported.
+    #[test]
+    fn a_missing_unit_is_named_apart_from_a_model_only_operation() {
+        let rcp = "FRAG\nDCL IN[0], GENERIC[0], LINEAR\nDCL OUT[0], COLOR\n\
+                   RCP OUT[0], IN[0].xxxx\nEND\n";
+        assert!(check_supported(&image(rcp, &CoreConfig::default()), "board").is_ok());
+        match check_supported(&image(rcp, &CoreConfig::minimal()), "board") {
+            Err(HwError::NotBuilt { op, unit, .. }) => {
+                assert_eq!(op, "RCP");
+                assert_eq!(unit, "the divider");
+            }
+            other => panic!("expected NotBuilt, got {other:?}"),
+        }
+        let sin = "FRAG\nDCL IN[0], GENERIC[0], LINEAR\nDCL OUT[0], COLOR\n\
+                   SIN OUT[0], IN[0].xxxx\nEND\n";
+        // SIN's sequence first needs the converter, which either of two units provides.
+        match check_supported(&image(sin, &CoreConfig::minimal()), "board") {
+            Err(HwError::NotBuilt { unit, .. }) => {
+                assert_eq!(unit, "the transcendental steps or the integer ALU")
+            }
+            other => panic!("expected NotBuilt, got {other:?}"),
+        }
+        let dadd = "FRAG\nDCL IN[0], GENERIC[0], LINEAR\nDCL OUT[0], COLOR\n\
+                    DADD OUT[0], IN[0], IN[0]\nEND\n";
+        assert!(matches!(
+            check_supported(&image(dadd, &CoreConfig::default()), "board"),
+            Err(HwError::Unsupported { op: "DOP", .. })
+        ));
+    }
 }
