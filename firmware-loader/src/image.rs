@@ -85,8 +85,40 @@ impl ImageFile {
     /// textures make another image.
     pub fn bind_textures(&mut self, texels: &[u32], descriptors: &[(u16, [u32; 4])]) {
         self.upload.regions[2] = texels.iter().flat_map(|w| w.to_le_bytes()).collect();
+        self.write_constants(descriptors);
+    }
+
+    /// Bytes of PARAMS a RUN of this image writes: 16 per K slot, up to its highest CONST slot
+    /// (PARAMS is laid out by K slot).
+    pub fn params_bytes(&self) -> usize {
+        self.buffer_slots
+            .iter()
+            .map(|&(k, _, _)| 16 * (usize::from(k) + 1))
+            .max()
+            .unwrap_or(0)
+    }
+
+    /// Makes the CONST values part of the image, for a device whose PARAMS region is smaller
+    /// than [`ImageFile::params_bytes`]: `constant(buffer, index)` goes into CONSTANTS slot K of
+    /// every CONST slot, and the slots leave `buffer_slots`, so that a RUN writes no PARAMS.
+    /// The COMMIT checksum then covers the values: other values make another image.
+    pub fn bind_buffer_constants(&mut self, constant: &dyn Fn(u16, u16) -> [u32; 4]) {
+        let values: Vec<(u16, [u32; 4])> = self
+            .buffer_slots
+            .iter()
+            .map(|&(k, buffer, index)| (k, constant(buffer, index)))
+            .collect();
+        self.write_constants(&values);
+        self.buffer_slots.clear();
+        // MAPS names no slot that reads PARAMS any more: the RUN leaves CONSTANTS as uploaded.
+        let param_slots: Vec<u16> = Vec::new();
+        self.upload.regions[3] = maps_region(&self.inputs, &self.outputs, &param_slots);
+    }
+
+    /// Writes each `(K, value)` into CONSTANTS slot K.
+    fn write_constants(&mut self, values: &[(u16, [u32; 4])]) {
         let consts = &mut self.upload.regions[1];
-        for &(k, v) in descriptors {
+        for &(k, v) in values {
             let end = 16 * (usize::from(k) + 1);
             if consts.len() < end {
                 consts.resize(end, 0);
@@ -418,6 +450,39 @@ mod tests {
             Some((img.inputs.clone(), img.outputs.clone(), vec![2]))
         );
         assert_eq!(read_maps(&img.upload.regions[3][..19]), None);
+    }
+
+    /// CONST values bound into the image fill their CONSTANTS slots and leave MAPS without
+    /// PARAMS slots, so a RUN neither needs PARAMS nor overwrites them; the checksum changes.
+    #[test]
+    fn buffer_constants_bound_into_the_image_replace_params() {
+        let file = write_image(
+            &[7u8; 22],
+            0,
+            &[0; 16],
+            &[KSlot::Data(0, [9, 9, 9, 9]), KSlot::Buffer(32, 1, 5)],
+            &[RegMap { tgsi: 0, reg: 3 }],
+            &[RegMap { tgsi: 0, reg: 4 }],
+        );
+        let mut img = parse(&file).unwrap();
+        assert_eq!(img.params_bytes(), 16 * 33);
+        let before = img.upload.crc();
+        img.bind_buffer_constants(&|b, i| [u32::from(b), u32::from(i), 7, 8]);
+        assert_eq!(img.params_bytes(), 0);
+        assert!(img.buffer_slots.is_empty());
+        let k = &img.upload.regions[1];
+        assert_eq!(k.len(), 16 * 33);
+        assert_eq!(&k[..4], &9u32.to_le_bytes());
+        let slot: Vec<u8> = [1u32, 5, 7, 8]
+            .iter()
+            .flat_map(|w| w.to_le_bytes())
+            .collect();
+        assert_eq!(&k[16 * 32..], &slot[..]);
+        assert_eq!(
+            read_maps(&img.upload.regions[3]),
+            Some((img.inputs.clone(), img.outputs.clone(), vec![]))
+        );
+        assert_ne!(img.upload.crc(), before);
     }
 
     #[test]
