@@ -495,7 +495,7 @@ fn a_left_out_unit_faults_like_the_model() {
     );
     assert!(matches!(
         sim::hardware::check_supported(&image, "rtl"),
-        Err(HwError::Unsupported { op: "DIV", .. })
+        Err(HwError::NotBuilt { op: "DIV", .. })
     ));
     let mut core = RtlCore::new(&cfg).expect("the core builds");
     sim::hardware::write_program(&mut core, &image).expect("writes");

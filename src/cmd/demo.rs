@@ -250,7 +250,7 @@ pub fn run() -> Result<ExitCode> {
             format!("the {} and the {last}", rest.join(", the "))
         };
         println!(
-            "(the board build that fits the HX8K, `tgsi-core synth --minimal`, leaves out {list}, which this shader uses)"
+            "(the board build that fits the HX8K, what `tgsi-core synth` builds, leaves out {list}, which this shader uses)"
         );
     }
     println!("wrote {}", out.display());

@@ -24,7 +24,7 @@ pub struct EmulateArgs {
     /// Stop after this many seconds (default: run until interrupted).
     #[arg(long)]
     pub seconds: Option<u64>,
-    /// Emulate the board build that fits the HX8K (`tgsi-core synth --minimal`: of the optional
+    /// Emulate the board build that fits the HX8K (what `tgsi-core synth` builds: of the optional
     /// units only the texture unit, with 256 texels; a 4-frame mask stack); the host tools read
     /// the units and limits from INFO and compile for them.
     #[arg(long)]

@@ -1,4 +1,7 @@
 //! `tgsi-core synth`: the bitstream for the Alchitry Cu, with what it costs and how fast it runs.
+//! By default it builds the board that fits the HX8K ([`synth::minimal_config`]); `--full` asks
+//! for every optional unit (which does not fit: for measuring what each one costs), and the
+//! `--no-*` options leave units out of either.
 
 use anyhow::{bail, Context, Result};
 use clap::Args;
@@ -26,6 +29,11 @@ pub struct SynthArgs {
     /// `--baud` with the same rate).
     #[arg(long, default_value_t = synth::BOARD_BAUD)]
     pub baud: u32,
+    /// Every optional unit of the core (the divider, the integer ALU, the transcendental steps,
+    /// the address stack, the texture unit with 512 texels) and an 8-frame mask stack: does not
+    /// fit the HX8K; the command then stops with the counts (for measuring what the units cost).
+    #[arg(long, conflicts_with = "minimal")]
+    pub full: bool,
     /// Leave out the divider (RCP, DIV, IMOD fault MISSING_UNIT on the board).
     #[arg(long)]
     pub no_divider: bool,
@@ -44,10 +52,11 @@ pub struct SynthArgs {
     /// MISSING_UNIT on the board).
     #[arg(long)]
     pub no_texture: bool,
-    /// The build that fits the HX8K: every optional unit but the texture unit left out (the
-    /// divider, the integer ALU, the transcendental steps, the address stack), 256 texels of
-    /// texture memory and a 4-frame mask stack (the host tools compile for what the board's
-    /// INFO reports, so `load`, `run --engine board` and `selftest` work with it unchanged).
+    /// The build that fits the HX8K, which is also the default: every optional unit but the
+    /// texture unit left out (the divider, the integer ALU, the transcendental steps, the
+    /// address stack), 256 texels of texture memory and a 4-frame mask stack (the host tools
+    /// compile for what the board's INFO reports, so `load`, `run --engine board` and
+    /// `selftest` work with it unchanged).
     #[arg(long)]
     pub minimal: bool,
 }
@@ -55,10 +64,10 @@ pub struct SynthArgs {
 /// Runs the flow and prints the resources and the clock achieved.
 pub fn run(args: SynthArgs) -> Result<ExitCode> {
     use microcode::core::config::Features;
-    let mut core = if args.minimal {
-        synth::minimal_config()
-    } else {
+    let mut core = if args.full {
         microcode::core::CoreConfig::default()
+    } else {
+        synth::minimal_config()
     };
     if args.no_divider {
         core.features &= !Features::DIVIDER;
@@ -96,18 +105,19 @@ pub fn run(args: SynthArgs) -> Result<ExitCode> {
         block_root: synth::BOARD_INSTANCE.to_string(),
     };
     let started = std::time::Instant::now();
-    let outcome =
-        match synth::synthesise(&verilog, &opts, &mut |line| {
-            eprintln!("[synth {:>5.1} s] {line}", started.elapsed().as_secs_f64())
-        }) {
-            Err(
-                e @ (synth::SynthError::DoesNotFit { .. } | synth::SynthError::DoesNotPack { .. }),
-            ) if !minimal => return Err(anyhow::Error::new(e).context(
-                "the board with these units does not fit the HX8K; `tgsi-core synth --minimal` \
-                 keeps only the texture unit of the optional units and fits",
-            )),
-            r => r?,
-        };
+    let outcome = match synth::synthesise(&verilog, &opts, &mut |line| {
+        eprintln!("[synth {:>5.1} s] {line}", started.elapsed().as_secs_f64())
+    }) {
+        Err(e @ (synth::SynthError::DoesNotFit { .. } | synth::SynthError::DoesNotPack { .. }))
+            if !minimal =>
+        {
+            return Err(anyhow::Error::new(e).context(
+                "the board with these units does not fit the HX8K; `tgsi-core synth` without \
+                 `--full` builds the one that fits (of the optional units the texture unit)",
+            ))
+        }
+        r => r?,
+    };
     let r = &outcome.report;
     let pct = |u: &synth::report::Usage| 100.0 * u.used as f64 / u.available.max(1) as f64;
     println!(
