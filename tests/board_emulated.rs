@@ -80,11 +80,14 @@ fn the_minimal_board_build_serves_the_host_tools() {
     };
     // ARL's vectors read 33 constant slots, beyond the loader's PARAMS: the host binds them
     // into the image's CONSTANTS instead.
-    for name in ["MAD", "TEX", "TXF", "DDX", "KIL", "ARL", "ARR"] {
+    // RCP without the divider is a multiply-add sequence (`compile/recip.rs`).
+    for name in [
+        "MAD", "TEX", "TXF", "DDX", "KIL", "ARL", "ARR", "RCP", "RCC",
+    ] {
         assert_eq!(row(name)["pass"], true, "{name}: {}", row(name));
     }
     for (name, unit) in [
-        ("RCP", "the divider"),
+        ("DIV", "the divider"),
         ("RSQ", "the transcendental steps"),
         ("XOR", "the integer ALU"),
         ("PUSHA", "the address stack"),
@@ -535,7 +538,8 @@ fn synthesised_netlist_runs_programs_through_the_uart() {
     // What yosys builds for the board that fits (`synth --minimal`: iCE40 LUTs, carries,
     // flip-flops and block RAMs with yosys's cell models) under Verilator, its UART at 8 clocks
     // per bit: programs covering the float pipeline, the compare unit, the mask stack, the
-    // exponent/logarithm steps and the texture unit (a bilinear 2D texture, part of the upload),
+    // exponent/logarithm steps, RCP without the divider and the texture unit (a bilinear 2D
+    // texture, part of the upload),
     // uploaded and run through the serial path, equal to the core model.
     let core = synth::minimal_config();
     let emu = emulate::start(
@@ -563,11 +567,11 @@ fn synthesised_netlist_runs_programs_through_the_uart() {
         include_str!("../src/cmd/selftest_programs/mad.tgsi"),
         include_str!("../src/cmd/selftest_programs/cmp.tgsi"),
         include_str!("../src/cmd/selftest_programs/flow.tgsi"),
-        // EXP's and LOG's exponent and fraction parts: their 2^x and log2 are transcendental
-        // sequences, which this build does not have.
+        // EXP's and LOG's exponent and fraction parts (their 2^x and log2 are transcendental
+        // sequences, which this build does not have) and RCP's multiply-add sequence.
         "FRAG\nDCL IN[0], GENERIC[0], LINEAR\nDCL OUT[0], COLOR\nDCL OUT[1], GENERIC[0]\n\
          DCL OUT[2], GENERIC[1]\nDCL SAMP[0]\nTEX OUT[0], IN[0], SAMP[0], 2D\n\
-         EXP OUT[1].xyw, IN[0].xxxx\nLOG OUT[2].xy, IN[0].yyyy\nEND\n",
+         EXP OUT[1].xyw, IN[0].xxxx\nLOG OUT[2].xy, IN[0].yyyy\nRCP OUT[2].zw, IN[0].x\nEND\n",
     ];
     for (k, text) in programs.iter().enumerate() {
         let program = microcode::tgsi::text::parse(text).expect("parses");

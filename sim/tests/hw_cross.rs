@@ -960,7 +960,7 @@ fn geometry_programs_stream_vertices_like_the_model() {
 fn the_board_build_that_fits_matches_the_model() {
     use sim::texture::{Filter, Format, Texture, Wrap};
     let cfg = CoreConfig::minimal();
-    let body = "LOG TEMP[0].xy, IN[0]\nEXP TEMP[1].xy, IN[1]\n\
+    let body = "LOG TEMP[0].xy, IN[0]\nEXP TEMP[1].xy, IN[1]\nRCP TEMP[1].zw, IN[1].x\n\
                 TEX TEMP[2], IN[0].yxzw, SAMP[0], 2D\n\
                 SLT TEMP[3], IN[0], IN[1]\n\
                 IF TEMP[3].xxxx\n  IF TEMP[3].yyyy\n    IF TEMP[3].zzzz\n      IF TEMP[3].wwww\n\
@@ -973,6 +973,8 @@ fn the_board_build_that_fits_matches_the_model() {
     let image = compile(&p, &cfg).expect("compiles").image;
     assert!(image.code.iter().any(|i| i.op == Op::Expn));
     assert!(image.code.iter().any(|i| i.op == Op::Tfet));
+    // RCP without the divider: its multiply-add sequence (`compile/recip.rs`).
+    assert!(image.code.iter().all(|i| i.op != Op::Rcp));
     sim::hardware::check_supported(&image, "verilator").expect("the build runs it");
     let mut cores: Vec<Box<dyn HostPort>> =
         vec![Box::new(RtlCore::new(&cfg).expect("the core builds"))];

@@ -229,18 +229,21 @@ pub fn run() -> Result<ExitCode> {
         compute * 1e3,
         serial
     );
-    // The bitstream that fits leaves out units; say which of them this shader needs.
+    // The bitstream that fits leaves out units; say which of them this shader needs, as the
+    // host tools compile it for that build (RCP is a multiply-add sequence there).
     // A unit that either of two features provides (the converter) only appears inside the
     // sequences of those features' own operations, which name the unit.
-    let used = image
-        .code
+    let minimal = synth::minimal_config();
+    let used = compile(&program, &minimal)
+        .map(|c| c.image.code)
+        .unwrap_or_default()
         .iter()
         .map(|i| i.op.info().unit.feature())
         .filter(|need| need.count_ones() == 1)
         .fold(0, |f, need| f | need);
     let missing: Vec<&str> = synth::OPTIONAL_UNITS
         .iter()
-        .filter(|(bit, _)| used & bit != 0 && synth::minimal_features() & bit == 0)
+        .filter(|(bit, _)| used & bit != 0 && minimal.features & bit == 0)
         .map(|(_, name)| *name)
         .collect();
     if let Some((last, rest)) = missing.split_last() {

@@ -381,7 +381,13 @@ pub(crate) fn instruction(c: &mut Ctx, inst: &Instruction) -> Result<(), Compile
         return Ok(());
     }
     if op == O::Rcp {
-        c.fin(Op::Rcp, d, 0xF, &[splat(a, 0)]);
+        // Without the divider (the board build that fits) RCP is a multiply-add sequence.
+        if let Some(regs) = c.rcp_scratch() {
+            let (last, s) = c.rcp_without_divider(splat(a, 0), regs)?;
+            c.fin(last, d, 0xF, &s);
+        } else {
+            c.fin(Op::Rcp, d, 0xF, &[splat(a, 0)]);
+        }
         return Ok(());
     }
     if let Some(f) = scalar(op) {
@@ -548,8 +554,9 @@ pub(crate) fn instruction(c: &mut Ctx, inst: &Instruction) -> Result<(), Compile
             let lo = c.lit(0x1F80_0000, false)?;
             let hi = c.lit(0x5F80_0000, false)?;
             let r = splat(Ctx::reg(t), 0);
-            c.op(Op::Rcp, t, 0b0001, &[splat(a, 0)]);
-            c.op(Op::Rcp, t, 0b0010, &[r]);
+            let regs = c.rcp_scratch();
+            c.rcp_into(t, 0b0001, splat(a, 0), regs)?;
+            c.rcp_into(t, 0b0010, r, regs)?;
             c.op(Op::Fmad, t, 0b0100, &[r, one, splat(Ctx::reg(t), 1)]);
             c.setp(Cond::Lt, d.mask, splat(Ctx::reg(t), 2), zero);
             let abs_r = Operand { abs: true, ..r };

@@ -22,6 +22,7 @@ mod flow;
 mod int;
 mod lower;
 mod operand;
+mod recip;
 mod texture;
 mod trans;
 

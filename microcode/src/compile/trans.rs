@@ -51,11 +51,11 @@ const Z: u8 = 0b0100;
 const W: u8 = 0b1000;
 
 /// Component `c` of register `r` as a scalar operand.
-fn at(r: u8, c: usize) -> Operand {
+pub(super) fn at(r: u8, c: usize) -> Operand {
     splat(Ctx::reg(r), c)
 }
 
-fn neg(o: Operand) -> Operand {
+pub(super) fn neg(o: Operand) -> Operand {
     Operand {
         neg: o.neg ^ 0xF,
         ..o
@@ -64,7 +64,7 @@ fn neg(o: Operand) -> Operand {
 
 impl Ctx<'_> {
     /// Component `c` of a compiler-constant K slot holding `v`.
-    fn seq_k(&mut self, v: [u32; 4], c: u8) -> Operand {
+    pub(super) fn seq_k(&mut self, v: [u32; 4], c: u8) -> Operand {
         Operand {
             file: SrcFile::K,
             index: self.alloc.data(v),
@@ -75,7 +75,13 @@ impl Ctx<'_> {
     }
 
     /// `fmul(a, b)` as a multiply-add.
-    fn mul(&mut self, dst: u8, mask: u8, a: Operand, b: Operand) -> Result<(), CompileError> {
+    pub(super) fn mul(
+        &mut self,
+        dst: u8,
+        mask: u8,
+        a: Operand,
+        b: Operand,
+    ) -> Result<(), CompileError> {
         let mzero = self.lit(0, true)?;
         self.op(Op::Fmad, dst, mask, &[a, b, mzero]);
         Ok(())

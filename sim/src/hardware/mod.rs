@@ -507,12 +507,12 @@ mod tests {
     /// operation no hardware build has stays unsupported.
     #[test]
     fn a_missing_unit_is_named_apart_from_a_model_only_operation() {
-        let rcp = "FRAG\nDCL IN[0], GENERIC[0], LINEAR\nDCL OUT[0], COLOR\n\
-                   RCP OUT[0], IN[0].xxxx\nEND\n";
-        assert!(check_supported(&image(rcp, &CoreConfig::default()), "board").is_ok());
-        match check_supported(&image(rcp, &CoreConfig::minimal()), "board") {
+        let div = "FRAG\nDCL IN[0], GENERIC[0], LINEAR\nDCL OUT[0], COLOR\n\
+                   DIV OUT[0], IN[0], IN[0].yxwz\nEND\n";
+        assert!(check_supported(&image(div, &CoreConfig::default()), "board").is_ok());
+        match check_supported(&image(div, &CoreConfig::minimal()), "board") {
             Err(HwError::NotBuilt { op, unit, .. }) => {
-                assert_eq!(op, "RCP");
+                assert_eq!(op, "DIV");
                 assert_eq!(unit, "the divider");
             }
             other => panic!("expected NotBuilt, got {other:?}"),
