@@ -34,7 +34,8 @@ pub struct SynthArgs {
     /// fit the HX8K; the command then stops with the counts (for measuring what the units cost).
     #[arg(long, conflicts_with = "minimal")]
     pub full: bool,
-    /// Leave out the divider (RCP, DIV, IMOD fault MISSING_UNIT on the board).
+    /// Leave out the divider (DIV, IMOD and the divisions of TXP and CUBE fault MISSING_UNIT
+    /// on the board; the host tools compile RCP as a multiply-add sequence for it).
     #[arg(long)]
     pub no_divider: bool,
     /// Leave out the integer ALU (integer operations fault MISSING_UNIT on the board).

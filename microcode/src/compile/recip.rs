@@ -20,8 +20,8 @@
 //! - powers of two (`mb = 1`) are `2^-E`; zeros, infinities and NaN are selected at the end, and
 //!   the sign of `x` (its bit, from `ISGN`) multiplies the magnitude.
 //!
-//! The sequence is 62 instructions on three scratch registers (16 clocks each: 992 clocks
-//! against the divider's 16 per component); `sim/tests/recip_sequence.rs` compares it with
+//! The sequence is 62 instructions on three scratch registers (16 clocks each: 992 clocks,
+//! where the divider takes 256 for a vec4); `sim/tests/recip_sequence.rs` compares it with
 //! `arith::frcp` bit for bit.
 
 use super::operand::{ONE, TWO, ZERO};

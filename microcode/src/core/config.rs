@@ -41,7 +41,8 @@ pub struct CoreConfig {
 pub struct Features;
 
 impl Features {
-    /// The iterative divider (DIV, RCP) exists.
+    /// The iterative divider (DIV, RCP) exists; without it the compiler writes RCP as a
+    /// multiply-add sequence (`compile/recip.rs`) and DIV faults MISSING_UNIT.
     pub const DIVIDER: u32 = 1;
     /// The texture unit exists.
     pub const TEXTURE: u32 = 2;
