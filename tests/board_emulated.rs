@@ -212,7 +212,7 @@ fn cli_load_and_run_on_the_emulated_board_match_the_core_model() {
         .expect("tgsi-core runs");
     let text = String::from_utf8_lossy(&selftest.stdout);
     assert!(selftest.status.success(), "selftest: {text}");
-    assert!(text.contains("loader and 5 core checks OK"), "{text}");
+    assert!(text.contains("loader and 6 core checks OK"), "{text}");
     for input in ["0=0.3,0.7,0,1", "0=0.05,0.2,0,1", "0@2=0.9,0.1,0,1"] {
         let run = |engine: &str| {
             let mut c = Command::new(bin);

@@ -136,9 +136,9 @@ fn selftest_checks_the_loader_and_compares_the_core_with_the_core_model() {
         stdout.contains("read-back: all image regions match"),
         "{stdout}"
     );
-    assert_eq!(stdout.matches(": ok\n").count(), 5, "{stdout}");
+    assert_eq!(stdout.matches(": ok\n").count(), 6, "{stdout}");
     assert!(
-        stdout.contains("selftest: loader and 5 core checks OK"),
+        stdout.contains("selftest: loader and 6 core checks OK"),
         "{stdout}"
     );
 }

@@ -29,15 +29,16 @@ pub struct SelftestArgs {
 }
 
 /// The built-in programs: (what they exercise, TGSI text).
-const PROGRAMS: [(&str, &str); 5] = [
+const PROGRAMS: [(&str, &str); 6] = [
     (
         "adder and multiplier (MAD, ADD, MUL, CONST)",
         include_str!("selftest_programs/mad.tgsi"),
     ),
     (
-        "divider (RCP, DIV)",
-        include_str!("selftest_programs/div.tgsi"),
+        "reciprocal (RCP, RCC; without the divider a multiply-add sequence)",
+        include_str!("selftest_programs/rcp.tgsi"),
     ),
+    ("divider (DIV)", include_str!("selftest_programs/div.tgsi")),
     (
         "compare and select (SLT, MIN, MAX, CMP)",
         include_str!("selftest_programs/cmp.tgsi"),
