@@ -33,7 +33,7 @@ fn emulation() -> Emulation {
 /// compiles for the units its INFO reports, passes what the build has and names what it lacks.
 #[test]
 fn the_minimal_board_build_serves_the_host_tools() {
-    let core = synth::minimal_config();
+    let core = CoreConfig::minimal();
     let emu = emulate::start(EmuEngine::Verilator, &core, EMULATED_BAUD, &mut |m| {
         eprintln!("{m}")
     })
@@ -541,7 +541,7 @@ fn synthesised_netlist_runs_programs_through_the_uart() {
     // exponent/logarithm steps, RCP without the divider and the texture unit (a bilinear 2D
     // texture, part of the upload),
     // uploaded and run through the serial path, equal to the core model.
-    let core = synth::minimal_config();
+    let core = CoreConfig::minimal();
     let emu = emulate::start(
         EmuEngine::Netlist,
         &core,

@@ -41,7 +41,7 @@ fn board_design_fits_meets_timing_and_keeps_its_blocks() {
     assert!(value("block RAMs") <= 32);
     assert_eq!(value("PLLs"), 1, "the PLL makes the core clock");
     // Each block synthesised alone keeps a plausible size: nothing was optimised away.
-    let blocks = synth::board_blocks(synth::minimal_features());
+    let blocks = synth::board_blocks(microcode::core::CoreConfig::minimal().features);
     assert!(
         blocks.iter().any(|b| b.0 == "core$misc$tex"),
         "the build that fits has the texture unit"

@@ -69,6 +69,18 @@ pub enum TexOp {
     Or,
 }
 
+impl TexOp {
+    /// Every step in encoding order (the enum's order is its Verilog encoding).
+    pub const ALL: [TexOp; 6] = [
+        TexOp::Idx,
+        TexOp::Frc,
+        TexOp::Fet,
+        TexOp::Sel,
+        TexOp::IdxF,
+        TexOp::Or,
+    ];
+}
+
 /// Step of the transcendental unit (one per `Seq` operation of the ISA).
 #[derive(Copy, Clone, Debug, PartialEq, Eq, LogicState)]
 pub enum TransOp {

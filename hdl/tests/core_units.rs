@@ -64,14 +64,7 @@ struct Op {
     tex: TexOp,
 }
 
-const TEX: [TexOp; 6] = [
-    TexOp::Idx,
-    TexOp::Frc,
-    TexOp::Fet,
-    TexOp::Sel,
-    TexOp::IdxF,
-    TexOp::Or,
-];
+const TEX: [TexOp; 6] = TexOp::ALL;
 
 const TRANS: [TransOp; 14] = [
     TransOp::Rsqr,

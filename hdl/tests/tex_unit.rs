@@ -15,14 +15,7 @@ use rust_hdl::core::check_error::check_all;
 use rust_hdl::prelude::*;
 
 const LATENCY: usize = 3;
-const OPS: [TexOp; 6] = [
-    TexOp::Idx,
-    TexOp::Frc,
-    TexOp::Fet,
-    TexOp::Sel,
-    TexOp::IdxF,
-    TexOp::Or,
-];
+const OPS: [TexOp; 6] = TexOp::ALL;
 
 /// An operand with the special exponents (infinity, NaN) often enough to exercise the
 /// non-finite coordinate rule.

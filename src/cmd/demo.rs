@@ -9,6 +9,7 @@
 use super::input::check_valid;
 use anyhow::{bail, Context, Result};
 use microcode::compile::compile;
+use microcode::core::config::Features;
 use microcode::core::{CoreConfig, Image};
 use microcode::tgsi::{text, Program};
 use sim::hardware::{
@@ -233,7 +234,7 @@ pub fn run() -> Result<ExitCode> {
     // host tools compile it for that build (RCP is a multiply-add sequence there).
     // A unit that either of two features provides (the converter) only appears inside the
     // sequences of those features' own operations, which name the unit.
-    let minimal = synth::minimal_config();
+    let minimal = CoreConfig::minimal();
     let used = compile(&program, &minimal)
         .map(|c| c.image.code)
         .unwrap_or_default()
@@ -241,7 +242,7 @@ pub fn run() -> Result<ExitCode> {
         .map(|i| i.op.info().unit.feature())
         .filter(|need| need.count_ones() == 1)
         .fold(0, |f, need| f | need);
-    let missing: Vec<&str> = synth::OPTIONAL_UNITS
+    let missing: Vec<&str> = Features::UNITS
         .iter()
         .filter(|(bit, _)| used & bit != 0 && minimal.features & bit == 0)
         .map(|(_, name)| *name)

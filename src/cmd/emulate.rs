@@ -40,7 +40,7 @@ pub fn run(a: EmulateArgs) -> Result<ExitCode> {
         other => bail!("unknown emulation engine `{other}` (verilator, rtl, netlist)"),
     };
     let core = if a.minimal {
-        synth::minimal_config()
+        CoreConfig::minimal()
     } else {
         CoreConfig::default()
     };

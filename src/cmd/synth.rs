@@ -1,10 +1,11 @@
 //! `tgsi-core synth`: the bitstream for the Alchitry Cu, with what it costs and how fast it runs.
-//! By default it builds the board that fits the HX8K ([`synth::minimal_config`]); `--full` asks
+//! By default it builds the board that fits the HX8K ([`CoreConfig::minimal`]); `--full` asks
 //! for every optional unit (which does not fit: for measuring what each one costs), and the
 //! `--no-*` options leave units out of either.
 
 use anyhow::{bail, Context, Result};
 use clap::Args;
+use microcode::core::CoreConfig;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -66,9 +67,9 @@ pub struct SynthArgs {
 pub fn run(args: SynthArgs) -> Result<ExitCode> {
     use microcode::core::config::Features;
     let mut core = if args.full {
-        microcode::core::CoreConfig::default()
+        CoreConfig::default()
     } else {
-        synth::minimal_config()
+        CoreConfig::minimal()
     };
     if args.no_divider {
         core.features &= !Features::DIVIDER;
@@ -86,7 +87,7 @@ pub fn run(args: SynthArgs) -> Result<ExitCode> {
         core.features &= !Features::TEXTURE;
     }
     // Whether this is already the build that fits.
-    let minimal = synth::is_minimal(&core);
+    let minimal = core == CoreConfig::minimal();
     // A board built without a unit has another ISA hash; the host tools read the features from
     // INFO and compile for them (`load::board_config`), and refuse image files built for another.
     let verilog = synth::board_verilog(&core, args.baud).map_err(anyhow::Error::msg)?;

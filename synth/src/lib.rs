@@ -8,7 +8,6 @@ pub mod report;
 pub use flow::{synthesise, Options, Outcome, SynthError};
 pub use report::Report;
 
-use microcode::core::config::Features;
 use microcode::core::CoreConfig;
 
 /// The clock the board's logic runs at in the bitstream (Hz): the PLL's output from the
@@ -18,25 +17,6 @@ pub const BOARD_CLOCK_HZ: u32 = hdl::board_chip::CORE_CLOCK_HZ as u32;
 /// Instance of the board top inside the chip: the prefix of every [`BOARD_BLOCKS`] path in the
 /// netlist synthesis reads.
 pub const BOARD_INSTANCE: &str = "board";
-
-/// The core's optional units (`CoreConfig::features` bits), each with its name: the board with
-/// all of them does not fit the HX8K; `tgsi-core synth --minimal` keeps only the texture unit.
-pub const OPTIONAL_UNITS: [(u32, &str); 5] = Features::UNITS;
-
-/// The features of the board build that fits (`--minimal`, [`CoreConfig::minimal`]).
-pub fn minimal_features() -> u32 {
-    CoreConfig::minimal().features
-}
-
-/// The configuration of the board build that fits the HX8K ([`CoreConfig::minimal`]).
-pub fn minimal_config() -> CoreConfig {
-    CoreConfig::minimal()
-}
-
-/// True when `core` is the build that fits (so a failure to fit is not "leave units out").
-pub fn is_minimal(core: &CoreConfig) -> bool {
-    *core == minimal_config()
-}
 
 /// The serial line rate of the board build (the loader's rate is fixed per build).
 pub const BOARD_BAUD: u32 = 115_200;

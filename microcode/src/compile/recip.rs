@@ -20,7 +20,7 @@
 //! - powers of two (`mb = 1`) are `2^-E`; zeros, infinities and NaN are selected at the end, and
 //!   the sign of `x` (its bit, from `ISGN`) multiplies the magnitude.
 //!
-//! The sequence is 62 instructions on three scratch registers (16 clocks each: 992 clocks,
+//! The sequence is 61 instructions on three scratch registers (16 clocks each: 976 clocks,
 //! where the divider takes 256 for a vec4); `sim/tests/recip_sequence.rs` compares it with
 //! `arith::frcp` bit for bit.
 
@@ -44,6 +44,23 @@ pub(crate) const RCP_SCRATCH: usize = 3;
 
 fn abs(o: Operand) -> Operand {
     Operand { abs: true, ..o }
+}
+
+/// One component of a scratch register.
+#[derive(Clone, Copy)]
+struct Slot {
+    reg: u8,
+    comp: usize,
+}
+
+impl Slot {
+    fn read(self) -> Operand {
+        at(self.reg, self.comp)
+    }
+
+    fn mask(self) -> u8 {
+        1 << self.comp
+    }
 }
 
 impl Ctx<'_> {
@@ -152,25 +169,18 @@ impl Ctx<'_> {
         self.mul(u, X, mh, p12)?;
         self.op(Op::Fmad, u, Y, &[mh, minus_one, big_m]);
 
-        // The first digit: estimate, remainder, correction, exact remainder.
+        // The first digit (u.z) of 2^35, its remainder R1 in u.w.
+        let slot = |reg, comp| Slot { reg, comp };
+        let split = (mh, ml, big_m);
         self.mul(u, Z, y, p12)?;
         self.op(Op::Flr, u, Z, &[d1]);
-        self.digit_fix(u, Z, d1, r, (mh, ml, big_m), p35, (vx, v))?;
-
-        // The second digit from R1 (u.w): estimate in v.y, remainder R0 in v.w.
+        self.digit(slot(u, 2), slot(u, 3), p35, slot(v, 0), split)?;
+        // The second digit (v.y) of R1 2^12 (v.z), its remainder R0 in v.w.
         self.mul(v, X, y, pm11)?;
         self.mul(v, Y, r, vx)?;
         self.op(Op::Flr, v, Y, &[vy]);
         self.mul(v, Z, r, p12)?;
-        self.op(Op::Fmad, v, Z, &[vy, neg(mh), vz]);
-        self.op(Op::Fmad, v, W, &[vy, neg(ml), vz]);
-        self.compare(Op::Set, Cond::Lt, v, X, vw, zero);
-        self.compare(Op::Set, Cond::Ge, v, Z, vw, big_m);
-        self.op(Op::Fmad, v, X, &[vz, one, neg(vx)]);
-        self.op(Op::Fmad, v, Y, &[vx, one, vy]);
-        self.mul(v, Z, r, p12)?;
-        self.op(Op::Fmad, v, Z, &[vy, neg(mh), vz]);
-        self.op(Op::Fmad, v, W, &[vy, neg(ml), vz]);
+        self.digit(slot(v, 1), slot(v, 3), vz, slot(v, 0), split)?;
 
         // Round to nearest: up when 2 R0 - Mb > 0; N = D1 2^12 + D0 (u.z), m = (N + up) 2^-23.
         self.op(Op::Fmad, v, W, &[vw, two, neg(big_m)]);
@@ -209,34 +219,36 @@ impl Ctx<'_> {
         Ok((Op::Fmad, [vw, vx, mzero]))
     }
 
-    /// Corrects the digit estimate in `d` (component `mask` of `reg`) by the sign of its
-    /// remainder and leaves the exact remainder `num - d * Mb` in `r` (the component after `d`):
-    /// `num` is `2^35` (the first digit). `tmp` is a free scalar of register `treg`.
-    #[allow(clippy::too_many_arguments)]
-    fn digit_fix(
+    /// Corrects the digit estimate in `d` (off by at most one) by the sign of its remainder
+    /// `num - d Mb` and leaves the exact remainder of the corrected digit in `r`; `tmp` is free.
+    fn digit(
         &mut self,
-        reg: u8,
-        mask: u8,
-        d: Operand,
-        r: Operand,
-        (mh, ml, big_m): (Operand, Operand, Operand),
+        d: Slot,
+        r: Slot,
         num: Operand,
-        (tmp, treg): (Operand, u8),
+        tmp: Slot,
+        (mh, ml, big_m): (Operand, Operand, Operand),
     ) -> Result<(), CompileError> {
         let one = self.lit(ONE, false)?;
+        let minus_one = self.lit(ONE, true)?;
         let zero = self.lit(ZERO, false)?;
-        let rmask = mask << 1;
-        // R' = (num - d Mh) - d Ml: off by at most one Mb, exact where it decides.
-        self.op(Op::Fmad, treg, X, &[d, neg(mh), num]);
-        self.op(Op::Fmad, reg, rmask, &[d, neg(ml), tmp]);
-        // corr = (R' >= Mb) - (R' < 0) into tmp (x) with y as a second flag.
-        self.compare(Op::Set, Cond::Lt, treg, X, r, zero);
-        self.compare(Op::Set, Cond::Ge, treg, Y, r, big_m);
-        let tmp_y = at(treg, 1);
-        self.op(Op::Fmad, treg, X, &[tmp_y, one, neg(tmp)]);
-        self.op(Op::Fmad, reg, mask, &[tmp, one, d]);
-        self.op(Op::Fmad, treg, X, &[d, neg(mh), num]);
-        self.op(Op::Fmad, reg, rmask, &[d, neg(ml), tmp]);
+        let remainder = |c: &mut Self| {
+            // (num - d Mh) - d Ml: exact for the right digit, and exact where it decides
+            // (the sign, and >= Mb) for one off by one.
+            c.op(Op::Fmad, tmp.reg, tmp.mask(), &[d.read(), neg(mh), num]);
+            c.op(Op::Fmad, r.reg, r.mask(), &[d.read(), neg(ml), tmp.read()]);
+        };
+        remainder(self);
+        self.compare(Op::Set, Cond::Lt, tmp.reg, tmp.mask(), r.read(), zero);
+        self.op(
+            Op::Fmad,
+            d.reg,
+            d.mask(),
+            &[tmp.read(), minus_one, d.read()],
+        );
+        self.compare(Op::Set, Cond::Ge, tmp.reg, tmp.mask(), r.read(), big_m);
+        self.op(Op::Fmad, d.reg, d.mask(), &[tmp.read(), one, d.read()]);
+        remainder(self);
         Ok(())
     }
 }
