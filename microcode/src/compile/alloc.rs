@@ -281,6 +281,16 @@ impl Alloc {
         k.min(255) as u8
     }
 
+    /// Appends a K slot holding `v` (no sharing with an equal slot: the binary64 library's
+    /// constant pool must be consecutive).
+    pub fn push_data(&mut self, v: [u32; 4]) {
+        let k = self.constants.len();
+        self.constants.push(ConstSlot {
+            k: k.min(usize::from(u16::MAX)) as u16,
+            source: ConstSource::Data(v),
+        });
+    }
+
     /// The place of a direct register reference; `None` when the file or form is not mapped.
     pub fn place(&self, r: &Register) -> Option<Place> {
         if r.indirect.is_some() {

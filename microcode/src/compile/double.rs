@@ -48,6 +48,9 @@ pub(crate) fn lower_double(c: &mut Ctx, inst: &Instruction) -> Result<(), Compil
     if is_compare && c.scratch_fits(COMPARE_SCRATCH) {
         return compare(c, inst, src[0], src[1]);
     }
+    if c.dlib.base.is_some() && is_arithmetic(inst.opcode) {
+        return library(c, inst, src);
+    }
     if inst.opcode == Opcode::DfracExp {
         let t = c.scratch();
         let mut i = Instr::new(Op::Dop);
@@ -68,6 +71,124 @@ pub(crate) fn lower_double(c: &mut Ctx, inst: &Instruction) -> Result<(), Compil
     }
     let d = c.dst(inst)?;
     c.fin_target(Op::Dop, d, 0xF, &src, number);
+    Ok(())
+}
+
+/// The double arithmetic the binary64 library computes.
+fn is_arithmetic(op: Opcode) -> bool {
+    matches!(
+        op,
+        Opcode::Dadd
+            | Opcode::Dmul
+            | Opcode::Dmad
+            | Opcode::Ddiv
+            | Opcode::Drcp
+            | Opcode::Dsqrt
+            | Opcode::Dfrac
+            | Opcode::DfracExp
+            | Opcode::Dldexp
+    )
+}
+
+/// Whether the program has double arithmetic (and so wants the library's registers).
+pub(crate) fn uses_library(p: &crate::tgsi::Program) -> bool {
+    p.instructions.iter().any(|i| is_arithmetic(i.opcode))
+}
+
+/// Double arithmetic as calls of the binary64 library (`dlib`): operands into its argument
+/// registers (low words as they are, high words with the operand's negate and absolute), the
+/// routines, the result(s) moved to the destination(s).
+fn library(c: &mut Ctx, inst: &Instruction, src: [Operand; 3]) -> Result<(), CompileError> {
+    use super::dlib::{Routine, A, B};
+    const X_Z: u8 = 0b0101;
+    const Y_W: u8 = 0b1010;
+    let load = |c: &mut Ctx, r: u8, o: Operand| {
+        let d = c.dlib_dst(r);
+        c.op(
+            Op::Mov,
+            d,
+            X_Z,
+            &[Operand {
+                neg: 0,
+                abs: false,
+                ..o
+            }],
+        );
+        c.op(
+            Op::Mov,
+            d,
+            Y_W,
+            &[Operand {
+                neg: o.neg & Y_W,
+                ..o
+            }],
+        );
+    };
+    let pair_const = |c: &mut Ctx, lo: u32, hi: u32| Operand {
+        file: SrcFile::K,
+        index: c.alloc.data([lo, hi, lo, hi]),
+        swz: [0, 1, 2, 3],
+        neg: 0,
+        abs: false,
+    };
+    match inst.opcode {
+        Opcode::Drcp => {
+            let one = pair_const(c, 0, 0x3FF0_0000);
+            let a = c.dlib_dst(A);
+            c.op(Op::Mov, a, 0xF, &[one]);
+            load(c, B, src[0]);
+            c.dlib_call(Routine::Div);
+        }
+        Opcode::Dsqrt | Opcode::DfracExp => {
+            load(c, A, src[0]);
+            c.dlib_call(if inst.opcode == Opcode::Dsqrt {
+                Routine::Sqrt
+            } else {
+                Routine::FracExp
+            });
+        }
+        Opcode::Dfrac => {
+            // x - trunc(x), then + 1 where that is negative: x - floor(x), rounded once.
+            load(c, A, src[0]);
+            c.dlib_call(Routine::TruncNeg);
+            c.dlib_call(Routine::Add);
+            let (a, b) = (c.dlib_reg(A), c.dlib_dst(B));
+            let sign = pair_const(c, 31, 31);
+            let one_hi = pair_const(c, 0, 0x3FF0_0000);
+            c.op(Op::Shr, b, 0xF, &[perm(a, [1, 1, 3, 3]), sign]);
+            c.op(Op::And, b, 0xF, &[Ctx::reg(b), one_hi]);
+            c.dlib_call(Routine::Add);
+        }
+        Opcode::Dmad => {
+            load(c, A, src[0]);
+            load(c, B, src[1]);
+            c.dlib_call(Routine::Mul);
+            load(c, B, src[2]);
+            c.dlib_call(Routine::Add);
+        }
+        op => {
+            load(c, A, src[0]);
+            load(c, B, src[1]);
+            c.dlib_call(match op {
+                Opcode::Dadd => Routine::Add,
+                Opcode::Dmul => Routine::Mul,
+                Opcode::Ddiv => Routine::Div,
+                _ => Routine::Ldexp,
+            });
+        }
+    }
+    let d = c.dst(inst)?;
+    let a = c.dlib_reg(A);
+    c.fin(Op::Mov, d, 0xF, &[a]);
+    if inst.opcode == Opcode::DfracExp {
+        let second = Instruction {
+            dst: inst.dst.get(1).into_iter().cloned().collect(),
+            ..inst.clone()
+        };
+        let d1 = c.dst(&second)?;
+        let b = c.dlib_reg(B);
+        c.fin(Op::Mov, d1, 0xF, &[b]);
+    }
     Ok(())
 }
 

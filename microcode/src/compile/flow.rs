@@ -69,7 +69,7 @@ impl Ctx<'_> {
         ))
     }
 
-    fn target(pc: usize) -> u16 {
+    pub(crate) fn target(pc: usize) -> u16 {
         // The branch-target limit is checked against the final program length.
         pc.min(1023) as u16
     }

@@ -17,6 +17,7 @@
 mod alloc;
 mod cc;
 mod depth;
+mod dlib;
 mod double;
 mod flow;
 mod int;
@@ -87,8 +88,17 @@ impl Compiled {
             let o = self.image.origin.get(pc).copied().map(usize::from);
             if o != last {
                 if let Some(o) = o {
-                    let t = tgsi.get(o).map_or("", |s| s.as_str());
-                    let _ = writeln!(out, "; tgsi {o}: {t}");
+                    match tgsi.get(o) {
+                        Some(t) => {
+                            let _ = writeln!(out, "; tgsi {o}: {t}");
+                        }
+                        None => {
+                            let _ = writeln!(
+                                out,
+                                "; binary64 library (compiler-generated subroutines)"
+                            );
+                        }
+                    }
                 }
                 last = o;
             }
@@ -118,6 +128,15 @@ pub fn compile(program: &Program, config: &CoreConfig) -> Result<Compiled, Compi
         alloc.fixed_registers += 2;
         b
     });
+    // The binary64 library's registers: reserved when the program has double arithmetic and
+    // can spare them (with room for an instruction's own scratch), else DOP stands in.
+    let mut dlib = dlib::Lib::default();
+    if double::uses_library(program)
+        && alloc.fixed_registers + dlib::REGISTERS + 2 <= usize::from(config.registers)
+    {
+        dlib.base = Some(alloc.fixed_registers.min(255) as u8);
+        alloc.fixed_registers += dlib::REGISTERS;
+    }
     let mut c = Ctx {
         program,
         config,
@@ -132,6 +151,7 @@ pub fn compile(program: &Program, config: &CoreConfig) -> Result<Compiled, Compi
         rep_base,
         cc_base,
         redirect: None,
+        dlib,
     };
     let mut starts = Vec::with_capacity(program.instructions.len());
     for (index, inst) in program.instructions.iter().enumerate() {
@@ -145,6 +165,12 @@ pub fn compile(program: &Program, config: &CoreConfig) -> Result<Compiled, Compi
     if c.code.last().map(|i| i.op) != Some(Op::End) {
         c.emit(Instr::new(Op::End));
     }
+    c.dlib_emit()?;
+    let lib_depth = if c.dlib.base.is_some() {
+        dlib::DEPTH
+    } else {
+        0
+    };
     let regs = c.alloc.fixed_registers + c.scratch_max;
     check_limit(
         "registers per lane (R)",
@@ -162,12 +188,12 @@ pub fn compile(program: &Program, config: &CoreConfig) -> Result<Compiled, Compi
     let (mask_depth, call_depth) = depth::depths(program)?;
     check_limit(
         "mask stack depth (nested IF, loops and calls)",
-        mask_depth.max(c.flow.max_depth),
+        mask_depth.max(c.flow.max_depth) + lib_depth,
         usize::from(config.mask_stack_depth),
     )?;
     check_limit(
         "call stack depth (nested CAL)",
-        call_depth,
+        call_depth + lib_depth,
         usize::from(config.call_stack_depth),
     )?;
     check_limit(
@@ -223,6 +249,8 @@ pub(crate) struct Ctx<'a> {
     cc_base: Option<u8>,
     /// Write the current instruction's result here instead of its destination.
     redirect: Option<u8>,
+    /// The binary64 library (`dlib`).
+    dlib: dlib::Lib,
 }
 
 impl Ctx<'_> {
