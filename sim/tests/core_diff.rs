@@ -1001,10 +1001,12 @@ fn unsupported_opcodes_are_reported_with_their_index() {
     }
 }
 
-/// Double opcodes agree with the reference: the arithmetic as DOP (the reference's binary64
-/// kernels), the comparisons and selects as integer sequences; with negate and absolute on the
-/// pairs, swizzled pairs, write masks, DFRACEXP's two results into registers its sources alias;
-/// the hardware engines refuse DOP by name.
+/// Double opcodes agree with the reference in a program that cannot spare the binary64
+/// library's registers: the arithmetic falls back to the model-only DOP (the reference's
+/// binary64 kernels), the comparisons and selects stay integer sequences; with negate and
+/// absolute on the pairs, swizzled pairs, write masks, DFRACEXP's two results into registers
+/// its sources alias; the hardware engines refuse DOP by name, saying why. (The library itself:
+/// `double_sequences.rs`, and `hw_cross.rs` on the hardware.)
 #[test]
 fn double_opcodes_agree_and_the_hardware_refuses_them() {
     let body = "DADD TEMP[0], IN[0], -IN[1].zwxy\nDMUL TEMP[1].xy, |IN[0]|, IN[1]\n\
@@ -1039,6 +1041,7 @@ fn double_opcodes_agree_and_the_hardware_refuses_them() {
     }
     let err = sim::hardware::check_supported(&image, "rtl").expect_err("refused");
     assert!(err.to_string().contains("DOP"), "{err}");
+    assert!(err.to_string().contains("binary64 library"), "{err}");
     // A DOP naming no double opcode (a damaged image) faults instead of writing nothing.
     let mut bad = image.clone();
     let at = bad

@@ -228,3 +228,51 @@ fn dmad() {
     }
     check("DMAD OUT[0], IN[0], IN[1], IN[2]\nEND\n", 3, &t);
 }
+
+/// One copy of the library serves every double instruction of a program; a program that cannot
+/// hold it beside its own instructions gets the model-only DOP, which still equals the
+/// reference on the core model.
+#[test]
+fn the_library_is_shared_and_gives_way_when_it_does_not_fit() {
+    let size = |body: &str| {
+        let src = format!("FRAG\nDCL IN[0..1]\nDCL OUT[0]\n{body}END\n");
+        let p = microcode::tgsi::text::parse(&src).expect("parses");
+        let image = compile(&p, &CoreConfig::default()).expect("compiles").image;
+        let dops = image.code.iter().filter(|i| i.op == Op::Dop).count();
+        (image.code.len(), dops, p, image)
+    };
+    let (one, dops, ..) = size("DADD OUT[0], IN[0], IN[1]\n");
+    assert_eq!(dops, 0);
+    let (two, dops, ..) = size("DADD OUT[0], IN[0], IN[1]\nDADD OUT[0].zw, OUT[0], -IN[0]\n");
+    assert_eq!(dops, 0);
+    assert!(
+        two - one <= 8,
+        "a second DADD costs its call only: {one} -> {two}"
+    );
+    let (len, dops, p, image) =
+        size("DADD OUT[0], IN[0], IN[1]\nDDIV OUT[0], OUT[0], IN[0]\nDSQRT OUT[0], OUT[0]\n");
+    assert_eq!(
+        dops, 3,
+        "three routines beside each other exceed 256 instructions"
+    );
+    assert!(len < 20);
+    let mut rng = XorShift::new(0xDB);
+    for _ in 0..50 {
+        let mut inputs = RunInputs::default();
+        for i in 0..2 {
+            let mut x = [[0u32; 4]; 4];
+            for lane in x.iter_mut() {
+                *lane = std::array::from_fn(|_| rng.next_u32());
+            }
+            inputs.inputs.insert(i, x);
+        }
+        let core = sim::core_model::run(&image, &inputs).expect("core model runs");
+        let reference = sim::reference::run(&p, &inputs).expect("reference runs");
+        for l in 0..4 {
+            assert_eq!(
+                core.lanes[l].outputs, reference.lanes[l].outputs,
+                "lane {l}"
+            );
+        }
+    }
+}

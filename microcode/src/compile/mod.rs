@@ -114,7 +114,24 @@ impl Compiled {
 }
 
 /// Compiles a validated program for `config`.
+///
+/// Double arithmetic becomes calls of the binary64 library (`dlib`), which runs on the
+/// hardware; a program that cannot hold the library (its registers or its instructions beside
+/// the program's own) gets the model-only DOP instead, which only the core model executes.
 pub fn compile(program: &Program, config: &CoreConfig) -> Result<Compiled, CompileError> {
+    match compile_with(program, config, true) {
+        Err(CompileError::Limit { .. }) if double::uses_library(program) => {
+            compile_with(program, config, false)
+        }
+        r => r,
+    }
+}
+
+fn compile_with(
+    program: &Program,
+    config: &CoreConfig,
+    library: bool,
+) -> Result<Compiled, CompileError> {
     if !program.executable {
         return Err(CompileError::Program(
             "the program is of a newer token version and is not executable".into(),
@@ -131,7 +148,8 @@ pub fn compile(program: &Program, config: &CoreConfig) -> Result<Compiled, Compi
     // The binary64 library's registers: reserved when the program has double arithmetic and
     // can spare them (with room for an instruction's own scratch), else DOP stands in.
     let mut dlib = dlib::Lib::default();
-    if double::uses_library(program)
+    if library
+        && double::uses_library(program)
         && alloc.fixed_registers + dlib::REGISTERS + 2 <= usize::from(config.registers)
     {
         dlib.base = Some(alloc.fixed_registers.min(255) as u8);

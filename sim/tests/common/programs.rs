@@ -28,7 +28,7 @@ pub const POOL: [u32; 16] = [
     0x42C8_0000, // 100
 ];
 
-/// Inputs 0 and 1 of every lane as two binary64 pairs each (x, z the low words): random bits,
+/// Inputs 0, 1 and 2 of every lane as two binary64 pairs each (x, z the low words): random bits,
 /// zeros, infinities, NaN, subnormals, the largest value, and values equal or next to the
 /// previous one (so that comparisons meet equal high words), or numbers in [-8, 8).
 pub fn random_double_inputs(rng: &mut XorShift) -> RunInputs {
@@ -58,7 +58,7 @@ pub fn random_double_inputs(rng: &mut XorShift) -> RunInputs {
         let b = x.to_bits();
         [b as u32, (b >> 32) as u32]
     };
-    for i in 0..2 {
+    for i in 0..3 {
         for l in 0..4 {
             let (a, b) = (value(rng), value(rng));
             inputs.set_input_lane(i, l, [a[0], a[1], b[0], b[1]]);
