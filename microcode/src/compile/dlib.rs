@@ -30,14 +30,15 @@ use super::{CompileError, Ctx};
 use crate::core::isa::{Cond, Instr, Op, Operand, SrcFile, SWZ_ZERO};
 
 /// Registers of R the library reserves.
-pub(crate) const REGISTERS: usize = 10;
+pub(crate) const REGISTERS: usize = 9;
 
 /// Nesting the library adds to the call and mask stacks: an operation, its unpack or pack, and
 /// the shift with sticky bits inside the pack.
 pub(crate) const DEPTH: usize = 3;
 
 // Register roles, relative to the library's base register.
-/// First operand (pair bits), and the result.
+/// First operand (pair bits), and the result; once unpacked, a second 64-bit value (a
+/// significand, DDIV's remainder); after PACK the mask "the integer result is not zero".
 pub(crate) const A: u8 = 0;
 /// Second operand (DFRACEXP: the significand result).
 pub(crate) const B: u8 = 1;
@@ -45,16 +46,14 @@ pub(crate) const B: u8 = 1;
 const X: u8 = 2;
 /// Shift counts; DMUL's accumulator and DDIV's quotient.
 const N: u8 = 3;
-/// The exponent (per pair, in both components).
+/// High components: the exponent; low components: the class representative of the result
+/// (binary32 +-0, +-1, +-inf or NaN; see REP).
 const E: u8 = 4;
 /// High components: the result's sign bit; low components: DADD's subtract flag, DMUL's sticky.
 const S: u8 = 5;
-/// A second 64-bit value: an unpacked significand, DDIV's remainder; for the finish the mask
-/// "the integer result is not zero".
-const M: u8 = 6;
-const T0: u8 = 7;
-const T1: u8 = 8;
-const T2: u8 = 9;
+const T0: u8 = 6;
+const T1: u8 = 7;
+const T2: u8 = 8;
 
 const LO: u8 = 0b0101;
 const HI: u8 = 0b1010;
@@ -367,10 +366,10 @@ impl Em<'_, '_> {
         self.o(Op::Or, X, LO, &[self.v(X), self.v(T0)]);
     }
 
-    /// M = -1 where X is not 0.
+    /// A = -1 where X is not 0.
     fn nz_mask(&mut self) {
         self.o(Op::Or, T0, ALL, &[self.lo(X), self.hi(X)]);
-        self.nonzero(M, ALL, self.v(T0), T1);
+        self.nonzero(A, ALL, self.v(T0), T1);
     }
 
     fn routine(&mut self, r: Routine) -> Result<(), CompileError> {
@@ -410,7 +409,7 @@ impl Em<'_, '_> {
         self.o(Op::Max, T0, ALL, &[self.lo(T0), self.hi(T0)]);
         self.o(Op::Shr, T0, ALL, &[self.v(T0), self.k(23)]);
         self.o(Op::Isub, N, ALL, &[self.v(N), self.v(T0)]);
-        self.o(Op::Isub, E, ALL, &[self.v(E), self.v(N)]);
+        self.o(Op::Isub, E, HI, &[self.v(E), self.v(N)]);
         // X <<= N (0..63): words first, then the rest.
         self.o(Op::Shl, T0, ALL, &[self.v(N), self.k(26)]);
         self.o(Op::Shr, T0, ALL, &[self.v(T0), self.k(31)]);
@@ -465,15 +464,15 @@ impl Em<'_, '_> {
     /// the exponent 2047 (their results come from the class representatives). Clobbers T0,
     /// T1, N.
     fn unpack(&mut self) {
-        self.o(Op::Shr, E, ALL, &[self.hi(X), self.k(20)]);
-        self.o(Op::And, E, ALL, &[self.v(E), self.k(0x7FF)]);
+        self.o(Op::Shr, E, HI, &[self.v(X), self.k(20)]);
+        self.o(Op::And, E, HI, &[self.v(E), self.k(0x7FF)]);
         self.o(Op::And, X, HI, &[self.v(X), self.k(0xF_FFFF)]);
         // The implicit bit where the exponent is not 0; subnormals take exponent 1.
-        self.nonzero(T0, ALL, self.v(E), T1);
+        self.nonzero(T0, HI, self.v(E), T1);
         self.o(Op::And, T1, HI, &[self.v(T0), self.k(0x10_0000)]);
         self.o(Op::Or, X, HI, &[self.v(X), self.v(T1)]);
-        self.o(Op::Iadd, E, ALL, &[self.v(E), self.v(T0)]);
-        self.o(Op::Iadd, E, ALL, &[self.v(E), self.k(1)]);
+        self.o(Op::Iadd, E, HI, &[self.v(E), self.v(T0)]);
+        self.o(Op::Iadd, E, HI, &[self.v(E), self.k(1)]);
         self.o(Op::Mov, N, ALL, &[self.k(127 + 52)]);
         self.call(Routine::Norm);
         self.ret();
@@ -487,12 +486,12 @@ impl Em<'_, '_> {
         self.o(Op::Mov, N, ALL, &[self.k(127 + 62)]);
         self.call(Routine::Norm);
         // Subnormal: shift right by max(1 - E, 0) with sticky; field base max(E - 1, 0).
-        self.o(Op::Isub, N, ALL, &[self.k(1), self.v(E)]);
+        self.o(Op::Isub, N, ALL, &[self.k(1), self.hi(E)]);
         self.o(Op::Shr, T0, ALL, &[self.v(N), self.k(31)]);
         self.o(Op::Not, T0, ALL, &[self.v(T0)]);
         self.o(Op::And, N, ALL, &[self.v(N), self.v(T0)]);
-        self.o(Op::Iadd, E, ALL, &[self.v(E), self.v(N)]);
-        self.o(Op::Iadd, E, ALL, &[self.v(E), self.k(0xFFFF_FFFF)]);
+        self.o(Op::Iadd, E, HI, &[self.v(E), self.v(N)]);
+        self.o(Op::Iadd, E, HI, &[self.v(E), self.k(0xFFFF_FFFF)]);
         self.call(Routine::Shr);
         // Round: + 0x1FF + lsb, carry into the high word.
         self.o(Op::Shr, T0, LO, &[self.v(X), self.k(10)]);
@@ -551,17 +550,17 @@ impl Em<'_, '_> {
         self.ret();
     }
 
-    /// FINISH: X = the integer path's result, M = -1 where it is not zero (else the result is
-    /// 0 with the sign S.hi), T1.hi = the representative of the result (a NaN gives the NaN,
+    /// FINISH: X = the integer path's result, A = -1 where it is not zero (else the result is
+    /// 0 with the sign S.hi), E.lo = the representative of the result (a NaN gives the NaN,
     /// an infinity the infinity with its sign). The result goes to A.
     fn finish(&mut self) {
-        self.o(Op::And, X, ALL, &[self.v(X), self.v(M)]);
-        self.o(Op::Not, T0, HI, &[self.v(M)]);
+        self.o(Op::And, X, ALL, &[self.v(X), self.v(A)]);
+        self.o(Op::Not, T0, HI, &[self.v(A)]);
         self.o(Op::And, T0, HI, &[self.v(T0), self.v(S)]);
         self.o(Op::Or, X, HI, &[self.v(X), self.v(T0)]);
         // Infinity: |rep| == inf.
         let inf = self.k(0x7F80_0000);
-        let h = self.hi(T1);
+        let h = self.lo(E);
         self.setp(Cond::Eq, Operand { abs: true, ..h }, inf);
         self.o(Op::And, T0, ALL, &[h, self.kp(0, 0x8000_0000)]);
         self.o(Op::Or, T0, ALL, &[self.v(T0), self.kp(0, 0x7FF0_0000)]);
@@ -582,8 +581,16 @@ impl Em<'_, '_> {
         self.o(Op::Fmad, T1, HI, &[self.v(T1), self.up(T1), mzero]);
     }
 
+    /// Keeps the result's representative (T1.hi) in E.lo, where FINISH finds it.
+    fn keep_class(&mut self) {
+        self.o(Op::Mov, E, LO, &[self.down(T1)]);
+    }
+
     /// ADD: A + B.
     fn add(&mut self) {
+        self.call(Routine::Rep);
+        self.o(Op::Fmad, T1, HI, &[self.v(T1), self.one, self.up(T1)]);
+        self.keep_class();
         // Order by magnitude: |A| >= |B| (64-bit compare of the magnitudes).
         let mag = self.kp(0xFFFF_FFFF, 0x7FFF_FFFF);
         self.o(Op::And, T0, ALL, &[self.v(A), mag]);
@@ -612,14 +619,14 @@ impl Em<'_, '_> {
         self.call(Routine::Unpack);
         self.o(Op::Mov, N, ALL, &[self.k(127 + 61)]);
         self.call(Routine::Norm);
-        self.o(Op::Mov, M, ALL, &[self.v(X)]);
+        self.o(Op::Mov, A, ALL, &[self.v(X)]);
         self.o(Op::Mov, T2, ALL, &[self.v(E)]);
         self.o(Op::Mov, X, ALL, &[self.v(B)]);
         self.call(Routine::Unpack);
         self.o(Op::Mov, N, ALL, &[self.k(127 + 61)]);
         self.call(Routine::Norm);
-        self.o(Op::Isub, N, ALL, &[self.v(T2), self.v(E)]);
-        self.o(Op::Iadd, E, ALL, &[self.v(T2), self.k(10)]);
+        self.o(Op::Isub, N, ALL, &[self.hi(T2), self.hi(E)]);
+        self.o(Op::Iadd, E, HI, &[self.v(T2), self.k(10)]);
         self.call(Routine::Shr);
         // Subtract: X = -X (64-bit) where the flag is set.
         self.o(Op::Ineg, T0, ALL, &[self.v(X)]);
@@ -627,10 +634,10 @@ impl Em<'_, '_> {
         self.o(Op::Shr, T1, LO, &[self.v(T1), self.k(31)]);
         self.o(Op::Iadd, T0, HI, &[self.v(T0), self.up(T1)]);
         self.select(X, self.v(T0), self.lo(S), T1);
-        // X = M + X (64-bit).
-        self.o(Op::Iadd, T0, ALL, &[self.v(M), self.v(X)]);
-        self.o(Op::And, T1, LO, &[self.v(M), self.v(X)]);
-        self.o(Op::Or, T2, LO, &[self.v(M), self.v(X)]);
+        // X = A + X (64-bit).
+        self.o(Op::Iadd, T0, ALL, &[self.v(A), self.v(X)]);
+        self.o(Op::And, T1, LO, &[self.v(A), self.v(X)]);
+        self.o(Op::Or, T2, LO, &[self.v(A), self.v(X)]);
         self.o(Op::Not, X, LO, &[self.v(T0)]);
         self.o(Op::And, T2, LO, &[self.v(T2), self.v(X)]);
         self.o(Op::Or, T1, LO, &[self.v(T1), self.v(T2)]);
@@ -641,20 +648,18 @@ impl Em<'_, '_> {
         // An exact zero sum is +0 unless both operands are -0.
         self.o(Op::Not, T0, HI, &[self.lo(S)]);
         self.o(Op::And, S, HI, &[self.v(S), self.v(T0)]);
-        self.call(Routine::Rep);
-        self.o(Op::Fmad, T1, HI, &[self.v(T1), self.one, self.up(T1)]);
         self.call(Routine::Finish);
         self.ret();
     }
 
-    /// Unpacks A into M (significand) and T2 (exponent), B into X and E; S.hi = sign of the
+    /// Unpacks A into A (significand) and T2.hi (exponent), B into X and E; S.hi = sign of the
     /// product or quotient.
     fn unpack_both(&mut self) {
         self.o(Op::Xor, S, HI, &[self.v(A), self.v(B)]);
         self.o(Op::And, S, HI, &[self.v(S), self.k(0x8000_0000)]);
         self.o(Op::Mov, X, ALL, &[self.v(A)]);
         self.call(Routine::Unpack);
-        self.o(Op::Mov, M, ALL, &[self.v(X)]);
+        self.o(Op::Mov, A, ALL, &[self.v(X)]);
         self.o(Op::Mov, T2, ALL, &[self.v(E)]);
         self.o(Op::Mov, X, ALL, &[self.v(B)]);
         self.call(Routine::Unpack);
@@ -662,18 +667,21 @@ impl Em<'_, '_> {
 
     /// MUL: A * B by 53 steps of shift and add.
     fn mul(&mut self) {
+        self.call(Routine::Rep);
+        self.rep_product();
+        self.keep_class();
         self.unpack_both();
         // Product P = ma * mb; the loop leaves P / 2^45 (plus sticky): E = ea + eb - 1020.
-        self.o(Op::Iadd, E, ALL, &[self.v(E), self.v(T2)]);
-        self.o(Op::Iadd, E, ALL, &[self.v(E), self.k((-1020i32) as u32)]);
-        self.limbs_in(M, 8);
+        self.o(Op::Iadd, E, HI, &[self.v(E), self.v(T2)]);
+        self.o(Op::Iadd, E, HI, &[self.v(E), self.k((-1020i32) as u32)]);
+        self.limbs_in(A, 8);
         self.o(Op::Mov, N, ALL, &[self.zero()]);
         self.o(Op::Mov, S, LO, &[self.zero()]);
         self.o(Op::Mov, T2, ALL, &[self.k(0x4254_0000)]); // 53.0
         let start = self.c.code.len();
         self.o(Op::And, T0, ALL, &[self.lo(X), self.k(1)]);
         self.o(Op::Ineg, T0, ALL, &[self.v(T0)]);
-        self.o(Op::And, T0, ALL, &[self.v(T0), self.v(M)]);
+        self.o(Op::And, T0, ALL, &[self.v(T0), self.v(A)]);
         self.o(Op::Iadd, N, ALL, &[self.v(N), self.v(T0)]);
         self.limbs_carry(N);
         self.o(Op::And, T0, LO, &[self.v(N), self.k(1)]);
@@ -692,19 +700,23 @@ impl Em<'_, '_> {
         self.o(Op::Or, X, LO, &[self.v(N), self.v(S)]);
         self.o(Op::Mov, X, HI, &[self.v(N)]);
         self.call(Routine::Pack);
-        self.call(Routine::Rep);
-        self.rep_product();
         self.call(Routine::Finish);
         self.ret();
     }
 
     /// DIV: A / B by 56 steps of restoring division.
     fn div(&mut self) {
+        self.call(Routine::Rep);
+        // The class of 1 / B: 0x7F800000 - rep swaps +-0 and +-inf, keeps signs, makes 1 a 2
+        // and a NaN a NaN.
+        self.o(Op::Isub, T1, LO, &[self.k(0x7F80_0000), self.v(T1)]);
+        self.rep_product();
+        self.keep_class();
         self.unpack_both();
         // q = floor(ma * 2^55 / mb): E = ea - eb + 1030.
-        self.o(Op::Isub, E, ALL, &[self.v(T2), self.v(E)]);
-        self.o(Op::Iadd, E, ALL, &[self.v(E), self.k(1030)]);
-        self.limbs_in(M, 0);
+        self.o(Op::Isub, E, HI, &[self.v(T2), self.v(E)]);
+        self.o(Op::Iadd, E, HI, &[self.v(E), self.k(1030)]);
+        self.limbs_in(A, 0);
         self.limbs_in(X, 0);
         self.o(Op::Mov, N, ALL, &[self.zero()]);
         self.o(Op::Mov, T2, ALL, &[self.k(0x4260_0000)]); // 56.0
@@ -713,48 +725,49 @@ impl Em<'_, '_> {
         self.loop_end(start, T2);
         self.limbs_out(N);
         self.o(Op::Mov, X, ALL, &[self.v(N)]);
-        self.or_sticky(M);
+        self.or_sticky(A);
         self.call(Routine::Pack);
-        self.call(Routine::Rep);
-        // The class of 1 / B: 0x7F800000 - rep swaps +-0 and +-inf, keeps signs, makes 1 a 2
-        // and a NaN a NaN.
-        self.o(Op::Isub, T1, LO, &[self.k(0x7F80_0000), self.v(T1)]);
-        // x / inf: the integer path knows no infinity; the result is a zero.
-        self.setp(Cond::Eq, self.lo(T1), self.zero());
-        self.pw(Op::Mov, M, ALL, &[self.zero()]);
-        self.rep_product();
+        // A zero class (x / inf among them, which the integer path does not see): zero.
+        self.setp(Cond::Eq, self.lo(E), self.zero());
+        self.pw(Op::Mov, A, ALL, &[self.zero()]);
         self.call(Routine::Finish);
         self.ret();
     }
 
-    /// One restoring step: where the remainder M >= `d` (limbs), M -= d and the quotient (root)
+    /// One restoring step: where the remainder A >= `d` (limbs), A -= d and the quotient (root)
     /// N gains a 1 bit, else a 0 bit; DDIV's remainder then doubles (`double_m`).
     fn divide_step(&mut self, d: u8, double_m: bool) {
-        self.o(Op::Isub, T0, ALL, &[self.v(M), self.v(d)]);
+        self.o(Op::Isub, T0, ALL, &[self.v(A), self.v(d)]);
         self.o(Op::Shr, T1, LO, &[self.v(T0), self.k(31)]);
         self.o(Op::And, T0, LO, &[self.v(T0), self.k(0x7FFF_FFFF)]);
         self.o(Op::Iadd, T0, HI, &[self.v(T0), self.up(T1)]);
         self.o(Op::Shr, T1, ALL, &[self.hi(T0), self.k(31)]);
         self.o(Op::Not, T1, ALL, &[self.v(T1)]);
-        self.select(M, self.v(T0), self.v(T1), T0);
+        self.select(A, self.v(T0), self.v(T1), T0);
         self.o(Op::And, T1, LO, &[self.v(T1), self.k(1)]);
         self.o(Op::Shl, N, ALL, &[self.v(N), self.k(1)]);
         self.o(Op::Or, N, LO, &[self.v(N), self.v(T1)]);
         self.limbs_carry(N);
         if double_m {
-            self.limbs_shl1(M);
+            self.limbs_shl1(A);
         }
     }
 
     /// SQRT: digit by digit, one root bit per step from a remainder fed two radicand bits.
     fn sqrt(&mut self) {
+        self.call(Routine::Rep);
+        // sqrt of the class: below zero (not -0) gives NaN.
+        self.o(Op::Mov, T0, ALL, &[self.k(0x7FC0_0000)]);
+        self.setp(Cond::Lt, self.hi(T1), self.zero());
+        self.pw(Op::Mov, T1, HI, &[self.v(T0)]);
+        self.keep_class();
         self.o(Op::And, S, HI, &[self.v(A), self.k(0x8000_0000)]);
         self.o(Op::Mov, X, ALL, &[self.v(A)]);
         self.call(Routine::Unpack);
         // value = m * 2^(E - 1075); where E - 1075 is odd, m doubles and E drops by one.
-        self.o(Op::Iadd, T0, ALL, &[self.v(E), self.k(1)]);
+        self.o(Op::Iadd, T0, ALL, &[self.hi(E), self.k(1)]);
         self.o(Op::And, N, ALL, &[self.v(T0), self.k(1)]);
-        self.o(Op::Isub, E, ALL, &[self.v(E), self.v(N)]);
+        self.o(Op::Isub, E, HI, &[self.v(E), self.v(N)]);
         self.o(Op::Shl, T1, HI, &[self.v(X), self.v(N)]);
         self.o(Op::Shr, T0, HI, &[self.lo(X), self.k(31)]);
         self.o(Op::And, T0, HI, &[self.v(T0), self.v(N)]);
@@ -764,19 +777,19 @@ impl Em<'_, '_> {
         // give q = floor(sqrt(m * 2^56)) in [2^54, 2^55), value = q * 2^((E - 1075) / 2 - 28):
         // E = (E - 1075) / 2 + 1057.
         self.shl_const(X, 10);
-        self.o(Op::Iadd, E, ALL, &[self.v(E), self.k((-1075i32) as u32)]);
-        self.o(Op::Shr, E, ALL, &[self.v(E), self.k(1)]);
-        self.o(Op::Iadd, E, ALL, &[self.v(E), self.k(1057)]);
-        self.o(Op::Mov, M, ALL, &[self.zero()]);
+        self.o(Op::Iadd, E, HI, &[self.v(E), self.k((-1075i32) as u32)]);
+        self.o(Op::Shr, E, HI, &[self.v(E), self.k(1)]);
+        self.o(Op::Iadd, E, HI, &[self.v(E), self.k(1057)]);
+        self.o(Op::Mov, A, ALL, &[self.zero()]);
         self.o(Op::Mov, N, ALL, &[self.zero()]);
         self.o(Op::Mov, T2, ALL, &[self.k(0x425C_0000)]); // 55.0
         let start = self.c.code.len();
-        // M = (M << 2) | the top two bits of X; X <<= 2.
-        self.limbs_shl1(M);
-        self.limbs_shl1(M);
+        // A = (A << 2) | the top two bits of X; X <<= 2.
+        self.limbs_shl1(A);
+        self.limbs_shl1(A);
         self.o(Op::Shr, T0, LO, &[self.down(X), self.k(30)]);
         self.o(Op::And, T0, LO, &[self.v(T0), self.k(3)]);
-        self.o(Op::Or, M, LO, &[self.v(M), self.v(T0)]);
+        self.o(Op::Or, A, LO, &[self.v(A), self.v(T0)]);
         self.shl_const(X, 2);
         // Trial B = (q << 2) | 1 (B is not an operand of DSQRT).
         self.o(Op::Mov, B, ALL, &[self.v(N)]);
@@ -787,13 +800,8 @@ impl Em<'_, '_> {
         self.loop_end(start, T2);
         self.limbs_out(N);
         self.o(Op::Mov, X, ALL, &[self.v(N)]);
-        self.or_sticky(M);
+        self.or_sticky(A);
         self.call(Routine::Pack);
-        self.call(Routine::Rep);
-        // sqrt of the class: below zero (not -0) gives NaN.
-        self.o(Op::Mov, T0, ALL, &[self.k(0x7FC0_0000)]);
-        self.setp(Cond::Lt, self.hi(T1), self.zero());
-        self.pw(Op::Mov, T1, HI, &[self.v(T0)]);
         self.call(Routine::Finish);
         self.ret();
     }
@@ -801,6 +809,15 @@ impl Em<'_, '_> {
     /// LDEXP: A * 2^trunc(B), B a binary64 integer; |n| beyond 2^13 saturates (every such
     /// result over- or underflows).
     fn ldexp(&mut self) {
+        self.call(Routine::Rep);
+        // The class of 2^n: finite n -> 1, +inf -> inf, -inf -> 0, NaN stays.
+        let l = self.lo(T1);
+        self.setp(Cond::Lt, Operand { abs: true, ..l }, self.k(0x7F80_0000));
+        self.pw(Op::Mov, T1, LO, &[self.one]);
+        self.setp(Cond::Eq, self.v(T1), self.k(0xFF80_0000));
+        self.pw(Op::Mov, T1, LO, &[self.zero()]);
+        self.rep_product();
+        self.keep_class();
         // n: B's high word as a binary32 (exponent clamped to [1000, 1036]), truncated.
         self.o(Op::Shr, T0, HI, &[self.v(B), self.k(20)]);
         self.o(Op::And, T0, HI, &[self.v(T0), self.k(0x7FF)]);
@@ -820,17 +837,9 @@ impl Em<'_, '_> {
         self.o(Op::And, S, HI, &[self.v(A), self.k(0x8000_0000)]);
         self.o(Op::Mov, X, ALL, &[self.v(A)]);
         self.call(Routine::Unpack);
-        self.o(Op::Iadd, E, ALL, &[self.v(E), self.v(T2)]);
-        self.o(Op::Iadd, E, ALL, &[self.v(E), self.k(10)]);
+        self.o(Op::Iadd, E, HI, &[self.v(E), self.v(T2)]);
+        self.o(Op::Iadd, E, HI, &[self.v(E), self.k(10)]);
         self.call(Routine::Pack);
-        self.call(Routine::Rep);
-        // The class of 2^n: finite n -> 1, +inf -> inf, -inf -> 0, NaN stays.
-        let l = self.lo(T1);
-        self.setp(Cond::Lt, Operand { abs: true, ..l }, self.k(0x7F80_0000));
-        self.pw(Op::Mov, T1, LO, &[self.one]);
-        self.setp(Cond::Eq, self.v(T1), self.k(0xFF80_0000));
-        self.pw(Op::Mov, T1, LO, &[self.zero()]);
-        self.rep_product();
         self.call(Routine::Finish);
         self.ret();
     }
@@ -848,15 +857,15 @@ impl Em<'_, '_> {
         self.o(Op::Or, X, HI, &[self.v(X), self.v(S)]);
         // Exponent E - 1022 through binary32: hi = (|f| >> 3) + (896 << 20) | sign,
         // lo = f << 29; 0 when the exponent is 0.
-        self.o(Op::Iadd, E, ALL, &[self.v(E), self.k((-1022i32) as u32)]);
-        self.o(Op::I2f, E, ALL, &[self.v(E)]);
+        self.o(Op::Iadd, E, HI, &[self.v(E), self.k((-1022i32) as u32)]);
+        self.o(Op::I2f, E, HI, &[self.v(E)]);
         self.o(Op::And, T0, HI, &[self.v(E), self.k(0x7FFF_FFFF)]);
         self.o(Op::Shr, T0, HI, &[self.v(T0), self.k(3)]);
         self.o(Op::Iadd, T0, HI, &[self.v(T0), self.k(0x3800_0000)]);
         self.o(Op::And, T2, HI, &[self.v(E), self.k(0x8000_0000)]);
         self.o(Op::Or, T0, HI, &[self.v(T0), self.v(T2)]);
-        self.o(Op::Shl, T0, LO, &[self.v(E), self.k(29)]);
-        self.nonzero(T2, ALL, self.v(E), N);
+        self.o(Op::Shl, T0, LO, &[self.down(E), self.k(29)]);
+        self.nonzero(T2, ALL, self.hi(E), N);
         self.o(Op::And, T0, ALL, &[self.v(T0), self.v(T2)]);
         // Zero, infinity, NaN: exponent 0, the operand itself (NaN canonical).
         self.o(Op::Mov, B, ALL, &[self.v(X)]);

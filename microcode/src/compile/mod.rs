@@ -146,11 +146,12 @@ fn compile_with(
         b
     });
     // The binary64 library's registers: reserved when the program has double arithmetic and
-    // can spare them (with room for an instruction's own scratch), else DOP stands in.
+    // can spare them, else DOP stands in (as it does, by the retry in `compile`, when the
+    // program's own scratch or instructions then do not fit).
     let mut dlib = dlib::Lib::default();
     if library
         && double::uses_library(program)
-        && alloc.fixed_registers + dlib::REGISTERS + 2 <= usize::from(config.registers)
+        && alloc.fixed_registers + dlib::REGISTERS <= usize::from(config.registers)
     {
         dlib.base = Some(alloc.fixed_registers.min(255) as u8);
         alloc.fixed_registers += dlib::REGISTERS;
