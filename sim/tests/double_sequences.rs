@@ -276,3 +276,27 @@ fn the_library_is_shared_and_gives_way_when_it_does_not_fit() {
         }
     }
 }
+
+/// A longer sweep outside the default suite (benchmark-style, a few minutes in release:
+/// `cargo test --release -p sim --test double_sequences -- --ignored`): a million random
+/// operand tuples per operation.
+#[test]
+#[ignore = "long sweep; run explicitly"]
+fn sweep_random_operands() {
+    const N: usize = 1_000_000;
+    for (k, (text, sources)) in [
+        ("DADD OUT[0], IN[0], IN[1]\nEND\n", 2),
+        ("DMUL OUT[0], IN[0], IN[1]\nEND\n", 2),
+        ("DDIV OUT[0], IN[0], IN[1]\nEND\n", 2),
+        ("DSQRT OUT[0], IN[0]\nEND\n", 1),
+        ("DFRAC OUT[0], IN[0]\nEND\n", 1),
+        ("DMAD OUT[0], IN[0], IN[1], IN[2]\nEND\n", 3),
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        let r = random(N * sources, 0xE0 + k as u64);
+        let t: Vec<Vec<u64>> = r.chunks(sources).map(|c| c.to_vec()).collect();
+        assert_eq!(check(text, sources, &t), N);
+    }
+}

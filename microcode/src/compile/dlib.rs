@@ -19,8 +19,10 @@
 //! Special operands are found by class: each operand maps to a binary32 representative (+-0,
 //! +-1, +-inf or NaN) on which the float unit evaluates the operation; a NaN or infinite
 //! representative overrides the integer result (0*inf, inf-inf, 0/0 are NaN by IEEE rules of
-//! the float unit). Zero and infinite operands get exponents of -12000 and +12000, so the
-//! integer path itself underflows or overflows where IEEE says zero or infinity.
+//! the float unit), and a zero one makes DDIV's result zero (x / inf); zero operands give a zero
+//! significand, which the integer path carries to a zero result (FINISH gives it its sign).
+//! The representative is computed first, so that the operands' registers are free for the
+//! integer path.
 //!
 //! The library takes [`REGISTERS`] registers of R (reserved above the program's own registers);
 //! a program that cannot spare them, or whose code would not fit with it, gets the model-only
@@ -479,7 +481,7 @@ impl Em<'_, '_> {
     }
 
     /// PACK: X (below 2^63), E (value = X * 2^(E - 1085)), S.hi (sign) -> X, the binary64
-    /// rounded to nearest even on the subnormal grid (overflow: infinity), M = -1 where X was
+    /// rounded to nearest even on the subnormal grid (overflow: infinity), A = -1 where X was
     /// not 0 (FINISH makes those results zeros).
     fn pack(&mut self) {
         self.nz_mask();
