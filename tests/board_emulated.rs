@@ -102,7 +102,8 @@ fn the_minimal_board_build_serves_the_host_tools() {
             "{name}: {r}"
         );
     }
-    // What still fails is what no board build runs: the model-only double arithmetic (DOP).
+    // Nothing else fails; were something to, only a model-only operation (DOP: double
+    // arithmetic in a program that cannot hold the binary64 library) could.
     for r in doc["rows"].as_array().expect("rows") {
         let b = &r["results"]["board"];
         if b["pass"] == false && b["not_built"] == false {

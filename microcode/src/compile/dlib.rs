@@ -32,7 +32,7 @@ use super::{CompileError, Ctx};
 use crate::core::isa::{Cond, Instr, Op, Operand, SrcFile, SWZ_ZERO};
 
 /// Registers of R the library reserves.
-pub(crate) const REGISTERS: usize = 9;
+pub(crate) const REGISTERS: usize = 8;
 
 /// Nesting the library adds to the call and mask stacks: an operation, its unpack or pack, and
 /// the shift with sticky bits inside the pack.
@@ -55,7 +55,6 @@ const E: u8 = 4;
 const S: u8 = 5;
 const T0: u8 = 6;
 const T1: u8 = 7;
-const T2: u8 = 8;
 
 const LO: u8 = 0b0101;
 const HI: u8 = 0b1010;
@@ -306,14 +305,15 @@ impl Em<'_, '_> {
         self.o(Op::Xor, d, ALL, &[self.v(d), self.v(t)]);
     }
 
-    /// A loop of `count` iterations: SETP + JMPP back to `start` (counter `ctr`, a float).
+    /// The end of a loop: SETP + JMPP back to `start` while the counter (a float in the low
+    /// components of `ctr`) stays above 0 after its decrement.
     fn loop_end(&mut self, start: usize, ctr: u8) {
         let mone = Operand {
             neg: 0xF,
             ..self.one
         };
-        self.o(Op::Fmad, ctr, ALL, &[self.v(ctr), self.one, mone]);
-        self.setp(Cond::Gt, self.v(ctr), self.zero());
+        self.o(Op::Fmad, ctr, LO, &[self.v(ctr), self.one, mone]);
+        self.setp(Cond::Gt, self.lo(ctr), self.zero());
         let mut j = Instr::new(Op::Jmpp);
         j.wmask = 1;
         j.target = Ctx::target(start);
@@ -428,7 +428,7 @@ impl Em<'_, '_> {
     }
 
     /// SHR: X >>= N (N >= 0, clamped to 63; X below 2^63), the bits shifted out ORed into
-    /// bit 0. Clobbers T0, T1, T2, N.
+    /// bit 0. Clobbers T0, T1, B (free whenever SHR is called), N.
     fn shr_sticky(&mut self) {
         self.o(Op::I2f, T0, ALL, &[self.v(N)]);
         self.o(Op::Min, T0, ALL, &[self.v(T0), self.k(0x427C_0000)]);
@@ -437,24 +437,24 @@ impl Em<'_, '_> {
         self.o(Op::Shr, T0, ALL, &[self.v(T0), self.k(31)]);
         // T1 = the bits lost: the low word when N >= 32 ...
         self.o(Op::And, T1, LO, &[self.v(X), self.v(T0)]);
-        self.o(Op::Xor, T2, ALL, &[self.v(X), self.down(X)]);
-        self.o(Op::And, T2, ALL, &[self.v(T2), self.v(T0)]);
-        self.o(Op::Xor, X, ALL, &[self.v(X), self.v(T2)]);
+        self.o(Op::Xor, B, ALL, &[self.v(X), self.down(X)]);
+        self.o(Op::And, B, ALL, &[self.v(B), self.v(T0)]);
+        self.o(Op::Xor, X, ALL, &[self.v(X), self.v(B)]);
         // ... and the low N & 31 bits of what is now the low word.
-        self.o(Op::Shl, T2, LO, &[self.k(0xFFFF_FFFF), self.v(N)]);
-        self.o(Op::Not, T2, LO, &[self.v(T2)]);
-        self.o(Op::And, T2, LO, &[self.v(T2), self.v(X)]);
-        self.o(Op::Or, T1, LO, &[self.v(T1), self.v(T2)]);
+        self.o(Op::Shl, B, LO, &[self.k(0xFFFF_FFFF), self.v(N)]);
+        self.o(Op::Not, B, LO, &[self.v(B)]);
+        self.o(Op::And, B, LO, &[self.v(B), self.v(X)]);
+        self.o(Op::Or, T1, LO, &[self.v(T1), self.v(B)]);
         // lo = (lo >>> r) | ((hi << 1) << (31 - r)); hi >>= r.
-        self.o(Op::Shl, T2, LO, &[self.down(X), self.k(1)]);
+        self.o(Op::Shl, B, LO, &[self.down(X), self.k(1)]);
         self.o(Op::Xor, T0, LO, &[self.v(N), self.k(31)]);
-        self.o(Op::Shl, T2, LO, &[self.v(T2), self.v(T0)]);
+        self.o(Op::Shl, B, LO, &[self.v(B), self.v(T0)]);
         self.o(Op::Shr, T0, LO, &[self.k(0x8000_0000), self.v(N)]);
         self.o(Op::Shl, T0, LO, &[self.v(T0), self.k(1)]);
         self.o(Op::Not, T0, LO, &[self.v(T0)]);
         self.o(Op::Shr, X, ALL, &[self.v(X), self.v(N)]);
         self.o(Op::And, X, LO, &[self.v(X), self.v(T0)]);
-        self.o(Op::Or, X, LO, &[self.v(X), self.v(T2)]);
+        self.o(Op::Or, X, LO, &[self.v(X), self.v(B)]);
         self.nonzero(T1, LO, self.v(T1), T0);
         self.o(Op::And, T1, LO, &[self.v(T1), self.k(1)]);
         self.o(Op::Or, X, LO, &[self.v(X), self.v(T1)]);
@@ -514,19 +514,19 @@ impl Em<'_, '_> {
         self.o(Op::Shr, T0, HI, &[self.v(X), self.k(21)]);
         self.o(Op::Iadd, T0, HI, &[self.v(T0), self.v(E)]);
         self.o(Op::Isub, T0, HI, &[self.k(2045), self.v(T0)]);
-        self.o(Op::Shr, T2, ALL, &[self.hi(T0), self.k(31)]);
+        self.o(Op::Shr, B, ALL, &[self.hi(T0), self.k(31)]);
         // Exponent (the significand's bit 52 adds the last 1) and sign; infinity on overflow.
         self.o(Op::Shl, T0, HI, &[self.v(E), self.k(20)]);
         self.o(Op::Iadd, X, HI, &[self.v(X), self.v(T0)]);
         self.o(Op::Or, X, HI, &[self.v(X), self.v(S)]);
         self.o(Op::And, T1, ALL, &[self.v(S), self.kp(0, 0x8000_0000)]);
         self.o(Op::Or, T1, ALL, &[self.v(T1), self.kp(0, 0x7FF0_0000)]);
-        self.select(X, self.v(T1), self.v(T2), T0);
+        self.select(X, self.v(T1), self.v(B), T0);
         self.ret();
     }
 
     /// REP: T1.hi = A's class representative (+-0, +-1, +-inf, NaN as binary32), T1.lo = B's.
-    /// Clobbers T0, T2.
+    /// Clobbers T0, N.
     fn rep(&mut self) {
         // key = |high word| | (low word != 0): 0 zero, 0x7FF00000 infinity, above NaN.
         self.o(Op::Mov, T1, HI, &[self.up(A)]);
@@ -537,13 +537,13 @@ impl Em<'_, '_> {
         self.o(Op::Or, T1, LO, &[self.v(T1), self.down(B)]);
         self.o(Op::And, T1, ALL, &[self.v(T1), self.k(0x7FFF_FFFF)]);
         // Finite: min(key, 1) as a float (0 or 1); key - 0x7FF00000 >= 0: inf, > 0: NaN.
-        self.o(Op::Isub, T2, ALL, &[self.v(T1), self.k(0x7FF0_0000)]);
-        self.o(Op::I2f, T2, ALL, &[self.v(T2)]);
+        self.o(Op::Isub, N, ALL, &[self.v(T1), self.k(0x7FF0_0000)]);
+        self.o(Op::I2f, N, ALL, &[self.v(N)]);
         self.o(Op::U2f, T1, ALL, &[self.v(T1)]);
         self.o(Op::Min, T1, ALL, &[self.v(T1), self.one]);
-        self.setp(Cond::Ge, self.v(T2), self.zero());
+        self.setp(Cond::Ge, self.v(N), self.zero());
         self.pw(Op::Mov, T1, ALL, &[self.k(0x7F80_0000)]);
-        self.setp(Cond::Gt, self.v(T2), self.zero());
+        self.setp(Cond::Gt, self.v(N), self.zero());
         self.pw(Op::Mov, T1, ALL, &[self.k(0x7FC0_0000)]);
         // Signs.
         self.o(Op::And, T0, HI, &[self.v(A), self.k(0x8000_0000)]);
@@ -597,18 +597,18 @@ impl Em<'_, '_> {
         let mag = self.kp(0xFFFF_FFFF, 0x7FFF_FFFF);
         self.o(Op::And, T0, ALL, &[self.v(A), mag]);
         self.o(Op::And, T1, ALL, &[self.v(B), mag]);
-        self.o(Op::Isub, T2, ALL, &[self.v(T0), self.v(T1)]);
+        self.o(Op::Isub, X, ALL, &[self.v(T0), self.v(T1)]);
         self.o(Op::Xor, N, LO, &[self.v(T0), self.v(T1)]);
         self.o(Op::Not, N, LO, &[self.v(N)]);
-        self.o(Op::And, N, LO, &[self.v(N), self.v(T2)]);
+        self.o(Op::And, N, LO, &[self.v(N), self.v(X)]);
         self.o(Op::Not, T0, LO, &[self.v(T0)]);
         self.o(Op::And, T0, LO, &[self.v(T0), self.v(T1)]);
         self.o(Op::Or, T0, LO, &[self.v(T0), self.v(N)]);
         self.o(Op::Shr, T0, LO, &[self.v(T0), self.k(31)]);
-        self.o(Op::Iadd, T2, HI, &[self.v(T2), self.up(T0)]);
-        self.o(Op::Shr, T2, ALL, &[self.hi(T2), self.k(31)]);
+        self.o(Op::Iadd, X, HI, &[self.v(X), self.up(T0)]);
+        self.o(Op::Shr, X, ALL, &[self.hi(X), self.k(31)]);
         self.o(Op::Xor, T0, ALL, &[self.v(A), self.v(B)]);
-        self.o(Op::And, T0, ALL, &[self.v(T0), self.v(T2)]);
+        self.o(Op::And, T0, ALL, &[self.v(T0), self.v(X)]);
         self.o(Op::Xor, A, ALL, &[self.v(A), self.v(T0)]);
         self.o(Op::Xor, B, ALL, &[self.v(B), self.v(T0)]);
         // S = (subtract flag, sign of the larger).
@@ -622,13 +622,13 @@ impl Em<'_, '_> {
         self.o(Op::Mov, N, ALL, &[self.k(127 + 61)]);
         self.call(Routine::Norm);
         self.o(Op::Mov, A, ALL, &[self.v(X)]);
-        self.o(Op::Mov, T2, ALL, &[self.v(E)]);
         self.o(Op::Mov, X, ALL, &[self.v(B)]);
+        self.o(Op::Mov, B, ALL, &[self.v(E)]);
         self.call(Routine::Unpack);
         self.o(Op::Mov, N, ALL, &[self.k(127 + 61)]);
         self.call(Routine::Norm);
-        self.o(Op::Isub, N, ALL, &[self.hi(T2), self.hi(E)]);
-        self.o(Op::Iadd, E, HI, &[self.v(T2), self.k(10)]);
+        self.o(Op::Isub, N, ALL, &[self.hi(B), self.hi(E)]);
+        self.o(Op::Iadd, E, HI, &[self.v(B), self.k(10)]);
         self.call(Routine::Shr);
         // Subtract: X = -X (64-bit) where the flag is set.
         self.o(Op::Ineg, T0, ALL, &[self.v(X)]);
@@ -639,10 +639,10 @@ impl Em<'_, '_> {
         // X = A + X (64-bit).
         self.o(Op::Iadd, T0, ALL, &[self.v(A), self.v(X)]);
         self.o(Op::And, T1, LO, &[self.v(A), self.v(X)]);
-        self.o(Op::Or, T2, LO, &[self.v(A), self.v(X)]);
+        self.o(Op::Or, B, LO, &[self.v(A), self.v(X)]);
         self.o(Op::Not, X, LO, &[self.v(T0)]);
-        self.o(Op::And, T2, LO, &[self.v(T2), self.v(X)]);
-        self.o(Op::Or, T1, LO, &[self.v(T1), self.v(T2)]);
+        self.o(Op::And, B, LO, &[self.v(B), self.v(X)]);
+        self.o(Op::Or, T1, LO, &[self.v(T1), self.v(B)]);
         self.o(Op::Shr, T1, LO, &[self.v(T1), self.k(31)]);
         self.o(Op::Isub, X, HI, &[self.v(T0), self.up(T1)]);
         self.o(Op::Mov, X, LO, &[self.v(T0)]);
@@ -654,7 +654,7 @@ impl Em<'_, '_> {
         self.ret();
     }
 
-    /// Unpacks A into A (significand) and T2.hi (exponent), B into X and E; S.hi = sign of the
+    /// Unpacks A into A (significand) and B.hi (exponent), B into X and E; S.hi = sign of the
     /// product or quotient.
     fn unpack_both(&mut self) {
         self.o(Op::Xor, S, HI, &[self.v(A), self.v(B)]);
@@ -662,8 +662,8 @@ impl Em<'_, '_> {
         self.o(Op::Mov, X, ALL, &[self.v(A)]);
         self.call(Routine::Unpack);
         self.o(Op::Mov, A, ALL, &[self.v(X)]);
-        self.o(Op::Mov, T2, ALL, &[self.v(E)]);
         self.o(Op::Mov, X, ALL, &[self.v(B)]);
+        self.o(Op::Mov, B, ALL, &[self.v(E)]);
         self.call(Routine::Unpack);
     }
 
@@ -674,12 +674,12 @@ impl Em<'_, '_> {
         self.keep_class();
         self.unpack_both();
         // Product P = ma * mb; the loop leaves P / 2^45 (plus sticky): E = ea + eb - 1020.
-        self.o(Op::Iadd, E, HI, &[self.v(E), self.v(T2)]);
+        self.o(Op::Iadd, E, HI, &[self.v(E), self.v(B)]);
         self.o(Op::Iadd, E, HI, &[self.v(E), self.k((-1020i32) as u32)]);
         self.limbs_in(A, 8);
         self.o(Op::Mov, N, ALL, &[self.zero()]);
         self.o(Op::Mov, S, LO, &[self.zero()]);
-        self.o(Op::Mov, T2, ALL, &[self.k(0x4254_0000)]); // 53.0
+        self.o(Op::Mov, B, ALL, &[self.k(0x4254_0000)]); // 53.0
         let start = self.c.code.len();
         self.o(Op::And, T0, ALL, &[self.lo(X), self.k(1)]);
         self.o(Op::Ineg, T0, ALL, &[self.v(T0)]);
@@ -697,7 +697,7 @@ impl Em<'_, '_> {
         self.o(Op::Shr, X, ALL, &[self.v(X), self.k(1)]);
         self.o(Op::And, X, LO, &[self.v(X), self.k(0x7FFF_FFFF)]);
         self.o(Op::Or, X, LO, &[self.v(X), self.v(T0)]);
-        self.loop_end(start, T2);
+        self.loop_end(start, B);
         self.limbs_out(N);
         self.o(Op::Or, X, LO, &[self.v(N), self.v(S)]);
         self.o(Op::Mov, X, HI, &[self.v(N)]);
@@ -716,15 +716,15 @@ impl Em<'_, '_> {
         self.keep_class();
         self.unpack_both();
         // q = floor(ma * 2^55 / mb): E = ea - eb + 1030.
-        self.o(Op::Isub, E, HI, &[self.v(T2), self.v(E)]);
+        self.o(Op::Isub, E, HI, &[self.v(B), self.v(E)]);
         self.o(Op::Iadd, E, HI, &[self.v(E), self.k(1030)]);
         self.limbs_in(A, 0);
         self.limbs_in(X, 0);
         self.o(Op::Mov, N, ALL, &[self.zero()]);
-        self.o(Op::Mov, T2, ALL, &[self.k(0x4260_0000)]); // 56.0
+        self.o(Op::Mov, B, ALL, &[self.k(0x4260_0000)]); // 56.0
         let start = self.c.code.len();
         self.divide_step(X, true);
-        self.loop_end(start, T2);
+        self.loop_end(start, B);
         self.limbs_out(N);
         self.o(Op::Mov, X, ALL, &[self.v(N)]);
         self.or_sticky(A);
@@ -784,7 +784,7 @@ impl Em<'_, '_> {
         self.o(Op::Iadd, E, HI, &[self.v(E), self.k(1057)]);
         self.o(Op::Mov, A, ALL, &[self.zero()]);
         self.o(Op::Mov, N, ALL, &[self.zero()]);
-        self.o(Op::Mov, T2, ALL, &[self.k(0x425C_0000)]); // 55.0
+        self.o(Op::Mov, S, LO, &[self.k(0x425C_0000)]); // 55.0
         let start = self.c.code.len();
         // A = (A << 2) | the top two bits of X; X <<= 2.
         self.limbs_shl1(A);
@@ -799,7 +799,7 @@ impl Em<'_, '_> {
         self.limbs_shl1(B);
         self.o(Op::Or, B, LO, &[self.v(B), self.k(1)]);
         self.divide_step(B, false);
-        self.loop_end(start, T2);
+        self.loop_end(start, S);
         self.limbs_out(N);
         self.o(Op::Mov, X, ALL, &[self.v(N)]);
         self.or_sticky(A);
@@ -830,16 +830,16 @@ impl Em<'_, '_> {
         self.o(Op::Iadd, T0, HI, &[self.v(T0), self.k((-896i32) as u32)]);
         self.o(Op::Shl, T0, HI, &[self.v(T0), self.k(23)]);
         self.o(Op::And, T1, HI, &[self.v(B), self.k(0x800F_FFFF)]);
-        self.o(Op::Shl, T2, HI, &[self.v(T1), self.k(3)]);
+        self.o(Op::Shl, X, HI, &[self.v(T1), self.k(3)]);
         self.o(Op::And, T1, HI, &[self.v(T1), self.k(0x8000_0000)]);
         self.o(Op::Or, T0, HI, &[self.v(T0), self.v(T1)]);
-        self.o(Op::Or, T0, HI, &[self.v(T0), self.v(T2)]);
+        self.o(Op::Or, T0, HI, &[self.v(T0), self.v(X)]);
         self.o(Op::Trnc, T0, HI, &[self.v(T0)]);
-        self.o(Op::F2if, T2, ALL, &[self.hi(T0)]);
+        self.o(Op::F2if, B, ALL, &[self.hi(T0)]);
         self.o(Op::And, S, HI, &[self.v(A), self.k(0x8000_0000)]);
         self.o(Op::Mov, X, ALL, &[self.v(A)]);
         self.call(Routine::Unpack);
-        self.o(Op::Iadd, E, HI, &[self.v(E), self.v(T2)]);
+        self.o(Op::Iadd, E, HI, &[self.v(E), self.v(B)]);
         self.o(Op::Iadd, E, HI, &[self.v(E), self.k(10)]);
         self.call(Routine::Pack);
         self.call(Routine::Finish);
@@ -864,11 +864,11 @@ impl Em<'_, '_> {
         self.o(Op::And, T0, HI, &[self.v(E), self.k(0x7FFF_FFFF)]);
         self.o(Op::Shr, T0, HI, &[self.v(T0), self.k(3)]);
         self.o(Op::Iadd, T0, HI, &[self.v(T0), self.k(0x3800_0000)]);
-        self.o(Op::And, T2, HI, &[self.v(E), self.k(0x8000_0000)]);
-        self.o(Op::Or, T0, HI, &[self.v(T0), self.v(T2)]);
+        self.o(Op::And, B, HI, &[self.v(E), self.k(0x8000_0000)]);
+        self.o(Op::Or, T0, HI, &[self.v(T0), self.v(B)]);
         self.o(Op::Shl, T0, LO, &[self.down(E), self.k(29)]);
-        self.nonzero(T2, ALL, self.hi(E), N);
-        self.o(Op::And, T0, ALL, &[self.v(T0), self.v(T2)]);
+        self.nonzero(B, ALL, self.hi(E), N);
+        self.o(Op::And, T0, ALL, &[self.v(T0), self.v(B)]);
         // Zero, infinity, NaN: exponent 0, the operand itself (NaN canonical).
         self.o(Op::Mov, B, ALL, &[self.v(X)]);
         let h = self.hi(T1);
@@ -895,9 +895,9 @@ impl Em<'_, '_> {
         self.o(Op::F2if, T0, ALL, &[self.v(T0)]);
         // mask = -1 << k (64-bit).
         self.o(Op::Shl, T1, ALL, &[self.k(0xFFFF_FFFF), self.v(T0)]);
-        self.o(Op::Shl, T2, ALL, &[self.v(T0), self.k(26)]);
-        self.o(Op::Shr, T2, ALL, &[self.v(T2), self.k(31)]);
-        self.o(Op::Not, T0, ALL, &[self.v(T2)]);
+        self.o(Op::Shl, B, ALL, &[self.v(T0), self.k(26)]);
+        self.o(Op::Shr, B, ALL, &[self.v(B), self.k(31)]);
+        self.o(Op::Not, T0, ALL, &[self.v(B)]);
         self.o(Op::And, T1, LO, &[self.v(T1), self.v(T0)]);
         self.o(Op::Or, T1, HI, &[self.v(T1), self.v(T0)]);
         self.o(Op::And, B, ALL, &[self.v(A), self.v(T1)]);

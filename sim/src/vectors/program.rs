@@ -99,7 +99,9 @@ pub fn program_for(v: &Vector) -> (Program, RunInputs) {
     }
     let ndst = info.num_dst.max(1) as i32;
     p.declarations.push(decl(File::Output, 0, ndst - 1));
-    p.declarations.push(decl(File::Temporary, 0, n_in + ndst));
+    // TEMP[0..k-1] hold the operands, TEMP[k..k+ndst-1] the results.
+    p.declarations
+        .push(decl(File::Temporary, 0, n_in + ndst - 1));
     for i in 0..k {
         p.instructions.push(inst(
             Opcode::Mov,
