@@ -241,8 +241,20 @@ fn the_library_is_shared_and_gives_way_when_it_does_not_fit() {
         let dops = image.code.iter().filter(|i| i.op == Op::Dop).count();
         (image.code.len(), dops, p, image)
     };
-    let (one, dops, ..) = size("DADD OUT[0], IN[0], IN[1]\n");
+    let (one, dops, p, image) = size("DADD OUT[0], IN[0], IN[1]\n");
     assert_eq!(dops, 0);
+    // The routines follow END; the listings name them as the library's, not a TGSI line's.
+    let end = image
+        .code
+        .iter()
+        .position(|i| i.op == Op::End)
+        .expect("END");
+    assert!(image.origin[end + 1..]
+        .iter()
+        .all(|&o| o == microcode::core::image::LIBRARY_ORIGIN));
+    assert!(microcode::core::disasm::listing(&image).contains("; binary64 library"));
+    let compiled = compile(&p, &CoreConfig::default()).expect("compiles");
+    assert!(compiled.listing(&p).contains("; binary64 library"));
     let (two, dops, ..) = size("DADD OUT[0], IN[0], IN[1]\nDADD OUT[0].zw, OUT[0], -IN[0]\n");
     assert_eq!(dops, 0);
     assert!(

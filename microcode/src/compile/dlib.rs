@@ -149,7 +149,8 @@ impl Ctx<'_> {
         }
         needed.sort();
         needed.dedup();
-        self.index = self.program.instructions.len();
+        // Origin LIBRARY_ORIGIN: the routines belong to no one TGSI instruction.
+        self.index = usize::from(crate::core::image::LIBRARY_ORIGIN);
         let kbase = self.alloc.constants.len();
         let mut em = Em {
             c: self,

@@ -153,10 +153,11 @@ pub fn listing(img: &Image) -> String {
         let _ = writeln!(t, "; OUT[{}] <- R{}", m.tgsi, m.reg);
     }
     for (pc, i) in img.code.iter().enumerate() {
-        let origin = img
-            .origin
-            .get(pc)
-            .map_or(String::new(), |o| format!("  ; tgsi {o}"));
+        let origin = match img.origin.get(pc) {
+            Some(&crate::core::image::LIBRARY_ORIGIN) => "  ; binary64 library".to_string(),
+            Some(o) => format!("  ; tgsi {o}"),
+            None => String::new(),
+        };
         let _ = writeln!(t, "{pc:4}: {:<48}{origin}", instr_text(i));
     }
     t

@@ -67,9 +67,13 @@ pub struct Image {
     pub constants: Vec<ConstSlot>,
     pub inputs: Vec<RegMap>,
     pub outputs: Vec<RegMap>,
-    /// Per core instruction: the TGSI instruction index it came from.
+    /// Per core instruction: the TGSI instruction index it came from ([`LIBRARY_ORIGIN`] for
+    /// the compiler's binary64 library).
     pub origin: Vec<u16>,
 }
+
+/// The origin of the instructions of the binary64 library, which no one TGSI instruction owns.
+pub const LIBRARY_ORIGIN: u16 = u16::MAX;
 
 /// An image that cannot be read.
 #[derive(Debug, Error, Clone, PartialEq, Eq)]
