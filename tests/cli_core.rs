@@ -111,3 +111,50 @@ fn accuracy_table_passes_its_bounds() {
         );
     }
 }
+
+/// Double arithmetic compiles to the binary64 library, which the listing names; a program that
+/// cannot hold it still compiles (the model-only DOP), with a note on stderr saying so.
+#[test]
+fn compile_names_the_binary64_library_and_its_fallback() {
+    let src = tmp("dadd.tgsi");
+    let img = tmp("dadd.img");
+    std::fs::write(
+        &src,
+        "FRAG\nDCL IN[0..1]\nDCL OUT[0]\nDADD OUT[0], IN[0], IN[1]\nEND\n",
+    )
+    .expect("write program");
+    let out = bin()
+        .arg("compile")
+        .arg(&src)
+        .arg("-o")
+        .arg(&img)
+        .arg("--listing")
+        .output()
+        .expect("runs");
+    assert!(out.status.success());
+    assert!(String::from_utf8_lossy(&out.stdout).contains("; binary64 library"));
+    assert!(
+        out.stderr.is_empty(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    std::fs::write(
+        &src,
+        "FRAG\nDCL IN[0..1]\nDCL OUT[0]\nDADD OUT[0], IN[0], IN[1]\nDDIV OUT[0], OUT[0], IN[0]\n\
+         DSQRT OUT[0], OUT[0]\nEND\n",
+    )
+    .expect("write program");
+    let out = bin()
+        .arg("compile")
+        .arg(&src)
+        .arg("-o")
+        .arg(&img)
+        .output()
+        .expect("runs");
+    assert!(out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("3 double arithmetic instruction(s) compiled to the model-only DOP"),
+        "{err}"
+    );
+}

@@ -34,6 +34,23 @@ pub fn run(a: CompileArgs) -> Result<ExitCode> {
     let compiled = compile(program, &CoreConfig::default())
         .with_context(|| format!("compiling {}", input.name))?;
     write_atomically(&a.output, &compiled.image.to_bytes())?;
+    let dops = compiled
+        .image
+        .code
+        .iter()
+        .filter(|i| i.op == microcode::core::isa::Op::Dop)
+        .count();
+    if dops > 0 {
+        // The image is valid, but only the core model runs it: say so before the board does.
+        eprintln!(
+            "note: {}: {dops} double arithmetic instruction(s) compiled to the model-only DOP: \
+             the program cannot hold the binary64 library beside its own registers and \
+             instructions (it needs 8 registers of R and about 150 + 40-85 per operation of the \
+             {} instructions); the core model runs it, the hardware refuses it",
+            input.name,
+            CoreConfig::default().program_size
+        );
+    }
     if a.listing {
         print!("{}", compiled.listing(program));
     }
