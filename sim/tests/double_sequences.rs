@@ -312,3 +312,24 @@ fn sweep_random_operands() {
         assert_eq!(check(text, sources, &t), N);
     }
 }
+
+/// Operand modifiers and swizzles reach the library as the contract says (negate and absolute
+/// on a pair's sign, pairs swapped by swizzles), write masks keep the other pair, and
+/// DFRACEXP's two results may land in registers its operand aliases.
+#[test]
+fn modifiers_swizzles_and_write_masks() {
+    let e = edges();
+    let mut t: Vec<Vec<u64>> = pairs(&e, &e[..12]);
+    t.extend(random(3000, 0xDC).chunks(2).map(|c| c.to_vec()));
+    for text in [
+        "DADD OUT[0].zw, -IN[0].zwxy, |IN[1]|\nEND\n",
+        "DMUL OUT[0].xy, -|IN[0]|, IN[1].zwzw\nEND\n",
+        "DDIV OUT[0], IN[1].zwxy, -IN[0]\nEND\n",
+        "DLDEXP OUT[0].zw, -IN[0], IN[1].xyxy\nEND\n",
+        "MOV OUT[1], IN[0]\nDFRACEXP OUT[1], OUT[0], OUT[1].zwxy\nEND\n",
+        "DSQRT OUT[0].xy, |IN[1]|\nEND\n",
+        "DFRAC OUT[0].zw, -IN[0].zwzw\nEND\n",
+    ] {
+        check(text, 2, &t);
+    }
+}
