@@ -180,6 +180,8 @@ pub struct Client<T> {
     pub opts: ClientOptions,
     /// Traffic so far.
     pub stats: LinkStats,
+    /// The last INFO answer: the device's build does not change while the link is open.
+    known: Option<Info>,
 }
 
 fn sub(a: LinkStats, b: LinkStats) -> LinkStats {
@@ -202,6 +204,7 @@ impl<T: Transport> Client<T> {
             decoder: Decoder::new(),
             opts,
             stats: LinkStats::default(),
+            known: None,
         }
     }
 
@@ -302,7 +305,17 @@ impl<T: Transport> Client<T> {
                 found: info.protocol,
             });
         }
+        self.known = Some(info);
         Ok(info)
+    }
+
+    /// INFO as this link last heard it, asking only the first time: what the device's build
+    /// is (units, limits, ISA hash) does not change while the link is open.
+    pub fn device_info(&mut self) -> Result<Info, HostError> {
+        match self.known {
+            Some(info) => Ok(info),
+            None => self.info(),
+        }
     }
 
     /// STATUS.
@@ -333,6 +346,8 @@ impl<T: Transport> Client<T> {
     /// to the old rate by itself if that confirmation never arrives).
     pub fn set_baud(&mut self, baud: u32) -> Result<(), HostError> {
         let old = self.t.baud();
+        // INFO reports the line rate: ask again after a change.
+        self.known = None;
         self.request(Command::SetBaud, &baud.to_le_bytes())?;
         self.t.set_baud(baud)?;
         match self.status() {
@@ -434,7 +449,7 @@ impl<T: Transport> Client<T> {
     ) -> Result<UploadReport, HostError> {
         let start = Instant::now();
         let before = self.stats;
-        let info = self.info()?;
+        let info = self.device_info()?;
         if info.isa_hash != image.isa_hash {
             return Err(HostError::IsaMismatch {
                 device: info.isa_hash,
@@ -565,7 +580,7 @@ pub fn run_quads<T: Transport>(
             state: status.state,
         });
     }
-    let info = client.info()?;
+    let info = client.device_info()?;
     let l = info.limits;
     let is = inputs.first().map_or(0, Vec::len);
     let too_large = |region, len: usize, limit: u32| HostError::TooLarge { region, len, limit };

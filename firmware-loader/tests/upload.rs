@@ -489,3 +489,30 @@ fn ensure_loaded_uploads_only_when_the_active_image_differs() {
     assert!(ensure_loaded(&mut c, &b, &mut |_, _| {}).unwrap());
     assert_eq!(c.status().unwrap().active_crc, image_crc(&b));
 }
+
+/// INFO describes the device's build, which does not change while the link is open: the client
+/// asks once for what uploads and runs need (a round trip saved per upload and per run), and
+/// again after a line-rate change, which INFO reports.
+#[test]
+fn device_info_is_asked_once_per_link_and_again_after_a_baud_change() {
+    let (mut c, _served) = setup(fast());
+    let first = c.device_info().unwrap();
+    let requests = c.stats.requests;
+    assert_eq!(c.device_info().unwrap(), first);
+    let img = image(4, [256, 64, 0]);
+    c.upload(&img, &mut |_, _| {}).unwrap();
+    let upload_requests = c.stats.requests - requests;
+    // A fresh client asks INFO as part of its upload: one request more.
+    let (mut fresh, _s) = setup(fast());
+    let before = fresh.stats.requests;
+    fresh.upload(&img, &mut |_, _| {}).unwrap();
+    assert_eq!(fresh.stats.requests - before, upload_requests + 1);
+    c.set_baud(1_000_000).unwrap();
+    let requests = c.stats.requests;
+    assert_eq!(c.device_info().unwrap().baud, 1_000_000);
+    assert_eq!(
+        c.stats.requests,
+        requests + 1,
+        "asked again after the change"
+    );
+}

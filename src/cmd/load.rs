@@ -79,7 +79,7 @@ pub fn connect(link: &PortArgs) -> Result<Client<SerialTransport>> {
 pub fn board_config<T: firmware_loader::port::Transport>(
     client: &mut Client<T>,
 ) -> Result<CoreConfig> {
-    let info = client.info().context("INFO")?;
+    let info = client.device_info().context("INFO")?;
     // INFO names the units and the texture memory (its TEXTURES region); a board build may also
     // keep fewer mask-stack frames (`synth --minimal`), which only the hash tells apart.
     let mut cfg = CoreConfig {

@@ -174,7 +174,7 @@ pub fn board_upload(
     // PARAMS is laid out by K slot: CONST slots beyond the device's PARAMS travel in the image.
     if file.params_bytes() > 0 {
         let limit = client
-            .info()
+            .device_info()
             .with_context(|| format!("{port}: INFO"))?
             .limits
             .params as usize;
