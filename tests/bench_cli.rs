@@ -43,6 +43,11 @@ fn bench_reports_clocks_per_class() {
     assert!(tex2d > f64::from(slots), "{stdout}");
     assert!(clocks("TEX 3D") > tex2d, "{stdout}");
     assert!(clocks("TEX CUBE") > tex2d, "{stdout}");
+    // Double arithmetic is the binary64 library's integer sequences: thousands of clocks, the
+    // shift-and-add product several times an addition.
+    let dadd = clocks("DADD");
+    assert!(dadd > 1000.0, "{stdout}");
+    assert!(clocks("DMUL") > 2.0 * dadd, "{stdout}");
     assert!(stdout.contains("quads per second"), "{stdout}");
     assert!(
         stdout.contains("ms per 1,000 TGSI instructions"),

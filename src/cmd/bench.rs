@@ -19,7 +19,7 @@ pub struct BenchArgs {
 }
 
 /// One opcode class: a program whose body is `n` copies of `line`.
-const CLASSES: [(&str, &str); 12] = [
+const CLASSES: [(&str, &str); 14] = [
     ("MOV", "MOV TEMP[0], TEMP[1]"),
     ("ADD", "ADD TEMP[0], TEMP[1], TEMP[2]"),
     ("MAD", "MAD TEMP[0], TEMP[1], TEMP[2], TEMP[3]"),
@@ -32,6 +32,9 @@ const CLASSES: [(&str, &str); 12] = [
     ("TEX 3D", "TEX TEMP[0], TEMP[1], SAMP[0], 3D"),
     ("TEX CUBE", "TEX TEMP[0], TEMP[1], SAMP[0], CUBE"),
     ("TEX SHADOW2D", "TEX TEMP[0], TEMP[1], SAMP[0], SHADOW2D"),
+    // Both pairs of a double operand: calls of the binary64 library.
+    ("DADD", "DADD TEMP[0], TEMP[1], TEMP[2]"),
+    ("DMUL", "DMUL TEMP[0], TEMP[1], TEMP[2]"),
 ];
 
 fn program(line: &str, n: usize) -> String {
