@@ -118,41 +118,28 @@ fn accuracy_table_passes_its_bounds() {
 fn compile_names_the_binary64_library_and_its_fallback() {
     let src = tmp("dadd.tgsi");
     let img = tmp("dadd.img");
-    std::fs::write(
-        &src,
-        "FRAG\nDCL IN[0..1]\nDCL OUT[0]\nDADD OUT[0], IN[0], IN[1]\nEND\n",
-    )
-    .expect("write program");
-    let out = bin()
-        .arg("compile")
-        .arg(&src)
-        .arg("-o")
-        .arg(&img)
-        .arg("--listing")
-        .output()
-        .expect("runs");
-    assert!(out.status.success());
-    assert!(String::from_utf8_lossy(&out.stdout).contains("; binary64 library"));
-    assert!(
-        out.stderr.is_empty(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    std::fs::write(
-        &src,
-        "FRAG\nDCL IN[0..1]\nDCL OUT[0]\nDADD OUT[0], IN[0], IN[1]\nDDIV OUT[0], OUT[0], IN[0]\n\
-         DSQRT OUT[0], OUT[0]\nEND\n",
-    )
-    .expect("write program");
-    let out = bin()
-        .arg("compile")
-        .arg(&src)
-        .arg("-o")
-        .arg(&img)
-        .output()
-        .expect("runs");
-    assert!(out.status.success());
-    let err = String::from_utf8_lossy(&out.stderr);
+    let compile = |body: &str| {
+        std::fs::write(&src, format!("FRAG\nDCL IN[0..1]\nDCL OUT[0]\n{body}END\n"))
+            .expect("write program");
+        let out = bin()
+            .arg("compile")
+            .arg(&src)
+            .arg("-o")
+            .arg(&img)
+            .arg("--listing")
+            .output()
+            .expect("runs");
+        assert!(out.status.success());
+        (
+            String::from_utf8_lossy(&out.stdout).into_owned(),
+            String::from_utf8_lossy(&out.stderr).into_owned(),
+        )
+    };
+    let (listing, err) = compile("DADD OUT[0], IN[0], IN[1]\n");
+    assert!(listing.contains("; binary64 library"), "{listing}");
+    assert!(err.is_empty(), "{err}");
+    let (_, err) =
+        compile("DADD OUT[0], IN[0], IN[1]\nDDIV OUT[0], OUT[0], IN[0]\nDSQRT OUT[0], OUT[0]\n");
     assert!(
         err.contains("3 double arithmetic instruction(s) compiled to the model-only DOP"),
         "{err}"

@@ -109,6 +109,10 @@ fn check(text: &str, sources: usize, tuples: &[Vec<u64>]) -> usize {
         let core = sim::core_model::run(&image, &inputs).expect("core model runs");
         let reference = sim::reference::run(&p, &inputs).expect("reference runs");
         for l in 0..4 {
+            assert!(
+                !reference.lanes[l].outputs.is_empty(),
+                "{text}: no outputs to compare"
+            );
             for (o, want) in &reference.lanes[l].outputs {
                 let got = core.lanes[l].outputs[o];
                 assert_eq!(

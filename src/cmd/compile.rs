@@ -45,9 +45,10 @@ pub fn run(a: CompileArgs) -> Result<ExitCode> {
         eprintln!(
             "note: {}: {dops} double arithmetic instruction(s) compiled to the model-only DOP: \
              the program cannot hold the binary64 library beside its own registers and \
-             instructions (it needs 8 registers of R and about 150 + 40-85 per operation of the \
-             {} instructions); the core model runs it, the hardware refuses it",
+             instructions (it needs {} registers of R and about 150 + 40-85 per operation of \
+             the {} instructions); the core model runs it, the hardware refuses it",
             input.name,
+            microcode::compile::LIBRARY_REGISTERS,
             CoreConfig::default().program_size
         );
     }

@@ -163,7 +163,7 @@ impl Ctx<'_> {
         let mut starts = Vec::new();
         for r in needed {
             starts.push((r, em.c.code.len()));
-            em.routine(r)?;
+            em.routine(r);
         }
         let pool = em.pool.take();
         for chunk in pool.chunks(4) {
@@ -375,7 +375,7 @@ impl Em<'_, '_> {
         self.nonzero(A, ALL, self.v(T0), T1);
     }
 
-    fn routine(&mut self, r: Routine) -> Result<(), CompileError> {
+    fn routine(&mut self, r: Routine) {
         match r {
             Routine::Norm => self.norm(),
             Routine::Shr => self.shr_sticky(),
@@ -391,7 +391,6 @@ impl Em<'_, '_> {
             Routine::FracExp => self.frac_exp(),
             Routine::TruncNeg => self.trunc_neg(),
         }
-        Ok(())
     }
 
     /// NORM: T0 = 127 + the index of X's leading one (0 for X = 0), from the exact conversions

@@ -27,6 +27,9 @@ mod recip;
 mod texture;
 mod trans;
 
+/// Registers of R the binary64 library takes in a program with double arithmetic.
+pub const LIBRARY_REGISTERS: usize = dlib::REGISTERS;
+
 use crate::core::image::Image;
 use crate::core::isa::{Instr, Op, Operand, SrcFile};
 use crate::core::CoreConfig;
@@ -88,16 +91,12 @@ impl Compiled {
             let o = self.image.origin.get(pc).copied().map(usize::from);
             if o != last {
                 if let Some(o) = o {
-                    match tgsi.get(o) {
-                        Some(t) => {
-                            let _ = writeln!(out, "; tgsi {o}: {t}");
-                        }
-                        None => {
-                            let _ = writeln!(
-                                out,
-                                "; binary64 library (compiler-generated subroutines)"
-                            );
-                        }
+                    if o == usize::from(crate::core::image::LIBRARY_ORIGIN) {
+                        let _ =
+                            writeln!(out, "; binary64 library (compiler-generated subroutines)");
+                    } else {
+                        let t = tgsi.get(o).map_or("", |s| s.as_str());
+                        let _ = writeln!(out, "; tgsi {o}: {t}");
                     }
                 }
                 last = o;

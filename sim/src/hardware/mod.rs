@@ -161,7 +161,7 @@ pub fn check_supported(image: &Image, engine: &'static str) -> Result<(), HwErro
         }
         let why = if i.op == microcode::core::isa::Op::Dop {
             ": double arithmetic the compiler left to the core model because the program cannot \
-             spare the binary64 library's registers (8 of R) or its instructions beside its own"
+             spare the binary64 library's registers or its instructions beside its own"
         } else {
             " (a model-only operation)"
         };
