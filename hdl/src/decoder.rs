@@ -10,7 +10,7 @@
 //! Ports: `w0..w3` are the four 32-bit words of the instruction as the host writes them
 //! (`w3` holds bits 96..111); every other port is an output. Register indices are
 //! [`isa::INDEX_BITS`] wide in the word and leave as 8-bit numbers. Timing: combinational.
-use crate::fround::RoundMode;
+use crate::fadd::{AddOp, RoundMode};
 use microcode::core::isa::{self, DstKind, Field, Op, Unit, FIELDS, OPS};
 use rust_hdl::prelude::*;
 use std::collections::BTreeMap;
@@ -25,23 +25,21 @@ pub enum ExecKind {
     Alu,
     /// Sequencer flow control, evaluated in the instruction's last clock.
     Flow,
-    /// The iterative divider (stalls issue per enabled slot).
-    Div,
 }
 
 /// Which unit result the writeback stage takes.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, LogicState)]
 pub enum ResultSel {
+    /// The multiply-add pipeline: FMAD, the derivatives, and the adder's conversions
+    /// ([`Control::add_op`]).
     Fmad,
     Mov,
     Min,
     Max,
     Set,
     Sel,
-    Integral,
-    F2i,
-    I2f,
-    Expx,
+    /// `EXPN`: the unbiased exponent as a float.
+    Expn,
     Mant,
     /// `ISGN` / `USGN` (signed by `i2f_mode`): -1.0, 0.0 or 1.0 from the operand's bits.
     Sign,
@@ -145,14 +143,12 @@ pub enum FlowOp {
     Endprim,
 }
 
-/// The converter input of [`ResultSel::I2f`] (and the signedness of [`ResultSel::Sign`]).
+/// The signedness of [`ResultSel::Sign`].
 pub mod i2f_mode {
     /// The operand as int32.
     pub const SIGNED: u64 = 0;
     /// The operand as uint32.
     pub const UNSIGNED: u64 = 1;
-    /// The operand's unbiased exponent (`EXPN`).
-    pub const EXPONENT: u64 = 2;
 }
 
 /// Derivative operand routing.
@@ -171,12 +167,16 @@ pub struct Control {
     pub kind: ExecKind,
     pub result: ResultSel,
     pub flow: FlowOp,
+    /// What the multiply-add pipeline's adder does (`Add` but for its conversions).
+    pub add_op: AddOp,
+    /// Rounding direction of the adder's conversions.
     pub round: RoundMode,
+    /// The operand A reaches the adder as the addend (operand C reads A's register): the
+    /// conversions, which ignore the product.
+    pub conv: bool,
     pub int_op: IntOp,
     pub i2f_mode: u64,
     pub deriv: u64,
-    /// The divider's operation (`FDiv::op`): 0 divide, 1 reciprocal, 2 integer remainder.
-    pub div_op: u64,
     /// The transcendental step.
     pub trans: TransOp,
     /// The texture step.
@@ -203,11 +203,12 @@ const fn ctl(kind: ExecKind, result: ResultSel) -> Control {
         kind,
         result,
         flow: FlowOp::Nop,
+        add_op: AddOp::Add,
         round: RoundMode::Floor,
+        conv: false,
         int_op: IntOp::Iadd,
         i2f_mode: i2f_mode::SIGNED,
         deriv: deriv::NONE,
-        div_op: 0,
         trans: TransOp::Rsqr,
         tex: TexOp::Idx,
         rel: rel::NONE,
@@ -239,31 +240,21 @@ const fn tex(t: TexOp) -> Control {
     c
 }
 
-const fn div(op: u64) -> Control {
-    let mut c = ctl(ExecKind::Div, ResultSel::Fmad);
-    c.div_op = op;
-    c
-}
-
 const fn alu(result: ResultSel) -> Control {
     ctl(ExecKind::Alu, result)
 }
 
-const fn round(result: ResultSel, mode: RoundMode) -> Control {
-    let mut c = alu(result);
+const fn convert(op: AddOp, mode: RoundMode) -> Control {
+    let mut c = alu(ResultSel::Fmad);
+    c.add_op = op;
     c.round = mode;
+    c.conv = true;
     c
 }
 
 const fn int(op: IntOp) -> Control {
     let mut c = alu(ResultSel::Int);
     c.int_op = op;
-    c
-}
-
-const fn i2f(mode: u64) -> Control {
-    let mut c = alu(ResultSel::I2f);
-    c.i2f_mode = mode;
     c
 }
 
@@ -286,17 +277,17 @@ pub const fn control(op: Op) -> Control {
         Op::Max => alu(R::Max),
         Op::Set | Op::Setp => alu(R::Set),
         Op::Sel => alu(R::Sel),
-        Op::Flr => round(R::Integral, RoundMode::Floor),
-        Op::Ceil => round(R::Integral, RoundMode::Ceil),
-        Op::Trnc => round(R::Integral, RoundMode::Trunc),
-        Op::Rnde => round(R::Integral, RoundMode::NearestEven),
-        Op::Expx => round(R::Expx, RoundMode::Floor),
-        Op::Expn => i2f(i2f_mode::EXPONENT),
+        Op::Flr => convert(AddOp::Integral, RoundMode::Floor),
+        Op::Ceil => convert(AddOp::Integral, RoundMode::Ceil),
+        Op::Trnc => convert(AddOp::Integral, RoundMode::Trunc),
+        Op::Rnde => convert(AddOp::Integral, RoundMode::NearestEven),
+        Op::Expx => convert(AddOp::Expx, RoundMode::Floor),
+        Op::Expn => alu(R::Expn),
         Op::Mant => alu(R::Mant),
-        Op::F2if => round(R::F2i, RoundMode::Floor),
-        Op::F2ir => round(R::F2i, RoundMode::NearestEven),
-        Op::I2f => i2f(i2f_mode::SIGNED),
-        Op::U2f => i2f(i2f_mode::UNSIGNED),
+        Op::F2if => convert(AddOp::F2i, RoundMode::Floor),
+        Op::F2ir => convert(AddOp::F2i, RoundMode::NearestEven),
+        Op::I2f => convert(AddOp::I2fS, RoundMode::Floor),
+        Op::U2f => convert(AddOp::I2fU, RoundMode::Floor),
         Op::Isgn => {
             let mut c = alu(R::Sign);
             c.i2f_mode = i2f_mode::SIGNED;
@@ -349,9 +340,6 @@ pub const fn control(op: Op) -> Control {
         Op::Jmpp => flow(FlowOp::Jmpp),
         Op::Emit => flow(FlowOp::Emit),
         Op::Endprim => flow(FlowOp::Endprim),
-        Op::Div => div(0),
-        Op::Rcp => div(1),
-        Op::Imod => div(2),
         Op::Rsqr => trans(TransOp::Rsqr),
         Op::Rsqt => trans(TransOp::Rsqt),
         Op::Rsqf => trans(TransOp::Rsqf),
@@ -378,8 +366,10 @@ pub const fn control(op: Op) -> Control {
         Op::Tidxf => tex(TexOp::IdxF),
         // TXQ moves the size descriptor (the engines check that a texture is bound).
         Op::Txq => alu(ResultSel::Mov),
-        // Model-only: 3D / cube / shadow sampling and their texel fetch.
-        Op::Tex | Op::Txf | Op::Dop => MISSING,
+        // Model-only: 3D / cube / shadow sampling and their texel fetch, double arithmetic that
+        // does not fit the binary64 library, and the divider's operations (the hardware divides
+        // with multiply-add and integer sequences, `microcode/src/compile/recip.rs`).
+        Op::Tex | Op::Txf | Op::Dop | Op::Div | Op::Rcp | Op::Imod => MISSING,
     }
 }
 
@@ -481,20 +471,24 @@ pub struct Decoder {
     pub c_abs: Signal<Out, Bit>,
     /// Clocks of the instruction (`OpInfo::issue`).
     pub issue: Signal<Out, Bits<9>>,
-    /// Extra clocks per enabled slot (`OpInfo::per_slot`).
-    pub per_slot: Signal<Out, Bits<5>>,
     /// Writes a register of R.
     pub writes_reg: Signal<Out, Bit>,
     /// Writes predicate bits.
     pub writes_pred: Signal<Out, Bit>,
+    /// Writes R or P through the short path (`isa::MISC_LATENCY`): the sequencer applies the
+    /// ISA's retire rule (`isa::retire_wait`).
+    pub short_write: Signal<Out, Bit>,
+    /// Writes R or P through the multiply-add pipeline (`isa::LATENCY`).
+    pub long_write: Signal<Out, Bit>,
     pub kind: Signal<Out, ExecKind>,
     pub result: Signal<Out, ResultSel>,
     pub flow: Signal<Out, FlowOp>,
     pub round: Signal<Out, RoundMode>,
+    pub add_op: Signal<Out, AddOp>,
+    pub conv: Signal<Out, Bit>,
     pub int_op: Signal<Out, IntOp>,
     pub i2f_mode: Signal<Out, Bits<2>>,
     pub deriv: Signal<Out, Bits<2>>,
-    pub div_op: Signal<Out, Bits<2>>,
     pub trans_op: Signal<Out, TransOp>,
     /// Step of [`ResultSel::Tex`].
     pub tex_op: Signal<Out, TexOp>,
@@ -525,16 +519,16 @@ pub struct Decoder {
     c_neg_lsb: Constant<Bits<8>>,
     c_abs_lsb: Constant<Bits<8>>,
     rom_issue: ROM<Bits<9>, 7>,
-    rom_per_slot: ROM<Bits<5>, 7>,
-    rom_flags: ROM<Bits<2>, 7>,
+    rom_flags: ROM<Bits<4>, 7>,
     rom_kind: ROM<ExecKind, 7>,
     rom_result: ROM<ResultSel, 7>,
     rom_flow: ROM<FlowOp, 7>,
     rom_round: ROM<RoundMode, 7>,
+    rom_add_op: ROM<AddOp, 7>,
+    rom_conv: ROM<Bit, 7>,
     rom_int: ROM<IntOp, 7>,
     rom_i2f: ROM<Bits<2>, 7>,
     rom_deriv: ROM<Bits<2>, 7>,
-    rom_div: ROM<Bits<2>, 7>,
     rom_trans: ROM<TransOp, 7>,
     rom_tex: ROM<TexOp, 7>,
     rom_rel: ROM<Bits<2>, 7>,
@@ -580,17 +574,19 @@ impl Decoder {
             c_neg: Default::default(),
             c_abs: Default::default(),
             issue: Default::default(),
-            per_slot: Default::default(),
             writes_reg: Default::default(),
             writes_pred: Default::default(),
+            short_write: Default::default(),
+            long_write: Default::default(),
             kind: Default::default(),
             result: Default::default(),
             flow: Default::default(),
             round: Default::default(),
+            add_op: Default::default(),
+            conv: Default::default(),
             int_op: Default::default(),
             i2f_mode: Default::default(),
             deriv: Default::default(),
-            div_op: Default::default(),
             trans_op: Default::default(),
             tex_op: Default::default(),
             rel: Default::default(),
@@ -620,20 +616,26 @@ impl Decoder {
             c_neg_lsb: lsb(Field::Neg(2)),
             c_abs_lsb: lsb(Field::Abs(2)),
             rom_issue: rom(|i| u64::from(i.issue).to_bits()),
-            rom_per_slot: rom(|i| u64::from(i.per_slot).to_bits()),
             rom_flags: rom(|i| {
                 let reg = i.dst == DstKind::Reg && i.unit != Unit::Flow;
                 let pred = i.dst == DstKind::Pred;
-                (u64::from(reg) | u64::from(pred) << 1).to_bits()
+                let short = (reg || pred) && i.latency == isa::MISC_LATENCY;
+                let long = (reg || pred) && i.latency == isa::LATENCY;
+                (u64::from(reg)
+                    | u64::from(pred) << 1
+                    | u64::from(short) << 2
+                    | u64::from(long) << 3)
+                    .to_bits()
             }),
             rom_kind: rom(|i| c(i).kind),
             rom_result: rom(|i| c(i).result),
             rom_flow: rom(|i| c(i).flow),
             rom_round: rom(|i| c(i).round),
+            rom_add_op: rom(|i| c(i).add_op),
+            rom_conv: rom(|i| c(i).conv),
             rom_int: rom(|i| c(i).int_op),
             rom_i2f: rom(|i| c(i).i2f_mode.to_bits()),
             rom_deriv: rom(|i| c(i).deriv.to_bits()),
-            rom_div: rom(|i| c(i).div_op.to_bits()),
             rom_trans: rom(|i| c(i).trans),
             rom_tex: rom(|i| c(i).tex),
             rom_rel: rom(|i| c(i).rel.to_bits()),
@@ -689,32 +691,34 @@ impl Logic for Decoder {
         self.c_abs.next = self.word.val().get_bit(self.c_abs_lsb.val().index());
 
         self.rom_issue.address.next = self.op.val();
-        self.rom_per_slot.address.next = self.op.val();
         self.rom_flags.address.next = self.op.val();
         self.rom_kind.address.next = self.op.val();
         self.rom_result.address.next = self.op.val();
         self.rom_flow.address.next = self.op.val();
         self.rom_round.address.next = self.op.val();
+        self.rom_add_op.address.next = self.op.val();
+        self.rom_conv.address.next = self.op.val();
         self.rom_int.address.next = self.op.val();
         self.rom_i2f.address.next = self.op.val();
         self.rom_deriv.address.next = self.op.val();
-        self.rom_div.address.next = self.op.val();
         self.rom_trans.address.next = self.op.val();
         self.rom_tex.address.next = self.op.val();
         self.rom_rel.address.next = self.op.val();
         self.rom_astack.address.next = self.op.val();
         self.issue.next = self.rom_issue.data.val();
-        self.per_slot.next = self.rom_per_slot.data.val();
         self.writes_reg.next = self.rom_flags.data.val().get_bit(0);
         self.writes_pred.next = self.rom_flags.data.val().get_bit(1);
+        self.short_write.next = self.rom_flags.data.val().get_bit(2);
+        self.long_write.next = self.rom_flags.data.val().get_bit(3);
         self.kind.next = self.rom_kind.data.val();
         self.result.next = self.rom_result.data.val();
         self.flow.next = self.rom_flow.data.val();
         self.round.next = self.rom_round.data.val();
+        self.add_op.next = self.rom_add_op.data.val();
+        self.conv.next = self.rom_conv.data.val();
         self.int_op.next = self.rom_int.data.val();
         self.i2f_mode.next = self.rom_i2f.data.val();
         self.deriv.next = self.rom_deriv.data.val();
-        self.div_op.next = self.rom_div.data.val();
         self.trans_op.next = self.rom_trans.data.val();
         self.tex_op.next = self.rom_tex.data.val();
         self.rel.next = self.rom_rel.data.val();
@@ -731,6 +735,26 @@ mod tests {
         assert_eq!(FIELD_WIDTHS.len(), FIELDS.len());
         for (f, (name, w)) in FIELDS.iter().zip(FIELD_WIDTHS) {
             assert_eq!((f.name, f.width), (*name, *w));
+        }
+    }
+
+    #[test]
+    fn result_paths_have_the_table_latency() {
+        // The multiply-add pipeline is the long path, every other unit the short one; the
+        // sequencer's retire rule relies on the ISA's latency column saying which.
+        for info in OPS {
+            let c = control(info.op);
+            let writes = info.dst != DstKind::None && info.unit != Unit::Flow;
+            if c.kind != ExecKind::Alu || !writes {
+                continue;
+            }
+            let long = c.result == ResultSel::Fmad;
+            let want = if long {
+                isa::LATENCY
+            } else {
+                isa::MISC_LATENCY
+            };
+            assert_eq!(info.latency, want, "{}", info.mnemonic);
         }
     }
 

@@ -6,11 +6,14 @@
 //! `max = gt ? a : b`, returning the chosen operand's bits, except that a chosen subnormal becomes
 //! a zero of its sign (so `min(NaN, x) = x`, `min(x, NaN)` = that NaN's bits).
 //!
-//! Timing: **latency 1 clock, throughput one pair per clock**: operands presented before rising
-//! edge *n* give all outputs right after edge *n*. Logic: a 31-bit magnitude comparator (one
-//! carry chain) and sign logic before the edge; the flushed operands are registered too, so the
-//! two 32-bit 2:1 selects of `min` and `max` come after it (the comparator's path from the
-//! operand block RAMs is the core's longest without them in it).
+//! Timing: **latency 1 clock, throughput one pair per clock**: operands presented on `a`/`b`
+//! before rising edge *n*, and the same operands registered by the caller on `a1`/`b1` after it,
+//! give all outputs right after edge *n*. Logic: a 31-bit magnitude comparator (one carry chain)
+//! and sign logic before the edge, registered; the flush and the two 32-bit 2:1 selects of `min`
+//! and `max` after it, from the caller's registered operands (the comparator's path from the
+//! operand block RAMs is the core's longest without the selects in it, and a register of the
+//! flushed operands here would be 64 flip-flops beside the caller's, each a logic cell of its
+//! own).
 use rust_hdl::prelude::*;
 
 /// Float comparator and min/max select; see the module documentation.
@@ -22,6 +25,10 @@ pub struct FCmp {
     pub a: Signal<In, Bits<32>>,
     /// Second operand (binary32 bits).
     pub b: Signal<In, Bits<32>>,
+    /// `a`, registered by the caller (one clock after `a`).
+    pub a1: Signal<In, Bits<32>>,
+    /// `b`, registered by the caller.
+    pub b1: Signal<In, Bits<32>>,
     /// `a < b`.
     pub lt: Signal<Out, Bit>,
     /// `a == b` (`-0 == +0`, subnormals equal zero).
@@ -37,6 +44,8 @@ pub struct FCmp {
 
     fa: Signal<Local, Bits<32>>,
     fb: Signal<Local, Bits<32>>,
+    fa1: Signal<Local, Bits<32>>,
+    fb1: Signal<Local, Bits<32>>,
     nan: Signal<Local, Bit>,
     zeros: Signal<Local, Bit>,
     mag_lt: Signal<Local, Bit>,
@@ -48,14 +57,12 @@ pub struct FCmp {
     eq_r: DFF<Bit>,
     gt_r: DFF<Bit>,
     unordered_r: DFF<Bit>,
-    fa_r: DFF<Bits<32>>,
-    fb_r: DFF<Bits<32>>,
 }
 
 impl Logic for FCmp {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(self, clock, lt_r, eq_r, gt_r, unordered_r, fa_r, fb_r);
+        dff_setup!(self, clock, lt_r, eq_r, gt_r, unordered_r);
         self.fa.next = self.a.val();
         if self.a.val().get_bits::<8>(23) == 0 {
             self.fa.next = bit_cast::<32, 1>(self.a.val().get_bit(31).into()) << 31;
@@ -98,19 +105,26 @@ impl Logic for FCmp {
         self.eq_r.d.next = self.c_eq.val();
         self.gt_r.d.next = self.c_gt.val();
         self.unordered_r.d.next = self.nan.val();
-        self.fa_r.d.next = self.fa.val();
-        self.fb_r.d.next = self.fb.val();
         self.lt.next = self.lt_r.q.val();
         self.eq.next = self.eq_r.q.val();
         self.gt.next = self.gt_r.q.val();
         self.unordered.next = self.unordered_r.q.val();
-        self.min.next = self.fb_r.q.val();
-        if self.lt_r.q.val() {
-            self.min.next = self.fa_r.q.val();
+        // After the edge: the flushed registered operands, selected.
+        self.fa1.next = self.a1.val();
+        if self.a1.val().get_bits::<8>(23) == 0 {
+            self.fa1.next = bit_cast::<32, 1>(self.a1.val().get_bit(31).into()) << 31;
         }
-        self.max.next = self.fb_r.q.val();
+        self.fb1.next = self.b1.val();
+        if self.b1.val().get_bits::<8>(23) == 0 {
+            self.fb1.next = bit_cast::<32, 1>(self.b1.val().get_bit(31).into()) << 31;
+        }
+        self.min.next = self.fb1.val();
+        if self.lt_r.q.val() {
+            self.min.next = self.fa1.val();
+        }
+        self.max.next = self.fb1.val();
         if self.gt_r.q.val() {
-            self.max.next = self.fa_r.q.val();
+            self.max.next = self.fa1.val();
         }
     }
 }

@@ -1,4 +1,4 @@
-//! The shader core in rust-hdl: its blocks (float units, divider, operand paths, decoder,
+//! The shader core in rust-hdl: its blocks (float units, operand paths, decoder,
 //! sequencer, mask stack, writeback), the host port, the serial link blocks and the board top.
 
 pub mod baud;
@@ -7,18 +7,13 @@ pub mod board_top;
 pub mod bram;
 pub mod crc32;
 pub mod decoder;
-pub mod delay_ram;
-pub mod f2i;
 pub mod fadd;
 pub mod fcmp;
-pub mod fdiv;
 pub mod fmad_pipe;
 pub mod fmul;
 pub mod frame_rx;
 pub mod frame_tx;
-pub mod fround;
 pub mod host_port;
-pub mod i2f;
 pub mod loader;
 pub mod loader_firmware;
 pub mod loader_isa;

@@ -353,15 +353,17 @@ impl Logic for MaskStack {
             }
             StackCmd::Pop => {
                 self.count.d.next = self.count.q.val() - 1;
-                self.valid.d.next = self.valid.q.val() >> 1;
+                self.valid.d.next = (self.valid.q.val() >> 1) & self.frames.val();
             }
             StackCmd::PopToCall => {
                 self.count.d.next = self.call_idx.val();
-                self.valid.d.next = self.valid.q.val() & self.below_call.val();
+                self.valid.d.next = self.valid.q.val() & self.below_call.val() & self.frames.val();
             }
             _ => {}
         }
 
+        // A frame the build leaves out is never written: its registers stay zero and synthesis
+        // removes them with every path that reads them.
         for i in 0..8 {
             self.kind[i].d.next = self.kind[i].q.val();
             self.entry[i].d.next = self.entry[i].q.val();
@@ -414,6 +416,12 @@ impl Logic for MaskStack {
                     }
                 }
                 _ => {}
+            }
+            if !self.frames.val().get_bit(i) {
+                self.kind[i].d.next = bits::<2>(0);
+                self.entry[i].d.next = bits::<4>(0);
+                self.live[i].d.next = bits::<4>(0);
+                self.ret[i].d.next = bits::<8>(0);
             }
         }
         // Registered outputs: a flow instruction acts in its last clock, at least its second,

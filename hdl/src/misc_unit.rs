@@ -1,26 +1,26 @@
-//! `MiscUnit`: every pipelined result that is not the multiply-add: moves, compares and selects
-//! ([`FCmp`]), rounding to integral and float-to-int ([`F2I`] with its inner rounding unit),
-//! int/uint-to-float and the exponent extraction ([`I2F`]), the `EXPX`/`MANT` bit operations and
-//! the integer ALU, the transcendental steps ([`TransUnit`]) and the texture unit ([`TexUnit`]),
-//! merged into one result that arrives together with the multiply-add's.
+//! `MiscUnit`: every pipelined result that is not the multiply-add pipeline's (which also does
+//! the rounding and int/float conversions, `crate::fadd`): moves, compares and selects
+//! ([`FCmp`]), the exponent and significand of `EXPN`/`MANT`, the integer ALU, the
+//! transcendental steps ([`TransUnit`]) and the texture unit ([`TexUnit`]), merged into one
+//! result on the core's short write path.
 //!
-//! Timing: **latency 10 clocks, one operation per clock**, like [`crate::fmad_pipe::FmadPipe`]:
+//! Timing: **latency [`MISC_UNIT_LATENCY`] = 4 clocks, one operation per clock**, 6 fewer than
+//! [`crate::fmad_pipe::FmadPipe`] (the core's short write path, `isa::MISC_LATENCY`):
 //! operands and controls presented before rising edge *n* give `result` right after edge
-//! *n + 9*. Results join a single 32-bit delay chain where their unit delivers them (compares
-//! after 1 clock, integral after 3, conversions after 4 and 5), so only one chain runs to the end.
+//! *n + 3*. Results join a single 32-bit chain where their unit delivers them (moves, compares,
+//! the integer ALU and `EXPN` after 1 clock, the transcendental steps after 2, the texture unit
+//! after 3).
 //!
 //! `SETP` uses [`ResultSel::Set`]: the predicate is bit 29 of `result` (set in 1.0, clear in 0).
 use crate::decoder::{IntOp, ResultSel, TexOp, TransOp};
-use crate::delay_ram::DelayRam;
-use crate::f2i::F2I;
 use crate::fcmp::FCmp;
-use crate::fround::RoundMode;
-use crate::i2f::I2F;
 use crate::tex_unit::TexUnit;
 use crate::trans_unit::TransUnit;
 use microcode::core::config::{CoreConfig, Features};
-use microcode::core::isa::Unit;
 use rust_hdl::prelude::*;
+
+/// Clocks from the operands to [`MiscUnit::result`].
+pub const MISC_UNIT_LATENCY: u32 = 4;
 
 /// The non-multiply-add results; see the module documentation.
 #[derive(LogicBlock)]
@@ -31,16 +31,14 @@ pub struct MiscUnit {
     pub a: Signal<In, Bits<32>>,
     /// Operand B.
     pub b: Signal<In, Bits<32>>,
-    /// Operand C (the transcendental steps `EX2F`, `SCQ`).
+    /// Operand C (the transcendental steps `EX2F`, `SCQ`, the texture steps).
     pub c: Signal<In, Bits<32>>,
     /// Which result.
     pub sel: Signal<In, ResultSel>,
-    /// Rounding direction of `Integral`, `F2i` (and `Floor` for `Expx`).
-    pub round: Signal<In, RoundMode>,
     /// Integer operation of `Int`.
     pub int_op: Signal<In, IntOp>,
-    /// Converter input of `I2f` (`decoder::i2f_mode`: 0 int32, 1 uint32, 2 exponent; literals
-    /// here because a Rust constant would reach the Verilog as a bare name).
+    /// Signedness of `Sign` (`decoder::i2f_mode`: 0 int32, 1 uint32; literals here because a
+    /// Rust constant would reach the Verilog as a bare name).
     pub i2f_mode: Signal<In, Bits<2>>,
     /// Comparison of `Set` (`isa::Cond` number).
     pub cond: Signal<In, Bits<3>>,
@@ -59,16 +57,15 @@ pub struct MiscUnit {
     /// The host reads texture memory at `tw_addr` ([`TexUnit`]); the texel one edge later.
     pub tr_en: Signal<In, Bit>,
     pub tr_data: Signal<Out, Bits<32>>,
-    /// The result, 10 clocks later.
+    /// The result, [`MISC_UNIT_LATENCY`] clocks later.
     pub result: Signal<Out, Bits<32>>,
     fcmp: FCmp,
-    f2i: F2I,
-    i2f: I2F,
     trans: TransUnit,
     tex: TexUnit,
     // Combinational values of the input cycle.
     exp: Signal<Local, Bits<8>>,
-    frac_zero: Signal<Local, Bit>,
+    early: Signal<Local, Bits<32>>,
+    // The integer ALU and EXPN (one clock later, from the registered operands).
     shift: Signal<Local, Bits<32>>,
     add_x: Signal<Local, Bits<32>>,
     add_y: Signal<Local, Bits<32>>,
@@ -82,59 +79,41 @@ pub struct MiscUnit {
     int_res: Signal<Local, Bits<32>>,
     ia: DFF<Bits<32>>,
     ib: DFF<Bits<32>>,
+    ic: DFF<Bits<32>>,
     iop: DFF<IntOp>,
-    early: Signal<Local, Bits<32>>,
-    spec: Signal<Local, Bits<2>>,
-    // The chain: r3 is the result after one clock, d[0..4] and `tail` carry it on.
-    r3: DFF<Bits<32>>,
-    d: [DFF<Bits<32>>; 4],
-    // The last five clocks of the chain, in block RAM.
-    tail: DelayRam<32>,
-    s: [DFF<ResultSel>; 5],
-    cond3: DFF<Bits<3>>,
-    spec_d: [DFF<Bits<2>>; 4],
-    nan_d: [DFF<Bit>; 5],
-    c3: Signal<Local, Bits<32>>,
-    cmp_true: Signal<Local, Bit>,
-    c5: Signal<Local, Bits<32>>,
-    c6: Signal<Local, Bits<32>>,
-    c7: Signal<Local, Bits<32>>,
-    n: Signal<Local, Bits<32>>,
-    n_plus: Signal<Local, Bits<32>>,
-    n_low: Signal<Local, Bits<32>>,
-    expx: Signal<Local, Bits<32>>,
-    // EXPN without the full converter: |unbiased exponent| (7 bits) and its sign, carried to
-    // the clock where `I2F` would deliver.
-    xm: [DFF<Bits<7>>; 4],
-    xs: [DFF<Bit>; 4],
+    // EXPN: |unbiased exponent| (7 bits), its sign, its leading zeros, the float.
+    xe: Signal<Local, Bits<8>>,
     xd: Signal<Local, Bits<8>>,
+    xneg: Signal<Local, Bit>,
+    xm: Signal<Local, Bits<7>>,
     xlz: Signal<Local, Bits<8>>,
     xn: Signal<Local, Bits<7>>,
     xres: Signal<Local, Bits<32>>,
+    // The chain: r3 is the early result after one clock, d[0..3] carry the result on.
+    r3: DFF<Bits<32>>,
+    d: [DFF<Bits<32>>; 3],
+    s: [DFF<ResultSel>; 3],
+    cond3: DFF<Bits<3>>,
+    c3: Signal<Local, Bits<32>>,
+    cmp_true: Signal<Local, Bit>,
+    c5: Signal<Local, Bits<32>>,
     has_int: Constant<Bit>,
     has_trans: Constant<Bit>,
     has_tex: Constant<Bit>,
-    has_cvt: Constant<Bit>,
 }
 
 impl MiscUnit {
     /// The unit for a build: the integer ALU only with the `INTEGER` feature, the
     /// transcendental steps only with `SEQUENCER`, the texture unit (with the build's
-    /// `texture_texels`) only with `TEXTURE`, the int/uint-to-float converter only with
-    /// `INTEGER` or `SEQUENCER` (`I2F` and `U2F` are `Unit::Cvt`; without it `EXPN` converts
-    /// its 8-bit exponent on a narrow path). A left-out part's result is never selected and
+    /// `texture_texels`) only with `TEXTURE`. A left-out part's result is never selected and
     /// synthesis removes it.
     pub fn new(config: &CoreConfig) -> MiscUnit {
-        let integer = config.has(Features::INTEGER);
-        let trans = config.has(Features::SEQUENCER);
-        let tex = config.has(Features::TEXTURE);
         MiscUnit {
             clock: Default::default(),
             a: Default::default(),
             b: Default::default(),
             c: Default::default(),
             sel: Default::default(),
-            round: Default::default(),
             int_op: Default::default(),
             i2f_mode: Default::default(),
             cond: Default::default(),
@@ -149,12 +128,10 @@ impl MiscUnit {
             tr_data: Default::default(),
             result: Default::default(),
             fcmp: Default::default(),
-            f2i: Default::default(),
-            i2f: Default::default(),
             trans: Default::default(),
             tex: TexUnit::new(usize::from(config.texture_texels)),
             exp: Default::default(),
-            frac_zero: Default::default(),
+            early: Default::default(),
             shift: Default::default(),
             add_x: Default::default(),
             add_y: Default::default(),
@@ -168,35 +145,25 @@ impl MiscUnit {
             int_res: Default::default(),
             ia: Default::default(),
             ib: Default::default(),
+            ic: Default::default(),
             iop: Default::default(),
-            early: Default::default(),
-            spec: Default::default(),
-            r3: Default::default(),
-            d: Default::default(),
-            tail: DelayRam::new(5),
-            s: Default::default(),
-            cond3: Default::default(),
-            spec_d: Default::default(),
-            nan_d: Default::default(),
-            c3: Default::default(),
-            cmp_true: Default::default(),
-            c5: Default::default(),
-            c6: Default::default(),
-            c7: Default::default(),
-            n: Default::default(),
-            n_plus: Default::default(),
-            n_low: Default::default(),
-            expx: Default::default(),
-            has_int: Constant::new(integer),
-            has_trans: Constant::new(trans),
-            has_tex: Constant::new(tex),
-            has_cvt: Constant::new(config.has(Unit::Cvt.feature())),
-            xm: Default::default(),
-            xs: Default::default(),
+            xe: Default::default(),
             xd: Default::default(),
+            xneg: Default::default(),
+            xm: Default::default(),
             xlz: Default::default(),
             xn: Default::default(),
             xres: Default::default(),
+            r3: Default::default(),
+            d: Default::default(),
+            s: Default::default(),
+            cond3: Default::default(),
+            c3: Default::default(),
+            cmp_true: Default::default(),
+            c5: Default::default(),
+            has_int: Constant::new(config.has(Features::INTEGER)),
+            has_trans: Constant::new(config.has(Features::SEQUENCER)),
+            has_tex: Constant::new(config.has(Features::TEXTURE)),
         }
     }
 }
@@ -206,35 +173,28 @@ impl Logic for MiscUnit {
     #[allow(clippy::collapsible_match)]
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(self, clock, r3, cond3, ia, ib, iop);
-        clock!(self, clock, fcmp, f2i, i2f, trans, tex, tail);
-        for i in 0..4 {
+        dff_setup!(self, clock, r3, cond3, ia, ib, ic, iop);
+        clock!(self, clock, fcmp, trans, tex);
+        for i in 0..3 {
             self.d[i].clock.next = self.clock.val();
-        }
-        for i in 0..5 {
             self.s[i].clock.next = self.clock.val();
-            self.nan_d[i].clock.next = self.clock.val();
-        }
-        for i in 0..4 {
-            self.spec_d[i].clock.next = self.clock.val();
-            self.xm[i].clock.next = self.clock.val();
-            self.xs[i].clock.next = self.clock.val();
         }
 
         // ---- Input cycle: start the units, compute the one-clock results.
         self.fcmp.a.next = self.a.val();
         self.fcmp.b.next = self.b.val();
-        self.f2i.a.next = self.a.val();
-        self.f2i.mode.next = self.round.val();
+        self.fcmp.a1.next = self.ia.q.val();
+        self.fcmp.b1.next = self.ib.q.val();
         self.exp.next = self.a.val().get_bits::<8>(23);
-        self.frac_zero.next = !self.a.val().get_bits::<23>(0).any();
         self.trans.a.next = self.a.val();
-        self.trans.b.next = self.b.val();
         self.trans.c.next = self.c.val();
+        self.trans.a1.next = self.ia.q.val();
+        self.trans.b1.next = self.ib.q.val();
+        self.trans.c1.next = self.ic.q.val();
         self.trans.op.next = self.trans_op.val();
-        self.tex.a.next = self.a.val();
-        self.tex.b.next = self.b.val();
-        self.tex.c.next = self.c.val();
+        self.tex.a1.next = self.ia.q.val();
+        self.tex.b1.next = self.ib.q.val();
+        self.tex.c1.next = self.ic.q.val();
         self.tex.op.next = self.tex_op.val();
         self.tex.comp.next = self.comp.val();
         self.tex.tw_we.next = self.tw_we.val();
@@ -246,43 +206,14 @@ impl Logic for MiscUnit {
         if self.has_tex.val() {
             self.tr_data.next = self.tex.tr_data.val();
         }
-        self.i2f.a.next = self.a.val();
-        self.i2f.as_unsigned.next = self.i2f_mode.val() == 1;
-        if self.i2f_mode.val() == 2 {
-            // The unbiased exponent as int32 (wrapping 32-bit arithmetic).
-            self.i2f.a.next = bit_cast::<32, 8>(self.exp.val()) - bits::<32>(127);
-        }
-        // The narrow path: |exp - 127| and its sign (exponents 1..=254; the others are special).
-        self.xd.next = self.exp.val() - bits::<8>(127);
-        self.xs[0].d.next = false;
-        if self.exp.val() < bits::<8>(127) {
-            self.xd.next = bits::<8>(127) - self.exp.val();
-            self.xs[0].d.next = true;
-        }
-        self.xm[0].d.next = self.xd.val().get_bits::<7>(0);
-        for i in 1..4 {
-            self.xm[i].d.next = self.xm[i - 1].q.val();
-            self.xs[i].d.next = self.xs[i - 1].q.val();
-        }
-        // EXPN's special operands: 1 zero -> -inf, 2 infinity -> +inf, 3 NaN.
-        self.spec.next = bits::<2>(0);
-        if self.i2f_mode.val() == 2 {
-            if self.exp.val() == 0 {
-                self.spec.next = bits::<2>(1);
-            }
-            if self.exp.val() == 255 {
-                self.spec.next = bits::<2>(2);
-                if !self.frac_zero.val() {
-                    self.spec.next = bits::<2>(3);
-                }
-            }
-        }
 
-        // The integer ALU works one clock later, from registered operands (the operands come
-        // straight from the block RAMs; an adder and a shifter behind them would be the core's
-        // longest path).
+        // The integer ALU and EXPN work one clock later, from registered operands (the
+        // operands come straight from the block RAMs; an adder and a shifter behind them would
+        // be the core's longest path), and so do the transcendental and texture steps: one copy
+        // of the operands for all of them.
         self.ia.d.next = self.a.val();
         self.ib.d.next = self.b.val();
+        self.ic.d.next = self.c.val();
         self.iop.d.next = self.int_op.val();
         self.early.next = bits::<32>(0);
         match self.sel.val() {
@@ -320,8 +251,6 @@ impl Logic for MiscUnit {
         self.r3.d.next = self.early.val();
         self.s[0].d.next = self.sel.val();
         self.cond3.d.next = self.cond.val();
-        self.spec_d[0].d.next = self.spec.val();
-        self.nan_d[0].d.next = (self.exp.val() == 255) & !self.frac_zero.val();
 
         // ---- After 1 clock: compares.
         self.cmp_true.next = false;
@@ -426,12 +355,61 @@ impl Logic for MiscUnit {
             _ => {}
         }
 
+        // EXPN: the unbiased exponent |e - 127| (7 bits for exponents 1..=254) as a float, its
+        // leading one the hidden bit; zero (and subnormals) give -inf, infinity +inf, NaN NaN.
+        self.xe.next = self.ia.q.val().get_bits::<8>(23);
+        self.xd.next = self.xe.val() - bits::<8>(127);
+        self.xneg.next = false;
+        if self.xe.val() < bits::<8>(127) {
+            self.xd.next = bits::<8>(127) - self.xe.val();
+            self.xneg.next = true;
+        }
+        self.xm.next = self.xd.val().get_bits::<7>(0);
+        self.xlz.next = bits::<8>(0);
+        if !self.xm.val().get_bit(6) {
+            self.xlz.next = bits::<8>(1);
+            if !self.xm.val().get_bit(5) {
+                self.xlz.next = bits::<8>(2);
+                if !self.xm.val().get_bit(4) {
+                    self.xlz.next = bits::<8>(3);
+                    if !self.xm.val().get_bit(3) {
+                        self.xlz.next = bits::<8>(4);
+                        if !self.xm.val().get_bit(2) {
+                            self.xlz.next = bits::<8>(5);
+                            if !self.xm.val().get_bit(1) {
+                                self.xlz.next = bits::<8>(6);
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        self.xn.next = self.xm.val() << bit_cast::<7, 3>(self.xlz.val().get_bits::<3>(0));
+        self.xres.next = (bit_cast::<32, 1>(self.xneg.val().into()) << 31)
+            | (bit_cast::<32, 8>(bits::<8>(133) - self.xlz.val()) << 23)
+            | (bit_cast::<32, 6>(self.xn.val().get_bits::<6>(0)) << 17);
+        if !self.xm.val().any() {
+            self.xres.next = bits::<32>(0);
+        }
+        if self.xe.val() == 0 {
+            self.xres.next = !bits::<32>(0x007F_FFFF);
+        }
+        if self.xe.val() == 255 {
+            self.xres.next = bits::<32>(0x7F80_0000);
+            if self.ia.q.val().get_bits::<23>(0).any() {
+                self.xres.next = bits::<32>(0x7FC0_0000);
+            }
+        }
+
         self.c3.next = self.r3.q.val();
         match self.s[0].q.val() {
             ResultSel::Int => {
                 if self.has_int.val() {
                     self.c3.next = self.int_res.val();
                 }
+            }
+            ResultSel::Expn => {
+                self.c3.next = self.xres.val();
             }
             ResultSel::Min => {
                 self.c3.next = self.fcmp.min.val();
@@ -449,100 +427,18 @@ impl Logic for MiscUnit {
         }
         self.d[0].d.next = self.c3.val();
         self.s[1].d.next = self.s[0].q.val();
-        self.spec_d[1].d.next = self.spec_d[0].q.val();
-        self.nan_d[1].d.next = self.nan_d[0].q.val();
         // ---- After 2 clocks: the transcendental steps.
         self.d[1].d.next = self.d[0].q.val();
         if (self.s[1].q.val() == ResultSel::Trans) & self.has_trans.val() {
             self.d[1].d.next = self.trans.result.val();
         }
         self.s[2].d.next = self.s[1].q.val();
-        self.spec_d[2].d.next = self.spec_d[1].q.val();
-        self.nan_d[2].d.next = self.nan_d[1].q.val();
-        // ---- After 3 clocks: integral values, the texture unit.
+        // ---- After 3 clocks: the texture unit.
         self.c5.next = self.d[1].q.val();
-        if self.s[2].q.val() == ResultSel::Integral {
-            self.c5.next = self.f2i.integral.val();
-        }
         if (self.s[2].q.val() == ResultSel::Tex) & self.has_tex.val() {
             self.c5.next = self.tex.result.val();
         }
         self.d[2].d.next = self.c5.val();
-        self.s[3].d.next = self.s[2].q.val();
-        self.spec_d[3].d.next = self.spec_d[2].q.val();
-        self.nan_d[3].d.next = self.nan_d[2].q.val();
-        // ---- After 4 clocks: int/uint to float, EXPN.
-        // The narrow path's float: the leading one of the 7-bit magnitude becomes the hidden bit.
-        self.xlz.next = bits::<8>(0);
-        if !self.xm[3].q.val().get_bit(6) {
-            self.xlz.next = bits::<8>(1);
-            if !self.xm[3].q.val().get_bit(5) {
-                self.xlz.next = bits::<8>(2);
-                if !self.xm[3].q.val().get_bit(4) {
-                    self.xlz.next = bits::<8>(3);
-                    if !self.xm[3].q.val().get_bit(3) {
-                        self.xlz.next = bits::<8>(4);
-                        if !self.xm[3].q.val().get_bit(2) {
-                            self.xlz.next = bits::<8>(5);
-                            if !self.xm[3].q.val().get_bit(1) {
-                                self.xlz.next = bits::<8>(6);
-                            }
-                        }
-                    }
-                }
-            }
-        }
-        self.xn.next = self.xm[3].q.val() << bit_cast::<7, 3>(self.xlz.val().get_bits::<3>(0));
-        self.xres.next = (bit_cast::<32, 1>(self.xs[3].q.val().into()) << 31)
-            | (bit_cast::<32, 8>(bits::<8>(133) - self.xlz.val()) << 23)
-            | (bit_cast::<32, 6>(self.xn.val().get_bits::<6>(0)) << 17);
-        if !self.xm[3].q.val().any() {
-            self.xres.next = bits::<32>(0);
-        }
-        self.c6.next = self.d[2].q.val();
-        if self.s[3].q.val() == ResultSel::I2f {
-            self.c6.next = self.xres.val();
-            if self.has_cvt.val() {
-                self.c6.next = self.i2f.result.val();
-            }
-            match self.spec_d[3].q.val().index() {
-                1 => {
-                    self.c6.next = !bits::<32>(0x007F_FFFF);
-                }
-                2 => {
-                    self.c6.next = bits::<32>(0x7F80_0000);
-                }
-                3 => {
-                    self.c6.next = bits::<32>(0x7FC0_0000);
-                }
-                _ => {}
-            }
-        }
-        self.d[3].d.next = self.c6.val();
-        self.s[4].d.next = self.s[3].q.val();
-        self.nan_d[4].d.next = self.nan_d[3].q.val();
-        // ---- After 5 clocks: float to int, EXPX = 2^floor(a).
-        self.n.next = self.f2i.result.val();
-        self.n_plus.next = self.n.val() + bits::<32>(126);
-        self.n_low.next = self.n.val() + bits::<32>(127);
-        self.expx.next = bits::<32>(0);
-        if !self.n_plus.val().get_bit(31) {
-            self.expx.next = bit_cast::<32, 8>(self.n_low.val().get_bits::<8>(0)) << 23;
-        }
-        if !self.n.val().get_bit(31) & self.n.val().get_bits::<25>(7).any() {
-            self.expx.next = bits::<32>(0x7F80_0000);
-        }
-        if self.nan_d[4].q.val() {
-            self.expx.next = bits::<32>(0x7FC0_0000);
-        }
-        self.c7.next = self.d[3].q.val();
-        if self.s[4].q.val() == ResultSel::F2i {
-            self.c7.next = self.n.val();
-        }
-        if self.s[4].q.val() == ResultSel::Expx {
-            self.c7.next = self.expx.val();
-        }
-        self.tail.d.next = self.c7.val();
-        self.result.next = self.tail.q.val();
+        self.result.next = self.d[2].q.val();
     }
 }

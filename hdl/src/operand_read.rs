@@ -1,18 +1,21 @@
-//! `OperandRead`: one source operand of the core: its copy of the operand memory (R and K), the
-//! literal set, swizzle selection and the sign-bit modifiers.
+//! `OperandRead`: one source operand of the core: its copy of the register file R, the word of
+//! the shared constant file K, the literal set, swizzle selection and the sign-bit modifiers.
 //!
-//! The operand memory is one 512-word block RAM copy: R at word `16r + 4l + c` (register, lane,
-//! component), K at `256 + 4s + c`. The core has three copies (operands A, B, C), all written
-//! together, so each operand reads one word per clock.
+//! The register file is one 256-word block RAM copy (R at word `16r + 4l + c`: register, lane,
+//! component); the core has three copies (operands A, B, C), all written together, so each
+//! operand reads one R word per clock. K has a single copy in the core (`4s + c`), read once per
+//! clock at the address of the instruction's one K view (the ISA's constant rule): this block
+//! gives its K address (`kaddr`, `is_k`) and takes the word read there (`kdata`).
 //!
 //! Ports and timing (slot issued in cycle t):
 //! - cycle t: the operand descriptor (`file`, `index`, `swz`, `neg`, `abs`), the slot's `lane` and
 //!   `comp`onent, and `extra_neg` (the derivatives' second read) select the word; `zero` makes it
 //!   read as zero (MOVR out of range); with `use_raw` the memory reads `raw_addr` instead (the
-//!   host port, MOVR/MOVW's index reads);
-//! - cycle t+1: `raw` is the memory word read and `value` (combinational from it) the operand
-//!   after the literal / constant-swizzle select, absolute value and negate (absolute first, as
-//!   the core model's `read`); the units register it.
+//!   host port, MOVR/MOVW's index reads); `kaddr` and `is_k` (combinational) are the K word
+//!   this operand wants;
+//! - cycle t+1: `raw` is the R word read and `value` (combinational from it and from `kdata`)
+//!   the operand after the file / literal / constant-swizzle select, absolute value and negate
+//!   (absolute first, as the core model's `read`); the units register it.
 //! - `we`/`wa`/`wd` write this copy at the rising edge.
 use crate::bram::Bram;
 use microcode::core::isa::{SrcFile, SWZ_ONE, SWZ_ZERO};
@@ -43,21 +46,27 @@ pub struct OperandRead {
     /// Read the memory word as zero (MOVR out of range; the constant selectors and the
     /// modifiers still apply).
     pub zero: Signal<In, Bit>,
-    /// Read this word instead (host port).
-    pub raw_addr: Signal<In, Bits<9>>,
+    /// Read this R word instead (host port, MOVR/MOVW's index).
+    pub raw_addr: Signal<In, Bits<8>>,
     /// Select `raw_addr`.
     pub use_raw: Signal<In, Bit>,
     /// Write enable of this memory copy.
     pub we: Signal<In, Bit>,
     /// Write address.
-    pub wa: Signal<In, Bits<9>>,
+    pub wa: Signal<In, Bits<8>>,
     /// Write data.
     pub wd: Signal<In, Bits<32>>,
-    /// The word read (cycle t+1).
+    /// The K word read at the instruction's K address (cycle t+1).
+    pub kdata: Signal<In, Bits<32>>,
+    /// The operand reads K (cycle t).
+    pub is_k: Signal<Out, Bit>,
+    /// Its K word address `4s + c` (cycle t).
+    pub kaddr: Signal<Out, Bits<8>>,
+    /// The R word read (cycle t+1).
     pub raw: Signal<Out, Bits<32>>,
     /// The operand value (cycle t+1, combinational).
     pub value: Signal<Out, Bits<32>>,
-    mem: Bram<32, 9>,
+    mem: Bram<32, 8>,
     literals: ROM<Bits<32>, 4>,
     sel_c: Signal<Local, Bits<3>>,
     m_file: DFF<Bits<2>>,
@@ -97,6 +106,9 @@ impl OperandRead {
             we: Default::default(),
             wa: Default::default(),
             wd: Default::default(),
+            kdata: Default::default(),
+            is_k: Default::default(),
+            kaddr: Default::default(),
             raw: Default::default(),
             value: Default::default(),
             mem: Default::default(),
@@ -138,14 +150,12 @@ impl Logic for OperandRead {
                 self.sel_c.next = self.swz.val().get_bits::<3>(9);
             }
         }
-        self.mem.ra.next = (bit_cast::<9, 4>(self.index.val().get_bits::<4>(0)) << 4)
-            | (bit_cast::<9, 2>(self.lane.val()) << 2)
-            | bit_cast::<9, 2>(self.sel_c.val().get_bits::<2>(0));
-        if self.file.val() == self.file_k.val() {
-            self.mem.ra.next = bits::<9>(256)
-                | (bit_cast::<9, 6>(self.index.val().get_bits::<6>(0)) << 2)
-                | bit_cast::<9, 2>(self.sel_c.val().get_bits::<2>(0));
-        }
+        self.mem.ra.next = (bit_cast::<8, 4>(self.index.val().get_bits::<4>(0)) << 4)
+            | (bit_cast::<8, 2>(self.lane.val()) << 2)
+            | bit_cast::<8, 2>(self.sel_c.val().get_bits::<2>(0));
+        self.is_k.next = self.file.val() == self.file_k.val();
+        self.kaddr.next = (bit_cast::<8, 6>(self.index.val().get_bits::<6>(0)) << 2)
+            | bit_cast::<8, 2>(self.sel_c.val().get_bits::<2>(0));
         if self.use_raw.val() {
             self.mem.ra.next = self.raw_addr.val();
         }
@@ -163,6 +173,9 @@ impl Logic for OperandRead {
         self.raw.next = self.mem.rd.val();
         self.literals.address.next = self.m_lit.q.val();
         self.v.next = self.mem.rd.val();
+        if self.m_file.q.val() == self.file_k.val() {
+            self.v.next = self.kdata.val();
+        }
         if self.m_file.q.val() == self.file_l.val() {
             self.v.next = self.literals.data.val();
         }

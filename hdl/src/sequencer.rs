@@ -3,8 +3,11 @@
 //! instruction budget and the fault flags.
 //!
 //! Every instruction takes exactly `OpInfo::cycles` clocks (the decoder's `issue`; the ISA's
-//! cycle model): a pipelined instruction issues its 16 slots `s = 4*lane + component` in its last
-//! 16 clocks (derivatives wait their bubble first); a flow instruction acts in its last clock. In
+//! cycle model, `isa::Timing`), plus the retire wait of a pipelined instruction that writes
+//! through the short path within 7 clocks of the multiply-add pipeline's last slot
+//! (`isa::retire_wait`: writes land in issue order): it issues its 16 slots
+//! `s = 4*lane + component` in its last 16 clocks (derivatives wait their bubble first); a flow
+//! instruction acts in its last clock. In
 //! that last clock the next address goes to the instruction memory (read latency 1), so the next
 //! instruction's word is there in its first clock. Before each instruction the sequencer checks,
 //! in the core model's order, that a lane is still live (else the run ends) and that the budget
@@ -58,7 +61,10 @@ pub struct Sequencer {
     pub kind: Signal<In, ExecKind>,
     pub flow: Signal<In, FlowOp>,
     pub issue: Signal<In, Bits<9>>,
-    pub per_slot: Signal<In, Bits<5>>,
+    /// The instruction writes through the short path (`isa::MISC_LATENCY`).
+    pub short_write: Signal<In, Bit>,
+    /// The instruction writes through the multiply-add pipeline (`isa::LATENCY`).
+    pub long_write: Signal<In, Bit>,
     pub wmask: Signal<In, Bits<4>>,
     pub target: Signal<In, Bits<10>>,
     /// Predicate write from the writeback stage.
@@ -75,8 +81,6 @@ pub struct Sequencer {
     pub slot_valid: Signal<Out, Bit>,
     /// The slot (`4 * lane + component`).
     pub slot: Signal<Out, Bits<4>>,
-    /// A divider slot issues in this clock (the divider starts two clocks later).
-    pub div_issue: Signal<Out, Bit>,
     /// Execution mask.
     pub e: Signal<Out, Bits<4>>,
     /// Predicates, bit `4 * lane + component`.
@@ -120,8 +124,12 @@ pub struct Sequencer {
     fault_reg: DFF<Bits<4>>,
     timer: DFF<Bits<9>>,
     done_reg: DFF<Bit>,
-    dslot: DFF<Bits<5>>,
-    dwait: DFF<Bits<5>>,
+    // Clocks since the last slot of a long-path writer (saturating at 7) and the retire wait
+    // it gives the instruction starting now.
+    since: DFF<Bits<3>>,
+    extra: Signal<Local, Bits<3>>,
+    wait_total: Signal<Local, Bits<9>>,
+    wait_m1: Signal<Local, Bits<9>>,
     call_depth: Constant<Bits<4>>,
     stack_depth: Constant<Bits<5>>,
     drain: Constant<Bits<9>>,
@@ -129,10 +137,7 @@ pub struct Sequencer {
     last: Signal<Local, Bit>,
     dead: Signal<Local, Bit>,
     stop_now: Signal<Local, Bit>,
-    bubble_wait: Signal<Local, Bits<9>>,
     n_clocks: Signal<Local, Bits<10>>,
-    slot_time: Signal<Local, Bits<10>>,
-    enabled: Signal<Local, Bits<3>>,
     cond: Signal<Local, Bits<4>>,
     px: Signal<Local, Bits<4>>,
     lanes: Signal<Local, Bits<4>>,
@@ -163,7 +168,8 @@ impl Sequencer {
             kind: Default::default(),
             flow: Default::default(),
             issue: Default::default(),
-            per_slot: Default::default(),
+            short_write: Default::default(),
+            long_write: Default::default(),
             wmask: Default::default(),
             target: Default::default(),
             p_we: Default::default(),
@@ -173,7 +179,6 @@ impl Sequencer {
             imem_addr: Default::default(),
             slot_valid: Default::default(),
             slot: Default::default(),
-            div_issue: Default::default(),
             e: Default::default(),
             p: Default::default(),
             busy: Default::default(),
@@ -207,8 +212,10 @@ impl Sequencer {
             fault_reg: Default::default(),
             timer: Default::default(),
             done_reg: Default::default(),
-            dslot: Default::default(),
-            dwait: Default::default(),
+            since: Default::default(),
+            extra: Default::default(),
+            wait_total: Default::default(),
+            wait_m1: Default::default(),
             call_depth: Constant::new(u64::from(call_depth.min(15)).to_bits()),
             stack_depth: Constant::new(
                 u64::from(mask_depth.min(crate::mask_stack::DEPTH as u16)).to_bits(),
@@ -217,10 +224,7 @@ impl Sequencer {
             last: Default::default(),
             dead: Default::default(),
             stop_now: Default::default(),
-            bubble_wait: Default::default(),
             n_clocks: Default::default(),
-            slot_time: Default::default(),
-            enabled: Default::default(),
             cond: Default::default(),
             px: Default::default(),
             lanes: Default::default(),
@@ -246,7 +250,7 @@ impl Logic for Sequencer {
         dff_setup!(
             self, clock, state, pc, first_reg, remain, aslot, await_, e_reg, killed_reg, main_live,
             p_reg, calls, left, spent, kind_r, flow_r, target_r, wmask_r, cycle_reg, fault_reg,
-            timer, done_reg, dslot, dwait, pause_reg
+            timer, done_reg, since, pause_reg
         );
         clock!(self, clock, stack);
         self.e.next = self.e_reg.q.val();
@@ -283,10 +287,20 @@ impl Logic for Sequencer {
                     << bit_cast::<16, 4>(self.p_idx.val()));
         }
 
+        // The retire wait of an instruction starting now (`isa::retire_wait` with the long path's
+        // 13 clocks and the short path's 7: a short-path writer's first slot comes at least 7
+        // clocks after the last long-path slot; only back-to-back 16-clock instructions can be
+        // that close, a derivative or a relative move waits longer anyway).
+        self.extra.next = bits::<3>(0);
+        if self.short_write.val() & (self.issue.val() == 16) {
+            self.extra.next = bits::<3>(7) - self.since.q.val();
+        }
         // Slot issue of pipelined instructions: the last 16 clocks (a derivative first waits
-        // its bubble, `issue - 16` clocks).
+        // its bubble, `issue - 16` clocks, a short-path writer its retire wait).
         self.slot.next = self.aslot.q.val().get_bits::<4>(0);
-        self.bubble_wait.next = self.issue.val() - bits::<9>(17);
+        self.wait_total.next =
+            self.issue.val() - bits::<9>(16) + bit_cast::<9, 3>(self.extra.val());
+        self.wait_m1.next = self.wait_total.val() - bits::<9>(1);
         self.slot_valid.next = false;
         if (self.state.q.val() == SeqState::Exec)
             & (self.kind.val() == ExecKind::Alu)
@@ -294,11 +308,11 @@ impl Logic for Sequencer {
         {
             if self.first_reg.q.val() {
                 self.slot.next = bits::<4>(0);
-                if self.issue.val() == 16 {
+                if !self.wait_total.val().any() {
                     self.slot_valid.next = true;
                     self.aslot.d.next = bits::<5>(1);
                 } else {
-                    self.await_.d.next = self.bubble_wait.val().get_bits::<5>(0);
+                    self.await_.d.next = self.wait_m1.val().get_bits::<5>(0);
                     self.aslot.d.next = bits::<5>(0);
                 }
             } else if self.await_.q.val().any() {
@@ -308,63 +322,19 @@ impl Logic for Sequencer {
                 self.aslot.d.next = self.aslot.q.val() + 1;
             }
         }
-        // Clocks of the instruction: issue + per_slot * 4 * popcount(wmask) (the ISA's cycles).
-        self.enabled.next = bit_cast::<3, 1>(self.wmask.val().get_bit(0).into())
-            + bit_cast::<3, 1>(self.wmask.val().get_bit(1).into())
-            + bit_cast::<3, 1>(self.wmask.val().get_bit(2).into())
-            + bit_cast::<3, 1>(self.wmask.val().get_bit(3).into());
-        self.slot_time.next = bit_cast::<10, 5>(self.per_slot.val()) << 2;
-        self.n_clocks.next = bit_cast::<10, 9>(self.issue.val());
-        match self.enabled.val().index() {
-            1 => {
-                self.n_clocks.next = bit_cast::<10, 9>(self.issue.val()) + self.slot_time.val();
-            }
-            2 => {
-                self.n_clocks.next =
-                    bit_cast::<10, 9>(self.issue.val()) + (self.slot_time.val() << 1);
-            }
-            3 => {
-                self.n_clocks.next = bit_cast::<10, 9>(self.issue.val())
-                    + self.slot_time.val()
-                    + (self.slot_time.val() << 1);
-            }
-            4 => {
-                self.n_clocks.next =
-                    bit_cast::<10, 9>(self.issue.val()) + (self.slot_time.val() << 2);
-            }
-            _ => {}
+        if self.slot_valid.val() & self.long_write.val() {
+            self.since.d.next = bits::<3>(1);
+        } else if self.since.q.val() != bits::<3>(7) {
+            self.since.d.next = self.since.q.val() + 1;
         }
+        // Clocks of the instruction: the ISA's cycles and the retire wait.
+        self.n_clocks.next =
+            bit_cast::<10, 9>(self.issue.val()) + bit_cast::<10, 3>(self.extra.val());
         // The last clock: a one-clock instruction in its first clock, otherwise when no clock is
         // left (`remain` was loaded in the first clock).
         self.last.next = !self.remain.q.val().any();
         if self.first_reg.q.val() {
             self.last.next = self.issue.val() == 1;
-        }
-        // Divider instructions: an enabled slot takes 1 + per_slot clocks, a disabled one 1.
-        self.div_issue.next = false;
-        if (self.state.q.val() == SeqState::Exec)
-            & (self.kind.val() == ExecKind::Div)
-            & !self.stop_now.val()
-        {
-            if self.dwait.q.val().any() {
-                self.dwait.d.next = self.dwait.q.val() - 1;
-                if self.dwait.q.val() == 1 {
-                    self.dslot.d.next = self.dslot.q.val() + 1;
-                }
-            } else if !self.dslot.q.val().get_bit(4) {
-                self.slot.next = self.dslot.q.val().get_bits::<4>(0);
-                self.slot_valid.next = true;
-                if self
-                    .wmask
-                    .val()
-                    .get_bit(self.dslot.q.val().get_bits::<2>(0).index())
-                {
-                    self.div_issue.next = true;
-                    self.dwait.d.next = self.per_slot.val();
-                } else {
-                    self.dslot.d.next = self.dslot.q.val() + 1;
-                }
-            }
         }
 
         // Lanes whose predicates pass the write mask (any component), and P.x per lane.
@@ -644,16 +614,13 @@ impl Logic for Sequencer {
             }
             SeqState::Resume => {
                 // As `Fetch`, at the instruction after the pause, with the budget left as it was.
-                self.dslot.d.next = bits::<5>(0);
-                self.dwait.d.next = bits::<5>(0);
                 self.first_reg.d.next = true;
                 self.state.d.next = SeqState::Exec;
             }
             SeqState::Fetch => {
                 self.imem_addr.next = bits::<8>(0);
-                self.dslot.d.next = bits::<5>(0);
-                self.dwait.d.next = bits::<5>(0);
                 self.first_reg.d.next = true;
+                self.since.d.next = bits::<3>(7);
                 self.spent.d.next = false;
                 if self.budget.val().any() {
                     self.state.d.next = SeqState::Exec;
@@ -699,8 +666,6 @@ impl Logic for Sequencer {
                     self.calls.d.next = self.calls_next.val();
                     self.pc.d.next = self.next_pc.val().get_bits::<8>(0);
                     self.first_reg.d.next = true;
-                    self.dslot.d.next = bits::<5>(0);
-                    self.dwait.d.next = bits::<5>(0);
                     // Whether the next instruction may run is decided in its first clock, from
                     // registers (see `stop_now`).
                     self.spent.d.next = !self.left.q.val().any();

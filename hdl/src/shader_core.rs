@@ -1,28 +1,30 @@
 //! `ShaderCore`: the shader core's top level: instruction memory, [`Decoder`], [`Sequencer`],
-//! three [`OperandRead`] copies of the operand memory, the [`FmadPipe`] and [`MiscUnit`] side by
-//! side, the [`Writeback`] stage, and the host port of [`crate::host_port`].
+//! three [`OperandRead`] copies of the register file and the one copy of the constant file, the
+//! [`FmadPipe`] and [`MiscUnit`] side by side, the [`Writeback`] stage, and the host port of
+//! [`crate::host_port`].
 //!
 //! Pipeline of one slot issued in cycle t: t address the operand memories; t+1 read, literal and
-//! swizzle select, modifiers, straight into both units (which register their inputs); t+11 both
-//! results are there and the writeback stage scales and saturates into a register; the word is
-//! written at the edge ending t+12, so a read issued at t+13 sees it: the ISA's read-to-writeback
-//! latency of 13 clocks, which the 16-slot issue order covers without hazard logic. The slot's
-//! controls (write enable after the write mask, the execution mask and the predicated-write test;
-//! destination; scale; saturate; result select) travel with it: one clock in flip-flops, then a
-//! `DelayRam`.
+//! swizzle select, modifiers, straight into both units (which register their inputs). The long
+//! path: at t+11 the multiply-add's result is there and the writeback stage scales and
+//! saturates into a register; the word is written at the edge ending t+12, so a read issued at
+//! t+13 sees it: the ISA's read-to-writeback latency of 13 clocks, which the 16-slot issue order
+//! covers without hazard logic. The short path (every other unit): the result is there at t+5
+//! and written at the edge ending t+6 (`isa::MISC_LATENCY`); the sequencer delays a short-path
+//! instruction that would overtake a multiply-add's writes (`isa::retire_wait`), so one write
+//! port serves both. The slot's controls (write enable after the write mask, the execution
+//! mask and the predicated-write test; destination; scale; saturate; result select) travel with
+//! it: two clocks in flip-flops, then a block RAM read at either tap.
 //!
 //! Ports: the host port ([`crate::host_port`]). Timing: see above and the sequencer.
 use crate::bram::Bram;
 use crate::decoder::{Decoder, ExecKind, IntOp, ResultSel, TexOp, TransOp};
-use crate::delay_ram::DelayRam;
-use crate::fdiv::FDiv;
+use crate::fadd::{AddOp, RoundMode};
 use crate::fmad_pipe::FmadPipe;
-use crate::fround::RoundMode;
 use crate::misc_unit::MiscUnit;
 use crate::operand_read::OperandRead;
 use crate::sequencer::Sequencer;
 use crate::writeback::Writeback;
-use microcode::core::config::Features;
+use microcode::core::config::ADDRESS_STACK_ENTRIES;
 use microcode::core::CoreConfig;
 use rust_hdl::prelude::*;
 
@@ -67,19 +69,17 @@ pub struct ShaderCore {
     opa: OperandRead,
     opb: OperandRead,
     opc: OperandRead,
+    // The constant file K (64 vec4, `4s + c`): one copy, read at the address of the
+    // instruction's one K view (A's, else B's, else C's: the ISA's constant rule).
+    kmem: Bram<32, 8>,
+    hr_const: DFF<Bit>,
     fmad: FmadPipe,
     misc: MiscUnit,
     wb: Writeback,
-    div: FDiv,
-    // The divider's slot: start two clocks after issue, its write controls held until `done`.
-    x1_div: DFF<Bit>,
-    x1_dwe: DFF<Bit>,
-    x1_dop: DFF<Bits<2>>,
-    dmeta: DFF<Bits<16>>,
-    wb_meta: Signal<Local, Bits<16>>,
     // Controls of the units, one and two clocks after issue.
     x1_sel: DFF<ResultSel>,
     x1_round: DFF<RoundMode>,
+    x1_add_op: DFF<AddOp>,
     x1_int: DFF<IntOp>,
     x1_trans: DFF<TransOp>,
     x1_tex: DFF<TexOp>,
@@ -87,13 +87,19 @@ pub struct ShaderCore {
     x1_i2f: DFF<Bits<2>>,
     x1_cond: DFF<Bits<3>>,
     x1_p: DFF<Bit>,
-    // Slot controls to the writeback stage: bit 0 write R, 1 write P, 2 take the multiply-add,
-    // 3..5 scale, 6..7 saturate, 8..15 the R word (register, lane, component); two clocks in
-    // flip-flops (the divider takes them there), ten in block RAM.
-    meta: [DFF<Bits<16>>; 2],
-    // Clocks 2 to 12 of the slot controls, in block RAM.
-    meta_tail: DelayRam<16>,
+    // Slot controls to the writeback stage: bit 0 write R, 1 write P, 2 take the multiply-add
+    // (the long path), 3..5 scale, 6..7 saturate, 8..15 the R word (register, lane,
+    // component); a clock in flip-flops, then a circular buffer in block RAM read 10 clocks
+    // later for the long path or 4 for the short one (the write port takes one of them: the
+    // retire rule keeps them apart).
+    meta: DFF<Bits<16>>,
+    meta_ram: Bram<16, 8>,
+    meta_cnt: DFF<Bits<8>>,
+    // A short-path writer's slot issued 1..5 clocks ago (the tap to read for the writeback).
+    sk: [DFF<Bit>; 5],
     meta_in: Signal<Local, Bits<16>>,
+    // The tap read this clock was the long one but its slot took the short path: no write.
+    wb_take: Signal<Local, Bit>,
     // The registered writeback: write enable, R word, value; predicate write and value.
     wb_we: DFF<Bit>,
     wb_wa: DFF<Bits<8>>,
@@ -115,19 +121,26 @@ pub struct ShaderCore {
     lane_i: Signal<Local, Bits<8>>,
     lane_ok: Signal<Local, Bit>,
     dst_eff: Signal<Local, Bits<8>>,
-    // The address stack (PUSHA / POPA): per lane up to 32 vec4 entries at word
-    // `128 * lane + 4 * entry + component`, each lane's depth, the push write one clock after
-    // issue (with the operand), the pop read at issue into the misc unit's operand A.
-    astk: Bram<32, 9>,
+    // One block RAM pair holds the multiply-add's addend delay line (words 0..7: the addend of
+    // the slot issued at t, written at t+1, read back for the adder at t+6) and the address
+    // stack of PUSHA / POPA (per lane up to 15 vec4 entries, entry e at word
+    // `16 * (e + 1) + 4 * lane + component`). They never need a port in the same clock: a
+    // PUSHA slot writes one clock after issue, when the line's word would belong to that
+    // (non-multiply-add) slot; a POPA slot reads at issue, which the retire rule puts at least
+    // 5 clocks after the last multiply-add slot, whose addend the line read 4 clocks after it.
+    // Each lane's depth; the push write one clock after issue (with the operand), the pop read
+    // at issue into the misc unit's operand A.
+    ast: Bram<32, 8>,
+    acnt: DFF<Bits<3>>,
     sp: [DFF<Bits<6>>; 4],
     astk_depth: Constant<Bits<6>>,
     lane_sp: Signal<Local, Bits<6>>,
-    lane_sp_m1: Signal<Local, Bits<6>>,
+    lane_sp_p1: Signal<Local, Bits<6>>,
     sp_full: Signal<Local, Bits<4>>,
     sp_empty: Signal<Local, Bits<4>>,
     ext_fault: Signal<Local, Bits<4>>,
     push_we: DFF<Bit>,
-    push_wa: DFF<Bits<9>>,
+    push_wa: DFF<Bits<8>>,
     x1_pop: DFF<Bit>,
     // Issue.
     lane: Signal<Local, Bits<2>>,
@@ -135,7 +148,8 @@ pub struct ShaderCore {
     pass: Signal<Local, Bit>,
     we_slot: Signal<Local, Bit>,
     wp_slot: Signal<Local, Bit>,
-    // Memory write port shared by the three operand copies.
+    // Memory write port shared by the three register-file copies and K (bit 8 of the address
+    // selects K).
     mem_we: Signal<Local, Bit>,
     mem_wa: Signal<Local, Bits<9>>,
     mem_wd: Signal<Local, Bits<32>>,
@@ -149,13 +163,12 @@ pub struct ShaderCore {
     hr_bank: DFF<Bits<2>>,
     rdata: DFF<Bits<32>>,
     all_one: Constant<Bits<12>>,
-    has_div: Constant<Bit>,
 }
 
 impl ShaderCore {
     /// A core built for `config`: literal set, stack depths and the optional units of
-    /// `config.features` (`DIVIDER`, `INTEGER`; an operation of a left-out unit faults
-    /// `MISSING_UNIT`); the memory sizes are those of the board build.
+    /// `config.features` (an operation of a left-out unit faults `MISSING_UNIT`); the memory
+    /// sizes are those of the board build.
     pub fn new(config: &CoreConfig) -> ShaderCore {
         let lits = &config.literals[..];
         ShaderCore {
@@ -182,17 +195,14 @@ impl ShaderCore {
             opa: OperandRead::new(lits),
             opb: OperandRead::new(lits),
             opc: OperandRead::new(lits),
+            kmem: Default::default(),
+            hr_const: Default::default(),
             fmad: Default::default(),
             misc: MiscUnit::new(config),
             wb: Default::default(),
-            div: Default::default(),
-            x1_div: Default::default(),
-            x1_dwe: Default::default(),
-            x1_dop: Default::default(),
-            dmeta: Default::default(),
-            wb_meta: Default::default(),
             x1_sel: Default::default(),
             x1_round: Default::default(),
+            x1_add_op: Default::default(),
             x1_int: Default::default(),
             x1_trans: Default::default(),
             x1_tex: Default::default(),
@@ -209,11 +219,14 @@ impl ShaderCore {
             lane_i: Default::default(),
             lane_ok: Default::default(),
             dst_eff: Default::default(),
-            astk: Default::default(),
+            ast: Default::default(),
+            acnt: Default::default(),
             sp: Default::default(),
-            astk_depth: Constant::new(u64::from(config.address_stack_depth.min(32)).to_bits()),
+            astk_depth: Constant::new(
+                u64::from(config.address_stack_depth.min(ADDRESS_STACK_ENTRIES)).to_bits(),
+            ),
             lane_sp: Default::default(),
-            lane_sp_m1: Default::default(),
+            lane_sp_p1: Default::default(),
             sp_full: Default::default(),
             sp_empty: Default::default(),
             ext_fault: Default::default(),
@@ -224,8 +237,11 @@ impl ShaderCore {
             x1_cond: Default::default(),
             x1_p: Default::default(),
             meta: Default::default(),
-            meta_tail: DelayRam::new(9),
+            meta_ram: Default::default(),
+            meta_cnt: Default::default(),
+            sk: Default::default(),
             meta_in: Default::default(),
+            wb_take: Default::default(),
             wb_we: Default::default(),
             wb_wa: Default::default(),
             wb_wd: Default::default(),
@@ -250,7 +266,6 @@ impl ShaderCore {
             rdata: Default::default(),
             // Four SWZ_ONE selectors: the derivatives' B operand is 1.0.
             all_one: Constant::new(0xB6D_u64.to_bits()),
-            has_div: Constant::new(config.has(Features::DIVIDER)),
         }
     }
 }
@@ -259,11 +274,11 @@ impl Logic for ShaderCore {
     #[hdl_gen]
     fn update(&mut self) {
         dff_setup!(
-            self, clock, x1_sel, x1_round, x1_int, x1_trans, x1_tex, x1_comp, x1_i2f, x1_cond,
-            x1_p, hr_prog, hr_tex, hr_bank, rdata, x1_div, x1_dwe, x1_dop, dmeta, wb_we, wb_wa,
-            wb_wd, wb_pwe, wb_pval, pclk, rd_valid, rd_lane, push_we, push_wa, x1_pop
+            self, clock, x1_sel, x1_round, x1_add_op, x1_int, x1_trans, x1_tex, x1_comp, x1_i2f,
+            x1_cond, x1_p, hr_prog, hr_tex, hr_const, hr_bank, rdata, wb_we, wb_wa, wb_wd, wb_pwe,
+            wb_pval, pclk, rd_valid, rd_lane, push_we, push_wa, x1_pop, meta_cnt, acnt, meta
         );
-        clock!(self, clock, astk);
+        clock!(self, clock, ast, kmem);
         for i in 0..4 {
             self.sp[i].clock.next = self.clock.val();
             self.sp[i].d.next = self.sp[i].q.val();
@@ -274,12 +289,12 @@ impl Logic for ShaderCore {
             self.rel_ok[i].clock.next = self.clock.val();
             self.rel_ok[i].d.next = self.rel_ok[i].q.val();
         }
-        clock!(self, clock, seq, opa, opb, opc, fmad, misc, div, meta_tail);
+        clock!(self, clock, seq, opa, opb, opc, fmad, misc, meta_ram);
         for i in 0..4 {
             self.imem[i].clock.next = self.clock.val();
         }
-        for i in 0..2 {
-            self.meta[i].clock.next = self.clock.val();
+        for i in 0..5 {
+            self.sk[i].clock.next = self.clock.val();
         }
 
         // ---- Host port decode.
@@ -318,7 +333,8 @@ impl Logic for ShaderCore {
         self.seq.kind.next = self.dec.kind.val();
         self.seq.flow.next = self.dec.flow.val();
         self.seq.issue.next = self.dec.issue.val();
-        self.seq.per_slot.next = self.dec.per_slot.val();
+        self.seq.short_write.next = self.dec.short_write.val();
+        self.seq.long_write.next = self.dec.long_write.val();
         self.seq.wmask.next = self.dec.wmask.val();
         self.seq.target.next = self.dec.target.val();
         self.busy.next = self.seq.busy.val();
@@ -341,9 +357,9 @@ impl Logic for ShaderCore {
         self.rd_valid.d.next = false;
         self.rd_lane.d.next = self.cur_clk.val().get_bits::<2>(0);
         self.opb.use_raw.next = false;
-        self.opb.raw_addr.next = (bit_cast::<9, 4>(self.dec.b_index.val().get_bits::<4>(0)) << 4)
-            | (bit_cast::<9, 2>(self.cur_clk.val().get_bits::<2>(0)) << 2)
-            | bit_cast::<9, 2>(self.dec.b_swz.val().get_bits::<2>(0));
+        self.opb.raw_addr.next = (bit_cast::<8, 4>(self.dec.b_index.val().get_bits::<4>(0)) << 4)
+            | (bit_cast::<8, 2>(self.cur_clk.val().get_bits::<2>(0)) << 2)
+            | bit_cast::<8, 2>(self.dec.b_swz.val().get_bits::<2>(0));
         if self.dec.rel.val().any()
             & self.seq.busy.val()
             & (self.cur_clk.val().get_bits::<3>(2) == bits::<3>(3))
@@ -461,21 +477,31 @@ impl Logic for ShaderCore {
         if self.dec.rel.val() == 2 {
             self.dst_eff.next = self.dec.dst.val() + self.lane_i.val();
         }
-        self.lane_sp_m1.next = self.lane_sp.val() - 1;
-        self.astk.ra.next = (bit_cast::<9, 2>(self.lane.val()) << 7)
-            | (bit_cast::<9, 5>(self.lane_sp_m1.val().get_bits::<5>(0)) << 2)
-            | bit_cast::<9, 2>(self.comp.val());
-        self.push_wa.d.next = (bit_cast::<9, 2>(self.lane.val()) << 7)
-            | (bit_cast::<9, 5>(self.lane_sp.val().get_bits::<5>(0)) << 2)
-            | bit_cast::<9, 2>(self.comp.val());
+        self.lane_sp_p1.next = self.lane_sp.val() + 1;
+        // The addend line: written every clock (at t+1, the operand C of the slot issued at t)
+        // and read 4 words back (the registered read gives it to the adder at t+6).
+        self.acnt.d.next = self.acnt.q.val() + 1;
+        self.ast.we.next = true;
+        self.ast.wa.next = bit_cast::<8, 3>(self.acnt.q.val());
+        self.ast.wd.next = self.opc.value.val();
+        self.ast.ra.next = bit_cast::<8, 3>(self.acnt.q.val() - bits::<3>(4));
+        if self.seq.slot_valid.val() & (self.dec.astack.val() == 2) {
+            self.ast.ra.next = (bit_cast::<8, 4>(self.lane_sp.val().get_bits::<4>(0)) << 4)
+                | (bit_cast::<8, 2>(self.lane.val()) << 2)
+                | bit_cast::<8, 2>(self.comp.val());
+        }
+        self.push_wa.d.next = (bit_cast::<8, 4>(self.lane_sp_p1.val().get_bits::<4>(0)) << 4)
+            | (bit_cast::<8, 2>(self.lane.val()) << 2)
+            | bit_cast::<8, 2>(self.comp.val());
         self.push_we.d.next = self.seq.slot_valid.val()
             & (self.dec.astack.val() == 1)
             & self.seq.e.val().get_bit(self.lane.val().index())
             & !self.ext_fault.val().any();
         self.x1_pop.d.next = self.dec.astack.val() == 2;
-        self.astk.we.next = self.push_we.q.val();
-        self.astk.wa.next = self.push_wa.q.val();
-        self.astk.wd.next = self.opa.value.val();
+        if self.push_we.q.val() {
+            self.ast.wa.next = self.push_wa.q.val();
+            self.ast.wd.next = self.opa.value.val();
+        }
         self.opa.file.next = self.dec.a_file.val();
         self.opa.index.next = self.dec.a_index.val();
         self.opa.zero.next = false;
@@ -507,6 +533,14 @@ impl Logic for ShaderCore {
         self.opc.comp.next = self.comp.val();
         self.opc.extra_neg.next = false;
         self.opc.zero.next = false;
+        if self.dec.conv.val() {
+            // A conversion's operand A reaches the adder as the addend.
+            self.opc.file.next = self.dec.a_file.val();
+            self.opc.index.next = self.dec.a_index.val();
+            self.opc.swz.next = self.dec.a_swz.val();
+            self.opc.neg.next = self.dec.a_neg.val();
+            self.opc.abs.next = self.dec.a_abs.val();
+        }
         if self.dec.deriv.val().any() {
             // d = A(neighbour) * 1.0 + -A(this lane's pair base): fsub, exactly.
             self.opb.file.next = bits::<2>(2);
@@ -527,6 +561,21 @@ impl Logic for ShaderCore {
                 self.opc.lane.next = self.lane.val() & bits::<2>(1);
             }
         }
+        // The one K read of the slot (the constant rule makes every K operand name this word).
+        self.kmem.ra.next = self.opc.kaddr.val();
+        if self.opb.is_k.val() {
+            self.kmem.ra.next = self.opb.kaddr.val();
+        }
+        if self.opa.is_k.val() {
+            self.kmem.ra.next = self.opa.kaddr.val();
+        }
+        if !self.seq.busy.val() {
+            self.kmem.ra.next = self.host_addr.val().get_bits::<8>(0);
+        }
+        self.opa.kdata.next = self.kmem.rd.val();
+        self.opb.kdata.next = self.kmem.rd.val();
+        self.opc.kdata.next = self.kmem.rd.val();
+
         self.pass.next = true;
         if self.dec.pw.val() == 1 {
             self.pass.next = self.seq.p.val().get_bit(self.seq.slot.val().index());
@@ -545,22 +594,32 @@ impl Logic for ShaderCore {
             & self.dec.writes_pred.val()
             & self.dec.wmask.val().get_bit(self.comp.val().index())
             & self.seq.e.val().get_bit(self.lane.val().index());
-        self.meta_in.next =
-            bit_cast::<16, 1>((self.we_slot.val() & (self.dec.kind.val() != ExecKind::Div)).into())
-                | (bit_cast::<16, 1>(self.wp_slot.val().into()) << 1)
-                | (bit_cast::<16, 1>((self.dec.result.val() == ResultSel::Fmad).into()) << 2)
-                | (bit_cast::<16, 3>(self.dec.scale.val()) << 3)
-                | (bit_cast::<16, 2>(self.dec.sat.val()) << 6)
-                | (bit_cast::<16, 4>(self.dst_eff.val().get_bits::<4>(0)) << 12)
-                | (bit_cast::<16, 4>(self.seq.slot.val()) << 8);
-        self.meta[0].d.next = self.meta_in.val();
-        self.meta[1].d.next = self.meta[0].q.val();
-        self.meta_tail.d.next = self.meta[1].q.val();
-        self.x1_div.d.next = self.seq.div_issue.val();
-        self.x1_dwe.d.next = self.we_slot.val() & (self.dec.kind.val() == ExecKind::Div);
-        self.x1_dop.d.next = self.dec.div_op.val();
+        self.meta_in.next = bit_cast::<16, 1>(self.we_slot.val().into())
+            | (bit_cast::<16, 1>(self.wp_slot.val().into()) << 1)
+            | (bit_cast::<16, 1>((self.dec.result.val() == ResultSel::Fmad).into()) << 2)
+            | (bit_cast::<16, 3>(self.dec.scale.val()) << 3)
+            | (bit_cast::<16, 2>(self.dec.sat.val()) << 6)
+            | (bit_cast::<16, 4>(self.dst_eff.val().get_bits::<4>(0)) << 12)
+            | (bit_cast::<16, 4>(self.seq.slot.val()) << 8);
+        self.meta.d.next = self.meta_in.val();
+        // The controls of the slot issued 1 clock ago go into the buffer; the read address
+        // chosen now gives, next clock, those of the slot issued 11 clocks before it (the long
+        // path) or, when that slot is a short-path writer's, 5 (the short path).
+        self.meta_cnt.d.next = self.meta_cnt.q.val() + 1;
+        self.meta_ram.we.next = true;
+        self.meta_ram.wa.next = self.meta_cnt.q.val();
+        self.meta_ram.wd.next = self.meta.q.val();
+        self.sk[0].d.next = self.seq.slot_valid.val() & self.dec.short_write.val();
+        for i in 1..5 {
+            self.sk[i].d.next = self.sk[i - 1].q.val();
+        }
+        self.meta_ram.ra.next = self.meta_cnt.q.val() - bits::<8>(9);
+        if self.sk[3].q.val() {
+            self.meta_ram.ra.next = self.meta_cnt.q.val() - bits::<8>(3);
+        }
         self.x1_sel.d.next = self.dec.result.val();
         self.x1_round.d.next = self.dec.round.val();
+        self.x1_add_op.d.next = self.dec.add_op.val();
         self.x1_int.d.next = self.dec.int_op.val();
         self.x1_trans.d.next = self.dec.trans_op.val();
         self.x1_tex.d.next = self.dec.tex_op.val();
@@ -572,15 +631,16 @@ impl Logic for ShaderCore {
         // ---- Units (cycle t+2).
         self.fmad.a.next = self.opa.value.val();
         self.fmad.b.next = self.opb.value.val();
-        self.fmad.c.next = self.opc.value.val();
+        self.fmad.c.next = self.ast.rd.val();
+        self.fmad.op.next = self.x1_add_op.q.val();
+        self.fmad.round.next = self.x1_round.q.val();
         self.misc.a.next = self.opa.value.val();
         if self.x1_pop.q.val() {
-            self.misc.a.next = self.astk.rd.val();
+            self.misc.a.next = self.ast.rd.val();
         }
         self.misc.b.next = self.opb.value.val();
         self.misc.c.next = self.opc.value.val();
         self.misc.sel.next = self.x1_sel.q.val();
-        self.misc.round.next = self.x1_round.q.val();
         self.misc.int_op.next = self.x1_int.q.val();
         self.misc.trans_op.next = self.x1_trans.q.val();
         self.misc.tex_op.next = self.x1_tex.q.val();
@@ -594,35 +654,20 @@ impl Logic for ShaderCore {
         self.misc.cond.next = self.x1_cond.q.val();
         self.misc.p.next = self.x1_p.q.val();
 
-        // The divider (cycle t+2 to its `done`; nothing else writes meanwhile).
-        // Without the DIVIDER feature the divider never starts and synthesis removes it.
-        self.div.start.next = self.x1_div.q.val() & self.has_div.val();
-        self.div.op.next = self.x1_dop.q.val();
-        self.div.a.next = self.opa.value.val();
-        self.div.b.next = self.opb.value.val();
-        if self.x1_div.q.val() {
-            self.dmeta.d.next = (self.meta[0].q.val() & !bits::<16>(1))
-                | bit_cast::<16, 1>(self.x1_dwe.q.val().into());
-        }
-
-        // ---- Writeback (cycle t+12, or the divider's `done`).
-        self.meta_out.next = self.meta_tail.q.val();
-        self.wb_meta.next = self.meta_out.val();
+        // ---- Writeback (cycle t+11 on the long path, t+5 on the short one).
+        self.meta_out.next = self.meta_ram.rd.val();
+        self.wb_take.next = self.sk[4].q.val() | self.meta_out.val().get_bit(2);
         self.wb.fmad.next = self.fmad.result.val();
-        if self.div.done.val() {
-            self.wb_meta.next = self.dmeta.q.val() | bits::<16>(4);
-            self.wb.fmad.next = self.div.result.val();
-        }
         self.wb.misc.next = self.misc.result.val();
-        self.wb.use_fmad.next = self.wb_meta.val().get_bit(2);
-        self.wb.scale.next = self.wb_meta.val().get_bits::<3>(3);
-        self.wb.sat.next = self.wb_meta.val().get_bits::<2>(6);
+        self.wb.use_fmad.next = self.meta_out.val().get_bit(2);
+        self.wb.scale.next = self.meta_out.val().get_bits::<3>(3);
+        self.wb.sat.next = self.meta_out.val().get_bits::<2>(6);
         // The writeback stage's output is registered: the write happens one clock later, at
-        // the edge ending t+12 (the units start at t+1).
-        self.wb_we.d.next = self.wb_meta.val().get_bit(0);
-        self.wb_wa.d.next = self.wb_meta.val().get_bits::<8>(8);
+        // the edge ending t+12 (t+6 on the short path; the units start at t+1).
+        self.wb_we.d.next = self.meta_out.val().get_bit(0) & self.wb_take.val();
+        self.wb_wa.d.next = self.meta_out.val().get_bits::<8>(8);
         self.wb_wd.d.next = self.wb.value.val();
-        self.wb_pwe.d.next = self.meta_out.val().get_bit(1) & !self.div.done.val();
+        self.wb_pwe.d.next = self.meta_out.val().get_bit(1) & self.wb_take.val();
         self.wb_pval.d.next = self.misc.result.val().get_bit(29);
         self.seq.p_we.next = self.wb_pwe.q.val();
         self.seq.p_idx.next = self.wb_wa.q.val().get_bits::<4>(0);
@@ -647,29 +692,32 @@ impl Logic for ShaderCore {
             }
             self.mem_wd.next = self.host_wdata.val();
         }
-        self.opa.we.next = self.mem_we.val();
-        self.opa.wa.next = self.mem_wa.val();
+        self.opa.we.next = self.mem_we.val() & !self.mem_wa.val().get_bit(8);
+        self.opa.wa.next = self.mem_wa.val().get_bits::<8>(0);
         self.opa.wd.next = self.mem_wd.val();
-        self.opb.we.next = self.mem_we.val();
-        self.opb.wa.next = self.mem_wa.val();
+        self.opb.we.next = self.mem_we.val() & !self.mem_wa.val().get_bit(8);
+        self.opb.wa.next = self.mem_wa.val().get_bits::<8>(0);
         self.opb.wd.next = self.mem_wd.val();
-        self.opc.we.next = self.mem_we.val();
-        self.opc.wa.next = self.mem_wa.val();
+        self.opc.we.next = self.mem_we.val() & !self.mem_wa.val().get_bit(8);
+        self.opc.wa.next = self.mem_wa.val().get_bits::<8>(0);
         self.opc.wd.next = self.mem_wd.val();
+        self.kmem.we.next = self.mem_we.val() & self.mem_wa.val().get_bit(8);
+        self.kmem.wa.next = self.mem_wa.val().get_bits::<8>(0);
+        self.kmem.wd.next = self.mem_wd.val();
 
-        // ---- Host reads through operand copy A and the instruction memory.
+        // ---- Host reads through register-file copy A, K and the instruction memory.
         self.opa.use_raw.next = !self.seq.busy.val();
-        self.opa.raw_addr.next = bit_cast::<9, 8>(self.host_addr.val().get_bits::<8>(0));
-        if self.region_const.val() {
-            self.opa.raw_addr.next =
-                bits::<9>(256) | bit_cast::<9, 8>(self.host_addr.val().get_bits::<8>(0));
-        }
+        self.opa.raw_addr.next = self.host_addr.val().get_bits::<8>(0);
         self.opc.use_raw.next = false;
-        self.opc.raw_addr.next = bits::<9>(0);
+        self.opc.raw_addr.next = bits::<8>(0);
         self.hr_prog.d.next = self.region_prog.val();
         self.hr_tex.d.next = self.region_tex.val();
+        self.hr_const.d.next = self.region_const.val();
         self.hr_bank.d.next = self.host_addr.val().get_bits::<2>(0);
         self.rdata.d.next = self.opa.raw.val();
+        if self.hr_const.q.val() {
+            self.rdata.d.next = self.kmem.rd.val();
+        }
         if self.hr_prog.q.val() {
             match self.hr_bank.q.val().index() {
                 0 => {

@@ -4,14 +4,16 @@
 //! compiled sequence of these steps and ordinary multiply-adds (`microcode/src/compile/texture.rs`),
 //! so this block and the float pipeline are all the hardware it needs.
 //!
-//! Ports: operands `a`, `b`, `c`, the step `op` and the slot's component `comp` (the channel a
-//! `TFET` returns) in; `result` out; the texture memory's write port `tw_we`, `tw_addr`,
+//! Ports: the step `op` and the slot's component `comp` (the channel a `TFET` returns) in, and
+//! one clock later the operands `a1`, `b1`, `c1`, registered by the caller (the compare unit
+//! registers its operands once for all its parts: a copy each would be 96 flip-flops without a
+//! LUT, a logic cell apiece); `result` out; the texture memory's write port `tw_we`, `tw_addr`,
 //! `tw_data` (texel `i` at address `i`, channel c in bits `8c .. 8c+7`); the host's read of it:
 //! `tr_en` (the core is idle: the read port follows `tw_addr`) and `tr_data` (the texel, one
 //! edge after the address).
 //!
 //! Timing: **latency 3, one operation per clock**: operands presented before rising edge *n* give
-//! `result` right after edge *n + 2*. Clock 1 registers the operands; clock 2 adds the "+1" of
+//! `result` right after edge *n + 2*. Clock 1 registers the operands (the caller); clock 2 adds the "+1" of
 //! `TIDX` (33 bits, so `i32::MAX + 1` does not wrap) and reads the texel at `A + B`; clock 3 wraps
 //! the index (repeat as a mask: the hardware's textures have power-of-two sizes; clamp by
 //! comparison) and shifts it to its place, or registers the channel's byte `k` and converts it
@@ -30,12 +32,14 @@ pub const TEXELS: usize = 512;
 pub struct TexUnit {
     /// Clock.
     pub clock: Signal<In, Clock>,
-    /// Operand A (`TIDX`: floor as int32; `TFRC`/`TSEL`: the value; `TFET`: the texel address).
-    pub a: Signal<In, Bits<32>>,
-    /// Operand B (`TIDX`/`TFRC`: the coordinate; `TSEL`: the texel; `TFET`: the texture's base).
-    pub b: Signal<In, Bits<32>>,
-    /// Operand C (the axis word, `arith::texel::axis`).
-    pub c: Signal<In, Bits<32>>,
+    /// Operand A, one clock after `op` (`TIDX`: floor as int32; `TFRC`/`TSEL`: the value;
+    /// `TFET`: the texel address).
+    pub a1: Signal<In, Bits<32>>,
+    /// Operand B, one clock after `op` (`TIDX`/`TFRC`: the coordinate; `TSEL`: the texel;
+    /// `TFET`: the texture's base).
+    pub b1: Signal<In, Bits<32>>,
+    /// Operand C, one clock after `op` (the axis word, `arith::texel::axis`).
+    pub c1: Signal<In, Bits<32>>,
     /// Which step.
     pub op: Signal<In, TexOp>,
     /// The slot's component: the channel `TFET` returns.
@@ -54,9 +58,6 @@ pub struct TexUnit {
     pub result: Signal<Out, Bits<32>>,
     mem: Bram<32, 9>,
     // Clock 1.
-    a1: DFF<Bits<32>>,
-    b1: DFF<Bits<32>>,
-    c1: DFF<Bits<32>>,
     op1: DFF<TexOp>,
     comp1: DFF<Bits<2>>,
     // Clock 2.
@@ -97,9 +98,9 @@ impl TexUnit {
     pub fn new(texels: usize) -> Self {
         TexUnit {
             clock: Default::default(),
-            a: Default::default(),
-            b: Default::default(),
-            c: Default::default(),
+            a1: Default::default(),
+            b1: Default::default(),
+            c1: Default::default(),
             op: Default::default(),
             comp: Default::default(),
             tw_we: Default::default(),
@@ -109,9 +110,6 @@ impl TexUnit {
             tr_data: Default::default(),
             result: Default::default(),
             mem: Bram::with_depth_and_contents(texels.clamp(1, TEXELS), &[]),
-            a1: Default::default(),
-            b1: Default::default(),
-            c1: Default::default(),
             op1: Default::default(),
             comp1: Default::default(),
             fin1: Default::default(),
@@ -145,58 +143,53 @@ impl Logic for TexUnit {
     #[allow(clippy::collapsible_match)]
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(
-            self, clock, a1, b1, c1, op1, comp1, sum2, c2, v2, op2, comp2, v3, op3, out2, out3, k3
-        );
+        dff_setup!(self, clock, op1, comp1, sum2, c2, v2, op2, comp2, v3, op3, out2, out3, k3);
         clock!(self, clock, mem);
 
-        // ---- Clock 1: register the operands (they come straight from the operand read path).
-        self.a1.d.next = self.a.val();
-        self.b1.d.next = self.b.val();
-        self.c1.d.next = self.c.val();
+        // ---- Clock 1: the operands arrive registered by the caller.
         self.op1.d.next = self.op.val();
         self.comp1.d.next = self.comp.val();
 
         // ---- Clock 2: the index plus one, the weight and select, the texel read.
-        self.fin1.next = self.b1.q.val().get_bits::<8>(23) != bits::<8>(255);
+        self.fin1.next = self.b1.val().get_bits::<8>(23) != bits::<8>(255);
         self.n_eff.next = bits::<33>(0);
         if self.fin1.val() | (self.op1.q.val() == TexOp::IdxF) {
-            self.n_eff.next = bit_cast::<33, 32>(self.a1.q.val())
-                | (bit_cast::<33, 1>(self.a1.q.val().get_bit(31).into()) << 32);
+            self.n_eff.next = bit_cast::<33, 32>(self.a1.val())
+                | (bit_cast::<33, 1>(self.a1.val().get_bit(31).into()) << 32);
         }
         self.sum2.d.next = self.n_eff.val();
         if self.op1.q.val() == TexOp::Idx {
             self.sum2.d.next =
-                self.n_eff.val() + bit_cast::<33, 1>(self.c1.q.val().get_bit(21).into());
+                self.n_eff.val() + bit_cast::<33, 1>(self.c1.val().get_bit(21).into());
         }
-        self.v1.next = self.b1.q.val();
+        self.v1.next = self.b1.val();
         match self.op1.q.val() {
             TexOp::Frc => {
                 self.v1.next = bits::<32>(0);
-                if self.fin1.val() & self.c1.q.val().get_bit(22) {
-                    self.v1.next = self.a1.q.val();
+                if self.fin1.val() & self.c1.val().get_bit(22) {
+                    self.v1.next = self.a1.val();
                 }
             }
             TexOp::Sel => {
-                if self.c1.q.val().get_bit(22) {
-                    self.v1.next = self.a1.q.val();
+                if self.c1.val().get_bit(22) {
+                    self.v1.next = self.a1.val();
                 }
             }
             TexOp::Or => {
-                self.v1.next = self.a1.q.val() | self.b1.q.val();
+                self.v1.next = self.a1.val() | self.b1.val();
             }
             _ => {}
         }
         self.v2.d.next = self.v1.val();
-        self.c2.d.next = self.c1.q.val();
+        self.c2.d.next = self.c1.val();
         if self.op1.q.val() == TexOp::IdxF {
-            self.c2.d.next = self.b1.q.val();
+            self.c2.d.next = self.b1.val();
         }
         // TFET: an address with bit 31 set reads zeros.
-        self.out2.d.next = self.a1.q.val().get_bit(31);
+        self.out2.d.next = self.a1.val().get_bit(31);
         self.op2.d.next = self.op1.q.val();
         self.comp2.d.next = self.comp1.q.val();
-        self.mem.ra.next = self.a1.q.val().get_bits::<9>(0) + self.b1.q.val().get_bits::<9>(0);
+        self.mem.ra.next = self.a1.val().get_bits::<9>(0) + self.b1.val().get_bits::<9>(0);
         if self.tr_en.val() {
             self.mem.ra.next = self.tw_addr.val();
         }

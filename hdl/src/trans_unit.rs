@@ -5,10 +5,12 @@
 //! ordinary multiply-adds (`microcode/src/compile/trans.rs`), so this block is all the hardware
 //! they need beyond the float pipeline.
 //!
-//! Ports: operands `a`, `b`, `c` and the step `op` in; `result` out.
+//! Ports: operands `a`, `c` and the step `op` in, and one clock later the operands `a1`, `b1`,
+//! `c1` registered by the caller (the compare unit registers its operands once for all its
+//! parts); `result` out.
 //! Timing: **latency 2, one operation per clock**: operands presented before rising edge *n* give
 //! `result` right after edge *n + 1*. The first clock computes the table index (the four tables
-//! are [`Rom`]s: 6 block RAMs), the special-operand flags and the scale exponent; the second
+//! are three [`Rom`]s: 5 block RAMs), the special-operand flags and the scale exponent; the second
 //! adds the exponents and selects the result.
 use crate::decoder::TransOp;
 use crate::rom::Rom;
@@ -22,17 +24,20 @@ pub struct TransUnit {
     pub clock: Signal<In, Clock>,
     /// Operand A (the function's argument `x`, or `k` for `EX2T`/`SCQ`).
     pub a: Signal<In, Bits<32>>,
-    /// Operand B.
-    pub b: Signal<In, Bits<32>>,
     /// Operand C.
     pub c: Signal<In, Bits<32>>,
+    /// Operands A, B and C one clock after `a` and `c`.
+    pub a1: Signal<In, Bits<32>>,
+    pub b1: Signal<In, Bits<32>>,
+    pub c1: Signal<In, Bits<32>>,
     /// Which step.
     pub op: Signal<In, TransOp>,
     /// The step's result, 2 clocks later.
     pub result: Signal<Out, Bits<32>>,
     rsq_rom: Rom<12, 8>,
-    ex2_rom: Rom<23, 8>,
-    inv_rom: Rom<9, 8>,
+    // EX2_TABLE's 23 fraction bits and LG2_INV's 9 share one 32-bit word (bits 0..22 and 23..31): a step
+    // reads one table, and the pair fills two block RAMs exactly where apart they took three.
+    ex2_inv_rom: Rom<32, 8>,
     log_rom: Rom<32, 8>,
     // First clock.
     index: Signal<Local, Bits<8>>,
@@ -41,9 +46,6 @@ pub struct TransUnit {
     rsq_p: Signal<Local, Bit>,
     rsq_s: Signal<Local, Bits<10>>,
     n0: Signal<Local, Bits<10>>,
-    a1: DFF<Bits<32>>,
-    b1: DFF<Bits<32>>,
-    c1: DFF<Bits<32>>,
     op1: DFF<TransOp>,
     n1: DFF<Bits<10>>,
     nan1: DFF<Bit>,
@@ -67,17 +69,22 @@ impl Default for TransUnit {
     fn default() -> Self {
         let words = |t: &[u32]| t.iter().map(|&w| u64::from(w)).collect::<Vec<_>>();
         let rsq: Vec<u32> = RSQ_SEED.iter().map(|&w| u32::from(w)).collect();
-        let inv: Vec<u32> = LG2_INV.iter().map(|&w| u32::from(w)).collect();
+        let ex2_inv: Vec<u32> = EX2_TABLE
+            .iter()
+            .zip(LG2_INV.iter())
+            .map(|(&e, &i)| (e & 0x7F_FFFF) | (u32::from(i) << 23))
+            .collect();
         TransUnit {
             clock: Default::default(),
             a: Default::default(),
-            b: Default::default(),
             c: Default::default(),
+            a1: Default::default(),
+            b1: Default::default(),
+            c1: Default::default(),
             op: Default::default(),
             result: Default::default(),
             rsq_rom: Rom::new(&words(&rsq)),
-            ex2_rom: Rom::new(&words(&EX2_TABLE)),
-            inv_rom: Rom::new(&words(&inv)),
+            ex2_inv_rom: Rom::new(&words(&ex2_inv)),
             log_rom: Rom::new(&words(&LG2_LOG)),
             index: Default::default(),
             a_exp: Default::default(),
@@ -85,9 +92,6 @@ impl Default for TransUnit {
             rsq_p: Default::default(),
             rsq_s: Default::default(),
             n0: Default::default(),
-            a1: Default::default(),
-            b1: Default::default(),
-            c1: Default::default(),
             op1: Default::default(),
             n1: Default::default(),
             nan1: Default::default(),
@@ -112,8 +116,8 @@ impl Logic for TransUnit {
     #[allow(clippy::collapsible_match)]
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(self, clock, a1, b1, c1, op1, n1, nan1, exp0_1, exp255_1, big1, small1, r2);
-        clock!(self, clock, rsq_rom, ex2_rom, inv_rom, log_rom);
+        dff_setup!(self, clock, op1, n1, nan1, exp0_1, exp255_1, big1, small1, r2);
+        clock!(self, clock, rsq_rom, ex2_inv_rom, log_rom);
 
         // ---- First clock: table index, flags of A, the scale exponent.
         self.a_exp.next = self.a.val().get_bits::<8>(23);
@@ -130,8 +134,7 @@ impl Logic for TransUnit {
             _ => {}
         }
         self.rsq_rom.ra.next = self.index.val();
-        self.ex2_rom.ra.next = self.index.val();
-        self.inv_rom.ra.next = self.index.val();
+        self.ex2_inv_rom.ra.next = self.index.val();
         self.log_rom.ra.next = self.index.val();
         // The scale: RSQF's -((E - p) / 2) = ((127 + p) - exp) >> 1 (an even difference), EX2F's
         // C[17:8]; both 10-bit two's complement. (p gets a signal of its own: a complement inside
@@ -144,9 +147,6 @@ impl Logic for TransUnit {
             self.n0.next = bit_cast::<10, 9>(self.rsq_s.val().get_bits::<9>(1))
                 | (bit_cast::<10, 1>(self.rsq_s.val().get_bit(9).into()) << 9);
         }
-        self.a1.d.next = self.a.val();
-        self.b1.d.next = self.b.val();
-        self.c1.d.next = self.c.val();
         self.op1.d.next = self.op.val();
         self.n1.d.next = self.n0.val();
         self.exp0_1.d.next = self.a_exp.val() == 0;
@@ -158,8 +158,8 @@ impl Logic for TransUnit {
             self.a.val().get_bit(31) & (self.a_mag.val() > bits::<31>(0x42FE_0000));
 
         // ---- Second clock: ldexp(B, n), the field operations, the select.
-        self.y_exp.next = self.b1.q.val().get_bits::<8>(23);
-        self.y_sign.next = bit_cast::<32, 1>(self.b1.q.val().get_bit(31).into()) << 31;
+        self.y_exp.next = self.b1.val().get_bits::<8>(23);
+        self.y_sign.next = bit_cast::<32, 1>(self.b1.val().get_bit(31).into()) << 31;
         self.e_sum.next = bit_cast::<11, 8>(self.y_exp.val())
             + (bit_cast::<11, 10>(self.n1.q.val())
                 | (bit_cast::<11, 1>(self.n1.q.val().get_bit(9).into()) << 10));
@@ -173,8 +173,8 @@ impl Logic for TransUnit {
             } else if self.e_sum.val().get_bits::<8>(0).any() {
                 self.ldexp.next = self.y_sign.val()
                     | (bit_cast::<32, 8>(self.e_sum.val().get_bits::<8>(0)) << 23)
-                    | (self.b1.q.val() & bits::<32>(0x007F_FFFF));
-            } else if self.b1.q.val().get_bits::<23>(0) == bits::<23>(0x7F_FFFF) {
+                    | (self.b1.val() & bits::<32>(0x007F_FFFF));
+            } else if self.b1.val().get_bits::<23>(0) == bits::<23>(0x7F_FFFF) {
                 self.ldexp.next = self.y_sign.val() | bits::<32>(0x0080_0000);
             }
         }
@@ -182,32 +182,31 @@ impl Logic for TransUnit {
             self.ldexp.next = self.y_sign.val();
         }
         if self.y_exp.val() == 255 {
-            self.ldexp.next = self.b1.q.val();
-            if self.b1.q.val().get_bits::<23>(0).any() {
+            self.ldexp.next = self.b1.val();
+            if self.b1.val().get_bits::<23>(0).any() {
                 self.ldexp.next = bits::<32>(0x7FC0_0000);
             }
         }
-        self.wrap.next = self.a1.q.val().get_bits::<4>(19) == bits::<4>(15);
-        self.lg2_m.next = bits::<32>(0x3F80_0000) | (self.a1.q.val() & bits::<32>(0x007F_FFFF));
+        self.wrap.next = self.a1.val().get_bits::<4>(19) == bits::<4>(15);
+        self.lg2_m.next = bits::<32>(0x3F80_0000) | (self.a1.val() & bits::<32>(0x007F_FFFF));
         if self.wrap.val() {
-            self.lg2_m.next = bits::<32>(0x3F00_0000) | (self.a1.q.val() & bits::<32>(0x007F_FFFF));
+            self.lg2_m.next = bits::<32>(0x3F00_0000) | (self.a1.val() & bits::<32>(0x007F_FFFF));
         }
-        self.pick.next = self.b1.q.val();
-        if self.a1.q.val().get_bit(0) {
-            self.pick.next = self.c1.q.val();
+        self.pick.next = self.b1.val();
+        if self.a1.val().get_bit(0) {
+            self.pick.next = self.c1.val();
         }
-        if self.a1.q.val().get_bit(1) {
+        if self.a1.val().get_bit(1) {
             self.pick.next = self.pick.val() ^ !bits::<32>(0x7FFF_FFFF);
         }
 
-        self.res.next = self.b1.q.val();
+        self.res.next = self.b1.val();
         match self.op1.q.val() {
             TransOp::Rsqr => {
-                self.res.next =
-                    bits::<32>(0x3F80_0000) | (self.a1.q.val() & bits::<32>(0x007F_FFFF));
-                if !self.a1.q.val().get_bit(23) {
+                self.res.next = bits::<32>(0x3F80_0000) | (self.a1.val() & bits::<32>(0x007F_FFFF));
+                if !self.a1.val().get_bit(23) {
                     self.res.next =
-                        bits::<32>(0x4000_0000) | (self.a1.q.val() & bits::<32>(0x007F_FFFF));
+                        bits::<32>(0x4000_0000) | (self.a1.val() & bits::<32>(0x007F_FFFF));
                 }
             }
             TransOp::Rsqt => {
@@ -226,7 +225,8 @@ impl Logic for TransUnit {
                 }
             }
             TransOp::Ex2t => {
-                self.res.next = bits::<32>(0x3F80_0000) | bit_cast::<32, 23>(self.ex2_rom.rd.val());
+                self.res.next = bits::<32>(0x3F80_0000)
+                    | bit_cast::<32, 23>(self.ex2_inv_rom.rd.val().get_bits::<23>(0));
             }
             TransOp::Ex2f => {
                 self.res.next = self.ldexp.val();
@@ -247,12 +247,12 @@ impl Logic for TransUnit {
                 self.res.next = self.lg2_m.val() & !bits::<32>(0xFF);
             }
             TransOp::Lg2e => {
-                self.res.next = bit_cast::<32, 8>(self.a1.q.val().get_bits::<8>(23))
+                self.res.next = bit_cast::<32, 8>(self.a1.val().get_bits::<8>(23))
                     - bits::<32>(127)
                     + bit_cast::<32, 1>(self.wrap.val().into());
             }
             TransOp::Lg2i => {
-                self.res.next = bit_cast::<32, 9>(self.inv_rom.rd.val());
+                self.res.next = bit_cast::<32, 9>(self.ex2_inv_rom.rd.val().get_bits::<9>(23));
             }
             TransOp::Lg2a => {
                 self.res.next = bit_cast::<32, 16>(self.log_rom.rd.val().get_bits::<16>(16));
@@ -264,7 +264,7 @@ impl Logic for TransUnit {
                 if self.exp255_1.q.val() {
                     self.res.next = bits::<32>(0x7F80_0000);
                 }
-                if self.a1.q.val().get_bit(31) {
+                if self.a1.val().get_bit(31) {
                     self.res.next = bits::<32>(0x7FC0_0000);
                 }
                 if self.exp0_1.q.val() {

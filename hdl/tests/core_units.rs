@@ -1,6 +1,6 @@
 //! The shader core's own datapath blocks against `microcode::arith`, in rust-hdl's simulation
 //! driven directly: `MiscUnit` (every result it selects, the transcendental steps of its
-//! `TransUnit` included, streamed one operation per clock and read 10 clocks later), `Writeback` (MODULATE then saturate, combinational) and `FmadPipe`.
+//! `TransUnit` included, streamed one operation per clock and read `MISC_UNIT_LATENCY` clocks later), `Writeback` (MODULATE then saturate, combinational) and `FmadPipe`.
 //! Edge values plus random operands: at least 10^5 vectors per block.
 
 mod common;
@@ -8,8 +8,7 @@ mod common;
 use common::sim::tick;
 use common::tools::{verilator_lint, verilator_model, verilator_run, yosys_check, Port};
 use hdl::decoder::{IntOp, ResultSel, TexOp, TransOp};
-use hdl::fmad_pipe::{FmadPipe, FMAD_LATENCY};
-use hdl::fround::RoundMode;
+use hdl::fmad_pipe::{FmadPipe, ADDEND_DELAY, FMAD_LATENCY};
 use hdl::misc_unit::MiscUnit;
 use hdl::trans_unit::TransUnit;
 use hdl::writeback::Writeback;
@@ -55,7 +54,6 @@ fn operand(rng: &mut XorShift) -> u32 {
 #[derive(Clone, Copy, Debug)]
 struct Op {
     sel: ResultSel,
-    round: RoundMode,
     int_op: IntOp,
     i2f: u64,
     cond: u64,
@@ -114,12 +112,6 @@ fn model(o: &Op, a: u32, b: u32, c: u32) -> u32 {
         6 => false,
         _ => true,
     };
-    let integral = |x| match o.round {
-        RoundMode::Floor => arith::ffloor(x),
-        RoundMode::Ceil => arith::fceil(x),
-        RoundMode::Trunc => arith::ftrunc(x),
-        RoundMode::NearestEven => arith::fround(x),
-    };
     match o.sel {
         R::Mov => a,
         R::Min => arith::fmin(a, b),
@@ -132,17 +124,7 @@ fn model(o: &Op, a: u32, b: u32, c: u32) -> u32 {
             }
         }
         R::Sel => arith::bits::flush(if o.p { a } else { b }),
-        R::Integral => integral(a),
-        R::F2i => match o.round {
-            RoundMode::Floor => arith::f2i_floor(a) as u32,
-            _ => arith::f2i_round(a) as u32,
-        },
-        R::I2f => match o.i2f {
-            0 => arith::i2f(a as i32),
-            1 => arith::u2f(a),
-            _ => arith::fexp_part(a),
-        },
-        R::Expx => arith::fexp2_floor(a),
+        R::Expn => arith::fexp_part(a),
         R::Mant => arith::fmant_part(a),
         R::Sign => match o.i2f {
             0 => arith::isgn(a as i32),
@@ -175,8 +157,8 @@ fn model(o: &Op, a: u32, b: u32, c: u32) -> u32 {
     }
 }
 
-/// A random operation of a misc unit; `narrow`: one built without the integer ALU, the
-/// transcendental steps and the int-to-float converter (EXPN only on its narrow path).
+/// A random operation of a misc unit; `narrow`: one built without the integer ALU and the
+/// transcendental steps.
 fn random_op(rng: &mut XorShift, narrow: bool) -> Op {
     use ResultSel as R;
     let all = [
@@ -185,10 +167,7 @@ fn random_op(rng: &mut XorShift, narrow: bool) -> Op {
         R::Max,
         R::Set,
         R::Sel,
-        R::Integral,
-        R::F2i,
-        R::I2f,
-        R::Expx,
+        R::Expn,
         R::Mant,
         R::Sign,
         R::Int,
@@ -200,12 +179,6 @@ fn random_op(rng: &mut XorShift, narrow: bool) -> Op {
         .into_iter()
         .filter(|s| !narrow || !matches!(s, R::Int | R::Trans))
         .collect();
-    let rounds = [
-        RoundMode::Floor,
-        RoundMode::Ceil,
-        RoundMode::Trunc,
-        RoundMode::NearestEven,
-    ];
     let ints = [
         IntOp::Iadd,
         IntOp::Isub,
@@ -219,19 +192,10 @@ fn random_op(rng: &mut XorShift, narrow: bool) -> Op {
         IntOp::Shr,
     ];
     let sel = sels[(rng.next_u32() % sels.len() as u32) as usize];
-    let mut round = rounds[(rng.next_u32() % 4) as usize];
-    if sel == R::Expx || (sel == R::F2i && round != RoundMode::NearestEven) {
-        round = RoundMode::Floor;
-    }
     Op {
         sel,
-        round,
         int_op: ints[(rng.next_u32() % 10) as usize],
-        i2f: match (sel, narrow) {
-            (R::Sign, _) => u64::from(rng.next_u32() % 2),
-            (_, true) => 2,
-            _ => u64::from(rng.next_u32() % 3),
-        },
+        i2f: u64::from(rng.next_u32() % 2),
         cond: u64::from(rng.next_u32() % 8),
         p: rng.next_u32().is_multiple_of(2),
         trans: TRANS[(rng.next_u32() % TRANS.len() as u32) as usize],
@@ -266,24 +230,23 @@ fn trans_operands(rng: &mut XorShift, a: u32, b: u32, c: u32) -> (u32, u32, u32)
 
 #[test]
 fn misc_unit_matches_the_model() {
-    run_misc_unit(&CoreConfig::default(), false, 13 + TRANS.len());
+    run_misc_unit(&CoreConfig::default(), false, 10 + TRANS.len());
 }
 
-/// The build that fits the board: no integer ALU, no transcendental steps, so no int-to-float
-/// converter; EXPN takes the narrow path.
+/// A build without the integer ALU and the transcendental steps: what is left still matches.
 #[test]
-fn misc_unit_without_the_converter_matches_the_model() {
+fn misc_unit_without_optional_units_matches_the_model() {
     let config = CoreConfig {
         features: Features::TEXTURE,
         ..CoreConfig::default()
     };
-    run_misc_unit(&config, true, 12);
+    run_misc_unit(&config, true, 9);
 }
 
 /// 10^5 random operations of the kinds the build has through `MiscUnit`, each compared with the
 /// model; `kinds`: how many result kinds (and transcendental steps) must have been checked.
 fn run_misc_unit(config: &CoreConfig, narrow: bool, kinds: usize) {
-    const LATENCY: usize = 10;
+    const LATENCY: usize = hdl::misc_unit::MISC_UNIT_LATENCY as usize;
     let mut uut = MiscUnit::new(config);
     uut.connect_all();
     check_all(&uut).expect("MiscUnit passes rust-hdl's checks");
@@ -315,7 +278,6 @@ fn run_misc_unit(config: &CoreConfig, narrow: bool, kinds: usize) {
             uut.trans_op.next = o.trans;
             uut.tex_op.next = o.tex;
             uut.sel.next = o.sel;
-            uut.round.next = o.round;
             uut.int_op.next = o.int_op;
             uut.i2f_mode.next = o.i2f.to_bits();
             uut.cond.next = o.cond.to_bits();
@@ -358,7 +320,14 @@ fn trans_unit_verilog_matches_the_model() {
     };
     yosys_check("trans_unit", &verilog);
     let port = |name, width| Port { name, width };
-    let inputs = [port("a", 32), port("b", 32), port("c", 32), port("op", 4)];
+    let inputs = [
+        port("a", 32),
+        port("c", 32),
+        port("a1", 32),
+        port("b1", 32),
+        port("c1", 32),
+        port("op", 4),
+    ];
     let Some(exe) = verilator_model("trans_unit", &verilog, &inputs, &[port("result", 32)]) else {
         return;
     };
@@ -371,11 +340,22 @@ fn trans_unit_verilog_matches_the_model() {
             (t, a, b, c)
         })
         .collect();
-    let mut rows: Vec<Vec<u64>> = vectors
-        .iter()
-        .map(|&(t, a, b, c)| vec![u64::from(a), u64::from(b), u64::from(c), t as u64])
-        .collect();
-    rows.push(vec![0; 4]);
+    // The registered operands (a1, b1, c1) follow their step by a row.
+    let row = |k: usize| {
+        let (t, a, _, c) = vectors[k];
+        let (_, pa, pb, pc) = k.checked_sub(1).map_or((0, 0, 0, 0), |j| vectors[j]);
+        vec![
+            u64::from(a),
+            u64::from(c),
+            u64::from(pa),
+            u64::from(pb),
+            u64::from(pc),
+            t as u64,
+        ]
+    };
+    let mut rows: Vec<Vec<u64>> = (0..vectors.len()).map(row).collect();
+    let (_, la, lb, lc) = vectors[vectors.len() - 1];
+    rows.push(vec![0, 0, u64::from(la), u64::from(lb), u64::from(lc), 0]);
     let out = verilator_run(&exe, &rows);
     for (k, &(t, a, b, c)) in vectors.iter().enumerate() {
         // Row k's outputs are printed after its clock edge: the result shows after edge k + 1.
@@ -451,6 +431,9 @@ fn fmad_pipe_matches_the_model() {
         if let Some(x) = v.get(i) {
             uut.a.next = u64::from(x[0]).to_bits();
             uut.b.next = u64::from(x[1]).to_bits();
+        }
+        // The addend follows its factors by the multiplier's latency.
+        if let Some(x) = i.checked_sub(ADDEND_DELAY as usize).and_then(|j| v.get(j)) {
             uut.c.next = u64::from(x[2]).to_bits();
         }
         tick(&mut uut, |u| &mut u.clock);

@@ -100,6 +100,9 @@ fn fcmp_simulation_matches_host() {
     for &(a, b) in &v {
         uut.a.next = (a as u64).into();
         uut.b.next = (b as u64).into();
+        // The registered operands the caller provides after the edge (held across it here).
+        uut.a1.next = (a as u64).into();
+        uut.b1.next = (b as u64).into();
         tick(&mut uut, |u| &mut u.clock);
         let flags = uut.lt.val() as u64
             | (uut.eq.val() as u64) << 1
@@ -130,6 +133,14 @@ fn fcmp_verilog() {
         },
         Port {
             name: "b",
+            width: 32,
+        },
+        Port {
+            name: "a1",
+            width: 32,
+        },
+        Port {
+            name: "b1",
             width: 32,
         },
     ];
@@ -165,7 +176,7 @@ fn fcmp_verilog() {
     let vecs = vectors();
     let rows: Vec<Vec<u64>> = vecs
         .iter()
-        .map(|&(a, b)| vec![a as u64, b as u64])
+        .map(|&(a, b)| vec![a as u64, b as u64, a as u64, b as u64])
         .collect();
     for (r, &(a, b)) in verilator_run(&exe, &rows).iter().zip(&vecs) {
         let got = (

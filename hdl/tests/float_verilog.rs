@@ -99,6 +99,15 @@ fn fadd_verilog() {
             name: "sub",
             width: 1,
         },
+        // Add (0) with the Floor (0) rounding direction, which Add ignores.
+        Port {
+            name: "op",
+            width: 3,
+        },
+        Port {
+            name: "round",
+            width: 2,
+        },
     ];
     let Some(exe) = verilator_model(
         "fadd",
@@ -120,7 +129,7 @@ fn fadd_verilog() {
     vecs.extend(random_fadd_vectors(0xADD5_0002, 200_000));
     let rows: Vec<Vec<u64>> = vecs
         .iter()
-        .map(|&(a, b, s)| vec![a as u64, b as u64, s as u64])
+        .map(|&(a, b, s)| vec![a as u64, b as u64, s as u64, 0, 0])
         .collect();
     let got = verilator_results(&exe, &rows);
     let want: Vec<u32> = vecs.iter().map(|&(a, b, s)| ref_fadd(a, b, s)).collect();

@@ -11,12 +11,9 @@ mod common;
 use common::sim::tick;
 use common::tools::{run, scratch, tool, verilator_model, Port};
 use hdl::bram::Bram;
-use hdl::f2i::F2I;
 use hdl::fadd::FAdd;
 use hdl::fcmp::FCmp;
 use hdl::fmul::FMul;
-use hdl::fround::{FRound, RoundMode};
-use hdl::i2f::I2F;
 use rust_hdl::prelude::*;
 use std::process::Command;
 use std::time::Instant;
@@ -214,8 +211,8 @@ fn measure_blocks() {
     fadd.connect_all();
     let v = generate_verilog(&fadd);
     let w = wrapper(
-        65,
-        ".a(sh[31:0]), .b(sh[63:32]), .sub(sh[64]), .result(r)",
+        70,
+        ".a(sh[31:0]), .b(sh[63:32]), .sub(sh[64]), .op(sh[67:65]), .round(sh[69:68]), .result(r)",
         32,
     );
     let hz = rust_speed(
@@ -257,8 +254,9 @@ fn measure_blocks() {
     let v = generate_verilog(&fcmp);
     let w = "module wrap(input clk, input din, output dout);
   reg [63:0] sh; always @(posedge clk) sh <= {sh[62:0], din};
+  reg [63:0] sh1; always @(posedge clk) sh1 <= sh;
   wire lt, eq, gt, un; wire [31:0] mn, mx; reg [67:0] ro;
-  top u(.clock(clk), .a(sh[31:0]), .b(sh[63:32]), .lt(lt), .eq(eq), .gt(gt), .unordered(un), .min(mn), .max(mx));
+  top u(.clock(clk), .a(sh[31:0]), .b(sh[63:32]), .a1(sh1[31:0]), .b1(sh1[63:32]), .lt(lt), .eq(eq), .gt(gt), .unordered(un), .min(mn), .max(mx));
   always @(posedge clk) ro <= {lt, eq, gt, un, mn, mx};
   assign dout = ^ro;
 endmodule
@@ -305,98 +303,6 @@ endmodule
             "1",
             hz,
             &verilator_speed("fcmp", &v, &ab, &outs),
-        );
-    }
-
-    let mut fround = FRound::default();
-    fround.connect_all();
-    let v = generate_verilog(&fround);
-    let w = wrapper(34, ".a(sh[31:0]), .mode(sh[33:32]), .result(r)", 32);
-    let modes = [
-        RoundMode::Floor,
-        RoundMode::Ceil,
-        RoundMode::Trunc,
-        RoundMode::NearestEven,
-    ];
-    let hz = rust_speed(
-        &mut fround,
-        100_000,
-        |u| &mut u.clock,
-        |u, i| {
-            u.a.next = ((i as u64).wrapping_mul(0x9E37_79B9) & 0xFFFF_FFFF).into();
-            u.mode.next = modes[i % 4];
-        },
-    );
-    let ports = [
-        Port {
-            name: "a",
-            width: 32,
-        },
-        Port {
-            name: "mode",
-            width: 2,
-        },
-    ];
-    if let Some(c) = cost("fround", &v, &w) {
-        row(
-            "FRound",
-            &c,
-            "3",
-            hz,
-            &verilator_speed("fround", &v, &ports, &res),
-        );
-    }
-
-    let mut f2i = F2I::default();
-    f2i.connect_all();
-    let v = generate_verilog(&f2i);
-    let w = wrapper(34, ".a(sh[31:0]), .mode(sh[33:32]), .result(r)", 32);
-    let hz = rust_speed(
-        &mut f2i,
-        100_000,
-        |u| &mut u.clock,
-        |u, i| {
-            u.a.next = ((i as u64).wrapping_mul(0x9E37_79B9) & 0xFFFF_FFFF).into();
-            u.mode.next = modes[i % 4];
-        },
-    );
-    if let Some(c) = cost("f2i", &v, &w) {
-        row(
-            "F2I",
-            &c,
-            "5",
-            hz,
-            &verilator_speed("f2i", &v, &ports, &res),
-        );
-    }
-
-    let mut i2f = I2F::default();
-    i2f.connect_all();
-    let v = generate_verilog(&i2f);
-    let w = wrapper(32, ".a(sh[31:0]), .result(r)", 32);
-    let hz = rust_speed(
-        &mut i2f,
-        100_000,
-        |u| &mut u.clock,
-        |u, i| {
-            u.a.next = ((i as u64).wrapping_mul(0x9E37_79B9) & 0xFFFF_FFFF).into();
-        },
-    );
-    if let Some(c) = cost("i2f", &v, &w) {
-        row(
-            "I2F",
-            &c,
-            "4",
-            hz,
-            &verilator_speed(
-                "i2f",
-                &v,
-                &[Port {
-                    name: "a",
-                    width: 32,
-                }],
-                &res,
-            ),
         );
     }
 

@@ -46,6 +46,7 @@ fn index(rng: &mut XorShift) -> u32 {
     }
 }
 
+#[derive(Clone, Copy)]
 struct Vector {
     op: usize,
     a: u32,
@@ -129,11 +130,14 @@ fn tex_unit_matches_the_model() {
     let mut got = Vec::with_capacity(vectors.len());
     for i in 0..vectors.len() + LATENCY - 1 {
         if let Some(v) = vectors.get(i) {
-            uut.a.next = u64::from(v.a).to_bits();
-            uut.b.next = u64::from(v.b).to_bits();
-            uut.c.next = u64::from(v.c).to_bits();
             uut.op.next = OPS[v.op];
             uut.comp.next = u64::from(v.comp).to_bits();
+        }
+        // The operands follow their step by a clock (the caller registers them).
+        if let Some(v) = i.checked_sub(1).and_then(|j| vectors.get(j)) {
+            uut.a1.next = u64::from(v.a).to_bits();
+            uut.b1.next = u64::from(v.b).to_bits();
+            uut.c1.next = u64::from(v.c).to_bits();
         }
         tick(&mut uut, |u| &mut u.clock);
         if i + 1 >= LATENCY {
@@ -155,9 +159,9 @@ fn tex_unit_verilog_matches_the_model() {
     yosys_check("tex_unit", &verilog);
     let port = |name, width| Port { name, width };
     let inputs = [
-        port("a", 32),
-        port("b", 32),
-        port("c", 32),
+        port("a1", 32),
+        port("b1", 32),
+        port("c1", 32),
         port("op", 3),
         port("comp", 2),
         port("tw_we", 1),
@@ -174,11 +178,13 @@ fn tex_unit_verilog_matches_the_model() {
         .map(|(i, &w)| vec![0, 0, 0, 0, 0, 1, i as u64, u64::from(w)])
         .collect();
     let first = rows.len();
-    rows.extend(vectors.iter().map(|v| {
+    // The operands follow their step by a row (the caller registers them).
+    rows.extend(vectors.iter().enumerate().map(|(k, v)| {
+        let prev = k.checked_sub(1).map(|j| vectors[j]);
         vec![
-            u64::from(v.a),
-            u64::from(v.b),
-            u64::from(v.c),
+            prev.map_or(0, |p| u64::from(p.a)),
+            prev.map_or(0, |p| u64::from(p.b)),
+            prev.map_or(0, |p| u64::from(p.c)),
             v.op as u64,
             u64::from(v.comp),
             0,
@@ -186,7 +192,18 @@ fn tex_unit_verilog_matches_the_model() {
             0,
         ]
     }));
-    rows.extend([vec![0; 8], vec![0; 8]]);
+    let last = vectors[vectors.len() - 1];
+    rows.push(vec![
+        u64::from(last.a),
+        u64::from(last.b),
+        u64::from(last.c),
+        0,
+        0,
+        0,
+        0,
+        0,
+    ]);
+    rows.push(vec![0; 8]);
     let out = verilator_run(&exe, &rows);
     // Row k's outputs are printed after its clock edge: the result shows after edge k + 2.
     check(

@@ -204,6 +204,28 @@ struct CoreGen {
     code: Vec<Instr>,
 }
 
+/// The ISA's constant rule (one K view per instruction, as the compiler emits): every K
+/// operand after the first reads the first one's view, so two operands sharing the one K read
+/// stay covered.
+fn obey_constant_rule(i: &mut Instr) {
+    let reads: Vec<usize> = i.value_operands().map(|(k, _)| k).collect();
+    let mut view = None;
+    for k in reads {
+        let o = &mut i.src[k];
+        if o.file != SrcFile::K {
+            continue;
+        }
+        match view {
+            None => view = Some((o.index, o.swz)),
+            Some((index, swz)) => {
+                o.index = index;
+                o.swz = swz;
+            }
+        }
+    }
+    assert!(!i.breaks_constant_rule());
+}
+
 /// Register the loops count in (never a random destination).
 const COUNTER: u8 = 15;
 
@@ -299,6 +321,7 @@ impl CoreGen {
                 }
             }
         }
+        obey_constant_rule(&mut i);
         self.code.push(i);
     }
 
@@ -306,6 +329,7 @@ impl CoreGen {
         let mut i = Instr::new(Op::Setp);
         i.cond = Cond::ALL[self.pick(6) as usize];
         i.src = [self.operand(), self.operand(), Operand::default()];
+        obey_constant_rule(&mut i);
         self.code.push(i);
     }
 
@@ -475,8 +499,8 @@ fn random_core_programs_match_on_rtl_and_verilator() {
     );
 }
 
-/// A core built without the divider faults `MISSING_UNIT` on DIV, as the core model faults for
-/// that configuration; with it, the same program runs. (The engines refuse such images up front;
+/// A core built without the transcendental steps faults `MISSING_UNIT` on RSQ's first step, as
+/// the core model faults for that configuration. (The engines refuse such images up front;
 /// here the program is written word by word to reach the hardware's own check.)
 #[test]
 fn a_left_out_unit_faults_like_the_model() {
@@ -485,7 +509,7 @@ fn a_left_out_unit_faults_like_the_model() {
         features: Features::INTEGER,
         ..CoreConfig::default()
     };
-    let p = text::parse(&format!("{HEADER}DIV OUT[0], IN[0], IN[1]\nEND\n")).expect("parses");
+    let p = text::parse(&format!("{HEADER}RSQ OUT[0], IN[0].xxxx\nEND\n")).expect("parses");
     let image = compile(&p, &cfg).expect("compiles").image;
     let inputs = random_inputs(&mut XorShift::new(3));
     let model = sim::core_model::run(&image, &inputs);
@@ -495,7 +519,7 @@ fn a_left_out_unit_faults_like_the_model() {
     );
     assert!(matches!(
         sim::hardware::check_supported(&image, "rtl"),
-        Err(HwError::NotBuilt { op: "DIV", .. })
+        Err(HwError::NotBuilt { op: "RSQR", .. })
     ));
     let mut core = RtlCore::new(&cfg).expect("the core builds");
     sim::hardware::write_program(&mut core, &image).expect("writes");
@@ -534,16 +558,15 @@ fn budget_faults_match_on_rtl() {
     );
 }
 
-/// A TGSI divide whose destination is also its source: the compiler computes into scratch (the
-/// divider's ISA rule), and the hardware agrees with the core model and the reference model.
+/// Divisions whose destination is also their source (DIV, RCP, MOD: multiply-add and integer
+/// sequences on every build): the hardware agrees with the core model and the reference model.
 #[test]
 fn divides_in_place_match() {
     let cfg = CoreConfig::default();
     let body = "MOV TEMP[0], IN[0]\nDIV TEMP[0], TEMP[0].wzyx, IN[1]\nRCP TEMP[0].y, TEMP[0].x\nMOD TEMP[1], IN[0], IN[1]\nMOD TEMP[1].yz, TEMP[1].zyxw, IN[0]\nMOV OUT[0], TEMP[0]\nMOV OUT[1], TEMP[1]\nEND\n";
     let p = text::parse(&format!("{HEADER}{body}")).expect("parses");
     let image = compile(&p, &cfg).expect("compiles").image;
-    sim::hardware::check_supported(&image, "rtl")
-        .expect("no divider instruction reads its destination");
+    sim::hardware::check_supported(&image, "rtl").expect("the divisions run on the hardware");
     let mut core = RtlCore::new(&cfg).expect("the core builds");
     let mut rng = XorShift::new(12);
     for _ in 0..3 {
@@ -875,7 +898,8 @@ fn vertex_relative_geometry_inputs_run_on_the_hardware() {
 #[test]
 fn texture_memory_reads_back_through_the_host_port() {
     let mut rng = XorShift::new(512);
-    let words: Vec<u32> = (0..hdl::tex_unit::TEXELS).map(|_| rng.next_u32()).collect();
+    let texels = usize::from(CoreConfig::default().texture_texels);
+    let words: Vec<u32> = (0..texels).map(|_| rng.next_u32()).collect();
     let p = text::parse(&format!("{HEADER}MOV OUT[0], IN[0]\nEND\n")).expect("parses");
     let image = compile(&p, &CoreConfig::default()).expect("compiles").image;
     for core in engines().iter_mut() {
@@ -899,6 +923,7 @@ fn textures_the_hardware_cannot_hold_are_refused() {
     let p = text::parse(&format!("{HEADER}TEX OUT[0], IN[0], SAMP[0], 2D\nEND\n")).expect("parses");
     let image = compile(&p, &CoreConfig::default()).expect("compiles").image;
     let mut core = RtlCore::new(&CoreConfig::default()).expect("the core builds");
+    let has_texels = format!("the hardware has {}", CoreConfig::default().texture_texels);
     let cases: Vec<(Texture, &str)> = vec![
         (
             Texture::from_floats(2, 2, 1, Format::Rgba, &[[0.3, 0.0, 0.0, 1.0]; 4]).unwrap(),
@@ -912,7 +937,7 @@ fn textures_the_hardware_cannot_hold_are_refused() {
             Texture::from_floats(32, 32, 1, Format::Rgba, &[[1.0; 4]; 1024])
                 .unwrap()
                 .with_wrap([Wrap::ClampToEdge; 3]),
-            "the hardware has 512",
+            has_texels.as_str(),
         ),
     ];
     for (texture, want) in cases {

@@ -24,9 +24,7 @@ pub struct EmulateArgs {
     /// Stop after this many seconds (default: run until interrupted).
     #[arg(long)]
     pub seconds: Option<u64>,
-    /// Emulate the board build that fits the HX8K (what `tgsi-core synth` builds: of the optional
-    /// units only the texture unit, with 256 texels; a 4-frame mask stack); the host tools read
-    /// the units and limits from INFO and compile for them.
+    /// The board build, which is also the default (the name is kept for scripts).
     #[arg(long)]
     pub minimal: bool,
 }
@@ -39,11 +37,9 @@ pub fn run(a: EmulateArgs) -> Result<ExitCode> {
         "netlist" => EmuEngine::Netlist,
         other => bail!("unknown emulation engine `{other}` (verilator, rtl, netlist)"),
     };
-    let core = if a.minimal {
-        CoreConfig::minimal()
-    } else {
-        CoreConfig::default()
-    };
+    // One configuration: what `tgsi-core synth` builds.
+    let _ = a.minimal;
+    let core = CoreConfig::default();
     let emu = emulate::start(engine, &core, a.baud, &mut |m| eprintln!("{m}"))
         .context("starting the emulated board")?;
     // The path goes to stdout alone on its line, so scripts can read it.

@@ -1,7 +1,7 @@
 //! `tgsi-core synth`: the bitstream for the Alchitry Cu, with what it costs and how fast it runs.
-//! By default it builds the board that fits the HX8K ([`CoreConfig::minimal`]); `--full` asks
-//! for every optional unit (which does not fit: for measuring what each one costs), and the
-//! `--no-*` options leave units out of either.
+//! By default it builds the board ([`CoreConfig::default`]: every unit of the core, the one
+//! configuration `emulate` also runs); `--full` asks for the larger memories the HX8K cannot
+//! hold (for measuring them), and the `--no-*` options leave units out of either.
 
 use anyhow::{bail, Context, Result};
 use clap::Args;
@@ -30,19 +30,19 @@ pub struct SynthArgs {
     /// `--baud` with the same rate).
     #[arg(long, default_value_t = synth::BOARD_BAUD)]
     pub baud: u32,
-    /// Every optional unit of the core (the divider, the integer ALU, the transcendental steps,
-    /// the address stack, the texture unit with 512 texels) and an 8-frame mask stack: does not
-    /// fit the HX8K; the command then stops with the counts (for measuring what the units cost).
+    /// The board with the larger memories it cannot hold (512 texels of texture memory, an
+    /// 8-frame mask stack): does not fit the HX8K; the command then stops with the counts (for
+    /// measuring what they cost).
     #[arg(long, conflicts_with = "minimal")]
     pub full: bool,
-    /// Leave out the divider (DIV, IMOD and the divisions of TXP and CUBE fault MISSING_UNIT
-    /// on the board; the host tools compile RCP as a multiply-add sequence for it).
+    /// Accepted for scripts: no board build has the iterative divider any more (RCP, DIV, MOD
+    /// and the divisions of TXP and CUBE are multiply-add and integer sequences on every build).
     #[arg(long)]
     pub no_divider: bool,
     /// Leave out the integer ALU (integer operations fault MISSING_UNIT on the board).
     #[arg(long)]
     pub no_integer: bool,
-    /// Leave out the transcendental step unit and its 6 block RAMs of tables (RSQ, EX2, LG2,
+    /// Leave out the transcendental step unit and its 5 block RAMs of tables (RSQ, EX2, LG2,
     /// SIN, COS, POW fault MISSING_UNIT on the board).
     #[arg(long)]
     pub no_sequencer: bool,
@@ -50,15 +50,11 @@ pub struct SynthArgs {
     /// MISSING_UNIT on the board).
     #[arg(long)]
     pub no_address_stack: bool,
-    /// Leave out the texture unit and its texture memory (4 block RAMs; sampling faults
+    /// Leave out the texture unit and its texture memory (2 block RAMs; sampling faults
     /// MISSING_UNIT on the board).
     #[arg(long)]
     pub no_texture: bool,
-    /// The build that fits the HX8K, which is also the default: every optional unit but the
-    /// texture unit left out (the divider, the integer ALU, the transcendental steps, the
-    /// address stack), 256 texels of texture memory and a 4-frame mask stack (the host tools
-    /// compile for what the board's INFO reports, so `load`, `run --engine board` and
-    /// `selftest` work with it unchanged).
+    /// The board build, which is also the default (the name is kept for scripts).
     #[arg(long)]
     pub minimal: bool,
 }
@@ -67,13 +63,10 @@ pub struct SynthArgs {
 pub fn run(args: SynthArgs) -> Result<ExitCode> {
     use microcode::core::config::Features;
     let mut core = if args.full {
-        CoreConfig::default()
+        CoreConfig::full()
     } else {
-        CoreConfig::minimal()
+        CoreConfig::default()
     };
-    if args.no_divider {
-        core.features &= !Features::DIVIDER;
-    }
     if args.no_integer {
         core.features &= !Features::INTEGER;
     }
@@ -86,8 +79,8 @@ pub fn run(args: SynthArgs) -> Result<ExitCode> {
     if args.no_texture {
         core.features &= !Features::TEXTURE;
     }
-    // Whether this is already the build that fits.
-    let minimal = core == CoreConfig::minimal();
+    // Whether this is the board build (which fits).
+    let board = core == CoreConfig::default();
     // A board built without a unit has another ISA hash; the host tools read the features from
     // INFO and compile for them (`load::board_config`), and refuse image files built for another.
     let verilog = synth::board_verilog(&core, args.baud).map_err(anyhow::Error::msg)?;
@@ -107,19 +100,18 @@ pub fn run(args: SynthArgs) -> Result<ExitCode> {
         block_root: synth::BOARD_INSTANCE.to_string(),
     };
     let started = std::time::Instant::now();
-    let outcome = match synth::synthesise(&verilog, &opts, &mut |line| {
-        eprintln!("[synth {:>5.1} s] {line}", started.elapsed().as_secs_f64())
-    }) {
-        Err(e @ (synth::SynthError::DoesNotFit { .. } | synth::SynthError::DoesNotPack { .. }))
-            if !minimal =>
-        {
-            return Err(anyhow::Error::new(e).context(
-                "the board with these units does not fit the HX8K; `tgsi-core synth` without \
-                 `--full` builds the one that fits (of the optional units the texture unit)",
-            ))
-        }
-        r => r?,
-    };
+    let outcome =
+        match synth::synthesise(&verilog, &opts, &mut |line| {
+            eprintln!("[synth {:>5.1} s] {line}", started.elapsed().as_secs_f64())
+        }) {
+            Err(
+                e @ (synth::SynthError::DoesNotFit { .. } | synth::SynthError::DoesNotPack { .. }),
+            ) if !board => return Err(anyhow::Error::new(e).context(
+                "the board with these units or memories does not fit the HX8K; `tgsi-core synth` \
+                 without options builds the one that fits (every unit of the core)",
+            )),
+            r => r?,
+        };
     let r = &outcome.report;
     let pct = |u: &synth::report::Usage| 100.0 * u.used as f64 / u.available.max(1) as f64;
     println!(

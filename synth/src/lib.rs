@@ -24,10 +24,9 @@ pub const BOARD_BAUD: u32 = 115_200;
 /// The blocks of the board top that synthesis must keep (rust-hdl instance paths below the
 /// board top, [`BOARD_INSTANCE`] in the chip),
 /// with the least yosys cells each must still have when synthesised alone.
-pub const BOARD_BLOCKS: [(&str, u64); 11] = [
+pub const BOARD_BLOCKS: [(&str, u64); 10] = [
     ("core$fmad$mul", 1_000),
     ("core$fmad$add", 500),
-    ("core$div", 300),
     ("core$misc", 800),
     ("core$misc$trans", 150),
     ("core$misc$tex", 150),
@@ -38,7 +37,7 @@ pub const BOARD_BLOCKS: [(&str, u64); 11] = [
     ("uart_tx", 40),
 ];
 
-/// The [`BOARD_BLOCKS`] a build with `features` (`CoreConfig::features`) has: the divider, the
+/// The [`BOARD_BLOCKS`] a build with `features` (`CoreConfig::features`) has: the
 /// transcendental steps and the texture unit only when their feature is on.
 pub fn board_blocks(features: u32) -> Vec<(&'static str, u64)> {
     use microcode::core::config::Features;
@@ -47,7 +46,6 @@ pub fn board_blocks(features: u32) -> Vec<(&'static str, u64)> {
         .copied()
         .filter(|(name, _)| {
             let need = match *name {
-                "core$div" => Features::DIVIDER,
                 "core$misc$trans" => Features::SEQUENCER,
                 "core$misc$tex" => Features::TEXTURE,
                 _ => 0,
@@ -72,9 +70,9 @@ mod tests {
     fn blocks_follow_the_features() {
         let all = CoreConfig::default().features;
         assert_eq!(board_blocks(all).len(), BOARD_BLOCKS.len());
-        let small = all & !(Features::DIVIDER | Features::TEXTURE);
+        let small = all & !Features::TEXTURE;
         let names: Vec<&str> = board_blocks(small).iter().map(|b| b.0).collect();
-        assert!(!names.contains(&"core$div") && !names.contains(&"core$misc$tex"));
+        assert!(!names.contains(&"core$misc$tex"));
         assert!(names.contains(&"core$misc$trans") && names.contains(&"loader"));
     }
 }

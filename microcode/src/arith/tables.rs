@@ -10,8 +10,7 @@
 //! | table | entries x bits | block RAMs | used by |
 //! |---|---|---|---|
 //! | [`RSQ_SEED`] | 256 x 12 | 1 | `frsq` |
-//! | [`EX2_TABLE`] | 256 x 23 (fraction bits) | 2 | `fex2` |
-//! | [`LG2_INV`] | 256 x 9 | 1 | `flg2` |
+//! | [`EX2_TABLE`] and [`LG2_INV`] in one 32-bit word | 256 x (23 fraction bits + 9) | 2 | `fex2`, `flg2` |
 //! | [`LG2_LOG`] | 256 x 32 | 2 | `flg2` |
 
 /// Rounds a non-negative binary64 to the nearest integer (ties cannot occur in these tables; the

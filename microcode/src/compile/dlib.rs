@@ -151,6 +151,9 @@ impl Ctx<'_> {
         needed.dedup();
         // Origin LIBRARY_ORIGIN: the routines belong to no one TGSI instruction.
         self.index = usize::from(crate::core::image::LIBRARY_ORIGIN);
+        // A scratch register taken here (the constant rule's move, `Ctx::emit`) must lie beyond
+        // every scratch register of the callers, whose values live across the calls.
+        self.scratch_used = self.scratch_max;
         let kbase = self.alloc.constants.len();
         let mut em = Em {
             c: self,

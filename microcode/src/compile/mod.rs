@@ -31,7 +31,7 @@ mod trans;
 pub const LIBRARY_REGISTERS: usize = dlib::REGISTERS;
 
 use crate::core::image::Image;
-use crate::core::isa::{Instr, Op, Operand, SrcFile};
+use crate::core::isa::{Instr, Op, Operand, SrcFile, Unit};
 use crate::core::CoreConfig;
 use crate::tgsi::{text, Opcode, Program};
 use std::fmt::Write;
@@ -273,7 +273,59 @@ pub(crate) struct Ctx<'a> {
 
 impl Ctx<'_> {
     /// Appends a core instruction; returns its address.
-    fn emit(&mut self, i: Instr) -> usize {
+    fn emit(&mut self, mut i: Instr) -> usize {
+        // The constant rule (one K vector view per instruction, `Instr::breaks_constant_rule`;
+        // the model-only operations never reach the hardware and are left alone).
+        if i.breaks_constant_rule() && !matches!(i.op.info().unit, Unit::Double | Unit::Div) {
+            // A multiply-add whose addend is one K view and whose product reads another is a
+            // multiply into the destination and an add of the addend: FMAD rounds twice anyway,
+            // so the bits are the same, and no register is needed.
+            let k_view = |o: &Operand| (o.file == SrcFile::K).then_some((o.index, o.swz));
+            let c = k_view(&i.src[2]);
+            let product_k = [k_view(&i.src[0]), k_view(&i.src[1])];
+            if i.op == Op::Fmad && c.is_some() && product_k.iter().any(|v| v.is_some() && *v != c) {
+                if let (Ok(one), Ok(minus_zero)) =
+                    (self.lit(operand::ONE, false), self.lit(operand::ZERO, true))
+                {
+                    let mut mul = i;
+                    mul.src[2] = minus_zero;
+                    mul.sat = 0;
+                    mul.scale = 0;
+                    self.emit(mul);
+                    let mut add = i;
+                    add.src[0] = Ctx::reg(i.dst);
+                    add.src[1] = one;
+                    return self.emit(add);
+                }
+            }
+            // Otherwise the first K view stays and every other one is moved into a scratch
+            // register (the whole vector, bits kept) and read from there with its own swizzle
+            // and modifiers.
+            let mut first = None;
+            let reads: Vec<usize> = i.value_operands().map(|(k, _)| k).collect();
+            for k in reads {
+                let Some(view) = k_view(&i.src[k]) else {
+                    continue;
+                };
+                match first {
+                    None => first = Some(view),
+                    Some(v) if v == view => {}
+                    Some(_) => {
+                        let t = self.scratch();
+                        let mut m = Instr::new(Op::Mov);
+                        m.dst = t;
+                        m.src[0] = Operand {
+                            file: SrcFile::K,
+                            index: view.0,
+                            ..Operand::default()
+                        };
+                        self.push(m);
+                        i.src[k].file = SrcFile::R;
+                        i.src[k].index = t;
+                    }
+                }
+            }
+        }
         // The divider issues a lane's components one after another, each reading its operands
         // when it issues, so it must not write a register it reads (ISA rule): compute into
         // scratch and move (the move keeps the bits and takes over the predicated write).

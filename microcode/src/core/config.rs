@@ -7,6 +7,11 @@ use thiserror::Error;
 /// Number of entries in the literal set (the operand index of the literal file is 4 bits).
 pub const LITERALS: usize = 16;
 
+/// PUSHA / POPA entries (vec4) per lane of the board's address stack: it lives in the block RAM
+/// pair of the multiply-add's addend delay line, which leaves 15 entries of each lane free
+/// (`hdl::shader_core`).
+pub const ADDRESS_STACK_ENTRIES: u16 = 15;
+
 /// Size of [`CoreConfig::to_bytes`].
 pub const CONFIG_BYTES: usize = 2 * 8 + 4 + 4 + 4 * LITERALS;
 
@@ -41,8 +46,9 @@ pub struct CoreConfig {
 pub struct Features;
 
 impl Features {
-    /// The iterative divider (DIV, RCP) exists; without it the compiler writes RCP as a
-    /// multiply-add sequence (`compile/recip.rs`) and DIV faults MISSING_UNIT.
+    /// RCP, DIV and IMOD are native operations of the core: only the core model has them (no
+    /// hardware builds the iterative divider any more); without the bit the compiler writes
+    /// them as multiply-add and integer sequences, which every build runs.
     pub const DIVIDER: u32 = 1;
     /// The texture unit exists.
     pub const TEXTURE: u32 = 2;
@@ -97,19 +103,21 @@ pub const BOARD_LITERALS: [u32; LITERALS] = [
 ];
 
 impl Default for CoreConfig {
-    /// The board build (Alchitry Cu, iCE40 HX8K): see ARCHITECTURE.md "The shader core".
+    /// The board build (Alchitry Cu, iCE40 HX8K), what `tgsi-core synth` builds and `emulate`
+    /// emulates: every optional unit but the divider (RCP, DIV, MOD and the divisions of TXP
+    /// and CUBE are multiply-add and integer sequences), 256 texels of texture memory and a
+    /// 4-frame mask stack; see ARCHITECTURE.md "The shader core".
     fn default() -> Self {
         CoreConfig {
             program_size: 256,
             registers: 16,
             constants: 64,
-            mask_stack_depth: 8,
+            mask_stack_depth: 4,
             call_stack_depth: 8,
-            texture_texels: 512,
+            texture_texels: 256,
             predicates: 1,
-            address_stack_depth: 32,
-            features: Features::DIVIDER
-                | Features::TEXTURE
+            address_stack_depth: ADDRESS_STACK_ENTRIES,
+            features: Features::TEXTURE
                 | Features::INTEGER
                 | Features::SEQUENCER
                 | Features::ADDRESS_STACK,
@@ -120,22 +128,19 @@ impl Default for CoreConfig {
 }
 
 impl CoreConfig {
-    /// The board build that fits the HX8K (`tgsi-core synth --minimal`, `emulate --minimal`):
-    /// of the optional units only the texture unit, with 256 texels (2 block RAMs of the 4 a
-    /// full texture memory takes), and a mask stack of 4 frames (the frames above are not built,
-    /// about 170 logic cells); the rest as [`CoreConfig::default`]. Its INFO reports all of it,
-    /// and the host tools compile for it.
+    /// The board build, [`CoreConfig::default`] (the name `synth --minimal` and
+    /// `emulate --minimal` keep from when the build that fitted left units out).
     pub fn minimal() -> CoreConfig {
-        let full = CoreConfig::default();
+        CoreConfig::default()
+    }
+
+    /// The board build with the larger memories it cannot hold (`synth --full`, for
+    /// measuring them): 512 texels and an 8-frame mask stack.
+    pub fn full() -> CoreConfig {
         CoreConfig {
-            features: full.features
-                & !(Features::SEQUENCER
-                    | Features::ADDRESS_STACK
-                    | Features::DIVIDER
-                    | Features::INTEGER),
-            texture_texels: 256,
-            mask_stack_depth: 4,
-            ..full
+            texture_texels: 512,
+            mask_stack_depth: 8,
+            ..CoreConfig::default()
         }
     }
 }

@@ -16,8 +16,27 @@
 use std::fmt;
 use thiserror::Error;
 
-/// Read-to-writeback latency of the pipeline in clocks (the board build; `CoreConfig::latency`).
+/// Read-to-writeback latency of the pipeline in clocks (the board build; `CoreConfig::latency`):
+/// the long path, the multiply-add pipeline (FMAD, DDX, DDY, and its adder's conversions:
+/// FLR, CEIL, TRNC, RNDE, EXPX, F2IF, F2IR, I2F, U2F).
 pub const LATENCY: u32 = 13;
+
+/// Read-to-writeback latency of the short path: every operation that writes R or P and is not
+/// the multiply-add pipeline's takes its result from the compare unit (moves, compares,
+/// selects, the integer ALU, the transcendental and texture steps), whose slowest step is ready
+/// 6 clocks before the multiply-add's (a slot issued at t is written at the edge ending t + 6).
+/// Writes retire in issue order ([`retire_wait`]).
+pub const MISC_LATENCY: u32 = 7;
+
+/// Clocks a pipelined instruction that writes with `latency` waits before its first slot
+/// (candidate issue clock `first_slot`) so that its first write lands after every earlier
+/// write, `last_write` being the clock at which the last earlier write is readable (its
+/// slot's issue clock plus its latency): the register files have one write port, and the
+/// short path ([`MISC_LATENCY`]) would otherwise overtake the long one ([`LATENCY`]). A
+/// short-path instruction right after a multiply-add waits 6 clocks.
+pub fn retire_wait(last_write: u64, first_slot: u64, latency: u32) -> u64 {
+    (last_write + 1).saturating_sub(first_slot + u64::from(latency))
+}
 
 /// Slots of one quad instruction: 4 lanes x 4 components.
 pub const SLOTS: u32 = 16;
@@ -29,10 +48,6 @@ pub enum Unit {
     Fmad,
     /// Compare / select / convert unit.
     Cmp,
-    /// The int/uint-to-float converter of the compare/convert pipeline (`I2F`, `U2F`): built
-    /// with the integer ALU or the transcendental steps, whose sequences are its only users
-    /// besides the integer opcodes (condition codes and loop counts use `ISGN`/`USGN`).
-    Cvt,
     /// Integer ALU.
     Int,
     /// Iterative digit-recurrence divider (stalls issue).
@@ -92,7 +107,6 @@ impl Unit {
             Unit::Div => Features::DIVIDER,
             Unit::Seq => Features::SEQUENCER,
             Unit::Int => Features::INTEGER,
-            Unit::Cvt => Features::INTEGER | Features::SEQUENCER,
             Unit::Tex => Features::TEXTURE,
             Unit::Stack => Features::ADDRESS_STACK,
             // DOP runs on the core model whatever the build; the hardware refuses it.
@@ -124,6 +138,38 @@ macro_rules! op_table {
     };
 }
 
+/// The cycle model of a run: executed instructions in order, each taking
+/// [`OpInfo::cycles`] clocks plus the [`retire_wait`] of a pipelined instruction that writes
+/// (slots in its last 16 clocks). The core model counts with it; the hardware's sequencer
+/// implements the same rule.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Timing {
+    clocks: u64,
+    /// When the last write issued so far is readable (0: none yet).
+    last_write: u64,
+}
+
+impl Timing {
+    /// Counts one executed instruction; returns its clocks.
+    pub fn step(&mut self, i: &Instr) -> u64 {
+        let info = i.op.info();
+        let mut clocks = info.cycles(i.wmask);
+        if info.dst != DstKind::None && info.per_slot == 0 && info.issue >= SLOTS {
+            let first_slot = self.clocks + u64::from(info.issue - SLOTS);
+            clocks += retire_wait(self.last_write, first_slot, info.latency);
+            let last_slot = self.clocks + clocks - 1;
+            self.last_write = self.last_write.max(last_slot + u64::from(info.latency));
+        }
+        self.clocks += clocks;
+        clocks
+    }
+
+    /// Clocks counted so far.
+    pub fn clocks(&self) -> u64 {
+        self.clocks
+    }
+}
+
 /// Clocks per slot of the model-only texture operations TEX and TXF (TXF on the UNKNOWN target,
 /// sampling in a program that leaves too few registers for the sequence): a nominal figure.
 /// Sampling is otherwise compiled to `TIDX` / `TFRC` / `TFET` / `TSEL` sequences.
@@ -142,67 +188,67 @@ pub const DERIV_BUBBLE: u32 = 8;
 
 op_table! {
     Nop = 0, "NOP", Flow, 0, None, 1, 0, 0, "nothing";
-    Mov = 1, "MOV", Fmad, 1, Reg, SLOTS, 0, LATENCY, "d.c = A.c (bits kept; bypass of the pipeline)";
+    Mov = 1, "MOV", Fmad, 1, Reg, SLOTS, 0, MISC_LATENCY, "d.c = A.c (bits kept; bypass of the pipeline)";
     Fmad = 2, "FMAD", Fmad, 3, Reg, SLOTS, 0, LATENCY, "d.c = fmad(A.c, B.c, C.c) = round(round(A*B) + C)";
-    Min = 3, "MIN", Cmp, 2, Reg, SLOTS, 0, LATENCY, "d.c = fmin(A.c, B.c)";
-    Max = 4, "MAX", Cmp, 2, Reg, SLOTS, 0, LATENCY, "d.c = fmax(A.c, B.c)";
-    Set = 5, "SET", Cmp, 2, Reg, SLOTS, 0, LATENCY, "d.c = cond(A.c, B.c) ? 1.0 : 0.0";
-    Setp = 6, "SETP", Cmp, 2, Pred, SLOTS, 0, LATENCY, "P.c = cond(A.c, B.c)";
-    Sel = 7, "SEL", Cmp, 2, Reg, SLOTS, 0, LATENCY, "d.c = flush(P.c ? A.c : B.c)";
-    Flr = 8, "FLR", Cmp, 1, Reg, SLOTS, 0, LATENCY, "d.c = ffloor(A.c)";
-    Ceil = 9, "CEIL", Cmp, 1, Reg, SLOTS, 0, LATENCY, "d.c = fceil(A.c)";
-    Trnc = 10, "TRNC", Cmp, 1, Reg, SLOTS, 0, LATENCY, "d.c = ftrunc(A.c)";
-    Rnde = 11, "RNDE", Cmp, 1, Reg, SLOTS, 0, LATENCY, "d.c = fround(A.c) (half to even)";
-    Expx = 12, "EXPX", Cmp, 1, Reg, SLOTS, 0, LATENCY, "d.c = fexp2_floor(A.c) = 2^floor(A.c)";
-    Expn = 13, "EXPN", Cmp, 1, Reg, SLOTS, 0, LATENCY, "d.c = fexp_part(A.c) (unbiased exponent as float)";
-    Mant = 14, "MANT", Cmp, 1, Reg, SLOTS, 0, LATENCY, "d.c = fmant_part(A.c) (significand in [1,2))";
-    F2if = 15, "F2IF", Cmp, 1, Reg, SLOTS, 0, LATENCY, "d.c = f2i_floor(A.c) as bits";
-    F2ir = 16, "F2IR", Cmp, 1, Reg, SLOTS, 0, LATENCY, "d.c = f2i_round(A.c) as bits";
-    I2f = 17, "I2F", Cvt, 1, Reg, SLOTS, 0, LATENCY, "d.c = i2f(A.c as int32)";
-    U2f = 18, "U2F", Cvt, 1, Reg, SLOTS, 0, LATENCY, "d.c = u2f(A.c)";
-    Isgn = 86, "ISGN", Cmp, 1, Reg, SLOTS, 0, LATENCY, "d.c = isgn(A.c as int32): -1.0, 0.0 or 1.0";
-    Usgn = 87, "USGN", Cmp, 1, Reg, SLOTS, 0, LATENCY, "d.c = usgn(A.c): 1.0 unless A.c is 0";
-    Movr = 19, "MOVR", Cmp, 3, Reg, 2 * SLOTS, 0, LATENCY, "i = int32(R[B.index].(B.swz[0])) + sext10(target); d.c = (0 <= i <= C.index) ? A[A.index + i].c : A of an all-zero vector (relative read; the first 16 clocks read each lane's i; A.index + C.index lies inside A's file)";
-    Movw = 43, "MOVW", Cmp, 3, Reg, 2 * SLOTS, 0, LATENCY, "i = int32(R[B.index].(B.swz[0])) + sext10(target); if 0 <= i <= C.index: R[dst + i].c = A.c (relative write; the first 16 clocks read each lane's i; dst + C.index lies inside R), else dropped";
+    Min = 3, "MIN", Cmp, 2, Reg, SLOTS, 0, MISC_LATENCY, "d.c = fmin(A.c, B.c)";
+    Max = 4, "MAX", Cmp, 2, Reg, SLOTS, 0, MISC_LATENCY, "d.c = fmax(A.c, B.c)";
+    Set = 5, "SET", Cmp, 2, Reg, SLOTS, 0, MISC_LATENCY, "d.c = cond(A.c, B.c) ? 1.0 : 0.0";
+    Setp = 6, "SETP", Cmp, 2, Pred, SLOTS, 0, MISC_LATENCY, "P.c = cond(A.c, B.c)";
+    Sel = 7, "SEL", Cmp, 2, Reg, SLOTS, 0, MISC_LATENCY, "d.c = flush(P.c ? A.c : B.c)";
+    Flr = 8, "FLR", Fmad, 1, Reg, SLOTS, 0, LATENCY, "d.c = ffloor(A.c)";
+    Ceil = 9, "CEIL", Fmad, 1, Reg, SLOTS, 0, LATENCY, "d.c = fceil(A.c)";
+    Trnc = 10, "TRNC", Fmad, 1, Reg, SLOTS, 0, LATENCY, "d.c = ftrunc(A.c)";
+    Rnde = 11, "RNDE", Fmad, 1, Reg, SLOTS, 0, LATENCY, "d.c = fround(A.c) (half to even)";
+    Expx = 12, "EXPX", Fmad, 1, Reg, SLOTS, 0, LATENCY, "d.c = fexp2_floor(A.c) = 2^floor(A.c)";
+    Expn = 13, "EXPN", Cmp, 1, Reg, SLOTS, 0, MISC_LATENCY, "d.c = fexp_part(A.c) (unbiased exponent as float)";
+    Mant = 14, "MANT", Cmp, 1, Reg, SLOTS, 0, MISC_LATENCY, "d.c = fmant_part(A.c) (significand in [1,2))";
+    F2if = 15, "F2IF", Fmad, 1, Reg, SLOTS, 0, LATENCY, "d.c = f2i_floor(A.c) as bits";
+    F2ir = 16, "F2IR", Fmad, 1, Reg, SLOTS, 0, LATENCY, "d.c = f2i_round(A.c) as bits";
+    I2f = 17, "I2F", Fmad, 1, Reg, SLOTS, 0, LATENCY, "d.c = i2f(A.c as int32)";
+    U2f = 18, "U2F", Fmad, 1, Reg, SLOTS, 0, LATENCY, "d.c = u2f(A.c)";
+    Isgn = 86, "ISGN", Cmp, 1, Reg, SLOTS, 0, MISC_LATENCY, "d.c = isgn(A.c as int32): -1.0, 0.0 or 1.0";
+    Usgn = 87, "USGN", Cmp, 1, Reg, SLOTS, 0, MISC_LATENCY, "d.c = usgn(A.c): 1.0 unless A.c is 0";
+    Movr = 19, "MOVR", Cmp, 3, Reg, 2 * SLOTS, 0, MISC_LATENCY, "i = int32(R[B.index].(B.swz[0])) + sext10(target); d.c = (0 <= i <= C.index) ? A[A.index + i].c : A of an all-zero vector (relative read; the first 16 clocks read each lane's i; A.index + C.index lies inside A's file)";
+    Movw = 43, "MOVW", Cmp, 3, Reg, 2 * SLOTS, 0, MISC_LATENCY, "i = int32(R[B.index].(B.swz[0])) + sext10(target); if 0 <= i <= C.index: R[dst + i].c = A.c (relative write; the first 16 clocks read each lane's i; dst + C.index lies inside R), else dropped";
     Ddx = 22, "DDX", Fmad, 1, Reg, SLOTS + DERIV_BUBBLE, 0, LATENCY, "d.c = fsub(A(lane | 1).c, A(lane & 2).c): lanes 0,1 get 1 - 0, lanes 2,3 get 3 - 2";
     Ddy = 23, "DDY", Fmad, 1, Reg, SLOTS + DERIV_BUBBLE, 0, LATENCY, "d.c = fsub(A(lane | 2).c, A(lane & 1).c): lanes 0,2 get 2 - 0, lanes 1,3 get 3 - 1";
     Rcp = 20, "RCP", Div, 1, Reg, SLOTS, 15, LATENCY, "d.c = frcp(A.c), correctly rounded; slots issue one after another, so d must not be a register A reads";
     Div = 21, "DIV", Div, 2, Reg, SLOTS, 15, LATENCY, "d.c = fdiv(A.c, B.c), correctly rounded; d must not be a register A or B reads";
-    Rsqr = 24, "RSQR", Seq, 1, Reg, SLOTS, 0, LATENCY, "d.c = rsq_reduce(A.c): 1.f * 2^p in [1, 4), p the parity of exp - 127 (arith::transcendental::steps)";
-    Rsqt = 25, "RSQT", Seq, 1, Reg, SLOTS, 0, LATENCY, "d.c = rsq_seed(A.c): RSQ_SEED[p << 7 | f[22:16]] as an integer";
-    Rsqf = 26, "RSQF", Seq, 2, Reg, SLOTS, 0, LATENCY, "d.c = rsq_finish(A.c, B.c): specials of |A|, else ldexp(B, -(E - p)/2)";
-    Ex2t = 27, "EX2T", Seq, 1, Reg, SLOTS, 0, LATENCY, "d.c = ex2_table(A.c): EX2_TABLE[A & 255] (a float in [1, 2))";
-    Ex2f = 28, "EX2F", Seq, 3, Reg, SLOTS, 0, LATENCY, "d.c = ex2_finish(A.c, B.c, C.c): specials of A (x), else ldexp(B, C[17:8] sign-extended)";
-    Lg2m = 29, "LG2M", Seq, 1, Reg, SLOTS, 0, LATENCY, "d.c = lg2_reduce(A.c): the reduced significand m";
-    Lg2h = 30, "LG2H", Seq, 1, Reg, SLOTS, 0, LATENCY, "d.c = lg2_reduce_hi(A.c): m with its low 8 bits cleared";
-    Lg2e = 31, "LG2E", Seq, 1, Reg, SLOTS, 0, LATENCY, "d.c = lg2_exponent(A.c): the reduced exponent as int32";
-    Lg2i = 74, "LG2I", Seq, 1, Reg, SLOTS, 0, LATENCY, "d.c = lg2_inv(A.c): LG2_INV[f[22:15]] as an integer";
-    Lg2a = 75, "LG2A", Seq, 1, Reg, SLOTS, 0, LATENCY, "d.c = lg2_log_hi(A.c): LG2_LOG[f[22:15]] >> 16";
-    Lg2b = 76, "LG2B", Seq, 1, Reg, SLOTS, 0, LATENCY, "d.c = lg2_log_lo(A.c): LG2_LOG[f[22:15]] & 0xFFFF";
-    Lg2f = 77, "LG2F", Seq, 2, Reg, SLOTS, 0, LATENCY, "d.c = lg2_finish(A.c, B.c): specials of A (x), else B";
-    Scq = 78, "SCQ", Seq, 3, Reg, SLOTS, 0, LATENCY, "d.c = sincos_pick(A.c, B.c, C.c): by A & 3: B, C, -B, -C";
-    Scf = 79, "SCF", Seq, 2, Reg, SLOTS, 0, LATENCY, "d.c = sincos_finish(A.c, B.c): NaN when A is NaN or infinite, else B";
-    Iadd = 32, "IADD", Int, 2, Reg, SLOTS, 0, LATENCY, "d.c = iadd(A.c, B.c) (wrapping; operand sign bits unused on integer operations)";
-    Isub = 33, "ISUB", Int, 2, Reg, SLOTS, 0, LATENCY, "d.c = isub(A.c, B.c)";
-    Ineg = 34, "INEG", Int, 1, Reg, SLOTS, 0, LATENCY, "d.c = ineg(A.c)";
-    Iabs = 35, "IABS", Int, 1, Reg, SLOTS, 0, LATENCY, "d.c = iabs(A.c) (wrapping)";
-    And = 36, "AND", Int, 2, Reg, SLOTS, 0, LATENCY, "d.c = A.c & B.c";
-    Or = 37, "OR", Int, 2, Reg, SLOTS, 0, LATENCY, "d.c = A.c | B.c";
-    Xor = 38, "XOR", Int, 2, Reg, SLOTS, 0, LATENCY, "d.c = A.c ^ B.c";
-    Not = 39, "NOT", Int, 1, Reg, SLOTS, 0, LATENCY, "d.c = !A.c";
-    Shl = 40, "SHL", Int, 2, Reg, SLOTS, 0, LATENCY, "d.c = ishl(A.c, B.c) (by B.c & 31)";
-    Shr = 41, "SHR", Int, 2, Reg, SLOTS, 0, LATENCY, "d.c = ishr(A.c, B.c) (arithmetic, by B.c & 31)";
+    Rsqr = 24, "RSQR", Seq, 1, Reg, SLOTS, 0, MISC_LATENCY, "d.c = rsq_reduce(A.c): 1.f * 2^p in [1, 4), p the parity of exp - 127 (arith::transcendental::steps)";
+    Rsqt = 25, "RSQT", Seq, 1, Reg, SLOTS, 0, MISC_LATENCY, "d.c = rsq_seed(A.c): RSQ_SEED[p << 7 | f[22:16]] as an integer";
+    Rsqf = 26, "RSQF", Seq, 2, Reg, SLOTS, 0, MISC_LATENCY, "d.c = rsq_finish(A.c, B.c): specials of |A|, else ldexp(B, -(E - p)/2)";
+    Ex2t = 27, "EX2T", Seq, 1, Reg, SLOTS, 0, MISC_LATENCY, "d.c = ex2_table(A.c): EX2_TABLE[A & 255] (a float in [1, 2))";
+    Ex2f = 28, "EX2F", Seq, 3, Reg, SLOTS, 0, MISC_LATENCY, "d.c = ex2_finish(A.c, B.c, C.c): specials of A (x), else ldexp(B, C[17:8] sign-extended)";
+    Lg2m = 29, "LG2M", Seq, 1, Reg, SLOTS, 0, MISC_LATENCY, "d.c = lg2_reduce(A.c): the reduced significand m";
+    Lg2h = 30, "LG2H", Seq, 1, Reg, SLOTS, 0, MISC_LATENCY, "d.c = lg2_reduce_hi(A.c): m with its low 8 bits cleared";
+    Lg2e = 31, "LG2E", Seq, 1, Reg, SLOTS, 0, MISC_LATENCY, "d.c = lg2_exponent(A.c): the reduced exponent as int32";
+    Lg2i = 74, "LG2I", Seq, 1, Reg, SLOTS, 0, MISC_LATENCY, "d.c = lg2_inv(A.c): LG2_INV[f[22:15]] as an integer";
+    Lg2a = 75, "LG2A", Seq, 1, Reg, SLOTS, 0, MISC_LATENCY, "d.c = lg2_log_hi(A.c): LG2_LOG[f[22:15]] >> 16";
+    Lg2b = 76, "LG2B", Seq, 1, Reg, SLOTS, 0, MISC_LATENCY, "d.c = lg2_log_lo(A.c): LG2_LOG[f[22:15]] & 0xFFFF";
+    Lg2f = 77, "LG2F", Seq, 2, Reg, SLOTS, 0, MISC_LATENCY, "d.c = lg2_finish(A.c, B.c): specials of A (x), else B";
+    Scq = 78, "SCQ", Seq, 3, Reg, SLOTS, 0, MISC_LATENCY, "d.c = sincos_pick(A.c, B.c, C.c): by A & 3: B, C, -B, -C";
+    Scf = 79, "SCF", Seq, 2, Reg, SLOTS, 0, MISC_LATENCY, "d.c = sincos_finish(A.c, B.c): NaN when A is NaN or infinite, else B";
+    Iadd = 32, "IADD", Int, 2, Reg, SLOTS, 0, MISC_LATENCY, "d.c = iadd(A.c, B.c) (wrapping; operand sign bits unused on integer operations)";
+    Isub = 33, "ISUB", Int, 2, Reg, SLOTS, 0, MISC_LATENCY, "d.c = isub(A.c, B.c)";
+    Ineg = 34, "INEG", Int, 1, Reg, SLOTS, 0, MISC_LATENCY, "d.c = ineg(A.c)";
+    Iabs = 35, "IABS", Int, 1, Reg, SLOTS, 0, MISC_LATENCY, "d.c = iabs(A.c) (wrapping)";
+    And = 36, "AND", Int, 2, Reg, SLOTS, 0, MISC_LATENCY, "d.c = A.c & B.c";
+    Or = 37, "OR", Int, 2, Reg, SLOTS, 0, MISC_LATENCY, "d.c = A.c | B.c";
+    Xor = 38, "XOR", Int, 2, Reg, SLOTS, 0, MISC_LATENCY, "d.c = A.c ^ B.c";
+    Not = 39, "NOT", Int, 1, Reg, SLOTS, 0, MISC_LATENCY, "d.c = !A.c";
+    Shl = 40, "SHL", Int, 2, Reg, SLOTS, 0, MISC_LATENCY, "d.c = ishl(A.c, B.c) (by B.c & 31)";
+    Shr = 41, "SHR", Int, 2, Reg, SLOTS, 0, MISC_LATENCY, "d.c = ishr(A.c, B.c) (arithmetic, by B.c & 31)";
     Imod = 42, "IMOD", Div, 2, Reg, SLOTS, 17, LATENCY, "d.c = imod(A.c, B.c): signed remainder (urem_steps, 32 steps); by 0 gives 0xFFFFFFFF; d must not be a register A or B reads";
     Tex = 44, "TEX", Tex, 1, Reg, SLOTS * TEX_STEPS, 0, LATENCY, "d = sample(unit B.index, target C.index, A as float coordinates) (decisions.md section 6)";
     Txf = 45, "TXF", Tex, 1, Reg, SLOTS * 2, 0, LATENCY, "d = texel(unit B.index, A as int32 coordinates)";
-    Txq = 46, "TXQ", Tex, 1, Reg, SLOTS, 0, LATENCY, "d.c = A.c: the size descriptor of sampler unit `target` (width, height, depth, levels as int32; a move on the hardware); the model faults when no texture is bound";
-    Tidx = 80, "TIDX", Tex, 3, Reg, SLOTS, 0, LATENCY, "d.c = tidx(A.c, B.c, C.c): int32 A wrapped by axis word C (size, wrap, +1, stride shift); index 0 (+1) when coordinate B is not finite (arith::texel)";
-    Tfrc = 81, "TFRC", Tex, 3, Reg, SLOTS, 0, LATENCY, "d.c = tfrc(A.c, B.c, C.c): the weight A when coordinate B is finite and axis word C filters bilinearly, else +0";
-    Tfet = 82, "TFET", Tex, 2, Reg, SLOTS, 0, LATENCY, "d.c = channel c of the texel at address A.c of sampler unit `target` (B.c: the texture's base in texture memory); A.c must be an address TIDX / TIDXF formed (the hardware reads texture memory at A + B); bit 31 set reads 0";
-    Tidxf = 84, "TIDXF", Tex, 2, Reg, SLOTS, 0, LATENCY, "d.c = tidx_fetch(A.c, B.c): int32 A unwrapped, shifted by axis word B, or 0x80000000 when outside the axis (TXF)";
+    Txq = 46, "TXQ", Tex, 1, Reg, SLOTS, 0, MISC_LATENCY, "d.c = A.c: the size descriptor of sampler unit `target` (width, height, depth, levels as int32; a move on the hardware); the model faults when no texture is bound";
+    Tidx = 80, "TIDX", Tex, 3, Reg, SLOTS, 0, MISC_LATENCY, "d.c = tidx(A.c, B.c, C.c): int32 A wrapped by axis word C (size, wrap, +1, stride shift); index 0 (+1) when coordinate B is not finite (arith::texel)";
+    Tfrc = 81, "TFRC", Tex, 3, Reg, SLOTS, 0, MISC_LATENCY, "d.c = tfrc(A.c, B.c, C.c): the weight A when coordinate B is finite and axis word C filters bilinearly, else +0";
+    Tfet = 82, "TFET", Tex, 2, Reg, SLOTS, 0, MISC_LATENCY, "d.c = channel c of the texel at address A.c of sampler unit `target` (B.c: the texture's base in texture memory); A.c must be an address TIDX / TIDXF formed (the hardware reads texture memory at A + B); bit 31 set reads 0";
+    Tidxf = 84, "TIDXF", Tex, 2, Reg, SLOTS, 0, MISC_LATENCY, "d.c = tidx_fetch(A.c, B.c): int32 A unwrapped, shifted by axis word B, or 0x80000000 when outside the axis (TXF)";
     Dop = 85, "DOP", Double, 3, Reg, SLOTS * DOUBLE_STEPS, 0, LATENCY, "d = the double opcode numbered target & 0xFF (200 DADD .. 212 DSQRT) on A, B, C as binary64 pairs (xy, zw; x, z the low words), as the reference model computes it; the neg bit of y (w) and abs act on the pair's sign; target bit 8: DFRACEXP's significand instead of its exponent (model only)";
-    Tor = 88, "TOR", Tex, 2, Reg, SLOTS, 0, LATENCY, "d.c = A.c | B.c: a texel address from its row and column indices (the texture unit's own OR: sampling needs no integer ALU)";
-    Tsel = 83, "TSEL", Tex, 3, Reg, SLOTS, 0, LATENCY, "d.c = tsel(A.c, B.c, C.c): A when axis word C filters bilinearly, else B";
+    Tor = 88, "TOR", Tex, 2, Reg, SLOTS, 0, MISC_LATENCY, "d.c = A.c | B.c: a texel address from its row and column indices (the texture unit's own OR: sampling needs no integer ALU)";
+    Tsel = 83, "TSEL", Tex, 3, Reg, SLOTS, 0, MISC_LATENCY, "d.c = tsel(A.c, B.c, C.c): A when axis word C filters bilinearly, else B";
     If = 48, "IF", Flow, 0, None, 1 + LATENCY, 0, 0, "cond = any P.c for c in wmask; push (entry E, cond); E &= cond; if E == 0 jump to target (its ELSE or ENDIF, which then runs)";
     Else = 49, "ELSE", Flow, 0, None, 2, 0, 0, "E = entry & !cond of the IF frame; if E == 0 jump to target (ENDIF)";
     Endif = 50, "ENDIF", Flow, 0, None, 2, 0, 0, "pop the IF frame; E = its entry mask";
@@ -223,7 +269,7 @@ op_table! {
     Emit = 66, "EMIT", Flow, 0, None, SLOTS, 0, 0, "active lanes append a vertex: the output registers (OMAP), streamed to the host";
     Endprim = 67, "ENDPRIM", Flow, 0, None, 2, 0, 0, "active lanes mark their last vertex as the end of a primitive";
     Pusha = 70, "PUSHA", Stack, 1, None, SLOTS, 0, 0, "active lanes push A (4 words) on their address stack (overflow: fault, before any lane pushes)";
-    Popa = 71, "POPA", Stack, 0, Reg, SLOTS, 0, LATENCY, "active lanes pop their address stack into d (empty: fault, before any lane pops)";
+    Popa = 71, "POPA", Stack, 0, Reg, SLOTS, 0, MISC_LATENCY, "active lanes pop their address stack into d (empty: fault, before any lane pops)";
     Jmp = 72, "JMP", Flow, 0, None, 2, 0, 0, "jump to target for the whole quad (BRA)";
     Jmpp = 73, "JMPP", Flow, 0, None, 1 + LATENCY, 0, 0, "jump when every active lane has any P.c (c in wmask), fall through when none has; lanes that disagree: fault";
     Endloopp = 65, "ENDLOOPP", Flow, 0, None, 1 + LATENCY, 0, 0, "live &= P.x; then as ENDLOOP";
@@ -355,6 +401,35 @@ impl Instr {
                 .iter()
                 .take(usize::from(info.sources))
                 .any(|o| o.file == SrcFile::R && o.index == self.dst)
+    }
+
+    /// The operands whose values pass through the operand read ports, in A, B, C order: the
+    /// first `sources` of them, except that MOVR and MOVW read only A there (B names the index
+    /// register, read on a port of its own; C.index is a limit).
+    pub fn value_operands(&self) -> impl Iterator<Item = (usize, &Operand)> {
+        let n = match self.op {
+            Op::Movr | Op::Movw => 1,
+            op => usize::from(op.info().sources),
+        };
+        self.src.iter().enumerate().take(n)
+    }
+
+    /// The constant rule: the core keeps one copy of the constant file K, read once per clock,
+    /// so every K operand an instruction reads must name the same vector view (index and all
+    /// four swizzle selectors; the sign-bit modifiers may differ). The compiler moves any other
+    /// K operand into a scratch register first.
+    pub fn breaks_constant_rule(&self) -> bool {
+        let mut view = None;
+        for (_, o) in self.value_operands() {
+            if o.file == SrcFile::K {
+                match view {
+                    None => view = Some((o.index, o.swz)),
+                    Some(v) if v != (o.index, o.swz) => return true,
+                    Some(_) => {}
+                }
+            }
+        }
+        false
     }
 
     /// An instruction with nothing but the operation set (write mask xyzw).

@@ -46,7 +46,7 @@ pub(super) struct Machine<'a> {
     addr_stack: [Vec<[u32; 4]>; LANES],
     /// Geometry programs: the vertices each lane emitted.
     vertices: [Vec<Vertex>; LANES],
-    cycles: u64,
+    timing: microcode::core::isa::Timing,
     count: u64,
     /// Addresses of the executed instructions, when recorded.
     pcs: Option<Vec<usize>>,
@@ -89,7 +89,7 @@ impl<'a> Machine<'a> {
             stack: Vec::new(),
             vertices: Default::default(),
             addr_stack: Default::default(),
-            cycles: 0,
+            timing: Default::default(),
             count: 0,
             pcs: None,
         }
@@ -170,13 +170,13 @@ impl<'a> Machine<'a> {
                 ));
             }
             self.count += 1;
-            self.cycles += i.op.info().cycles(i.wmask);
+            self.timing.step(&i);
             if let Some(t) = trace.as_mut() {
                 let e: String = self.e.iter().map(|&x| if x { '1' } else { '0' }).collect();
                 t(&format!(
                     "{pc:4}: {:<52} E={e} clk={}",
                     instr_text(&i),
-                    self.cycles
+                    self.timing.clocks()
                 ));
             }
             match self.step(pc, &i)? {
@@ -215,7 +215,7 @@ impl<'a> Machine<'a> {
             engine: ENGINE.to_string(),
             lanes,
             instructions: Some(self.count),
-            cycles: Some(self.cycles),
+            cycles: Some(self.timing.clocks()),
             fault: None,
             geometry: self.img.processor == 2,
             warnings: Vec::new(),

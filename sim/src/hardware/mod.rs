@@ -185,6 +185,19 @@ pub fn check_supported(image: &Image, engine: &'static str) -> Result<(), HwErro
             rule: "a divider instruction must not write a register it reads (the compiler never emits one)",
         });
     }
+    if let Some((pc, i)) = image
+        .code
+        .iter()
+        .enumerate()
+        .find(|(_, i)| i.breaks_constant_rule())
+    {
+        return Err(HwError::IsaRule {
+            pc,
+            text: instr_text(i),
+            rule: "an instruction reads at most one view of the constant file K, which has one \
+                   read port (the compiler never emits another)",
+        });
+    }
     if image.code.len() > 256 {
         return Err(HwError::TooLarge {
             what: "instructions",

@@ -60,8 +60,9 @@ pub const ENGINE: &str = "reference";
 /// Maximum depth of the subroutine call stack; deeper calls are an error.
 pub const CALL_STACK_LIMIT: usize = 32;
 
-/// Maximum number of vectors on each lane's PUSHA/POPA address stack.
-pub const ADDRESS_STACK_LIMIT: usize = 32;
+/// Maximum number of vectors on each lane's PUSHA/POPA address stack: the board core's depth,
+/// so that every engine faults at the same push.
+pub const ADDRESS_STACK_LIMIT: usize = microcode::core::config::ADDRESS_STACK_ENTRIES as usize;
 
 /// A run that could not finish, with the instruction where it stopped.
 #[derive(Debug, Error, Clone, PartialEq, Eq)]
