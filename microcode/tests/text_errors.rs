@@ -266,11 +266,11 @@ fn rendered_diagnostics() {
          \tMOV OUT[0], IN[0].xz\n\
          \t                  ^\n"
     );
-    let src = "FRAG\r\nUADD OUT[1].x, IN[1].xxxx, IMM[0].xxxx\r\n";
+    let src = "FRAG\r\nUDIV OUT[1].x, IN[1].xxxx, IMM[0].xxxx\r\n";
     assert_eq!(
-        parse(src).unwrap_err().render(src, "uadd.sh"),
-        "uadd.sh:2:1: error: unknown opcode `UADD`: added to TGSI after Mesa 7.9, not supported\n\
-         UADD OUT[1].x, IN[1].xxxx, IMM[0].xxxx\n\
+        parse(src).unwrap_err().render(src, "udiv.sh"),
+        "udiv.sh:2:1: error: unknown opcode `UDIV`: added to TGSI after Mesa 7.9, not supported\n\
+         UDIV OUT[1].x, IN[1].xxxx, IMM[0].xxxx\n\
          ^\n"
     );
 }

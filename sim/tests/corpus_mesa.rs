@@ -66,7 +66,8 @@ const FRAGMENT_QUADS: [((f64, f64), f64, f64); 5] = [
     ((0.45, 0.35), 0.01, 0.01),
 ];
 
-/// Files that need Mesa after 7.9 (UCMP, `IMM[n]`, INT32 immediates, 2013 opcodes).
+/// Files that need Mesa after 7.9 (UCMP, `IMM[n]`, INT32 immediates, 2013 opcodes): Mesa 7.9's
+/// interpreter cannot run them, so `corpus_later.rs` checks them against expectations of its own.
 const POST_79: [&str; 5] = [
     "mesa-graw/fragment-shader/frag-ucmp.sh",
     "mesa-graw/vertex-shader/vert-rcp.sh",

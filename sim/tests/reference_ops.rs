@@ -225,6 +225,27 @@ fn integer_opcodes() {
     assert_eq!(r[0], v4([16_777_216.0, -3.0, 2_147_483_648.0, 0.0]));
 }
 
+/// The later-Mesa opcodes' result types (ARCHITECTURE.md): UADD writes int32, so a condition code
+/// compares it as signed (0x80000000 is LT); UMUL writes uint32 (0x80000000 is GT).
+#[test]
+fn later_mesa_result_types_set_condition_codes() {
+    let one = 0x3F80_0000;
+    let r = eval(
+        "UADD.CC TEMP[0], IN[0], IN[1]\nMOV OUT[0] (LT), IN[2]\n\
+         UMUL.CC1 TEMP[1], IN[0], IN[3]\nMOV OUT[1] (GT1), IN[2]",
+        &[
+            [0x7FFF_FFFF, 0x8000_0000, 0, 5],
+            [1, 0, 0, 0xFFFF_FFFF],
+            [one; 4],
+            [1; 4],
+        ],
+    );
+    // UADD: 0x80000000, 0x80000000, 0, 4 -> LT, LT, EQ, GT.
+    assert_eq!(r[0], [one, one, 0, 0]);
+    // UMUL by 1: 0x7FFFFFFF, 0x80000000, 0, 5 -> GT, GT, EQ, GT.
+    assert_eq!(r[1], [one, one, 0, one]);
+}
+
 fn pair(x: f64, y: f64) -> [u32; 4] {
     let (a, b) = (x.to_bits(), y.to_bits());
     [a as u32, (a >> 32) as u32, b as u32, (b >> 32) as u32]

@@ -442,3 +442,73 @@ pub(crate) fn lower(c: &mut Ctx, inst: &Instruction) -> Result<(), CompileError>
     };
     Ok(())
 }
+
+/// UADD: `IADD` of the two integer operands (wrapping, `decisions.md` section 1).
+pub(crate) fn lower_uadd(c: &mut Ctx, inst: &Instruction) -> Result<(), CompileError> {
+    let (a, b) = match inst.src.as_slice() {
+        [a, b] => (c.int_src(a)?, c.int_src(b)?),
+        _ => return Err(c.unsupported("UADD takes two sources")),
+    };
+    let d = c.dst(inst)?;
+    c.fin(Op::Iadd, d, 0xF, &[a, b]);
+    Ok(())
+}
+
+/// UCMP: `src0 != 0 ? src1 : src2` on the raw bits, the chosen bits kept (`decisions.md`
+/// section 1). The operands take float modifiers (sign-bit operations, as later Mesa reads
+/// UCMP's sources), so they are ordinary read-path operands. `USGN` turns the raw test into
+/// 1.0 / 0.0 (SETP alone is a float compare: -0.0 and subnormal bit patterns would read as
+/// zero), and the select is a predicated MOV, which keeps bits where SEL would flush: 5
+/// instructions, one scratch register, no integer ALU.
+pub(crate) fn lower_ucmp(c: &mut Ctx, inst: &Instruction) -> Result<(), CompileError> {
+    let (a, b, e) = match inst.src.as_slice() {
+        [a, b, e] => (c.src(a)?, c.src(b)?, c.src(e)?),
+        _ => return Err(c.unsupported("UCMP takes three sources")),
+    };
+    let d = c.dst(inst)?;
+    let t = c.scratch();
+    let zero = c.lit(super::operand::ZERO, false)?;
+    c.op(Op::Usgn, t, 0xF, &[a]);
+    c.setp_pub(crate::core::isa::Cond::Ne, 0xF, Ctx::reg(t), zero);
+    c.op(Op::Mov, t, 0xF, &[e]);
+    mov_where_p(c, t, 0xF, b);
+    c.fin(Op::Mov, d, 0xF, &[Ctx::reg(t)]);
+    Ok(())
+}
+
+/// F2U: truncation to uint32 with the F2I/ARL rule at the uint32 limits (NaN, negative values
+/// and subnormals 0, from 2^32 up 0xFFFFFFFF; ARCHITECTURE.md). `F2IF` converts int32 only, so
+/// the range [2^31, 2^32) is shifted down by 2^32 first: its int32 bits are the uint32 bits.
+/// - `y = MAX(x, 0)`: NaN, negatives, -0 and subnormals become +0; for `y >= 0` floor is
+///   truncation;
+/// - `w = MIN(x - 2^32, -1)`: exact for x in [2^31, 2^32) (a multiple of 256 there), and -1
+///   (0xFFFFFFFF) from 2^32 up, +inf included;
+/// - `P = x >= 2^31`, select `w` or `y`, `F2IF`.
+///
+/// 6 instructions on two scratch registers; compare/convert and multiply-add units only, so
+/// the board build without the integer ALU runs it.
+pub(crate) fn lower_f2u(c: &mut Ctx, inst: &Instruction) -> Result<(), CompileError> {
+    let a = match inst.src.as_slice() {
+        [a] => c.src(a)?,
+        _ => return Err(c.unsupported("F2U takes one source")),
+    };
+    let d = c.dst(inst)?;
+    let (y, w) = (c.scratch(), c.scratch());
+    let zero = c.lit(super::operand::ZERO, false)?;
+    let one = c.lit(super::operand::ONE, false)?;
+    let mone = c.lit(super::operand::ONE, true)?;
+    // (2^32, 2^31) as binary32.
+    let k = konst(c, [0x4F80_0000, 0x4F00_0000, 0, 0]);
+    let two32 = Operand {
+        neg: 0xF,
+        ..super::operand::splat(k, 0)
+    };
+    let two31 = super::operand::splat(k, 1);
+    c.op(Op::Max, y, 0xF, &[a, zero]);
+    c.op(Op::Fmad, w, 0xF, &[a, one, two32]);
+    c.op(Op::Min, w, 0xF, &[Ctx::reg(w), mone]);
+    c.setp_pub(crate::core::isa::Cond::Ge, 0xF, a, two31);
+    c.op(Op::Sel, y, 0xF, &[Ctx::reg(w), Ctx::reg(y)]);
+    c.fin(Op::F2if, d, 0xF, &[Ctx::reg(y)]);
+    Ok(())
+}

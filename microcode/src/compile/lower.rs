@@ -324,6 +324,15 @@ pub(crate) fn instruction(c: &mut Ctx, inst: &Instruction) -> Result<(), Compile
     if super::int::is_int(op) {
         return super::int::lower(c, inst);
     }
+    if super::imul::is_mul(op) {
+        return super::imul::lower(c, inst);
+    }
+    match op {
+        O::Uadd => return super::int::lower_uadd(c, inst),
+        O::Ucmp => return super::int::lower_ucmp(c, inst),
+        O::F2u => return super::int::lower_f2u(c, inst),
+        _ => {}
+    }
     let is_alu = simple(op).is_some()
         || scalar(op).is_some()
         || op == O::Rcp

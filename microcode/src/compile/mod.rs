@@ -5,8 +5,8 @@
 //!   onto R; CONST, IMM, IMMX onto K).
 //! - `operand`: TGSI source operands (swizzle, EXT_SWZ, negate, EXT_MOD, ExtDivide) to core operands,
 //!   with short FMAD / DIV sequences into scratch for the modifiers the read path cannot do.
-//! - `lower`: one function per opcode family (`int`: integer opcodes; `texture`: sampling on the
-//!   texture unit); `flow`: structured control
+//! - `lower`: one function per opcode family (`int`: integer opcodes; `imul`: integer
+//!   multiplication as exact multiply-add sequences; `texture`: sampling on the texture unit); `flow`: structured control
 //!   flow to mask-stack instructions with patched targets; `cc`: condition codes on predicates and
 //!   shadow registers, relative destinations and BRA, wrapped around `lower`.
 //!
@@ -20,6 +20,7 @@ mod depth;
 mod dlib;
 mod double;
 mod flow;
+mod imul;
 mod int;
 mod lower;
 mod operand;

@@ -3,7 +3,10 @@
 //! The parser, the printer, the token codec, the validator, the models, the compiler and the tests all
 //! read [`OPCODES`]; nothing else restates what an opcode is. Numbers follow Mesa's `p_shader_tokens.h`
 //! of 2008-2010 (see `shared/notes/tgsi-reference.md`); the double opcodes, which never had numbers,
-//! get 200-212 (our own, documented in `ARCHITECTURE.md`).
+//! get 200-212 (our own, documented in `ARCHITECTURE.md`). The opcodes of later Mesa that the
+//! project supports (UCMP, UADD, IMUL_HI, UMUL_HI as `decisions.md` section 1 has them, then F2U and
+//! UMUL) take the next free numbers after the 7.9 table, 119-124 ([`V12_OPCODES`]): token streams
+//! that use them are version 1.2 (`decisions.md` section 5).
 
 use std::fmt;
 
@@ -444,6 +447,18 @@ opcode_table! {
         "end of the program";
     Swz = 118, "SWZ", [], 1, 1, ComponentWise, Untyped -> Untyped, Alu, None, ALL, OK, "ARB_vertex_program",
         "dst.c = src.c through the extended swizzle (bits kept)";
+    Ucmp = 119, "UCMP", [], 1, 3, ComponentWise, Untyped -> Untyped, Alu, None, ALL, OK, "later Mesa (GLSL 1.30)",
+        "src0.c != 0 ? src1.c : src2.c: a raw 32-bit test, the chosen bits kept (no flush); modifiers act on the sign bit";
+    Uadd = 120, "UADD", [], 1, 2, ComponentWise, Uint -> Int, Alu, None, ALL, OK, "later Mesa (GLSL 1.30)",
+        "src0.c + src1.c mod 2^32";
+    ImulHi = 121, "IMUL_HI", [], 1, 2, ComponentWise, Int -> Int, Alu, None, ALL, OK, "later Mesa (2013)",
+        "the high 32 bits of the signed 64-bit product src0.c * src1.c";
+    UmulHi = 122, "UMUL_HI", [], 1, 2, ComponentWise, Uint -> Uint, Alu, None, ALL, OK, "later Mesa (2013)",
+        "the high 32 bits of the unsigned 64-bit product src0.c * src1.c";
+    F2u = 123, "F2U", [], 1, 1, ComponentWise, Float -> Uint, Alu, None, ALL, OK, "later Mesa (GLSL 1.30)",
+        "trunc(src.c) as uint32: NaN, negative values and subnormals -> 0, 2^32 and above (+inf) -> 0xFFFFFFFF";
+    Umul = 124, "UMUL", [], 1, 2, ComponentWise, Uint -> Uint, Alu, None, ALL, OK, "later Mesa (GLSL 1.30)",
+        "the low 32 bits of src0.c * src1.c (signed or unsigned alike)";
     Dadd = 200, "DADD", [], 1, 2, Special, Double -> Double, Alu, None, ALL, OK, "double",
         "src0 + src1 (binary64)";
     Ddiv = 201, "DDIV", [], 1, 2, Special, Double -> Double, Alu, None, ALL, OK, "double",
@@ -470,6 +485,17 @@ opcode_table! {
         "1 / src";
     Dsqrt = 212, "DSQRT", [], 1, 1, Special, Double -> Double, Alu, None, ALL, OK, "double",
         "sqrt(src)";
+}
+
+/// Token numbers of the later-Mesa opcodes the project supports: after the 7.9 table (which ends
+/// with SWZ, 118), before the double opcodes (200). A stream using one is version 1.2.
+pub const V12_OPCODES: std::ops::RangeInclusive<u8> = 119..=199;
+
+impl OpcodeInfo {
+    /// True when the opcode needs token format 1.2 (its number is in [`V12_OPCODES`]).
+    pub fn needs_v12(&self) -> bool {
+        V12_OPCODES.contains(&self.number)
+    }
 }
 
 impl Opcode {
@@ -519,7 +545,8 @@ impl fmt::Display for Opcode {
 }
 
 /// Opcodes Mesa added to TGSI after 7.9 (integer GLSL 1.30 ops, SM4 sampling, atomics, renamed
-/// kills). They have no row: programs using them get an error that says why, not just "unknown".
+/// kills) that the project does not support. They have no row: programs using them get an error
+/// that says why, not just "unknown". The supported later opcodes have rows ([`V12_OPCODES`]).
 pub const LATER_MESA_OPCODES: &[&str] = &[
     "F2I",
     "IDIV",
@@ -529,15 +556,12 @@ pub const LATER_MESA_OPCODES: &[&str] = &[
     "ISGE",
     "ISHR",
     "ISLT",
-    "F2U",
     "U2F",
-    "UADD",
     "UDIV",
     "UMAD",
     "UMAX",
     "UMIN",
     "UMOD",
-    "UMUL",
     "USEQ",
     "USGE",
     "USHR",
@@ -560,7 +584,6 @@ pub const LATER_MESA_OPCODES: &[&str] = &[
     "SAMPLE_POS",
     "SAMPLE_INFO",
     "UARL",
-    "UCMP",
     "IABS",
     "ISSG",
     "LOAD",
@@ -580,8 +603,6 @@ pub const LATER_MESA_OPCODES: &[&str] = &[
     "ATOMIMIN",
     "ATOMIMAX",
     "TXQ_LZ",
-    "IMUL_HI",
-    "UMUL_HI",
     "KILL",
     "KILL_IF",
     "TG4",
@@ -681,6 +702,32 @@ mod tests {
         for n in names.split_whitespace() {
             assert!(Opcode::from_mnemonic(n).is_some(), "{n} has no row");
         }
+    }
+
+    #[test]
+    fn later_mesa_names_have_no_row_and_supported_later_opcodes_need_v12() {
+        for n in LATER_MESA_OPCODES {
+            assert!(Opcode::from_mnemonic(n).is_none(), "{n} has a row");
+        }
+        // decisions.md section 1's four, then F2U and UMUL, numbered from 119 in that order.
+        let later: Vec<(&str, u8)> = OPCODES
+            .iter()
+            .filter(|r| r.needs_v12())
+            .map(|r| (r.mnemonic, r.number))
+            .collect();
+        assert_eq!(
+            later,
+            [
+                ("UCMP", 119),
+                ("UADD", 120),
+                ("IMUL_HI", 121),
+                ("UMUL_HI", 122),
+                ("F2U", 123),
+                ("UMUL", 124)
+            ]
+        );
+        assert!(!Opcode::Swz.info().needs_v12());
+        assert!(!Opcode::Dadd.info().needs_v12());
     }
 
     #[test]

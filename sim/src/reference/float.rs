@@ -158,6 +158,13 @@ pub fn to_i32_saturating(v: f32) -> i32 {
     v as i32
 }
 
+/// Truncation to uint32 (F2U): NaN, negative values and subnormals give 0, 2^32 and above (+inf
+/// included) give 0xFFFFFFFF: the saturating rule of the ADDRESS file, at the uint32 limits.
+pub fn trunc_to_u32(a: u32) -> u32 {
+    // Rust's `as` truncates toward zero, saturates and maps NaN to 0, which is exactly the rule.
+    input(a) as u32
+}
+
 /// `floor` to int32 (ARL).
 pub fn floor_to_i32(a: u32) -> i32 {
     to_i32_saturating(input(a).floor())

@@ -1,4 +1,5 @@
-//! Integer and address opcode kernels: two's complement, wrapping (`decisions.md` section 2).
+//! Integer and address opcode kernels: two's complement, wrapping (`decisions.md` section 2), and
+//! UCMP, the raw-bit select of later Mesa.
 
 use super::exec::{Vec4, Written};
 use super::float;
@@ -44,6 +45,14 @@ pub fn eval(op: Opcode, s: &[Vec4]) -> Option<Written> {
                 .wrapping_abs()
                 .wrapping_add(i(c3[c])) as u32
         }),
+        // The later-Mesa opcodes (`decisions.md` section 1; F2U and UMUL as ARCHITECTURE.md
+        // defines them), in host 64-bit arithmetic.
+        O::Ucmp => all(|c| if a[c] != 0 { b[c] } else { c3[c] }),
+        O::Uadd => all(|c| a[c].wrapping_add(b[c])),
+        O::Umul => all(|c| (u64::from(a[c]) * u64::from(b[c])) as u32),
+        O::UmulHi => all(|c| ((u64::from(a[c]) * u64::from(b[c])) >> 32) as u32),
+        O::ImulHi => all(|c| ((i64::from(i(a[c])) * i64::from(i(b[c]))) >> 32) as u32),
+        O::F2u => all(|c| float::trunc_to_u32(a[c])),
         _ => return None,
     };
     Some(w)

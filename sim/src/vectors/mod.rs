@@ -39,6 +39,7 @@ mod float_integral;
 mod float_special;
 mod fragment;
 mod integer;
+mod later_integer;
 mod pack;
 mod texture;
 
@@ -302,6 +303,7 @@ pub fn all_vectors() -> Vec<Vector> {
     v.extend(float_approx::vectors());
     v.extend(compare_select::vectors());
     v.extend(integer::vectors());
+    v.extend(later_integer::vectors());
     v.extend(address::vectors());
     v.extend(pack::vectors());
     v.extend(double::vectors());

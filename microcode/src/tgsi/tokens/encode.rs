@@ -57,9 +57,11 @@ pub fn needs_v12(p: &Program) -> bool {
                 || !d.array_data.is_empty()
         })
         || p.immediates.iter().any(|i| i.ty != ImmType::Float32)
-        || p.instructions
-            .iter()
-            .any(|i| i.dst.iter().any(|d| v12_reg(&d.reg)) || i.src.iter().any(|s| v12_reg(&s.reg)))
+        || p.instructions.iter().any(|i| {
+            i.opcode.info().needs_v12()
+                || i.dst.iter().any(|d| v12_reg(&d.reg))
+                || i.src.iter().any(|s| v12_reg(&s.reg))
+        })
 }
 
 /// A sized token of `ty` whose other fields are `fields`, followed by `rest`.

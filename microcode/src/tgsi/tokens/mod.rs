@@ -7,7 +7,8 @@
 //! - [`to_bytes`] / [`from_bytes`] convert words to and from little-endian bytes.
 //!
 //! Version 1.2 (`decisions.md` section 5) adds declaration semantics, usage masks, 2-D
-//! declarations, PROPERTY tokens, INT32/UINT32 immediates and files 8-12. The encoder writes minor
+//! declarations, PROPERTY tokens, INT32/UINT32 immediates, files 8-12 and the later-Mesa opcodes
+//! numbered 119-124 (UCMP UADD IMUL_HI UMUL_HI F2U UMUL, `opcode::V12_OPCODES`). The encoder writes minor
 //! version 2 exactly when a program uses one of them, so 1.1 programs stay readable by 1.1 readers.
 //!
 //! Choices where the documents leave room (the encoder and decoder agree on all of them):

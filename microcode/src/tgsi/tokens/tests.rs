@@ -80,6 +80,44 @@ fn worked_example_mad_sat() {
 }
 
 #[test]
+fn later_mesa_opcodes_are_v12() {
+    // UCMP OUT[0], TEMP[0].xxxx, IMM[0].yzzz, IMM[0].yyyz (frag-ucmp.sh): type 2 | Size 5 << 4
+    // | opcode 119 << 12 (0x77000) | NumDst 1 << 22 | NumSrc 3 << 24 = 0x03477052;
+    // OUT[0].xyzw: 3 | mask 0xF << 4 = 0xF3; TEMP[0].xxxx: 4; IMM[0].yzzz: 7 | (1 | 2 << 2 |
+    // 2 << 4 | 2 << 6) << 4 = 7 | 0xA9 << 4 = 0xA97; IMM[0].yyyz: 7 | (1 | 1 << 2 | 1 << 4 |
+    // 2 << 6) << 4 = 7 | 0x95 << 4 = 0x957. Opcode 119 is version 1.2 (decisions.md section 5).
+    let mut a = src(File::Temporary, 0);
+    a.swizzle = [0; 4];
+    let mut b = src(File::Immediate, 0);
+    b.swizzle = [1, 2, 2, 2];
+    let mut c = src(File::Immediate, 0);
+    c.swizzle = [1, 1, 1, 2];
+    let inst = Instruction {
+        dst: vec![dst(File::Output, 0)],
+        src: vec![a, b, c],
+        ..Instruction::new(Opcode::Ucmp)
+    };
+    check(
+        &with(inst),
+        2,
+        &[0x03477052, 0x000000F3, 0x00000004, 0x00000A97, 0x00000957],
+    );
+    // IMUL_HI (121) and UMUL (124) alike; MOV (1) stays 1.1.
+    for (op, v12) in [
+        (Opcode::ImulHi, true),
+        (Opcode::Umul, true),
+        (Opcode::Mov, false),
+    ] {
+        let mut i = Instruction::new(op);
+        i.dst = vec![dst(File::Output, 0)];
+        i.src = (0..op.info().num_src)
+            .map(|_| src(File::Input, 0))
+            .collect();
+        assert_eq!(needs_v12(&with(i)), v12, "{op}");
+    }
+}
+
+#[test]
 fn range_declaration_with_interpolation() {
     // DCL IN[0..3], PERSPECTIVE: type 0 | Size 3 << 4 | IN 2 << 12 | Interpolate 1 << 20
     // = 0x00102030; RANGE 0 | 3 << 16; INTERPOLATION 2.

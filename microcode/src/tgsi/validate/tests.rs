@@ -296,6 +296,36 @@ fn saturate_and_modulate_on_integer_and_double_opcodes() {
     );
 }
 
+/// The later-Mesa opcodes: UCMP's result is untyped like MOV's (saturate is a float clamp after
+/// the select), the others produce integers.
+#[test]
+fn saturate_on_the_later_mesa_opcodes() {
+    let sat = |opcode: Opcode| {
+        let n = usize::from(opcode.info().num_src);
+        main(vec![Instruction {
+            saturate: Saturate::ZeroOne,
+            ..op(
+                opcode,
+                vec![dst(File::Temporary, 0)],
+                vec![src(File::Temporary, 1); n],
+            )
+        }])
+    };
+    assert_eq!(validate(&sat(Opcode::Ucmp), &Limits::default()), Ok(()));
+    for opcode in [
+        Opcode::Uadd,
+        Opcode::ImulHi,
+        Opcode::UmulHi,
+        Opcode::F2u,
+        Opcode::Umul,
+    ] {
+        assert_eq!(
+            only(&sat(opcode), Rule::Saturate),
+            format!("1:1: instruction 0: {opcode} cannot saturate (integer, double or no result)")
+        );
+    }
+}
+
 #[test]
 fn texture_target_and_sampler() {
     let tex = |sampler: File, target: Option<TextureTarget>| Instruction {
