@@ -22,12 +22,13 @@
 //!    larger magnitude; clamp the alignment distance to 31; special operands. A rounding
 //!    conversion adds `x` to a phantom `big` of exponent 150 and significand 0, so that the
 //!    alignment puts `x`'s units digit at the window's bit 3 (guard, round and sticky below
-//!    it); an int-to-float conversion takes the magnitude of the int (a 32-bit negation) into
-//!    `big` (bits 31..8) and `small` (bits 7..0) with exponent 157;
+//!    it); an int-to-float conversion takes the int's bits into `big` (bits 31..8) and `small`
+//!    (bits 7..0) with exponent 157;
 //! 2. align the smaller significand (5-level right shifter) with guard, round and sticky bits;
-//! 3. add or subtract (one 29-bit chain; a rounding conversion adds its rounding increment at
-//!    the units digit and drops the fraction bits) and count the leading zeros of the 32-bit
-//!    frame ([`Lzc32`], four LUT levels): the longest stage;
+//! 3. add or subtract (one 33-bit chain into a 32-bit frame; a rounding conversion adds its
+//!    rounding increment at the units digit and drops the fraction bits; an int-to-float
+//!    conversion negates a negative int here) and count the leading zeros of the frame
+//!    ([`Lzc32`], four LUT levels): the longest stage;
 //! 4. normalise (5-level left shifter; a float-to-int conversion shifts its integer left by the
 //!    exponent above 150 instead), the result exponent and its range flags, and the whole
 //!    result when it does not depend on rounding (NaN, infinity, exact zero, flush);
@@ -90,8 +91,6 @@ pub struct FAdd {
     s1c_conv: Signal<Local, Bit>,
     s1c_i2f: Signal<Local, Bit>,
     s1c_aa: Signal<Local, Bits<32>>,
-    s1c_ineg: Signal<Local, Bits<32>>,
-    s1c_imag: Signal<Local, Bits<32>>,
     s1c_sb: Signal<Local, Bit>,
     s1c_a_zero: Signal<Local, Bit>,
     s1c_b_zero: Signal<Local, Bit>,
@@ -141,12 +140,17 @@ pub struct FAdd {
     s3c_rconv: Signal<Local, Bit>,
     s3c_frac: Signal<Local, Bit>,
     s3c_inc: Signal<Local, Bit>,
+    s3c_i2f: Signal<Local, Bit>,
+    s3c_neg: Signal<Local, Bit>,
     s3c_aligned: Signal<Local, Bits<27>>,
-    s3c_not_aligned: Signal<Local, Bits<27>>,
-    s3c_x: Signal<Local, Bits<29>>,
-    s3c_y: Signal<Local, Bits<29>>,
-    s3c_sum29: Signal<Local, Bits<29>>,
-    s3c_sum: Signal<Local, Bits<28>>,
+    s3c_frame_y: Signal<Local, Bits<32>>,
+    s3c_not_frame_y: Signal<Local, Bits<32>>,
+    s3c_ilo: Signal<Local, Bits<8>>,
+    s3c_ihi: Signal<Local, Bits<24>>,
+    s3c_x: Signal<Local, Bits<33>>,
+    s3c_y: Signal<Local, Bits<33>>,
+    s3c_sum33: Signal<Local, Bits<33>>,
+    s3c_frame: Signal<Local, Bits<32>>,
     s3c_sum32: Signal<Local, Bits<32>>,
     lzc: Lzc32,
     s3_sum: DFF<Bits<32>>,
@@ -327,18 +331,13 @@ impl Logic for FAdd {
         if self.s1c_conv.val() {
             self.s1_zero_sign.d.next = self.b.val().get_bit(31);
         }
-        // An int-to-float conversion: its magnitude in the big (bits 31..8) and small (7..0)
-        // significands, which the later stages put together as a 32-bit frame (exponent 157:
-        // the frame's bit 31 weighs 2^31).
-        self.s1c_ineg.next = bits::<32>(0) - self.b.val();
-        self.s1c_imag.next = self.b.val();
-        if (self.op.val() == AddOp::I2fS) & self.b.val().get_bit(31) {
-            self.s1c_imag.next = self.s1c_ineg.val();
-        }
+        // An int-to-float conversion: its bits in the big (bits 31..8) and small (7..0)
+        // significands, which stage 3 puts together (negated for a negative int32) as a 32-bit
+        // frame (exponent 157: the frame's bit 31 weighs 2^31).
         if self.s1c_i2f.val() {
             self.s1_e_big.d.next = bits::<8>(157);
-            self.s1_m_big.d.next = self.s1c_imag.val().get_bits::<24>(8);
-            self.s1_m_small.d.next = bit_cast::<24, 8>(self.s1c_imag.val().get_bits::<8>(0));
+            self.s1_m_big.d.next = self.b.val().get_bits::<24>(8);
+            self.s1_m_small.d.next = bit_cast::<24, 8>(self.b.val().get_bits::<8>(0));
             self.s1_dist.d.next = bits::<5>(0);
             self.s1_sign.d.next = (self.op.val() == AddOp::I2fS) & self.b.val().get_bit(31);
             self.s1_eff_sub.d.next = false;
@@ -394,11 +393,9 @@ impl Logic for FAdd {
         self.s2_op.d.next = self.s1_op.q.val();
         self.s2_round.d.next = self.s1_round.q.val();
 
-        // ---- Stage 3: sum = big +/- aligned in a 28-bit frame (hidden bit of big at bit 26).
-        // Subtraction adds the complement plus one; the +1 enters through an extra low bit
-        // (1 + eff_sub) so that the whole operation is a single 29-bit carry chain. A rounding
-        // conversion (big is 0) drops the fraction (guard, round, sticky) and adds its rounding
-        // increment at the units digit, bit 3.
+        // ---- Stage 3: sum = big +/- aligned. A rounding conversion (big is 0) drops the
+        // fraction (guard, round, sticky) and adds its rounding increment at the units digit,
+        // bit 3 of the aligned window.
         self.s3c_rconv.next = (self.s2_op.q.val() == AddOp::Integral)
             | (self.s2_op.q.val() == AddOp::F2i)
             | (self.s2_op.q.val() == AddOp::Expx);
@@ -425,31 +422,44 @@ impl Logic for FAdd {
         } else {
             self.s3c_inc.next = false;
         }
-        self.s3c_x.next = (bit_cast::<29, 24>(self.s2_m_big.q.val()) << 4)
-            | (bit_cast::<29, 1>(self.s3c_inc.val().into()) << 4)
-            | bits::<29>(1);
-        self.s3c_y.next = bit_cast::<29, 27>(self.s3c_aligned.val()) << 1;
+        // One 33-bit chain gives the 32-bit frame (the sum at bits 31..4, big's hidden bit at
+        // 30); its bit 0 takes the carry-in (1 + cin). Subtraction adds the complement of the
+        // aligned frame plus one. An int-to-float conversion adds its two parts, both
+        // complemented with a carry-in for a negative int32: its magnitude.
+        self.s3c_i2f.next =
+            (self.s2_op.q.val() == AddOp::I2fS) | (self.s2_op.q.val() == AddOp::I2fU);
+        self.s3c_neg.next = self.s3c_i2f.val() & self.s2_sign.q.val();
+        self.s3c_frame_y.next = bit_cast::<32, 27>(self.s3c_aligned.val()) << 4;
         // A sized local: `~` inside a wider Verilog expression would complement the extension.
-        self.s3c_not_aligned.next = !self.s3c_aligned.val();
+        self.s3c_not_frame_y.next = !self.s3c_frame_y.val();
+        self.s3c_ilo.next = self.s2_aligned.q.val().get_bits::<8>(3);
+        self.s3c_ihi.next = self.s2_m_big.q.val();
+        if self.s3c_neg.val() {
+            self.s3c_ilo.next = !self.s2_aligned.q.val().get_bits::<8>(3);
+            self.s3c_ihi.next = !self.s2_m_big.q.val();
+        }
+        self.s3c_x.next = (bit_cast::<33, 24>(self.s2_m_big.q.val()) << 8)
+            | (bit_cast::<33, 1>(self.s3c_inc.val().into()) << 8)
+            | bits::<33>(1);
+        self.s3c_y.next = bit_cast::<33, 32>(self.s3c_frame_y.val()) << 1;
         if self.s2_eff_sub.q.val() {
-            self.s3c_y.next =
-                (bit_cast::<29, 27>(self.s3c_not_aligned.val()) << 1) | bits::<29>(0x1000_0001);
+            self.s3c_y.next = (bit_cast::<33, 32>(self.s3c_not_frame_y.val()) << 1) | bits::<33>(1);
         }
-        self.s3c_sum29.next = self.s3c_x.val() + self.s3c_y.val();
-        self.s3c_sum.next = self.s3c_sum29.val().get_bits::<28>(1);
-        // The 32-bit frame: the sum at bits 31..4; an int-to-float conversion's magnitude; a
-        // float-to-int conversion's integer at bits 24..0.
-        self.s3c_sum32.next = bit_cast::<32, 28>(self.s3c_sum.val()) << 4;
-        if (self.s2_op.q.val() == AddOp::I2fS) | (self.s2_op.q.val() == AddOp::I2fU) {
-            self.s3c_sum32.next = (bit_cast::<32, 24>(self.s2_m_big.q.val()) << 8)
-                | bit_cast::<32, 8>(self.s2_aligned.q.val().get_bits::<8>(3));
+        if self.s3c_i2f.val() {
+            self.s3c_x.next = (bit_cast::<33, 24>(self.s3c_ihi.val()) << 9) | bits::<33>(1);
+            self.s3c_y.next = (bit_cast::<33, 8>(self.s3c_ilo.val()) << 1)
+                | bit_cast::<33, 1>(self.s3c_neg.val().into());
         }
+        self.s3c_sum33.next = self.s3c_x.val() + self.s3c_y.val();
+        self.s3c_frame.next = self.s3c_sum33.val().get_bits::<32>(1);
+        // What stage 4 shifts: the frame, or a float-to-int conversion's integer (bits 31..7).
+        self.s3c_sum32.next = self.s3c_frame.val();
         if (self.s2_op.q.val() == AddOp::F2i) | (self.s2_op.q.val() == AddOp::Expx) {
-            self.s3c_sum32.next = bit_cast::<32, 25>(self.s3c_sum.val().get_bits::<25>(3));
+            self.s3c_sum32.next = self.s3c_frame.val() >> 7;
         }
         self.s3_sum.d.next = self.s3c_sum32.val();
         // Leading zeros of the frame (meaningless for an all-zero frame, caught later).
-        self.lzc.x.next = self.s3c_sum32.val();
+        self.lzc.x.next = self.s3c_frame.val();
         self.s3_lz.d.next = self.lzc.count.val();
         self.s3_e_big.d.next = self.s2_e_big.q.val();
         self.s3_sign.d.next = self.s2_sign.q.val();

@@ -69,15 +69,16 @@ pub struct OperandRead {
     mem: Bram<32, 8>,
     literals: ROM<Bits<32>, 4>,
     sel_c: Signal<Local, Bits<3>>,
+    // The word's source (a `SrcFile` number, or `file_const` for the constant 0.0 / 1.0).
     m_file: DFF<Bits<2>>,
-    m_sel: DFF<Bits<3>>,
+    m_one: DFF<Bit>,
     m_neg: DFF<Bit>,
     m_abs: DFF<Bit>,
     m_lit: DFF<Bits<4>>,
-    m_zero: DFF<Bit>,
     v: Signal<Local, Bits<32>>,
     file_l: Constant<Bits<2>>,
     file_k: Constant<Bits<2>>,
+    file_const: Constant<Bits<2>>,
     swz_zero: Constant<Bits<3>>,
     swz_one: Constant<Bits<3>>,
     one: Constant<Bits<32>>,
@@ -115,14 +116,15 @@ impl OperandRead {
             literals: ROM::new(m),
             sel_c: Default::default(),
             m_file: Default::default(),
-            m_sel: Default::default(),
+            m_one: Default::default(),
             m_neg: Default::default(),
             m_abs: Default::default(),
             m_lit: Default::default(),
-            m_zero: Default::default(),
             v: Default::default(),
             file_l: Constant::new((SrcFile::L as u64).to_bits()),
             file_k: Constant::new((SrcFile::K as u64).to_bits()),
+            // The file field's unused value (3) stands for "a constant selector".
+            file_const: Constant::new(3u64.to_bits()),
             swz_zero: Constant::new(u64::from(SWZ_ZERO).to_bits()),
             swz_one: Constant::new(u64::from(SWZ_ONE).to_bits()),
             one: Constant::new(0x3F80_0000u64.to_bits()),
@@ -133,7 +135,7 @@ impl OperandRead {
 impl Logic for OperandRead {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(self, clock, m_file, m_sel, m_neg, m_abs, m_lit, m_zero);
+        dff_setup!(self, clock, m_file, m_one, m_neg, m_abs, m_lit);
         clock!(self, clock, mem);
         // ---- cycle t: address.
         match self.comp.val().index() {
@@ -162,12 +164,19 @@ impl Logic for OperandRead {
         self.mem.we.next = self.we.val();
         self.mem.wa.next = self.wa.val();
         self.mem.wd.next = self.wd.val();
+        // The source of the word, decided at t (registered): the file, or a constant when the
+        // selector is 0.0 or 1.0 or a relative read is out of range (then 0.0; 1.0 wins).
         self.m_file.d.next = self.file.val();
-        self.m_sel.d.next = self.sel_c.val();
+        if self.zero.val()
+            | (self.sel_c.val() == self.swz_zero.val())
+            | (self.sel_c.val() == self.swz_one.val())
+        {
+            self.m_file.d.next = self.file_const.val();
+        }
+        self.m_one.d.next = self.sel_c.val() == self.swz_one.val();
         self.m_neg.d.next = self.neg.val().get_bit(self.comp.val().index()) ^ self.extra_neg.val();
         self.m_abs.d.next = self.abs.val();
         self.m_lit.d.next = self.index.val().get_bits::<4>(0);
-        self.m_zero.d.next = self.zero.val();
 
         // ---- cycle t+1: select and modify.
         self.raw.next = self.mem.rd.val();
@@ -179,14 +188,11 @@ impl Logic for OperandRead {
         if self.m_file.q.val() == self.file_l.val() {
             self.v.next = self.literals.data.val();
         }
-        if self.m_zero.q.val() {
+        if self.m_file.q.val() == self.file_const.val() {
             self.v.next = bits::<32>(0);
-        }
-        if self.m_sel.q.val() == self.swz_zero.val() {
-            self.v.next = bits::<32>(0);
-        }
-        if self.m_sel.q.val() == self.swz_one.val() {
-            self.v.next = self.one.val();
+            if self.m_one.q.val() {
+                self.v.next = self.one.val();
+            }
         }
         if self.m_abs.q.val() {
             self.v.next = self.v.val() & bits::<32>(0x7FFF_FFFF);

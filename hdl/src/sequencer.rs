@@ -104,7 +104,9 @@ pub struct Sequencer {
     // the derivative bubble still to wait (all registered, so that the end-of-instruction
     // decision and the slot number come from registers).
     first_reg: DFF<Bit>,
-    remain: DFF<Bits<10>>,
+    // Clocks left after this one (6 bits: the longest instruction the hardware runs is a
+    // relative move, 32 clocks, plus a retire wait).
+    remain: DFF<Bits<6>>,
     aslot: DFF<Bits<5>>,
     await_: DFF<Bits<5>>,
     e_reg: DFF<Bits<4>>,
@@ -128,8 +130,9 @@ pub struct Sequencer {
     // it gives the instruction starting now.
     since: DFF<Bits<3>>,
     extra: Signal<Local, Bits<3>>,
-    wait_total: Signal<Local, Bits<9>>,
-    wait_m1: Signal<Local, Bits<9>>,
+    issue6: Signal<Local, Bits<6>>,
+    wait_total: Signal<Local, Bits<6>>,
+    wait_m1: Signal<Local, Bits<6>>,
     call_depth: Constant<Bits<4>>,
     stack_depth: Constant<Bits<5>>,
     drain: Constant<Bits<9>>,
@@ -137,7 +140,7 @@ pub struct Sequencer {
     last: Signal<Local, Bit>,
     dead: Signal<Local, Bit>,
     stop_now: Signal<Local, Bit>,
-    n_clocks: Signal<Local, Bits<10>>,
+    n_clocks: Signal<Local, Bits<6>>,
     cond: Signal<Local, Bits<4>>,
     px: Signal<Local, Bits<4>>,
     lanes: Signal<Local, Bits<4>>,
@@ -214,6 +217,7 @@ impl Sequencer {
             done_reg: Default::default(),
             since: Default::default(),
             extra: Default::default(),
+            issue6: Default::default(),
             wait_total: Default::default(),
             wait_m1: Default::default(),
             call_depth: Constant::new(u64::from(call_depth.min(15)).to_bits()),
@@ -298,9 +302,11 @@ impl Logic for Sequencer {
         // Slot issue of pipelined instructions: the last 16 clocks (a derivative first waits
         // its bubble, `issue - 16` clocks, a short-path writer its retire wait).
         self.slot.next = self.aslot.q.val().get_bits::<4>(0);
+        // (An operation longer than 63 clocks is model-only: it faults in its first clock.)
+        self.issue6.next = self.issue.val().get_bits::<6>(0);
         self.wait_total.next =
-            self.issue.val() - bits::<9>(16) + bit_cast::<9, 3>(self.extra.val());
-        self.wait_m1.next = self.wait_total.val() - bits::<9>(1);
+            self.issue6.val() - bits::<6>(16) + bit_cast::<6, 3>(self.extra.val());
+        self.wait_m1.next = self.wait_total.val() - bits::<6>(1);
         self.slot_valid.next = false;
         if (self.state.q.val() == SeqState::Exec)
             & (self.kind.val() == ExecKind::Alu)
@@ -328,8 +334,7 @@ impl Logic for Sequencer {
             self.since.d.next = self.since.q.val() + 1;
         }
         // Clocks of the instruction: the ISA's cycles and the retire wait.
-        self.n_clocks.next =
-            bit_cast::<10, 9>(self.issue.val()) + bit_cast::<10, 3>(self.extra.val());
+        self.n_clocks.next = self.issue6.val() + bit_cast::<6, 3>(self.extra.val());
         // The last clock: a one-clock instruction in its first clock, otherwise when no clock is
         // left (`remain` was loaded in the first clock).
         self.last.next = !self.remain.q.val().any();

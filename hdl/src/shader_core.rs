@@ -132,10 +132,13 @@ pub struct ShaderCore {
     // at issue into the misc unit's operand A.
     ast: Bram<32, 8>,
     acnt: DFF<Bits<3>>,
-    sp: [DFF<Bits<6>>; 4],
-    astk_depth: Constant<Bits<6>>,
-    lane_sp: Signal<Local, Bits<6>>,
-    lane_sp_p1: Signal<Local, Bits<6>>,
+    // The line's read word (a sized local: the emitted Verilog would widen `acnt - 4` to 32
+    // bits before the cast to the address width).
+    aread: Signal<Local, Bits<3>>,
+    sp: [DFF<Bits<4>>; 4],
+    astk_depth: Constant<Bits<4>>,
+    lane_sp: Signal<Local, Bits<4>>,
+    lane_sp_p1: Signal<Local, Bits<4>>,
     sp_full: Signal<Local, Bits<4>>,
     sp_empty: Signal<Local, Bits<4>>,
     ext_fault: Signal<Local, Bits<4>>,
@@ -221,6 +224,7 @@ impl ShaderCore {
             dst_eff: Default::default(),
             ast: Default::default(),
             acnt: Default::default(),
+            aread: Default::default(),
             sp: Default::default(),
             astk_depth: Constant::new(
                 u64::from(config.address_stack_depth.min(ADDRESS_STACK_ENTRIES)).to_bits(),
@@ -419,7 +423,7 @@ impl Logic for ShaderCore {
         self.seq.ext_fault.next = self.ext_fault.val();
         if self.start.val() & !self.seq.busy.val() {
             for i in 0..4 {
-                self.sp[i].d.next = bits::<6>(0);
+                self.sp[i].d.next = bits::<4>(0);
             }
         }
         if self.seq.slot_valid.val()
@@ -484,13 +488,14 @@ impl Logic for ShaderCore {
         self.ast.we.next = true;
         self.ast.wa.next = bit_cast::<8, 3>(self.acnt.q.val());
         self.ast.wd.next = self.opc.value.val();
-        self.ast.ra.next = bit_cast::<8, 3>(self.acnt.q.val() - bits::<3>(4));
+        self.aread.next = self.acnt.q.val() - bits::<3>(4);
+        self.ast.ra.next = bit_cast::<8, 3>(self.aread.val());
         if self.seq.slot_valid.val() & (self.dec.astack.val() == 2) {
-            self.ast.ra.next = (bit_cast::<8, 4>(self.lane_sp.val().get_bits::<4>(0)) << 4)
+            self.ast.ra.next = (bit_cast::<8, 4>(self.lane_sp.val()) << 4)
                 | (bit_cast::<8, 2>(self.lane.val()) << 2)
                 | bit_cast::<8, 2>(self.comp.val());
         }
-        self.push_wa.d.next = (bit_cast::<8, 4>(self.lane_sp_p1.val().get_bits::<4>(0)) << 4)
+        self.push_wa.d.next = (bit_cast::<8, 4>(self.lane_sp_p1.val()) << 4)
             | (bit_cast::<8, 2>(self.lane.val()) << 2)
             | bit_cast::<8, 2>(self.comp.val());
         self.push_we.d.next = self.seq.slot_valid.val()
