@@ -44,12 +44,12 @@ pub struct Crc32Serial {
     /// The message so far ends with its own CRC.
     pub residue: Signal<Out, Bit>,
     poly: Constant<Bits<32>>,
-    top: Constant<Bits<32>>,
-    expect: Constant<Bits<32>>,
+    msb: Constant<Bits<32>>,
+    resid: Constant<Bits<32>>,
     // The complement of the CRC register, which is exactly the published CRC, and makes the
     // power-up value 0 the register's initial value 0xFFFFFFFF.
     state: DFF<Bits<32>>,
-    byte: DFF<Bits<8>>,
+    shreg: DFF<Bits<8>>,
     count: DFF<Bits<3>>,
     run: DFF<Bit>,
     raw: DFF<Bit>,
@@ -68,10 +68,10 @@ impl Default for Crc32Serial {
             low: Default::default(),
             residue: Default::default(),
             poly: Constant::new(POLY.to_bits()),
-            top: Constant::new(0x8000_0000_u64.to_bits()),
-            expect: Constant::new(RESIDUE.to_bits()),
+            msb: Constant::new(0x8000_0000_u64.to_bits()),
+            resid: Constant::new(RESIDUE.to_bits()),
             state: Default::default(),
-            byte: Default::default(),
+            shreg: Default::default(),
             count: Default::default(),
             run: Default::default(),
             raw: Default::default(),
@@ -83,26 +83,26 @@ impl Default for Crc32Serial {
 impl Logic for Crc32Serial {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(self, clock, state, byte, count, run, raw);
+        dff_setup!(self, clock, state, shreg, count, run, raw);
         self.busy.next = self.run.q.val();
         self.low.next = self.state.q.val().get_bits::<8>(0);
-        self.residue.next = self.state.q.val() == self.expect.val();
+        self.residue.next = self.state.q.val() == self.resid.val();
         // The register's bit 0 is the state's complement; a one falling out XORs the polynomial
         // in (not while shifting raw). The register shifts a zero in: the state a one.
         self.fb.next =
-            (!self.state.q.val().get_bit(0) ^ self.byte.q.val().get_bit(0)) & !self.raw.q.val();
+            (!self.state.q.val().get_bit(0) ^ self.shreg.q.val().get_bit(0)) & !self.raw.q.val();
         if self.run.q.val() {
-            self.state.d.next = (self.state.q.val() >> 1) | self.top.val();
+            self.state.d.next = (self.state.q.val() >> 1) | self.msb.val();
             if self.fb.val() {
-                self.state.d.next = ((self.state.q.val() >> 1) | self.top.val()) ^ self.poly.val();
+                self.state.d.next = ((self.state.q.val() >> 1) | self.msb.val()) ^ self.poly.val();
             }
-            self.byte.d.next = self.byte.q.val() >> 1;
+            self.shreg.d.next = self.shreg.q.val() >> 1;
             self.count.d.next = self.count.q.val() + 1;
             if self.count.q.val() == 7 {
                 self.run.d.next = false;
             }
         } else if self.start.val() | self.shift.val() {
-            self.byte.d.next = self.data.val();
+            self.shreg.d.next = self.data.val();
             self.raw.d.next = self.shift.val();
             self.run.d.next = true;
         }

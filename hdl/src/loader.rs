@@ -64,8 +64,9 @@ pub mod layout {
     /// Loader-memory base of the firmware's variables (32 bits each,
     /// [`crate::loader_isa::VARS`] of them).
     pub const VARS_BASE: u32 = 0x1B0;
-    /// Loader-memory base of the INFO record (initial contents of the memory, never written).
-    pub const INFO_BASE: u32 = 0x218;
+    /// Loader-memory base of the INFO record (initial contents of the memory, never written; 2
+    /// more than a multiple of 4, so that its u32 fields from byte 10 on are aligned words).
+    pub const INFO_BASE: u32 = 0x21A;
     /// Loader-memory base of PARAMS.
     pub const PARAMS_BASE: u32 = 0x260;
     /// Loader-memory base of INPUTS.
@@ -201,6 +202,7 @@ pub struct Loader {
     tbyte: Signal<Local, Bits<8>>,
     hsel: Signal<Local, Bits<2>>,
     ins_lane: Signal<Local, Bits<2>>,
+    low2: Signal<Local, Bits<2>>,
     hbyte: Signal<Local, Bits<8>>,
     fwbyte: Signal<Local, Bits<8>>,
     iob: Signal<Local, Bits<8>>,
@@ -312,6 +314,7 @@ impl Loader {
             tbyte: Default::default(),
             hsel: Default::default(),
             ins_lane: Default::default(),
+            low2: Default::default(),
             hbyte: Default::default(),
             fwbyte: Default::default(),
             iob: Default::default(),
@@ -375,6 +378,8 @@ impl Logic for Loader {
         self.ab.next = self.a.q.val().get_bits::<8>(0);
         self.asel.next = ASel::Rot;
         self.flags.next = false;
+        // A 2-bit signal: Verilog would widen the sum.
+        self.low2.next = self.k.val().get_bits::<2>(0) + self.b2.val();
         // Loader-memory address: k + the byte (LDB, LDH, LDW, STW), H (SBH) or P (the rest).
         self.maddr.next = self.p.q.val();
         if (self.op.val() == CpuOp::Ldb)
@@ -382,7 +387,10 @@ impl Logic for Loader {
             | (self.op.val() == CpuOp::Ldw)
             | (self.op.val() == CpuOp::Stw)
         {
-            self.maddr.next = self.k.val() + bit_cast::<11, 2>(self.b2.val());
+            // Words are aligned and halves do not cross a word (the assembler checks): the byte
+            // is added to k's low two bits alone.
+            self.maddr.next =
+                (self.k.val() & bits::<11>(0x7FC)) | bit_cast::<11, 2>(self.low2.val());
         }
         if self.op.val() == CpuOp::Sbh {
             self.maddr.next = self.h.q.val().get_bits::<11>(0);

@@ -47,6 +47,8 @@ const MAPN: u32 = 18;
 /// WRITE to the core: the bytes after the head.
 const REM: u32 = MAPN;
 const MAPM: u32 = 19;
+/// WRITE, READ: the u32 address (payload byte 1, read once: absolute word loads are aligned).
+const ADDR: u32 = MAPM;
 const MAPP: u32 = 20;
 const ISTR: u32 = 21;
 const OSTR: u32 = 22;
@@ -235,10 +237,10 @@ pub fn firmware(textures: u32) -> Result<Vec<u16>, AsmError> {
     a.label("wimg").ldv(LD).emit(Cmp, 1).to(Je, "wrange");
     a.emit(Cmp, 3).to(Jne, "nak4");
     // The address at most PROGRAM's size (the largest region): the sum below cannot wrap.
-    a.label("wrange").emit(Ldw, PAY + 1).mov("TA");
+    a.label("wrange").call("addr").mov("TA");
     a.emit(Ldw, info_size(0)).emit(Cmpt, 0).to(Jc, "nak3");
     a.ldv(PLEN).emit(Sub, 5).stv(CNT).mov("TA");
-    a.emit(Ldw, PAY + 1).emit(Addt, 0).mov("TA");
+    a.ldv(ADDR).emit(Addt, 0).mov("TA");
     a.ldv(REGION).call("wlimit").emit(Cmpt, 0).to(Jc, "nak3");
     a.emit(Ldi, PAY + 5).mov("PA");
     a.ldv(CNT).mov("NA");
@@ -288,14 +290,10 @@ pub fn firmware(textures: u32) -> Result<Vec<u16>, AsmError> {
         .to(Add, "cbase")
         .io("FW")
         .mov("TA")
-        .emit(Ldw, PAY + 1)
+        .ldv(ADDR)
         .emit(Addt, 0);
     a.mov("HA").ret();
-    a.label("plusaddr")
-        .mov("TA")
-        .emit(Ldw, PAY + 1)
-        .emit(Addt, 0)
-        .ret();
+    a.label("plusaddr").mov("TA").ldv(ADDR).emit(Addt, 0).ret();
 
     // ---- COMMIT: u32 image CRC. The unit absorbs the image, then the expected CRC: the
     // residue says whether they match.
@@ -471,6 +469,13 @@ pub fn firmware(textures: u32) -> Result<Vec<u16>, AsmError> {
     a.mov("TA").emit(Ldi, 3).to(Add, "cbase").io("FW");
     a.emit(Addt, 0).mov("HA");
     a.emit(Ldi, 16).mov("NA").ret();
+    // A = ADDR = the request's u32 at payload byte 1 (WRITE, READ).
+    a.label("addr")
+        .emit(Ldi, PAY + 1)
+        .mov("PA")
+        .emit(Lwp, 0)
+        .stv(ADDR)
+        .ret();
     // A = the core's fault code.
     a.label("flt").io("STAT").emit(And, 0xFF).ret();
     // T = OFF + 4 (the stride must reach it for the word to be moved).
@@ -492,13 +497,9 @@ pub fn firmware(textures: u32) -> Result<Vec<u16>, AsmError> {
     a.emit(Ldb, PAY).stv(REGION).emit(Cmp, 8).to(Jnc, "nak5");
     a.emit(Ldh, PAY + 5).stv(CNT).to(Jz, "nak1");
     a.emit(Cmp, 256).to(Jnc, "nak1");
-    a.emit(Ldw, PAY + 1).mov("TA");
+    a.call("addr").mov("TA");
     a.emit(Ldw, info_size(0)).emit(Cmpt, 0).to(Jc, "nak3");
-    a.ldv(CNT)
-        .mov("TA")
-        .emit(Ldw, PAY + 1)
-        .emit(Addt, 0)
-        .mov("TA");
+    a.ldv(CNT).mov("TA").ldv(ADDR).emit(Addt, 0).mov("TA");
     a.ldv(REGION)
         .to(Add, "rsize")
         .io("FW")

@@ -146,7 +146,7 @@ pub const OPS: [OpInfo; 30] = [
         "STW",
         Operand::Addr,
         5,
-        "mem[k..k+4] = A (little-endian)",
+        "mem[k..k+4] = A (little-endian; k a multiple of 4)",
     ),
     op(CpuOp::Ldb, "LDB", Operand::Addr, 6, "A = mem[k]"),
     op(
@@ -154,14 +154,14 @@ pub const OPS: [OpInfo; 30] = [
         "LDH",
         Operand::Addr,
         6,
-        "A = mem[k..k+2] (little-endian)",
+        "A = mem[k..k+2] (little-endian; not across a word)",
     ),
     op(
         CpuOp::Ldw,
         "LDW",
         Operand::Addr,
         6,
-        "A = mem[k..k+4] (little-endian)",
+        "A = mem[k..k+4] (little-endian; k a multiple of 4)",
     ),
     op(CpuOp::Lbp, "LBP", Operand::None, 6, "A = mem[P]; P += 1"),
     op(
@@ -400,6 +400,11 @@ pub enum AsmError {
     DuplicateLabel(String),
     #[error("{mnemonic} operand {value:#x} does not fit its field (11 bits, or a variable number below 26)")]
     Operand { mnemonic: &'static str, value: u32 },
+    #[error("{mnemonic} {address:#x}: a word must be aligned and a half within a word")]
+    Misaligned {
+        mnemonic: &'static str,
+        address: u32,
+    },
     #[error("the code is {words} words; the firmware memory holds {limit}")]
     TooLong { words: usize, limit: usize },
 }
@@ -422,6 +427,19 @@ impl Asm {
 
     /// Appends `op` with operand `k`.
     pub fn emit(&mut self, op: CpuOp, k: u32) -> &mut Self {
+        // The decoder adds the byte number to k's low two bits only: words aligned, halves
+        // within a word.
+        let misaligned = match op {
+            CpuOp::Ldw | CpuOp::Stw => k % 4 != 0,
+            CpuOp::Ldh => k % 4 == 3,
+            _ => false,
+        };
+        if misaligned {
+            self.errors.push(AsmError::Misaligned {
+                mnemonic: OPS[usize::from(code(op))].mnemonic,
+                address: k,
+            });
+        }
         if k > 0x7FF {
             self.errors.push(AsmError::Operand {
                 mnemonic: OPS[usize::from(code(op))].mnemonic,
@@ -645,5 +663,15 @@ mod tests {
         let mut a = Asm::new();
         a.emit(CpuOp::Add, 0x800);
         assert!(matches!(a.finish(), Err(AsmError::Operand { .. })));
+        for (op, k) in [(CpuOp::Ldw, 5), (CpuOp::Stw, 2), (CpuOp::Ldh, 7)] {
+            let mut a = Asm::new();
+            a.emit(op, k);
+            assert!(matches!(a.finish(), Err(AsmError::Misaligned { .. })));
+        }
+        let mut a = Asm::new();
+        a.emit(CpuOp::Ldh, 6)
+            .emit(CpuOp::Ldb, 7)
+            .emit(CpuOp::Ldw, 8);
+        assert!(a.finish().is_ok());
     }
 }
