@@ -164,7 +164,7 @@ pub struct Loader {
     pc: DFF<Bits<10>>,
     lr: DFF<Bits<10>>,
     ir: DFF<Bits<16>>,
-    st: DFF<Bits<5>>,
+    st: DFF<Bits<4>>,
     go: DFF<Bit>,
     fetch: DFF<Bit>,
     a: DFF<Bits<32>>,
