@@ -1,33 +1,38 @@
 //! `Loader`: the on-chip serial loader, the device side of `firmware-loader/PROTOCOL.md` in
-//! hardware: a small processor ([`crate::loader_isa`]) running the protocol as firmware
-//! ([`crate::loader_firmware`]), with the frame receiver ([`FrameRx`]) and transmitter
-//! ([`FrameTx`]), one CRC-32 unit and the loader memory around it. It executes INFO, STATUS,
-//! BEGIN, WRITE, COMMIT, RUN, READ, RESET and SET_BAUD exactly as the protocol's executable
-//! model (`firmware_loader::device::Device`) does, and drives the shader core through its host
-//! port ([`crate::host_port`]).
+//! hardware: a small byte-serial processor ([`crate::loader_isa`]) running the protocol as
+//! firmware ([`crate::loader_firmware`]), with the frame receiver ([`FrameRx`]), one bit-serial
+//! CRC-32 unit ([`Crc32Serial`]), the answer's byte stuffing and the loader memory around it. It
+//! executes INFO, STATUS, BEGIN, WRITE, COMMIT, RUN, READ, RESET and SET_BAUD exactly as the
+//! protocol's executable model (`firmware_loader::device::Device`) does, and drives the shader
+//! core through its host port ([`crate::host_port`]).
 //!
 //! Why a processor: the protocol's checks, region tables and register maps as a hard-wired
 //! state machine took about 1,500 LUT4s of multiplexers and comparators (ARCHITECTURE.md, "Area");
-//! as firmware they are block-RAM bits, and the processor that runs them is one 32-bit
-//! accumulator with an adder, a few shifts and the input/output operations the loader needs.
+//! as firmware they are block-RAM bits. Why byte-serial: on the HX8K every multiplexer bit is a
+//! LUT4, and the processor's sources (memories, the core's words and status) arrive a byte at a
+//! time through one 8-bit multiplexer into the accumulator, a shift register ([`ASel`]).
 //!
 //! Memories: PROGRAM, CONSTANTS and TEXTURES are the core's own memories (instruction memory, K,
-//! texture memory; written byte by byte with read-modify-write through the host port, read back
-//! the same way). The loader memory is one 1.5 KiB block RAM ([`Bram`], 3 x `SB_RAM40_4K`)
-//! holding the frame buffer and the INPUTS, OUTPUTS, RESULTS, PARAMS and MAPS regions
-//! ([`layout`]). The
-//! firmware memory (768 x 16, 3 x `SB_RAM40_4K`) holds the code with its tables and, from the
-//! top down, the firmware's 32-bit variables. One CRC-32 unit serves the frame receiver (while the firmware waits for a
-//! request), the transmitter (from the first answer byte until the frame is out) and COMMIT.
+//! texture memory; written a word at a time through the host port, read-modify-write for the
+//! bytes before and after whole words, read back a byte at a time). The loader memory is one
+//! 1.5 KiB block RAM ([`Bram`], 3 x `SB_RAM40_4K`) holding the frame buffer, the INPUTS,
+//! OUTPUTS, RESULTS, PARAMS and MAPS regions, the firmware's variables and the INFO record
+//! ([`layout`]; the record is the memory's initial contents). The firmware memory (768 x 16, 3 x
+//! `SB_RAM40_4K`) holds the code with its tables and is read-only. One CRC-32 unit serves the
+//! frame receiver (while the firmware waits for a request), the answer (`TX` feeds it, `TXC`
+//! sends it) and COMMIT.
 //!
-//! Deviations from the model, both documented in `PROTOCOL.md`: the line rate is fixed per build
+//! Deviations from the model, documented in `PROTOCOL.md`: the line rate is fixed per build
 //! (SET_BAUD acknowledges only the current rate and refuses the others with BAD_BAUD); bytes that
-//! arrive while a request is executed or answered are discarded (the host waits for each answer).
+//! arrive while a request is executed or answered are discarded (the host waits for each answer);
+//! no inter-byte timer (the next request's `END` drops a cut segment, counted as the timeout
+//! would count it); received bytes at least 64 clocks apart.
 //!
 //! Timing: an instruction takes a fetch clock and one or more execution clocks
-//! ([`crate::loader_isa::OPS`]); a WRITE takes about 11 clocks per byte after its frame, a
-//! COMMIT about 10 per image byte, a RUN about 65 per register word moved plus the core's
-//! cycles, all far below the line's byte time (870 clocks at 115,200 baud and 100 MHz).
+//! ([`crate::loader_isa::OPS`]); a WRITE takes about 3 clocks per byte after its frame (17 for
+//! the bytes before and after its whole words), a COMMIT about 12 per image byte, a RUN about
+//! 100 per register word moved plus the core's cycles, all far below the line's byte time (333
+//! clocks at 3 Mbaud and 100 MHz, 4,340 at 115,200 baud and 50 MHz).
 use crate::bram::Bram;
 use crate::crc32_serial::Crc32Serial;
 use crate::frame_rx::FrameRx;
