@@ -430,7 +430,7 @@ impl Asm {
         // The decoder adds the byte number to k's low two bits only: words aligned, halves
         // within a word.
         let misaligned = match op {
-            CpuOp::Ldw | CpuOp::Stw => k % 4 != 0,
+            CpuOp::Ldw | CpuOp::Stw => !k.is_multiple_of(4),
             CpuOp::Ldh => k % 4 == 3,
             _ => false,
         };
