@@ -96,13 +96,13 @@ impl Logic for BoardTop {
         self.loader.host_rdata.next = self.core.host_rdata.val();
         self.core.clear.next = self.loader.clear.val();
         self.core.start.next = self.loader.start.val();
-        // The loader cannot stream vertices: a pause at EMIT / ENDPRIM is the run's fault code.
-        self.core.resume.next = false;
+        self.core.resume.next = self.loader.resume.val();
         self.core.budget.next = self.loader.budget.val();
         self.loader.busy.next = self.core.busy.val();
         self.loader.done.next = self.core.done.val();
         self.loader.fault.next = self.core.fault.val();
         self.loader.killed.next = self.core.killed.val();
+        self.loader.lanes.next = self.core.lanes.val();
         self.loader.cycles.next = self.core.cycles.val();
 
         if self.uart_rx.valid.val() {

@@ -1,40 +1,43 @@
 //! `Loader`: the on-chip serial loader, the device side of `firmware-loader/PROTOCOL.md` in
-//! hardware: a small processor ([`crate::loader_isa`]) running the protocol as firmware
-//! ([`crate::loader_firmware`]), with the frame receiver ([`FrameRx`]) and transmitter
-//! ([`FrameTx`]), one CRC-32 unit and the loader memory around it. It executes INFO, STATUS,
-//! BEGIN, WRITE, COMMIT, RUN, READ, RESET and SET_BAUD exactly as the protocol's executable
-//! model (`firmware_loader::device::Device`) does, and drives the shader core through its host
-//! port ([`crate::host_port`]).
+//! hardware: a small byte-serial processor ([`crate::loader_isa`]) running the protocol as
+//! firmware ([`crate::loader_firmware`]), with the frame receiver ([`FrameRx`]), one bit-serial
+//! CRC-32 unit ([`Crc32Serial`]), the answer's byte stuffing and the loader memory around it. It
+//! executes INFO, STATUS, BEGIN, WRITE, COMMIT, RUN, READ, RESET and SET_BAUD exactly as the
+//! protocol's executable model (`firmware_loader::device::Device`) does, and drives the shader
+//! core through its host port ([`crate::host_port`]).
 //!
 //! Why a processor: the protocol's checks, region tables and register maps as a hard-wired
 //! state machine took about 1,500 LUT4s of multiplexers and comparators (ARCHITECTURE.md, "Area");
-//! as firmware they are block-RAM bits, and the processor that runs them is one 32-bit
-//! accumulator with an adder, a few shifts and the input/output operations the loader needs.
+//! as firmware they are block-RAM bits. Why byte-serial: on the HX8K every multiplexer bit is a
+//! LUT4, and the processor's sources (memories, the core's words and status) arrive a byte at a
+//! time through one 8-bit multiplexer into the accumulator, a shift register ([`ASel`]).
 //!
 //! Memories: PROGRAM, CONSTANTS and TEXTURES are the core's own memories (instruction memory, K,
-//! texture memory; written byte by byte with read-modify-write through the host port, read back
-//! the same way). The loader memory is one 1.5 KiB block RAM ([`Bram`], 3 x `SB_RAM40_4K`)
-//! holding the frame buffer and the INPUTS, OUTPUTS, RESULTS, PARAMS and MAPS regions
-//! ([`layout`]). The
-//! firmware memory (768 x 16, 3 x `SB_RAM40_4K`) holds the code with its tables and, from the
-//! top down, the firmware's 32-bit variables. One CRC-32 unit serves the frame receiver (while the firmware waits for a
-//! request), the transmitter (from the first answer byte until the frame is out) and COMMIT.
+//! texture memory; written a word at a time through the host port, read-modify-write for the
+//! bytes before and after whole words, read back a byte at a time). The loader memory is one
+//! 1.5 KiB block RAM ([`Bram`], 3 x `SB_RAM40_4K`) holding the frame buffer, the INPUTS,
+//! OUTPUTS, RESULTS, PARAMS and MAPS regions, the firmware's variables and the INFO record
+//! ([`layout`]; the record is the memory's initial contents). The firmware memory (768 x 16, 3 x
+//! `SB_RAM40_4K`) holds the code with its tables and is read-only. One CRC-32 unit serves the
+//! frame receiver (while the firmware waits for a request), the answer (`TX` feeds it, `TXC`
+//! sends it) and COMMIT.
 //!
-//! Deviations from the model, both documented in `PROTOCOL.md`: the line rate is fixed per build
+//! Deviations from the model, documented in `PROTOCOL.md`: the line rate is fixed per build
 //! (SET_BAUD acknowledges only the current rate and refuses the others with BAD_BAUD); bytes that
-//! arrive while a request is executed or answered are discarded (the host waits for each answer).
+//! arrive while a request is executed or answered are discarded (the host waits for each answer);
+//! no inter-byte timer (the next request's `END` drops a cut segment, counted as the timeout
+//! would count it); received bytes at least 64 clocks apart.
 //!
 //! Timing: an instruction takes a fetch clock and one or more execution clocks
-//! ([`crate::loader_isa::OPS`]); a WRITE takes about 11 clocks per byte after its frame, a
-//! COMMIT about 10 per image byte, a RUN about 65 per register word moved plus the core's
-//! cycles, all far below the line's byte time (870 clocks at 115,200 baud and 100 MHz).
+//! ([`crate::loader_isa::OPS`]); a WRITE takes about 3 clocks per byte after its frame (17 for
+//! the bytes before and after its whole words), a COMMIT about 12 per image byte, a RUN about
+//! 100 per register word moved plus the core's cycles, all far below the line's byte time (333
+//! clocks at 3 Mbaud and 100 MHz, 4,340 at 115,200 baud and 50 MHz).
 use crate::bram::Bram;
-use crate::crc32::Crc32;
+use crate::crc32_serial::Crc32Serial;
 use crate::frame_rx::FrameRx;
-use crate::frame_tx::FrameTx;
 use crate::loader_isa::{decode_rom, io_rom, CpuOp, IoOp, MEMORY_WORDS};
 use rust_hdl::prelude::*;
-use std::collections::BTreeMap;
 
 pub mod layout {
     /// PROGRAM: 256 instructions of 16 bytes (the core's instruction memory).
@@ -49,10 +52,12 @@ pub mod layout {
     pub const INPUTS: u32 = 384;
     /// OUTPUTS region size (six output registers of a quad).
     pub const OUTPUTS: u32 = 384;
-    /// PARAMS: 16 K slots of run-time constants.
-    pub const PARAMS: u32 = 256;
-    /// MAPS region size: the 8-byte header and 42 entries.
-    pub const MAPS: u32 = 176;
+    /// PARAMS: 10 K slots of run-time constants (an image whose CONST slots reach further gets
+    /// its CONST values in CONSTANTS from the host, `ImageFile::bind_buffer_constants`).
+    pub const PARAMS: u32 = 160;
+    /// MAPS region size: the 8-byte header and 22 entries (six inputs, six outputs and the ten
+    /// PARAMS slots).
+    pub const MAPS: u32 = 96;
     /// Most quads per RUN (RESULTS holds one 8-byte record each).
     pub const MAX_QUADS: u16 = 8;
     /// Largest payload.
@@ -61,8 +66,14 @@ pub mod layout {
     pub const RESULTS_BASE: u32 = 0x110;
     /// Loader-memory base of MAPS.
     pub const MAPS_BASE: u32 = 0x150;
+    /// Loader-memory base of the firmware's variables (32 bits each,
+    /// [`crate::loader_isa::VARS`] of them).
+    pub const VARS_BASE: u32 = 0x1B0;
+    /// Loader-memory base of the INFO record (initial contents of the memory, never written; 2
+    /// more than a multiple of 4, so that its u32 fields from byte 10 on are aligned words).
+    pub const INFO_BASE: u32 = 0x21A;
     /// Loader-memory base of PARAMS.
-    pub const PARAMS_BASE: u32 = 0x200;
+    pub const PARAMS_BASE: u32 = 0x260;
     /// Loader-memory base of INPUTS.
     pub const INPUTS_BASE: u32 = 0x300;
     /// Loader-memory base of OUTPUTS (ends at the memory's end, [`MEMORY`]).
@@ -78,18 +89,16 @@ pub const RUN_BUDGET: u64 = 1_000_000;
 /// Length of the INFO record.
 pub const INFO_BYTES: usize = 58;
 
-/// Where the accumulator's next value comes from (one multiplexer, chosen by the operation).
+/// Where the accumulator's next top byte comes from (one 8-bit multiplexer, chosen by the
+/// operation and its step).
 #[derive(Copy, Clone, Debug, PartialEq, Eq, LogicState)]
-pub enum ASrc {
-    K,
-    Ldh,
-    Fw,
-    Byte,
-    Gather,
+pub enum ASel {
     Alu,
-    Logic,
-    Shift,
-    Mov,
+    And,
+    Rot,
+    Zero,
+    Mem,
+    Fw,
     Io,
 }
 
@@ -123,6 +132,8 @@ pub struct Loader {
     pub clear: Signal<Out, Bit>,
     /// Core `start` pulse.
     pub start: Signal<Out, Bit>,
+    /// Core `resume` pulse (continues a run paused at EMIT / ENDPRIM).
+    pub resume: Signal<Out, Bit>,
     /// Core instruction budget.
     pub budget: Signal<Out, Bits<32>>,
     /// Core `busy`.
@@ -133,6 +144,8 @@ pub struct Loader {
     pub fault: Signal<In, Bits<4>>,
     /// Core kill mask.
     pub killed: Signal<In, Bits<4>>,
+    /// The lanes of the core's pause at EMIT / ENDPRIM.
+    pub lanes: Signal<In, Bits<4>>,
     /// Core cycle count.
     pub cycles: Signal<In, Bits<32>>,
     /// Load state for the LEDs (0 no image, 1 uploading, 2 valid, 3 failed).
@@ -146,11 +159,9 @@ pub struct Loader {
     /// Pulse: a received segment was dropped (bad frame or inter-byte timeout).
     pub dropped: Signal<Out, Bit>,
     frame_rx: FrameRx,
-    frame_tx: FrameTx,
     mem: Bram<8, 11>,
     fw: Bram<16, 10>,
-    crc: Crc32,
-    info: ROM<Bits<8>, 6>,
+    crc: Crc32Serial,
     dec: ROM<CpuOp, 5>,
     iodec: ROM<IoOp, 5>,
     run_budget: Constant<Bits<32>>,
@@ -158,7 +169,7 @@ pub struct Loader {
     pc: DFF<Bits<10>>,
     lr: DFF<Bits<10>>,
     ir: DFF<Bits<16>>,
-    st: DFF<Bits<3>>,
+    st: DFF<Bits<4>>,
     go: DFF<Bit>,
     fetch: DFF<Bit>,
     a: DFF<Bits<32>>,
@@ -168,67 +179,73 @@ pub struct Loader {
     n: DFF<Bits<13>>,
     c: DFF<Bit>,
     e: DFF<Bit>,
+    cy: DFF<Bit>,
     // An answer has begun and its frame is not yet out (reset waits for it).
     ans: DFF<Bit>,
     led_ld: DFF<Bits<2>>,
     led_fault: DFF<Bit>,
-    bad_frames: DFF<Bits<16>>,
     clear_r: DFF<Bit>,
     start_r: DFF<Bit>,
+    resume_r: DFF<Bit>,
+    // The wire byte offered to the UART, and whether one is.
+    txd: DFF<Bits<8>>,
+    txv: DFF<Bit>,
     op: Signal<Local, CpuOp>,
     iop: Signal<Local, IoOp>,
-    gin: Signal<Local, Bits<8>>,
-    fin: Signal<Local, Bits<16>>,
     k: Signal<Local, Bits<11>>,
+    b2: Signal<Local, Bits<2>>,
     next_pc: Signal<Local, Bits<10>>,
     taken: Signal<Local, Bit>,
     target: Signal<Local, Bits<10>>,
     adv: Signal<Local, Bit>,
-    vaddr: Signal<Local, Bits<10>>,
-    base: Signal<Local, Bits<11>>,
+    astep: Signal<Local, Bit>,
+    asel: Signal<Local, ASel>,
+    ab: Signal<Local, Bits<8>>,
     maddr: Signal<Local, Bits<11>>,
-    p_step: Signal<Local, Bits<11>>,
-    p_next: Signal<Local, Bits<11>>,
     h_step: Signal<Local, Bits<15>>,
-    h_next: Signal<Local, Bits<15>>,
-    y: Signal<Local, Bits<32>>,
+    kbyte: Signal<Local, Bits<8>>,
+    tbyte: Signal<Local, Bits<8>>,
+    hsel: Signal<Local, Bits<2>>,
+    ins_lane: Signal<Local, Bits<2>>,
+    low2: Signal<Local, Bits<2>>,
+    hbyte: Signal<Local, Bits<8>>,
+    fwbyte: Signal<Local, Bits<8>>,
+    iob: Signal<Local, Bits<8>>,
+    ob: Signal<Local, Bits<8>>,
+    ob2: Signal<Local, Bits<8>>,
+    ain: Signal<Local, Bits<8>>,
     sub: Signal<Local, Bit>,
-    y2: Signal<Local, Bits<32>>,
-    sum: Signal<Local, Bits<33>>,
-    anded: Signal<Local, Bits<32>>,
-    shifted: Signal<Local, Bits<32>>,
-    moved: Signal<Local, Bits<32>>,
-    io_in: Signal<Local, Bits<32>>,
-    aw: Signal<Local, Bit>,
-    asrc: Signal<Local, ASrc>,
-    lane: Signal<Local, Bits<8>>,
-    inserted: Signal<Local, Bits<32>>,
+    cin: Signal<Local, Bit>,
+    sum: Signal<Local, Bits<9>>,
+    res: Signal<Local, Bits<8>>,
+    flags: Signal<Local, Bit>,
+    txbyte: Signal<Local, Bits<8>>,
+    tx_free: Signal<Local, Bit>,
+    tx_done: Signal<Local, Bit>,
     armed: Signal<Local, Bit>,
     answering: Signal<Local, Bit>,
+    st_hold: Signal<Local, Bit>,
+    p_inc: Signal<Local, Bit>,
+    p_load: Signal<Local, Bit>,
+    h_inc: Signal<Local, Bit>,
+    h_load: Signal<Local, Bit>,
+    n_dec: Signal<Local, Bit>,
+    n_load: Signal<Local, Bit>,
 }
 
 impl Loader {
-    /// A loader for a core whose configuration hashes to `isa_hash`, answering INFO with `info`
-    /// (the 58-byte record, built from [`layout`] by the caller) and working at `baud`, with a
-    /// TEXTURES region of `textures` bytes ([`layout::TEXTURES`], or 0 for a core without the
-    /// texture unit, as `info` says). Segments stall for `timeout_clocks` are dropped (20 ms at
-    /// the core clock per the protocol).
-    pub fn new(
-        isa_hash: u32,
-        baud: u32,
-        textures: u32,
-        info: &[u8; INFO_BYTES],
-        timeout_clocks: u64,
-    ) -> Loader {
-        let rom: BTreeMap<Bits<6>, Bits<8>> = info
-            .iter()
-            .enumerate()
-            .map(|(i, &b)| (i.to_bits(), u64::from(b).to_bits()))
-            .collect();
+    /// A loader answering INFO with `info` (the 58-byte record, built from [`layout`] by the
+    /// caller: its ISA hash, line rate and region sizes are the ones the firmware checks
+    /// against), with a TEXTURES region of `textures` bytes ([`layout::TEXTURES`], or 0 for a
+    /// core without the texture unit, as `info` says).
+    pub fn new(textures: u32, info: &[u8; INFO_BYTES]) -> Loader {
         // The firmware is fixed; a test assembles it for every configuration shape.
-        let firmware = crate::loader_firmware::firmware(isa_hash, baud, textures)
-            .expect("the loader firmware assembles");
+        let firmware =
+            crate::loader_firmware::firmware(textures).expect("the loader firmware assembles");
         let words: Vec<u64> = firmware.iter().map(|&w| u64::from(w)).collect();
+        // The loader memory starts with the INFO record in place (no request writes there).
+        let mut memory = vec![0u64; layout::INFO_BASE as usize];
+        memory.extend(info.iter().map(|&b| u64::from(b)));
         Loader {
             clock: Default::default(),
             reset: Default::default(),
@@ -243,23 +260,23 @@ impl Loader {
             host_rdata: Default::default(),
             clear: Default::default(),
             start: Default::default(),
+            resume: Default::default(),
             budget: Default::default(),
             busy: Default::default(),
             done: Default::default(),
             fault: Default::default(),
             killed: Default::default(),
+            lanes: Default::default(),
             cycles: Default::default(),
             load_state: Default::default(),
             running: Default::default(),
             faulted: Default::default(),
             idle: Default::default(),
             dropped: Default::default(),
-            frame_rx: FrameRx::new(timeout_clocks),
-            frame_tx: Default::default(),
-            mem: Bram::with_depth_and_contents(layout::MEMORY as usize, &[]),
+            frame_rx: FrameRx::new(),
+            mem: Bram::with_depth_and_contents(layout::MEMORY as usize, &memory),
             fw: Bram::with_depth_and_contents(MEMORY_WORDS, &words),
             crc: Default::default(),
-            info: ROM::new(rom),
             dec: decode_rom(),
             iodec: io_rom(),
             run_budget: Constant::new(RUN_BUDGET.to_bits()),
@@ -276,42 +293,56 @@ impl Loader {
             n: Default::default(),
             c: Default::default(),
             e: Default::default(),
+            cy: Default::default(),
             ans: Default::default(),
             led_ld: Default::default(),
             led_fault: Default::default(),
-            bad_frames: Default::default(),
             clear_r: Default::default(),
             start_r: Default::default(),
+            resume_r: Default::default(),
+            txd: Default::default(),
+            txv: Default::default(),
             op: Default::default(),
             iop: Default::default(),
-            gin: Default::default(),
-            fin: Default::default(),
             k: Default::default(),
+            b2: Default::default(),
             next_pc: Default::default(),
             taken: Default::default(),
             target: Default::default(),
             adv: Default::default(),
-            vaddr: Default::default(),
-            base: Default::default(),
+            astep: Default::default(),
+            asel: Default::default(),
+            ab: Default::default(),
             maddr: Default::default(),
-            p_step: Default::default(),
-            p_next: Default::default(),
             h_step: Default::default(),
-            h_next: Default::default(),
-            y: Default::default(),
+            kbyte: Default::default(),
+            tbyte: Default::default(),
+            hsel: Default::default(),
+            ins_lane: Default::default(),
+            low2: Default::default(),
+            hbyte: Default::default(),
+            fwbyte: Default::default(),
+            iob: Default::default(),
+            ob: Default::default(),
+            ob2: Default::default(),
+            ain: Default::default(),
             sub: Default::default(),
-            y2: Default::default(),
+            cin: Default::default(),
             sum: Default::default(),
-            anded: Default::default(),
-            shifted: Default::default(),
-            moved: Default::default(),
-            io_in: Default::default(),
-            aw: Default::default(),
-            asrc: Default::default(),
-            lane: Default::default(),
-            inserted: Default::default(),
+            res: Default::default(),
+            flags: Default::default(),
+            txbyte: Default::default(),
+            tx_free: Default::default(),
+            tx_done: Default::default(),
             armed: Default::default(),
             answering: Default::default(),
+            st_hold: Default::default(),
+            p_inc: Default::default(),
+            p_load: Default::default(),
+            h_inc: Default::default(),
+            h_load: Default::default(),
+            n_dec: Default::default(),
+            n_load: Default::default(),
         }
     }
 }
@@ -321,10 +352,10 @@ impl Logic for Loader {
     #[allow(clippy::collapsible_match, clippy::collapsible_else_if)]
     fn update(&mut self) {
         dff_setup!(
-            self, clock, pc, lr, ir, st, go, fetch, a, t, p, h, n, c, e, ans, led_ld, led_fault,
-            bad_frames, clear_r, start_r
+            self, clock, pc, lr, ir, st, go, fetch, a, t, p, h, n, c, e, cy, ans, led_ld,
+            led_fault, clear_r, start_r, resume_r, txd, txv
         );
-        clock!(self, clock, frame_rx, frame_tx, mem, fw, crc);
+        clock!(self, clock, frame_rx, mem, fw, crc);
 
         // The instruction register: loaded in the fetch clock, decoded in the next ones (decoding
         // straight from the firmware memory's output made the board's longest path).
@@ -336,104 +367,146 @@ impl Logic for Loader {
         self.iodec.address.next = self.ir.q.val().get_bits::<5>(0);
         self.iop.next = self.iodec.data.val();
         self.k.next = self.ir.q.val().get_bits::<11>(0);
+        // The byte of a 32-bit value a step works on (steps 0..3 are bytes 0..3; the shifts'
+        // later passes start over).
+        self.b2.next = self.st.q.val().get_bits::<2>(0);
         self.next_pc.next = self.pc.q.val() + 1;
         self.adv.next = false;
-        // Variable k: firmware words 766 - 2k (low half) and 767 - 2k (`loader_isa::VARS`).
-        self.vaddr.next =
-            bits::<10>(0x2FE) ^ (bit_cast::<10, 5>(self.k.val().get_bits::<5>(0)) << 1);
-        // One adder forms the loader-memory address of every access (base + step), one steps
-        // P (by k, or 1 for INFO) and one steps H (by 1, or 4 for the word operations).
-        self.base.next = self.p.q.val();
-        if (self.op.val() == CpuOp::Ldw) | (self.op.val() == CpuOp::Ldb) {
-            self.base.next = self.k.val();
+        self.astep.next = false;
+        self.st_hold.next = false;
+        self.p_inc.next = false;
+        self.p_load.next = false;
+        self.h_inc.next = false;
+        self.h_load.next = false;
+        self.n_dec.next = false;
+        self.n_load.next = false;
+        self.ab.next = self.a.q.val().get_bits::<8>(0);
+        self.asel.next = ASel::Rot;
+        self.flags.next = false;
+        // A 2-bit signal: Verilog would widen the sum.
+        self.low2.next = self.k.val().get_bits::<2>(0) + self.b2.val();
+        // Loader-memory address: k + the byte (LDB, LDH, LDW, STW), H (SBH) or P (the rest).
+        self.maddr.next = self.p.q.val();
+        if (self.op.val() == CpuOp::Ldb)
+            | (self.op.val() == CpuOp::Ldh)
+            | (self.op.val() == CpuOp::Ldw)
+            | (self.op.val() == CpuOp::Stw)
+        {
+            // Words are aligned and halves do not cross a word (the assembler checks): the byte
+            // is added to k's low two bits alone.
+            self.maddr.next =
+                (self.k.val() & bits::<11>(0x7FC)) | bit_cast::<11, 2>(self.low2.val());
         }
         if self.op.val() == CpuOp::Sbh {
-            self.base.next = self.h.q.val().get_bits::<11>(0);
+            self.maddr.next = self.h.q.val().get_bits::<11>(0);
         }
-        self.maddr.next = self.base.val() + bit_cast::<11, 3>(self.st.q.val());
-        self.p_step.next = self.k.val();
-        if self.op.val() == CpuOp::Io {
-            self.p_step.next = 1.into();
-        }
-        self.p_next.next = self.p.q.val() + self.p_step.val();
         self.h_step.next = 1.into();
         if (self.iop.val() == IoOp::Hw4) | (self.iop.val() == IoOp::H4) {
             self.h_step.next = 4.into();
         }
-        self.h_next.next = self.h.q.val() + self.h_step.val();
-        self.y.next = bit_cast::<32, 11>(self.k.val());
+
+        // ---- The byte sources.
+        match self.b2.val().index() {
+            0 => {
+                self.kbyte.next = self.k.val().get_bits::<8>(0);
+                self.tbyte.next = self.t.q.val().get_bits::<8>(0);
+            }
+            1 => {
+                self.kbyte.next = bit_cast::<8, 3>(self.k.val().get_bits::<3>(8));
+                self.tbyte.next = self.t.q.val().get_bits::<8>(8);
+            }
+            2 => {
+                self.kbyte.next = 0.into();
+                self.tbyte.next = self.t.q.val().get_bits::<8>(16);
+            }
+            _ => {
+                self.kbyte.next = 0.into();
+                self.tbyte.next = self.t.q.val().get_bits::<8>(24);
+            }
+        }
+        // A core word arrives two clocks after its address: HRD takes byte s at step s + 2; XB
+        // takes lane H & 3.
+        self.hsel.next = self.b2.val() ^ bits::<2>(2);
+        // INS's step s + 1 works on byte s (a 2-bit signal: Verilog would widen `b2 - 1`).
+        self.ins_lane.next = self.b2.val() - 1;
+        if self.iop.val() == IoOp::Xb {
+            self.hsel.next = self.h.q.val().get_bits::<2>(0);
+        }
+        match self.hsel.val().index() {
+            0 => self.hbyte.next = self.host_rdata.val().get_bits::<8>(0),
+            1 => self.hbyte.next = self.host_rdata.val().get_bits::<8>(8),
+            2 => self.hbyte.next = self.host_rdata.val().get_bits::<8>(16),
+            _ => self.hbyte.next = self.host_rdata.val().get_bits::<8>(24),
+        }
+        // A firmware word's low byte arrives at odd steps, its high byte at even ones.
+        self.fwbyte.next = self.fw.rd.val().get_bits::<8>(8);
+        if self.st.q.val().get_bit(0) {
+            self.fwbyte.next = self.fw.rd.val().get_bits::<8>(0);
+        }
+        self.iob.next = self.hbyte.val();
+        match self.iop.val() {
+            IoOp::Waitf => {
+                // The body length (9 bits) at steps 1 and 2.
+                self.iob.next = 0.into();
+                if self.st.q.val() == 1 {
+                    self.iob.next = self.frame_rx.body_len.val().get_bits::<8>(0);
+                }
+                if self.st.q.val() == 2 {
+                    self.iob.next = bit_cast::<8, 1>(self.frame_rx.body_len.val().get_bits::<1>(8));
+                }
+            }
+            IoOp::Stat => match self.b2.val().index() {
+                0 => self.iob.next = bit_cast::<8, 4>(self.fault.val()),
+                1 => self.iob.next = bit_cast::<8, 4>(self.killed.val()),
+                2 => self.iob.next = bit_cast::<8, 4>(self.lanes.val()),
+                _ => self.iob.next = 0.into(),
+            },
+            IoOp::Cyc => match self.b2.val().index() {
+                0 => self.iob.next = self.cycles.val().get_bits::<8>(0),
+                1 => self.iob.next = self.cycles.val().get_bits::<8>(8),
+                2 => self.iob.next = self.cycles.val().get_bits::<8>(16),
+                _ => self.iob.next = self.cycles.val().get_bits::<8>(24),
+            },
+            _ => {}
+        }
+
+        // ---- The byte adder: a - y is a + !y + 1, the carry kept between a value's bytes.
+        self.ob.next = self.kbyte.val();
         if (self.op.val() == CpuOp::Addt)
             | (self.op.val() == CpuOp::Subt)
             | (self.op.val() == CpuOp::Cmpt)
         {
-            self.y.next = self.t.q.val();
+            self.ob.next = self.tbyte.val();
         }
-        // Byte `H & 3` of T, and T with that byte replaced by A's low byte.
-        self.lane.next = self.t.q.val().get_bits::<8>(0);
-        self.inserted.next = (self.t.q.val() & !bits::<32>(0xFF))
-            | bit_cast::<32, 8>(self.a.q.val().get_bits::<8>(0));
-        match self.h.q.val().get_bits::<2>(0).index() {
-            1 => {
-                self.lane.next = self.t.q.val().get_bits::<8>(8);
-                self.inserted.next = (self.t.q.val() & !bits::<32>(0xFF00))
-                    | (bit_cast::<32, 8>(self.a.q.val().get_bits::<8>(0)) << 8);
-            }
-            2 => {
-                self.lane.next = self.t.q.val().get_bits::<8>(16);
-                self.inserted.next = (self.t.q.val() & !bits::<32>(0xFF_0000))
-                    | (bit_cast::<32, 8>(self.a.q.val().get_bits::<8>(0)) << 16);
-            }
-            3 => {
-                self.lane.next = self.t.q.val().get_bits::<8>(24);
-                self.inserted.next = (self.t.q.val() & bits::<32>(0xFF_FFFF))
-                    | (bit_cast::<32, 8>(self.a.q.val().get_bits::<8>(0)) << 24);
-            }
-            _ => {}
+        self.ain.next = self.a.q.val().get_bits::<8>(0);
+        if self.op.val() == CpuOp::Sh {
+            // SHL2 and SHL4: passes of A + A.
+            self.ob.next = self.a.q.val().get_bits::<8>(0);
         }
-
-        // One adder: a - y is a + !y + 1, and its borrow the missing carry.
+        if self.op.val() == CpuOp::Ldi {
+            self.ain.next = 0.into();
+        }
         self.sub.next = (self.op.val() == CpuOp::Sub)
             | (self.op.val() == CpuOp::Subt)
             | (self.op.val() == CpuOp::Cmp)
             | (self.op.val() == CpuOp::Cmpt);
-        self.y2.next = self.y.val();
+        self.ob2.next = self.ob.val();
         if self.sub.val() {
-            self.y2.next = !self.y.val();
+            self.ob2.next = !self.ob.val();
         }
-        self.sum.next = bit_cast::<33, 32>(self.a.q.val())
-            + bit_cast::<33, 32>(self.y2.val())
-            + bit_cast::<33, 1>(self.sub.val().into());
-        self.anded.next = self.a.q.val() & self.y.val();
-        // SHR8 and SHR16 go through the gather and variable paths with nothing shifted in.
-        self.shifted.next = self.a.q.val() << 2;
-        if self.k.val().get_bit(0) {
-            self.shifted.next = self.a.q.val() << 4;
+        self.cin.next = self.cy.q.val();
+        if self.b2.val() == 0 {
+            self.cin.next = self.sub.val();
         }
-        self.gin.next = self.mem.rd.val();
-        self.fin.next = self.fw.rd.val();
-        if self.op.val() == CpuOp::Sh {
-            self.gin.next = 0.into();
-            self.fin.next = 0.into();
+        self.sum.next = bit_cast::<9, 8>(self.ain.val())
+            + bit_cast::<9, 8>(self.ob2.val())
+            + bit_cast::<9, 1>(self.cin.val().into());
+        self.cy.d.next = self.sum.val().get_bit(8);
+        self.res.next = self.sum.val().get_bits::<8>(0);
+        if self.op.val() == CpuOp::And {
+            self.res.next = self.a.q.val().get_bits::<8>(0) & self.ob.val();
         }
-        if (self.op.val() == CpuOp::Ldx) & (self.st.q.val() == 2) {
-            self.fin.next = 0.into();
-        }
-        match self.k.val().get_bits::<3>(0).index() {
-            3 => self.moved.next = bit_cast::<32, 11>(self.p.q.val()),
-            5 => self.moved.next = bit_cast::<32, 15>(self.h.q.val()),
-            7 => self.moved.next = bit_cast::<32, 13>(self.n.q.val()),
-            _ => self.moved.next = self.t.q.val(),
-        }
-        match self.iop.val() {
-            IoOp::Waitf => self.io_in.next = bit_cast::<32, 9>(self.frame_rx.body_len.val()),
-            IoOp::Info => self.io_in.next = bit_cast::<32, 8>(self.info.data.val()),
-            IoOp::Xb => self.io_in.next = bit_cast::<32, 8>(self.lane.val()),
-            IoOp::Flt => self.io_in.next = bit_cast::<32, 4>(self.fault.val()),
-            IoOp::Kil => self.io_in.next = bit_cast::<32, 4>(self.killed.val()),
-            _ => self.io_in.next = bit_cast::<32, 16>(self.bad_frames.q.val()),
-        }
-        self.aw.next = false;
-        self.asrc.next = ASrc::Io;
+
         // Whether a jump is taken (`JMP 0x7FF` jumps to A).
         self.taken.next = false;
         self.target.next = self.k.val().get_bits::<10>(0);
@@ -455,32 +528,42 @@ impl Logic for Loader {
             _ => {}
         }
 
+        // ---- The transmitter's byte: SLIP-stuffed, one wire byte per UART handshake.
+        self.txbyte.next = self.a.q.val().get_bits::<8>(0);
+        if self.iop.val() == IoOp::Txc {
+            self.txbyte.next = self.crc.low.val();
+        }
+        self.tx_free.next = !self.txv.q.val() | self.tx_ready.val();
+        if self.txv.q.val() & self.tx_ready.val() {
+            self.txv.d.next = false;
+        }
+        self.tx_done.next = false;
+
         // ---- Defaults.
-        self.fw.ra.next = self.pc.q.val();
+        // The firmware memory is read-only (its contents are in the bitstream).
         self.fw.we.next = false;
-        self.fw.wa.next = self.vaddr.val();
-        self.fw.wd.next = self.a.q.val().get_bits::<16>(0);
+        self.fw.wa.next = 0.into();
+        self.fw.wd.next = 0.into();
         self.mem.ra.next = self.maddr.val();
         self.mem.we.next = false;
         self.mem.wa.next = self.maddr.val();
         self.mem.wd.next = self.a.q.val().get_bits::<8>(0);
-        self.info.address.next = self.p.q.val().get_bits::<6>(0);
         self.host_addr.next = bit_cast::<16, 13>(self.h.q.val().get_bits::<13>(2));
         self.host_wdata.next = self.a.q.val();
         self.host_we.next = false;
-        // The core's clear and start come from registers: decoded straight from the firmware
-        // memory they would reach the sequencer's stack in the same clock (the board's longest
-        // path).
+        // The core's clear, start and resume come from registers: decoded straight from the
+        // firmware memory they would reach the sequencer's stack in the same clock (the board's
+        // longest path).
         self.clear_r.d.next = false;
         self.start_r.d.next = false;
+        self.resume_r.d.next = false;
         self.clear.next = self.clear_r.q.val();
         self.start.next = self.start_r.q.val();
+        self.resume.next = self.resume_r.q.val();
         self.budget.next = self.run_budget.val();
-        self.frame_tx.data.next = self.a.q.val().get_bits::<8>(0);
-        self.frame_tx.valid.next = false;
-        self.frame_tx.last.next = self.n.q.val() == 1;
         self.crc.clear.next = false;
-        self.crc.valid.next = false;
+        self.crc.start.next = false;
+        self.crc.shift.next = false;
         self.crc.data.next = self.a.q.val().get_bits::<8>(0);
         self.armed.next = false;
         self.running.next = false;
@@ -488,7 +571,7 @@ impl Logic for Loader {
         // ---- Execution.
         if !self.go.q.val() {
             // Configuration or reset: fetch the first instruction.
-            self.fw.ra.next = 0.into();
+            self.next_pc.next = 0.into();
             self.pc.d.next = 0.into();
             self.st.d.next = 0.into();
             self.go.d.next = true;
@@ -498,104 +581,103 @@ impl Logic for Loader {
         } else {
             match self.op.val() {
                 CpuOp::Ldi => {
-                    self.aw.next = true;
-                    self.asrc.next = ASrc::K;
-                    self.adv.next = true;
-                }
-                CpuOp::Ldh => {
-                    self.aw.next = true;
-                    self.asrc.next = ASrc::Ldh;
-                    self.adv.next = true;
-                }
-                CpuOp::Ldv => {
-                    self.st.d.next = self.st.q.val() + 1;
-                    if self.st.q.val() == 0 {
-                        self.fw.ra.next = self.vaddr.val();
-                    } else if self.st.q.val() == 1 {
-                        self.aw.next = true;
-                        self.asrc.next = ASrc::Fw;
-                        self.fw.ra.next = self.vaddr.val() | 1;
-                    } else {
-                        self.aw.next = true;
-                        self.asrc.next = ASrc::Fw;
+                    self.astep.next = true;
+                    self.asel.next = ASel::Alu;
+                    if self.st.q.val() == 3 {
                         self.adv.next = true;
                     }
                 }
-                CpuOp::Stv => {
-                    self.fw.we.next = true;
-                    self.st.d.next = 1.into();
-                    if self.st.q.val() == 1 {
-                        self.fw.wa.next = self.vaddr.val() | 1;
-                        self.fw.wd.next = self.a.q.val().get_bits::<16>(16);
+                CpuOp::Stw => {
+                    // Byte s of A to k + s at step s.
+                    self.mem.we.next = true;
+                    self.astep.next = true;
+                    if self.st.q.val() == 3 {
                         self.adv.next = true;
+                    }
+                }
+                CpuOp::Lbp => {
+                    if self.st.q.val() != 0 {
+                        self.astep.next = true;
+                        self.asel.next = ASel::Zero;
+                    }
+                    if self.st.q.val() == 1 {
+                        self.asel.next = ASel::Mem;
+                        self.p_inc.next = true;
+                    }
+                    if self.st.q.val() == 4 {
+                        self.adv.next = true;
+                    }
+                }
+                CpuOp::Lwp => {
+                    // Byte s is read at step s and arrives at step s + 1.
+                    if self.st.q.val() != 0 {
+                        self.astep.next = true;
+                        self.asel.next = ASel::Mem;
+                    }
+                    if self.st.q.val() == 4 {
+                        self.adv.next = true;
+                    } else {
+                        self.p_inc.next = true;
                     }
                 }
                 CpuOp::Sbp => {
                     self.mem.we.next = true;
-                    self.p.d.next = self.p_next.val();
+                    self.p_inc.next = true;
                     self.adv.next = true;
                 }
                 CpuOp::Swp => {
-                    // Byte s of A at step s.
                     self.mem.we.next = true;
-                    match self.st.q.val().get_bits::<2>(0).index() {
-                        1 => self.mem.wd.next = self.a.q.val().get_bits::<8>(8),
-                        2 => self.mem.wd.next = self.a.q.val().get_bits::<8>(16),
-                        3 => self.mem.wd.next = self.a.q.val().get_bits::<8>(24),
-                        _ => {}
-                    }
-                    self.st.d.next = self.st.q.val() + 1;
+                    self.p_inc.next = true;
+                    self.astep.next = true;
                     if self.st.q.val() == 3 {
-                        self.p.d.next = self.p_next.val();
                         self.adv.next = true;
                     }
                 }
                 CpuOp::Sbh => {
                     self.mem.we.next = true;
-                    self.h.d.next = self.h_next.val();
+                    self.h_inc.next = true;
                     self.adv.next = true;
                 }
                 CpuOp::And => {
-                    self.aw.next = true;
-                    self.asrc.next = ASrc::Logic;
-                    self.e.d.next = !self.anded.val().any();
-                    self.adv.next = true;
+                    self.astep.next = true;
+                    self.asel.next = ASel::And;
+                    self.flags.next = true;
+                    if self.st.q.val() == 3 {
+                        self.adv.next = true;
+                    }
                 }
                 CpuOp::Sh => {
-                    self.aw.next = true;
-                    self.asrc.next = ASrc::Shift;
+                    // SHR8 and SHR16: one or two steps shifting zeros in; SHL2 and SHL4: two
+                    // or four passes of A + A.
+                    self.astep.next = true;
+                    self.asel.next = ASel::Zero;
                     match self.k.val().get_bits::<2>(0).index() {
-                        0 => self.asrc.next = ASrc::Gather,
-                        1 => self.asrc.next = ASrc::Fw,
-                        _ => {}
-                    }
-                    self.adv.next = true;
-                }
-                CpuOp::Ldx => {
-                    // The table word arrives like a variable's low half, then shifts down.
-                    self.st.d.next = self.st.q.val() + 1;
-                    if self.st.q.val() == 0 {
-                        self.fw.ra.next =
-                            self.k.val().get_bits::<10>(0) + self.a.q.val().get_bits::<10>(0);
-                    } else {
-                        self.aw.next = true;
-                        self.asrc.next = ASrc::Fw;
-                        if self.st.q.val() == 2 {
-                            self.adv.next = true;
+                        0 => self.adv.next = true,
+                        1 => {
+                            if self.st.q.val() == 1 {
+                                self.adv.next = true;
+                            }
+                        }
+                        2 => {
+                            self.asel.next = ASel::Alu;
+                            if self.st.q.val() == 7 {
+                                self.adv.next = true;
+                            }
+                        }
+                        _ => {
+                            self.asel.next = ASel::Alu;
+                            if self.st.q.val() == 15 {
+                                self.adv.next = true;
+                            }
                         }
                     }
                 }
                 CpuOp::Mov => {
-                    self.asrc.next = ASrc::Mov;
-                    match self.k.val().get_bits::<3>(0).index() {
+                    match self.k.val().get_bits::<2>(0).index() {
                         0 => self.t.d.next = self.a.q.val(),
-                        1 => self.aw.next = true,
-                        2 => self.p.d.next = self.a.q.val().get_bits::<11>(0),
-                        3 => self.aw.next = true,
-                        4 => self.h.d.next = self.a.q.val().get_bits::<15>(0),
-                        5 => self.aw.next = true,
-                        6 => self.n.d.next = self.a.q.val().get_bits::<13>(0),
-                        _ => self.aw.next = true,
+                        1 => self.p_load.next = true,
+                        2 => self.h_load.next = true,
+                        _ => self.n_load.next = true,
                     }
                     self.adv.next = true;
                 }
@@ -611,54 +693,82 @@ impl Logic for Loader {
                 CpuOp::Io => match self.iop.val() {
                     IoOp::Waitf => {
                         // The receiver owns the loader memory while armed.
-                        if self.frame_tx.idle.val() {
-                            self.ans.d.next = false;
-                            self.armed.next = true;
-                            if self.frame_rx.good.val() {
-                                self.aw.next = true;
+                        if self.st.q.val() == 0 {
+                            self.st_hold.next = true;
+                            if !self.txv.q.val() {
+                                self.ans.d.next = false;
+                                self.armed.next = true;
+                                if self.frame_rx.closed.val() {
+                                    self.st_hold.next = false;
+                                }
+                            }
+                        } else {
+                            self.astep.next = true;
+                            self.asel.next = ASel::Io;
+                            if self.st.q.val() == 4 {
                                 self.adv.next = true;
                             }
                         }
                     }
-                    IoOp::Tx => {
-                        self.frame_tx.valid.next = true;
-                        if self.frame_tx.ready.val() {
-                            self.n.d.next = self.n.q.val() - 1;
+                    // TX and TXC below, with the escape.
+                    IoOp::Tx => {}
+                    IoOp::Txc => {}
+                    IoOp::Txe => {
+                        self.st_hold.next = true;
+                        if self.tx_free.val() {
+                            self.txv.d.next = true;
+                            self.txd.d.next = 0xC0.into();
                             self.ans.d.next = true;
                             self.adv.next = true;
                         }
                     }
-                    IoOp::Info => {
-                        self.aw.next = true;
-                        self.p.d.next = self.p_next.val();
-                        self.adv.next = true;
-                    }
                     IoOp::Hrd => {
-                        // The word arrives two edges after the address.
-                        self.st.d.next = self.st.q.val() + 1;
-                        if self.st.q.val() == 2 {
-                            self.t.d.next = self.host_rdata.val();
+                        if self.st.q.val() >= 2 {
+                            self.astep.next = true;
+                            self.asel.next = ASel::Io;
+                        }
+                        if self.st.q.val() == 5 {
                             self.adv.next = true;
                         }
                     }
                     IoOp::Xb => {
-                        self.aw.next = true;
-                        self.h.d.next = self.h_next.val();
-                        self.adv.next = true;
+                        if self.st.q.val() >= 2 {
+                            self.astep.next = true;
+                            self.asel.next = ASel::Zero;
+                        }
+                        if self.st.q.val() == 2 {
+                            self.asel.next = ASel::Io;
+                            self.h_inc.next = true;
+                        }
+                        if self.st.q.val() == 5 {
+                            self.adv.next = true;
+                        }
+                    }
+                    IoOp::Ins => {
+                        // Byte s of A at step s + 1: the memory's byte in lane H & 3.
+                        if self.st.q.val() != 0 {
+                            self.astep.next = true;
+                            if self.ins_lane.val() == self.h.q.val().get_bits::<2>(0) {
+                                self.asel.next = ASel::Mem;
+                            }
+                        }
+                        if self.st.q.val() == 4 {
+                            self.p_inc.next = true;
+                            self.adv.next = true;
+                        }
                     }
                     IoOp::Hw1 => {
                         self.host_we.next = true;
-                        self.host_wdata.next = self.inserted.val();
-                        self.h.d.next = self.h_next.val();
+                        self.h_inc.next = true;
                         self.adv.next = true;
                     }
                     IoOp::Hw4 => {
                         self.host_we.next = true;
-                        self.h.d.next = self.h_next.val();
+                        self.h_inc.next = true;
                         self.adv.next = true;
                     }
                     IoOp::H4 => {
-                        self.h.d.next = self.h_next.val();
+                        self.h_inc.next = true;
                         self.adv.next = true;
                     }
                     IoOp::Crcc => {
@@ -666,22 +776,39 @@ impl Logic for Loader {
                         self.adv.next = true;
                     }
                     IoOp::Crc => {
-                        self.crc.valid.next = true;
-                        self.adv.next = true;
+                        self.st_hold.next = true;
+                        if !self.crc.busy.val() {
+                            self.crc.start.next = true;
+                            self.adv.next = true;
+                        }
                     }
-                    IoOp::Crcr => {
-                        self.t.d.next = self.crc.crc.val();
-                        self.adv.next = true;
+                    IoOp::Crcw => {
+                        self.st_hold.next = self.crc.busy.val();
+                        if !self.crc.busy.val() {
+                            self.crc.start.next = true;
+                            self.astep.next = true;
+                            if self.st.q.val() == 3 {
+                                self.adv.next = true;
+                            }
+                        }
+                    }
+                    IoOp::Crcok => {
+                        self.st_hold.next = true;
+                        if !self.crc.busy.val() {
+                            self.e.d.next = self.crc.residue.val();
+                            self.adv.next = true;
+                        }
                     }
                     IoOp::Clr => {
                         // The clear pulse, then the core settles.
                         if self.st.q.val() == 0 {
                             self.clear_r.d.next = true;
                         }
-                        if self.st.q.val() != 5 {
-                            self.st.d.next = self.st.q.val() + 1;
-                        } else if !self.busy.val() {
-                            self.adv.next = true;
+                        if self.st.q.val() == 5 {
+                            self.st_hold.next = true;
+                            if !self.busy.val() {
+                                self.adv.next = true;
+                            }
                         }
                     }
                     IoOp::Go => {
@@ -689,17 +816,24 @@ impl Logic for Loader {
                         // after it until the next start).
                         if self.st.q.val() == 0 {
                             self.start_r.d.next = true;
-                            self.st.d.next = 1.into();
                         } else {
+                            self.st_hold.next = true;
                             self.running.next = true;
                             if self.done.val() {
                                 self.adv.next = true;
                             }
                         }
                     }
-                    IoOp::Cyc => {
-                        self.t.d.next = self.cycles.val();
-                        self.adv.next = true;
+                    IoOp::Res => {
+                        if self.st.q.val() == 0 {
+                            self.resume_r.d.next = true;
+                        } else {
+                            self.st_hold.next = true;
+                            self.running.next = true;
+                            if self.done.val() {
+                                self.adv.next = true;
+                            }
+                        }
                     }
                     IoOp::Led => {
                         self.led_ld.d.next = self.a.q.val().get_bits::<2>(0);
@@ -709,10 +843,27 @@ impl Logic for Loader {
                         self.led_fault.d.next = self.a.q.val().any();
                         self.adv.next = true;
                     }
+                    IoOp::Fw => {
+                        // A table word (16 bits): its address at steps 0 and 1, its bytes at
+                        // steps 1 and 2, then zeros.
+                        if self.st.q.val() != 0 {
+                            self.astep.next = true;
+                            self.asel.next = ASel::Fw;
+                        }
+                        if self.st.q.val() >= 3 {
+                            self.asel.next = ASel::Zero;
+                        }
+                        if self.st.q.val() == 4 {
+                            self.adv.next = true;
+                        }
+                    }
                     _ => {
-                        // FLT, KIL, BADF: a core or loader status into A.
-                        self.aw.next = true;
-                        self.adv.next = true;
+                        // STAT, CYC: the core's status into A.
+                        self.astep.next = true;
+                        self.asel.next = ASel::Io;
+                        if self.st.q.val() == 3 {
+                            self.adv.next = true;
+                        }
                     }
                 },
                 _ => {}
@@ -732,119 +883,159 @@ impl Logic for Loader {
                     self.next_pc.next = self.target.val();
                 }
                 if self.op.val() == CpuOp::Djn {
-                    self.n.d.next = self.n.q.val() - 1;
+                    self.n_dec.next = true;
                 }
                 self.adv.next = true;
             }
-            if (self.op.val() == CpuOp::Ldb) | (self.op.val() == CpuOp::Lbp) {
-                self.st.d.next = 1.into();
-                if self.st.q.val() == 1 {
-                    self.aw.next = true;
-                    self.asrc.next = ASrc::Byte;
-                    if self.op.val() == CpuOp::Lbp {
-                        self.p.d.next = self.p_next.val();
-                    }
-                    self.adv.next = true;
-                }
-            }
-            if (self.op.val() == CpuOp::Ldw) | (self.op.val() == CpuOp::Lwp) {
-                // Byte s is read at step s and arrives at step s + 1.
-                self.st.d.next = self.st.q.val() + 1;
+            if (self.op.val() == CpuOp::Ldb)
+                | (self.op.val() == CpuOp::Ldh)
+                | (self.op.val() == CpuOp::Ldw)
+            {
+                // Byte s is read at step s and arrives at step s + 1; zeros past the width.
                 if self.st.q.val() != 0 {
-                    self.aw.next = true;
-                    self.asrc.next = ASrc::Gather;
+                    self.astep.next = true;
+                    self.asel.next = ASel::Mem;
+                    if (self.op.val() == CpuOp::Ldb) & (self.st.q.val() >= 2) {
+                        self.asel.next = ASel::Zero;
+                    }
+                    if (self.op.val() == CpuOp::Ldh) & (self.st.q.val() >= 3) {
+                        self.asel.next = ASel::Zero;
+                    }
                 }
                 if self.st.q.val() == 4 {
-                    if self.op.val() == CpuOp::Lwp {
-                        self.p.d.next = self.p_next.val();
-                    }
                     self.adv.next = true;
                 }
             }
-            if (self.op.val() == CpuOp::Add) | (self.op.val() == CpuOp::Addt) {
-                self.aw.next = true;
-                self.asrc.next = ASrc::Alu;
-                self.c.d.next = self.sum.val().get_bit(32);
-                self.e.d.next = !self.sum.val().get_bits::<32>(0).any();
-                self.adv.next = true;
-            }
-            if (self.op.val() == CpuOp::Sub)
+            if (self.op.val() == CpuOp::Add)
+                | (self.op.val() == CpuOp::Sub)
+                | (self.op.val() == CpuOp::Addt)
                 | (self.op.val() == CpuOp::Subt)
-                | (self.op.val() == CpuOp::Cmp)
-                | (self.op.val() == CpuOp::Cmpt)
             {
-                if (self.op.val() == CpuOp::Sub) | (self.op.val() == CpuOp::Subt) {
-                    self.aw.next = true;
-                    self.asrc.next = ASrc::Alu;
-                }
-                self.c.d.next = !self.sum.val().get_bit(32);
-                self.e.d.next = !self.sum.val().get_bits::<32>(0).any();
-                self.adv.next = true;
-            }
-            if self.aw.val() {
-                match self.asrc.val() {
-                    ASrc::K => self.a.d.next = bit_cast::<32, 11>(self.k.val()),
-                    ASrc::Ldh => {
-                        self.a.d.next = (self.a.q.val() << 11) | bit_cast::<32, 11>(self.k.val())
-                    }
-                    // A variable's halves arrive low first; each shifts in from the top.
-                    ASrc::Fw => {
-                        self.a.d.next =
-                            (bit_cast::<32, 16>(self.fin.val()) << 16) | (self.a.q.val() >> 16)
-                    }
-                    ASrc::Byte => self.a.d.next = bit_cast::<32, 8>(self.mem.rd.val()),
-                    ASrc::Gather => {
-                        self.a.d.next =
-                            (bit_cast::<32, 8>(self.gin.val()) << 24) | (self.a.q.val() >> 8)
-                    }
-                    ASrc::Alu => self.a.d.next = self.sum.val().get_bits::<32>(0),
-                    ASrc::Logic => self.a.d.next = self.anded.val(),
-                    ASrc::Shift => self.a.d.next = self.shifted.val(),
-                    ASrc::Mov => self.a.d.next = self.moved.val(),
-                    ASrc::Io => self.a.d.next = self.io_in.val(),
+                self.astep.next = true;
+                self.asel.next = ASel::Alu;
+                self.flags.next = true;
+                if self.st.q.val() == 3 {
+                    self.adv.next = true;
                 }
             }
+            if (self.op.val() == CpuOp::Cmp) | (self.op.val() == CpuOp::Cmpt) {
+                self.astep.next = true;
+                self.flags.next = true;
+                if self.st.q.val() == 3 {
+                    self.adv.next = true;
+                }
+            }
+            if (self.op.val() == CpuOp::Io)
+                & ((self.iop.val() == IoOp::Tx) | (self.iop.val() == IoOp::Txc))
+            {
+                // A byte that needs an escape goes out as ESC at step 0 and its code at step 1.
+                self.st_hold.next = true;
+                if self.st.q.val() == 0 {
+                    if self.tx_free.val() & !self.crc.busy.val() {
+                        self.txv.d.next = true;
+                        self.ans.d.next = true;
+                        self.txd.d.next = self.txbyte.val();
+                        if (self.txbyte.val() == 0xC0) | (self.txbyte.val() == 0xDB) {
+                            self.txd.d.next = 0xDB.into();
+                            self.st_hold.next = false;
+                        } else {
+                            self.tx_done.next = true;
+                        }
+                    }
+                } else if self.tx_free.val() {
+                    self.txv.d.next = true;
+                    self.txd.d.next = 0xDD.into();
+                    if self.txbyte.val() == 0xC0 {
+                        self.txd.d.next = 0xDC.into();
+                    }
+                    self.tx_done.next = true;
+                }
+                if self.tx_done.val() {
+                    self.adv.next = true;
+                    if self.iop.val() == IoOp::Tx {
+                        self.crc.start.next = true;
+                        self.n_dec.next = true;
+                    } else {
+                        self.crc.shift.next = true;
+                    }
+                }
+            }
+            if self.flags.val() {
+                if self.b2.val() == 0 {
+                    self.e.d.next = !self.res.val().any();
+                } else {
+                    self.e.d.next = self.e.q.val() & !self.res.val().any();
+                }
+                if (self.b2.val() == 3) & (self.op.val() != CpuOp::And) {
+                    self.c.d.next = self.sum.val().get_bit(8) ^ self.sub.val();
+                }
+            }
+            match self.asel.val() {
+                ASel::Alu => self.ab.next = self.sum.val().get_bits::<8>(0),
+                ASel::And => self.ab.next = self.res.val(),
+                ASel::Rot => self.ab.next = self.a.q.val().get_bits::<8>(0),
+                ASel::Zero => self.ab.next = 0.into(),
+                ASel::Mem => self.ab.next = self.mem.rd.val(),
+                ASel::Fw => self.ab.next = self.fwbyte.val(),
+                ASel::Io => self.ab.next = self.iob.val(),
+            }
+            if self.astep.val() {
+                self.a.d.next = (bit_cast::<32, 8>(self.ab.val()) << 24) | (self.a.q.val() >> 8);
+            }
+            // One assignment per register, from the enables the operations set.
             if self.adv.val() {
                 self.pc.d.next = self.next_pc.val();
-                self.fw.ra.next = self.next_pc.val();
                 self.st.d.next = 0.into();
                 self.fetch.d.next = true;
+            } else if !self.st_hold.val() {
+                self.st.d.next = self.st.q.val() + 1;
             }
+            if self.p_load.val() {
+                self.p.d.next = self.a.q.val().get_bits::<11>(0);
+            } else if self.p_inc.val() {
+                self.p.d.next = self.p.q.val() + 1;
+            }
+            if self.h_load.val() {
+                self.h.d.next = self.a.q.val().get_bits::<15>(0);
+            } else if self.h_inc.val() {
+                self.h.d.next = self.h.q.val() + self.h_step.val();
+            }
+            if self.n_load.val() {
+                self.n.d.next = self.a.q.val().get_bits::<13>(0);
+            } else if self.n_dec.val() {
+                self.n.d.next = self.n.q.val() - 1;
+            }
+        }
+
+        // The firmware memory's address matters in the clock before a fetch (the next
+        // instruction) and for FW's table word (read at steps 0 and 1).
+        self.fw.ra.next = self.next_pc.val();
+        if (self.op.val() == CpuOp::Io) & (self.iop.val() == IoOp::Fw) & (self.st.q.val() <= 1) {
+            self.fw.ra.next = self.a.q.val().get_bits::<10>(0);
         }
 
         // ---- The frame receiver (while armed) and the shared CRC unit.
         self.frame_rx.data.next = self.rx_data.val();
         self.frame_rx.valid.next = self.rx_valid.val();
         self.frame_rx.enable.next = self.armed.val() & !self.reset.val();
-        self.frame_rx.crc.next = self.crc.crc.val();
-        self.frame_tx.crc.next = self.crc.crc.val();
-        self.frame_tx.tx_ready.next = self.tx_ready.val();
-        self.tx_data.next = self.frame_tx.tx_data.val();
-        self.tx_valid.next = self.frame_tx.tx_offer.val();
-        self.answering.next = self.ans.q.val() | self.frame_tx.valid.val();
+        self.frame_rx.crc_residue.next = self.crc.residue.val();
+        self.tx_data.next = self.txd.q.val();
+        self.tx_valid.next = self.txv.q.val();
+        self.answering.next = self.ans.q.val() | self.txv.q.val();
         if self.armed.val() {
             self.mem.we.next = self.frame_rx.we.val();
             self.mem.wa.next = bit_cast::<11, 9>(self.frame_rx.wa.val());
             self.mem.wd.next = self.frame_rx.wd.val();
             self.crc.clear.next = self.frame_rx.crc_clear.val();
-            self.crc.valid.next = self.frame_rx.crc_valid.val();
+            self.crc.start.next = self.frame_rx.crc_start.val();
             self.crc.data.next = self.frame_rx.crc_data.val();
-        }
-        if self.answering.val() {
-            self.crc.clear.next = self.frame_tx.crc_clear.val();
-            self.crc.valid.next = self.frame_tx.crc_valid.val();
-            self.crc.data.next = self.frame_tx.crc_data.val();
         }
         self.load_state.next = self.led_ld.q.val();
         self.faulted.next = self.led_fault.q.val();
         self.idle.next = self.armed.val();
         self.dropped.next = self.frame_rx.bad.val();
-        if self.frame_rx.bad.val() & (self.bad_frames.q.val() != 0xFFFF) {
-            self.bad_frames.d.next = self.bad_frames.q.val() + 1;
-        }
         if self.reset.val() & !self.answering.val() {
             self.go.d.next = false;
-            self.bad_frames.d.next = 0.into();
         }
     }
 }
@@ -860,6 +1051,8 @@ mod tests {
             (0, u32::from(MAX_PAYLOAD) + 16),
             (RESULTS_BASE, u32::from(MAX_QUADS) * 8),
             (MAPS_BASE, MAPS),
+            (VARS_BASE, 4 * crate::loader_isa::VARS as u32),
+            (INFO_BASE, super::INFO_BYTES as u32),
             (PARAMS_BASE, PARAMS),
             (INPUTS_BASE, INPUTS),
             (OUTPUTS_BASE, OUTPUTS),

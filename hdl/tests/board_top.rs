@@ -16,7 +16,6 @@ use rust_hdl::core::check_error::check_all;
 use rust_hdl::prelude::*;
 
 const DIV: usize = 8;
-const ISA: u32 = 0x1234_5678;
 
 fn info() -> [u8; INFO_BYTES] {
     let mut b = [0u8; INFO_BYTES];
@@ -27,7 +26,7 @@ fn info() -> [u8; INFO_BYTES] {
 }
 
 fn board() -> BoardTop {
-    let loader = Loader::new(ISA, 12_500_000, layout::TEXTURES, &info(), 20_000);
+    let loader = Loader::new(layout::TEXTURES, &info());
     let mut uut = BoardTop::new(
         &CoreConfig::default(),
         loader,
@@ -165,7 +164,7 @@ fn emitted_verilog_lints_and_passes_yosys_checks() {
     let v = generate_verilog(&board());
     for block in [
         "loader$frame_rx",
-        "loader$frame_tx",
+        "loader$crc",
         "loader$mem",
         "core$seq",
         "uart_rx",

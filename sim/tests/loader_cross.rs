@@ -19,7 +19,16 @@ use std::rc::Rc;
 
 const CLOCK_HZ: u32 = 100_000_000;
 const BAUD: u32 = 3_000_000;
+/// Clocks the line stays quiet in a cut frame before the model is told of its inter-byte
+/// timeout (the loader has no timer: the next request's opening END drops the segment, which
+/// counts it as the timeout does; `hdl::frame_rx`).
 const TIMEOUT: u64 = 300;
+/// Clocks from one received byte to the next: a UART byte is 10 bit times of at least 8 clocks
+/// (80; 333 under `tgsi-core emulate`, 4,340 on the board). The loader needs 9 (its CRC unit takes
+/// 8 clocks per byte) and, after a dropped segment, about 45 to count it and listen again: a
+/// garbage burst holding several `END`s then counts every segment, as the model does (after a
+/// frame with a right CRC and a wrong length field, about 100: `PROTOCOL.md` section 8).
+const BYTE_CLOCKS: usize = 64;
 
 /// The project's seeded generator, with the draws these streams need.
 struct Rng(firmware_loader::port::SplitMix64);
@@ -253,7 +262,7 @@ struct Bench {
 
 impl Bench {
     fn new(cfg: &DeviceConfig, scope: Rc<RefCell<Scope>>) -> Bench {
-        let mut uut = Box::new(sim::hardware::board::loader(cfg, TIMEOUT));
+        let mut uut = Box::new(sim::hardware::board::loader(cfg));
         uut.connect_all();
         check_all(uut.as_ref()).expect("loader checks");
         let mut b = Bench {
@@ -311,13 +320,15 @@ impl Bench {
         self.clocks += 1;
     }
 
-    /// Feeds wire bytes (one every other clock), then runs until the loader is idle again with
-    /// its answer sent; returns the wire bytes it sent.
+    /// Feeds wire bytes (one every [`BYTE_CLOCKS`] clocks), then runs until the loader is idle
+    /// again with its answer sent; returns the wire bytes it sent.
     fn exchange(&mut self, bytes: &[u8]) -> Vec<u8> {
         self.sent.clear();
         for &b in bytes {
             self.tick(Some(b));
-            self.tick(None);
+            for _ in 1..BYTE_CLOCKS {
+                self.tick(None);
+            }
         }
         let mut idle_for = 0;
         for _ in 0..2_000_000 {
@@ -334,6 +345,23 @@ impl Bench {
 
 fn wire(cmd: u8, seq: u8, payload: Vec<u8>) -> Vec<u8> {
     encode(&Frame { cmd, seq, payload }).expect("payload within the limit")
+}
+
+/// A SLIP-framed body with its CRC whatever its length field says: frames the receiver passes
+/// (good CRC) that the firmware must drop by their length, as the model's decoder does.
+fn raw_frame(body: &[u8]) -> Vec<u8> {
+    let mut b = body.to_vec();
+    b.extend(crc32fast::hash(body).to_le_bytes());
+    let mut w = vec![0xC0];
+    for x in b {
+        match x {
+            0xC0 => w.extend([0xDB, 0xDC]),
+            0xDB => w.extend([0xDB, 0xDD]),
+            _ => w.push(x),
+        }
+    }
+    w.push(0xC0);
+    w
 }
 
 fn begin_payload(isa: u32, lengths: [u32; 4]) -> Vec<u8> {
@@ -628,6 +656,36 @@ impl Session {
                 }
                 self.send(&w);
             }
+            13 if self.rng.below(2) == 0 => {
+                // A correct CRC around a wrong length field or a body shorter than a header:
+                // dropped by the firmware and counted; then perhaps garbage (in its own burst:
+                // the firmware listens again about 100 clocks after such a frame).
+                self.seq = self.seq.wrapping_add(1);
+                let n = self.rng.below(12) as usize;
+                let mut body = vec![0, 0, 2, self.seq];
+                body.extend(self.rng.bytes(n));
+                let len = match self.rng.below(4) {
+                    0 => n as u16 + 1,
+                    1 => (n as u16).wrapping_sub(1),
+                    2 => n as u16 | 0x100,
+                    _ => n as u16,
+                };
+                body[..2].copy_from_slice(&len.to_le_bytes());
+                let w = match self.rng.below(4) {
+                    // Shorter than a header: only the CRC.
+                    0 => raw_frame(&[]),
+                    1 => raw_frame(&body[2..4]),
+                    _ => raw_frame(&body),
+                };
+                self.send(&w);
+                if self.rng.below(2) == 0 {
+                    let n = 1 + self.rng.below(6) as usize;
+                    let mut garbage = self.rng.bytes(n);
+                    garbage.push(0xC0);
+                    self.send(&garbage);
+                }
+                self.request(2, vec![]);
+            }
             13 => {
                 // A frame cut off by the inter-byte timeout.
                 self.seq = self.seq.wrapping_add(1);
@@ -636,7 +694,7 @@ impl Session {
                 let want = self.model.receive(&w[..cut]);
                 let got = self.bench.exchange(&w[..cut]);
                 assert_eq!(got, want);
-                for _ in 0..TIMEOUT + 20 {
+                for _ in 0..TIMEOUT {
                     self.bench.tick(None);
                 }
                 self.model.interbyte_timeout();

@@ -63,21 +63,10 @@ pub fn info_record(cfg: &DeviceConfig) -> [u8; INFO_BYTES] {
     out
 }
 
-/// The on-chip loader for `cfg` (its ISA hash, line rate and INFO), dropping a stalled segment
-/// after `timeout_clocks`.
-pub fn loader(cfg: &DeviceConfig, timeout_clocks: u64) -> hdl::loader::Loader {
-    hdl::loader::Loader::new(
-        cfg.isa_hash,
-        cfg.baud,
-        cfg.limits.textures,
-        &info_record(cfg),
-        timeout_clocks,
-    )
-}
-
-/// The inter-byte timeout of the protocol (20 ms) in clocks at `clock_hz`.
-pub fn timeout_clocks(clock_hz: u32) -> u64 {
-    u64::from(clock_hz) / 50
+/// The on-chip loader for `cfg` (its INFO record, which carries the ISA hash, line rate and
+/// region sizes the firmware checks against).
+pub fn loader(cfg: &DeviceConfig) -> hdl::loader::Loader {
+    hdl::loader::Loader::new(cfg.limits.textures, &info_record(cfg))
 }
 
 /// What the board's loader uploads for `image`: its regions, with the textures `inputs` binds
@@ -136,8 +125,7 @@ pub fn board_top(
         },
     )?;
     let cfg = loader_device_config(core, clock_hz, baud);
-    let mut top =
-        hdl::board_top::BoardTop::new(core, loader(&cfg, timeout_clocks(clock_hz)), divisor);
+    let mut top = hdl::board_top::BoardTop::new(core, loader(&cfg), divisor);
     use rust_hdl::prelude::Block;
     top.connect_all();
     rust_hdl::core::check_error::check_all(&top)
