@@ -1,7 +1,8 @@
 //! RCP on a core without the divider (`CoreConfig::minimal`, the board build that fits) is the
-//! multiply-add sequence of `microcode/src/compile/recip.rs`; on the core model it gives the bits
-//! of `arith::frcp` (correctly rounded, the contract's flush rule), on edge cases and random
-//! operands. (The hardware engines run the same instructions: `hw_cross.rs`.)
+//! division sequence of `microcode/src/compile/div.rs` with a numerator of 1; on the core model it
+//! gives the bits of `arith::frcp` (correctly rounded, the contract's flush rule), on edge cases
+//! and random operands. (The hardware engines run the same instructions: `hw_cross.rs`; DIV and
+//! the other divisions: `div_sequence.rs`.)
 
 mod common;
 

@@ -5,6 +5,8 @@
 //!   onto R; CONST, IMM, IMMX onto K).
 //! - `operand`: TGSI source operands (swizzle, EXT_SWZ, negate, EXT_MOD, ExtDivide) to core operands,
 //!   with short FMAD / DIV sequences into scratch for the modifiers the read path cannot do.
+//! - `div`: division without the divider (DIV, RCP, RCC, TXP, CUBE, RFL, ExtDivide, MOD) as
+//!   sequences of the units every build has, and the unpack opcodes' constant divisors.
 //! - `lower`: one function per opcode family (`int`: integer opcodes; `texture`: sampling on the
 //!   texture unit); `flow`: structured control
 //!   flow to mask-stack instructions with patched targets; `cc`: condition codes on predicates and
@@ -17,13 +19,13 @@
 mod alloc;
 mod cc;
 mod depth;
+mod div;
 mod dlib;
 mod double;
 mod flow;
 mod int;
 mod lower;
 mod operand;
-mod recip;
 mod texture;
 mod trans;
 

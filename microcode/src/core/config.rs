@@ -41,8 +41,9 @@ pub struct CoreConfig {
 pub struct Features;
 
 impl Features {
-    /// The iterative divider (DIV, RCP) exists; without it the compiler writes RCP as a
-    /// multiply-add sequence (`compile/recip.rs`) and DIV faults MISSING_UNIT.
+    /// The iterative divider (DIV, RCP, IMOD) exists; without it the compiler writes DIV, RCP
+    /// and the divisions of TXP, CUBE, RFL and ExtDivide as multiply-add sequences and MOD as
+    /// an integer ALU sequence (`compile/div.rs`), bit-exact with the divider.
     pub const DIVIDER: u32 = 1;
     /// The texture unit exists.
     pub const TEXTURE: u32 = 2;
