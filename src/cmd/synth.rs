@@ -35,8 +35,9 @@ pub struct SynthArgs {
     /// fit the HX8K; the command then stops with the counts (for measuring what the units cost).
     #[arg(long, conflicts_with = "minimal")]
     pub full: bool,
-    /// Leave out the divider (DIV, IMOD and the divisions of TXP and CUBE fault MISSING_UNIT
-    /// on the board; the host tools compile RCP as a multiply-add sequence for it).
+    /// Leave out the divider (the host tools then compile DIV, RCP, RCC and the divisions of
+    /// TXP, CUBE, RFL and ExtDivide as multiply-add sequences for the board, MOD as an integer
+    /// ALU sequence).
     #[arg(long)]
     pub no_divider: bool,
     /// Leave out the integer ALU (integer operations fault MISSING_UNIT on the board).
