@@ -361,3 +361,44 @@ fn unpack_divisions_match_the_reference_for_every_field() {
         }
     }
 }
+
+/// A program whose instructions cannot hold its division sequences (six vec4 DIVs: 300
+/// instructions of the 256) keeps the divider's DIV (which the build faults on, naming the
+/// divider) rather than failing to compile; five still fit as sequences.
+#[test]
+fn too_many_divisions_keep_the_dividers_operations() {
+    let body = |n: usize| {
+        let mut s =
+            String::from("FRAG\nDCL IN[0..1]\nDCL OUT[0]\nDCL TEMP[0]\nMOV TEMP[0], IN[0]\n");
+        for _ in 0..n {
+            s.push_str("DIV TEMP[0], TEMP[0], IN[1]\n");
+        }
+        s.push_str("MOV OUT[0], TEMP[0]\nEND\n");
+        program(&s)
+    };
+    let fits = compile(&body(5), &CoreConfig::minimal())
+        .expect("compiles")
+        .image;
+    assert_eq!(divider_ops(&fits), 0);
+    let over = compile(&body(6), &CoreConfig::minimal())
+        .expect("compiles")
+        .image;
+    assert_eq!(divider_ops(&over), 6);
+    assert!(matches!(
+        sim::hardware::check_supported(&over, "verilator"),
+        Err(sim::hardware::HwError::NotBuilt { op: "DIV", .. })
+    ));
+    // The five sequences, chained through one register, divide as the divider does.
+    let mut inputs = RunInputs::default();
+    inputs.set_input(0, [3.0f32, -7.5, 1e-30, 6.0].map(f32::to_bits));
+    inputs.set_input(1, [1.1f32, 0.3, 3e-9, -0.0].map(f32::to_bits));
+    let want = {
+        let (mut a, b) = (inputs.inputs[&0][0], inputs.inputs[&1][0]);
+        for _ in 0..5 {
+            a = std::array::from_fn(|c| arith::fdiv(a[c], b[c]));
+        }
+        a
+    };
+    let got = sim::core_model::run(&fits, &inputs).expect("runs");
+    assert_eq!(got.lanes[0].outputs[&0], want);
+}

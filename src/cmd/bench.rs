@@ -159,7 +159,8 @@ pub fn run(a: BenchArgs) -> Result<ExitCode> {
 }
 
 /// Clocks one more copy of `line` adds to a program for `cfg`: copies against one, as many as
-/// the 256-instruction memory holds up to five (the longest sequences fill most of it with two).
+/// the 256-instruction memory holds up to five (the longest sequences fill most of it with two;
+/// more copies than fit compile to the divider's operations, which `cfg` may not have).
 fn class_clocks(line: &str, cfg: &CoreConfig, inputs: &RunInputs) -> Result<f64> {
     let measure = |n: usize| -> Result<Option<u64>> {
         let p = text::parse(&program(line, n)).map_err(|e| anyhow::anyhow!("{e}"))?;
@@ -168,6 +169,13 @@ fn class_clocks(line: &str, cfg: &CoreConfig, inputs: &RunInputs) -> Result<f64>
             Err(microcode::compile::CompileError::Limit { .. }) if n > 1 => return Ok(None),
             Err(e) => return Err(e.into()),
         };
+        let unit_missing = img.code.iter().any(|i| {
+            let need = i.op.info().unit.feature();
+            need != 0 && !cfg.has(need)
+        });
+        if unit_missing && n > 1 {
+            return Ok(None);
+        }
         Ok(sim::core_model::run(&img, inputs)
             .map_err(|e| anyhow::anyhow!("{e}"))?
             .cycles)

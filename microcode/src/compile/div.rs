@@ -13,7 +13,8 @@
 //! divisions with their own divisors, four for three sharing one, two for one division), so a
 //! program that leaves fewer registers free divides in smaller groups one after the other,
 //! into a result register; one that cannot spare two registers keeps the divider's DIV (which a
-//! build without the divider faults on, as before). Divisions reading the same operand
+//! build without the divider faults on, as before), and so does, for all its divisions, a program
+//! whose instructions cannot hold the sequences (`compile`'s retry). Divisions reading the same operand
 //! components are computed once (RCP: one division written to every component). Where the
 //! compiler knows a sign (a literal, an absolute value) the sign steps go, and a numerator of
 //! +-1 (RCP) skips its significand and exponent steps.
@@ -495,9 +496,10 @@ struct Layout {
 }
 
 impl Ctx<'_> {
-    /// Whether this build divides with sequences: it has no divider.
+    /// Whether divisions are sequences: the build has no divider (and the program's
+    /// instructions leave room for them: `compile`'s retry).
     pub(crate) fn divides_by_sequence(&self) -> bool {
-        !self.config.has(Features::DIVIDER)
+        !self.config.has(Features::DIVIDER) && self.division_sequences
     }
 
     /// Free registers for the current instruction's scratch.

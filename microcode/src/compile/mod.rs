@@ -119,19 +119,37 @@ impl Compiled {
 /// Double arithmetic becomes calls of the binary64 library (`dlib`), which runs on the
 /// hardware; a program that cannot hold the library (its registers or its instructions beside
 /// the program's own) gets the model-only DOP instead, which only the core model executes.
+/// Likewise on a build without the divider: a program whose division sequences (`div`) do not
+/// fit its instructions keeps the divider's operations, which such a build faults on (naming
+/// the divider) and the core model runs.
 pub fn compile(program: &Program, config: &CoreConfig) -> Result<Compiled, CompileError> {
-    match compile_with(program, config, true) {
-        Err(CompileError::Limit { .. }) if double::uses_library(program) => {
-            compile_with(program, config, false)
-        }
-        r => r,
+    let doubles = double::uses_library(program);
+    let divisions = !config.has(crate::core::config::Features::DIVIDER);
+    let mut tries = vec![(true, true)];
+    if doubles {
+        tries.push((false, true));
     }
+    if divisions {
+        tries.push((true, false));
+        if doubles {
+            tries.push((false, false));
+        }
+    }
+    let mut last = None;
+    for (library, sequences) in tries {
+        match compile_with(program, config, library, sequences) {
+            Err(e @ CompileError::Limit { .. }) => last = Some(e),
+            r => return r,
+        }
+    }
+    Err(last.unwrap_or_else(|| CompileError::Program("nothing compiled".into())))
 }
 
 fn compile_with(
     program: &Program,
     config: &CoreConfig,
     library: bool,
+    division_sequences: bool,
 ) -> Result<Compiled, CompileError> {
     if !program.executable {
         return Err(CompileError::Program(
@@ -172,6 +190,7 @@ fn compile_with(
         cc_base,
         redirect: None,
         dlib,
+        division_sequences,
     };
     let mut starts = Vec::with_capacity(program.instructions.len());
     for (index, inst) in program.instructions.iter().enumerate() {
@@ -271,6 +290,8 @@ pub(crate) struct Ctx<'a> {
     redirect: Option<u8>,
     /// The binary64 library (`dlib`).
     dlib: dlib::Lib,
+    /// Divisions may be sequences (`div`; on a build without the divider).
+    division_sequences: bool,
 }
 
 impl Ctx<'_> {
