@@ -362,43 +362,89 @@ fn unpack_divisions_match_the_reference_for_every_field() {
     }
 }
 
-/// A program whose instructions cannot hold its division sequences (six vec4 DIVs: 300
-/// instructions of the 256) keeps the divider's DIV (which the build faults on, naming the
-/// divider) rather than failing to compile; five still fit as sequences.
+/// Five vec4 DIVs fit as inline sequences; six (300 instructions of the 256) call the shared
+/// routine; and a program that cannot spare the routine's registers either keeps the divider's
+/// DIV (which the build faults on, naming the divider) rather than failing to compile.
 #[test]
-fn too_many_divisions_keep_the_dividers_operations() {
-    let body = |n: usize| {
-        let mut s =
-            String::from("FRAG\nDCL IN[0..1]\nDCL OUT[0]\nDCL TEMP[0]\nMOV TEMP[0], IN[0]\n");
+fn too_many_divisions_call_a_routine_or_keep_the_dividers_operations() {
+    let body = |n: usize, temps: usize| {
+        let mut s = format!(
+            "FRAG\nDCL IN[0..1]\nDCL OUT[0]\nDCL TEMP[0..{}]\nMOV TEMP[0], IN[0]\n",
+            temps - 1
+        );
         for _ in 0..n {
             s.push_str("DIV TEMP[0], TEMP[0], IN[1]\n");
         }
         s.push_str("MOV OUT[0], TEMP[0]\nEND\n");
         program(&s)
     };
-    let fits = compile(&body(5), &CoreConfig::minimal())
-        .expect("compiles")
-        .image;
-    assert_eq!(divider_ops(&fits), 0);
-    let over = compile(&body(6), &CoreConfig::minimal())
-        .expect("compiles")
-        .image;
+    let routine = |img: &Image| {
+        img.origin
+            .contains(&microcode::core::image::DIVISION_ORIGIN)
+    };
+    let compiled = |n, temps| {
+        compile(&body(n, temps), &CoreConfig::minimal())
+            .expect("compiles")
+            .image
+    };
+    let inline = compiled(5, 1);
+    assert_eq!(divider_ops(&inline), 0);
+    assert!(!routine(&inline));
+    let called = compiled(6, 1);
+    assert_eq!(divider_ops(&called), 0);
+    assert!(routine(&called));
+    // 16 registers: IN 2, OUT 1, 11 TEMPs: two free, not the routine's three.
+    let over = compiled(6, 11);
     assert_eq!(divider_ops(&over), 6);
     assert!(matches!(
         sim::hardware::check_supported(&over, "verilator"),
         Err(sim::hardware::HwError::NotBuilt { op: "DIV", .. })
     ));
-    // The five sequences, chained through one register, divide as the divider does.
+    // The chains of divisions through one register divide as the divider does.
     let mut inputs = RunInputs::default();
     inputs.set_input(0, [3.0f32, -7.5, 1e-30, 6.0].map(f32::to_bits));
     inputs.set_input(1, [1.1f32, 0.3, 3e-9, -0.0].map(f32::to_bits));
-    let want = {
-        let (mut a, b) = (inputs.inputs[&0][0], inputs.inputs[&1][0]);
-        for _ in 0..5 {
-            a = std::array::from_fn(|c| arith::fdiv(a[c], b[c]));
+    let (a, b) = (inputs.inputs[&0][0], inputs.inputs[&1][0]);
+    for (image, n) in [(&inline, 5), (&called, 6)] {
+        let mut want = a;
+        for _ in 0..n {
+            want = std::array::from_fn(|c| arith::fdiv(want[c], b[c]));
         }
-        a
-    };
-    let got = sim::core_model::run(&fits, &inputs).expect("runs");
-    assert_eq!(got.lanes[0].outputs[&0], want);
+        let got = sim::core_model::run(image, &inputs).expect("runs");
+        assert_eq!(got.lanes[0].outputs[&0], want, "{n} divisions");
+    }
+}
+
+/// A program whose instructions cannot hold an inline sequence per division calls one shared
+/// routine instead (six vec4 DIVs, a TXP and an RCC: far beyond 256 instructions inline), and
+/// still divides as the divider does.
+#[test]
+fn many_divisions_share_one_routine() {
+    let src = "FRAG\nDCL IN[0..1]\nDCL OUT[0..1]\nDCL TEMP[0..1]\nDCL SAMP[0]\nMOV TEMP[0], IN[0]\n\
+               DIV TEMP[0], TEMP[0], IN[1]\nDIV TEMP[0], IN[1], TEMP[0].yzwx\nDIV TEMP[0].xy, TEMP[0], -IN[0]\n\
+               DIV TEMP[0], TEMP[0], IN[1].x\nDIV TEMP[1], IN[0], TEMP[0]\nDIV TEMP[1].zw, TEMP[1], |IN[1]|\n\
+               RCC TEMP[1].x, TEMP[0].w\nTXP OUT[1], IN[0], SAMP[0], 2D\nADD OUT[0], TEMP[0], TEMP[1]\nEND\n";
+    let p = program(src);
+    let image = compile(&p, &CoreConfig::minimal()).expect("compiles").image;
+    assert_eq!(divider_ops(&image), 0, "no divider instruction");
+    assert!(image.code.len() <= 256);
+    let routine = image
+        .origin
+        .iter()
+        .filter(|&&o| o == microcode::core::image::DIVISION_ORIGIN)
+        .count();
+    assert!(routine > 40, "the routine: {routine} instructions");
+    let mut rng = XorShift::new(0x5A7);
+    for i in 0..500 {
+        let mut inp = inputs(&mut rng, i);
+        inp.textures = vec![Some(Box::new(test_texture()))];
+        let core = sim::core_model::run(&image, &inp).expect("core runs");
+        let reference = sim::reference::run(&p, &inp).expect("reference runs");
+        for l in 0..4 {
+            assert_eq!(
+                core.lanes[l].outputs, reference.lanes[l].outputs,
+                "run {i} lane {l}"
+            );
+        }
+    }
 }

@@ -1048,7 +1048,8 @@ fn the_board_build_that_fits_matches_the_model() {
 /// core model equal to the reference, on random and hard operands. The programs cover a vec4
 /// DIV in groups of two (the common header's registers) and of four, RCP and RCC (one division
 /// for every component), TXP and ExtDivide (three divisions sharing a divisor), CUBE (a known
-/// positive divisor) and RFL.
+/// positive divisor), RFL, and the shared division routine of a program with more divisions than
+/// its instructions hold inline.
 #[test]
 fn division_sequences_match_on_rtl_and_verilator() {
     use microcode::arith::div_steps::operand_pair;
@@ -1069,7 +1070,14 @@ fn division_sequences_match_on_rtl_and_verilator() {
     )
     .expect("a valid cube")
     .with_filter(Filter::Bilinear);
-    let programs: [(String, &CoreConfig, Option<Texture>); 5] = [
+    // Six vec4 DIVs and RCC: more than 256 instructions inline, so they call the shared
+    // division routine.
+    let routine = format!(
+        "{small}MOV TEMP[0], IN[0]\n{}RCC TEMP[1].x, TEMP[0].w\nMOV OUT[0], TEMP[0]\nMOV OUT[1], TEMP[1]\nEND\n",
+        "DIV TEMP[0], TEMP[0], IN[1].yzwx\n".repeat(6)
+    );
+    let programs: [(String, &CoreConfig, Option<Texture>); 6] = [
+        (routine, &minimal, None),
         (
             format!("{HEADER}DIV OUT[0], IN[0], IN[1]\nRCP OUT[1].xy, IN[1].w\nRCC OUT[1].zw, IN[0].z\nEND\n"),
             &minimal,
@@ -1109,6 +1117,13 @@ fn division_sequences_match_on_rtl_and_verilator() {
             "no divider instruction in\n{src}"
         );
         sim::hardware::check_supported(&image, "verilator").expect("the build runs it");
+        assert_eq!(
+            image
+                .origin
+                .contains(&microcode::core::image::DIVISION_ORIGIN),
+            n == 0,
+            "the shared routine only where the sequences do not fit inline"
+        );
         if !built.iter().any(|(c, _)| c == cfg) {
             built.push((cfg.clone(), engines_of(cfg)));
         }

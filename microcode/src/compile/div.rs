@@ -13,8 +13,10 @@
 //! divisions with their own divisors, four for three sharing one, two for one division), so a
 //! program that leaves fewer registers free divides in smaller groups one after the other,
 //! into a result register; one that cannot spare two registers keeps the divider's DIV (which a
-//! build without the divider faults on, as before), and so does, for all its divisions, a program
-//! whose instructions cannot hold the sequences (`compile`'s retry). Divisions reading the same operand
+//! build without the divider faults on, as before). A program whose instructions cannot hold a
+//! sequence per division calls one shared routine instead ([`DivMode::Routine`], `compile`'s
+//! retry: compiled once after END like the binary64 library, on three reserved registers, one
+//! quotient per call); one that cannot spare those either keeps the divider's operations. Divisions reading the same operand
 //! components are computed once (RCP: one division written to every component). Where the
 //! compiler knows a sign (a literal, an absolute value) the sign steps go, and a numerator of
 //! +-1 (RCP) skips its significand and exponent steps.
@@ -485,6 +487,43 @@ impl Group<'_, '_> {
     }
 }
 
+/// How a compilation divides on a build without the divider: `compile` tries them in this
+/// order, the next when the program's instructions cannot hold the previous.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum DivMode {
+    /// Each division instruction gets its own sequence (the fastest).
+    Inline,
+    /// Division instructions call one shared routine, one quotient per call (MOD stays inline).
+    Routine,
+    /// The divider's operations (a build without it faults on them; the core model runs them).
+    Divider,
+}
+
+/// Registers of R the shared division routine reserves: its values (the layout of one
+/// quotient) and a register for its arguments and result.
+pub(crate) const ROUTINE_REGISTERS: usize = 3;
+
+/// The shared division routine of one compilation ([`DivMode::Routine`]).
+#[derive(Default)]
+pub(crate) struct DivRoutine {
+    /// First of its registers.
+    pub base: Option<u8>,
+    /// CAL instructions to patch.
+    calls: Vec<usize>,
+}
+
+impl DivRoutine {
+    /// Nesting it adds to the call and mask stacks: one call, when the program calls it.
+    pub(crate) fn depth(&self) -> usize {
+        usize::from(!self.calls.is_empty())
+    }
+
+    /// The argument and result register: numerator in x, divisor in y, quotient in z.
+    fn args(&self) -> Option<u8> {
+        self.base.map(|b| b + 2)
+    }
+}
+
 /// How a request's groups are laid out.
 struct Layout {
     /// Divisions per group.
@@ -496,10 +535,10 @@ struct Layout {
 }
 
 impl Ctx<'_> {
-    /// Whether divisions are sequences: the build has no divider (and the program's
-    /// instructions leave room for them: `compile`'s retry).
+    /// Whether divisions are sequences: the build has no divider and the program's
+    /// instructions leave room for them (`compile`'s retries: [`DivMode`]).
     pub(crate) fn divides_by_sequence(&self) -> bool {
-        !self.config.has(Features::DIVIDER) && self.division_sequences
+        !self.config.has(Features::DIVIDER) && self.div_mode != DivMode::Divider
     }
 
     /// Free registers for the current instruction's scratch.
@@ -534,6 +573,9 @@ impl Ctx<'_> {
             return Ok(None);
         }
         let d = Divisions::of(num, den, mask);
+        if let Some(args) = self.div_routine.args() {
+            return self.quotient_by_routine(num, den, &d, args).map(Some);
+        }
         let shared = d.shared;
         let Some(layout) = self.layout(d.rep.len(), |k| DivVars::registers(k, shared)) else {
             return Ok(None);
@@ -575,6 +617,70 @@ impl Ctx<'_> {
             ),
             (None, None) => return Err(CompileError::Program("a division without groups".into())),
         }))
+    }
+
+    /// [`Self::quotient`] by calls of the shared routine: per distinct division the operands
+    /// into its argument register, a CAL, and the quotient gathered in a scratch register when
+    /// there are several.
+    fn quotient_by_routine(
+        &mut self,
+        num: Operand,
+        den: Operand,
+        d: &Divisions,
+        args: u8,
+    ) -> Result<Last, CompileError> {
+        let splat = super::operand::splat;
+        let gather = (d.rep.len() > 1).then(|| self.scratch());
+        for (j, &c) in d.rep.iter().enumerate() {
+            self.op(Op::Mov, args, 0b0001, &[splat(num, c)]);
+            self.op(Op::Mov, args, 0b0010, &[splat(den, c)]);
+            let pc = self.emit(Instr::new(Op::Cal));
+            self.div_routine.calls.push(pc);
+            if let Some(t) = gather {
+                let m = d
+                    .outputs
+                    .iter()
+                    .filter(|o| o.1 == j)
+                    .fold(0, |m, &(c, _)| m | 1 << c);
+                self.op(Op::Mov, t, m, &[splat(Ctx::reg(args), 2)]);
+            }
+        }
+        let q = gather.map_or(splat(Ctx::reg(args), 2), Ctx::reg);
+        Ok((Op::Mov, [q, Operand::default(), Operand::default()]))
+    }
+
+    /// Appends the shared division routine after the program (when it is called) and patches
+    /// its calls: one quotient, argument register x / y into z, then ENDSUB.
+    pub(crate) fn div_routine_emit(&mut self) -> Result<(), CompileError> {
+        let Some(base) = self.div_routine.base else {
+            return Ok(());
+        };
+        if self.div_routine.calls.is_empty() {
+            return Ok(());
+        }
+        let args = base + 2;
+        // Origin DIVISION_ORIGIN: the routine belongs to no one TGSI instruction.
+        self.index = usize::from(crate::core::image::DIVISION_ORIGIN);
+        let start = self.code.len();
+        let x = DivVars::place(&[base, base + 1], 1, false);
+        let arg = |c: u8| Operand {
+            swz: [c; 4],
+            ..Ctx::reg(args)
+        };
+        let mut group = Group {
+            c: self,
+            num: arg(0),
+            den: arg(1),
+            rep: vec![0],
+        };
+        group.divisor(&x)?;
+        let src = group.dividend(&x, &[(2, 0)])?;
+        self.op(Op::Fmad, args, 0b0100, &src);
+        self.emit(Instr::new(Op::Endsub));
+        for pc in self.div_routine.calls.clone() {
+            self.code[pc].target = Self::target(start);
+        }
+        Ok(())
     }
 
     /// Writes `num.c / den.c` into the components `mask` of register `dst`: the sequence

@@ -96,6 +96,8 @@ impl Compiled {
                     if o == usize::from(crate::core::image::LIBRARY_ORIGIN) {
                         let _ =
                             writeln!(out, "; binary64 library (compiler-generated subroutines)");
+                    } else if o == usize::from(crate::core::image::DIVISION_ORIGIN) {
+                        let _ = writeln!(out, "; division (a compiler-generated subroutine)");
                     } else {
                         let t = tgsi.get(o).map_or("", |s| s.as_str());
                         let _ = writeln!(out, "; tgsi {o}: {t}");
@@ -123,23 +125,24 @@ impl Compiled {
 /// fit its instructions keeps the divider's operations, which such a build faults on (naming
 /// the divider) and the core model runs.
 pub fn compile(program: &Program, config: &CoreConfig) -> Result<Compiled, CompileError> {
-    let doubles = double::uses_library(program);
-    let divisions = !config.has(crate::core::config::Features::DIVIDER);
-    let mut tries = vec![(true, true)];
-    if doubles {
-        tries.push((false, true));
-    }
-    if divisions {
-        tries.push((true, false));
-        if doubles {
-            tries.push((false, false));
-        }
-    }
+    use div::DivMode;
+    let libraries: &[bool] = if double::uses_library(program) {
+        &[true, false]
+    } else {
+        &[true]
+    };
+    let modes: &[DivMode] = if config.has(crate::core::config::Features::DIVIDER) {
+        &[DivMode::Inline]
+    } else {
+        &[DivMode::Inline, DivMode::Routine, DivMode::Divider]
+    };
     let mut last = None;
-    for (library, sequences) in tries {
-        match compile_with(program, config, library, sequences) {
-            Err(e @ CompileError::Limit { .. }) => last = Some(e),
-            r => return r,
+    for &library in libraries {
+        for &mode in modes {
+            match compile_with(program, config, library, mode) {
+                Err(e @ CompileError::Limit { .. }) => last = Some(e),
+                r => return r,
+            }
         }
     }
     Err(last.unwrap_or_else(|| CompileError::Program("nothing compiled".into())))
@@ -149,7 +152,7 @@ fn compile_with(
     program: &Program,
     config: &CoreConfig,
     library: bool,
-    division_sequences: bool,
+    div_mode: div::DivMode,
 ) -> Result<Compiled, CompileError> {
     if !program.executable {
         return Err(CompileError::Program(
@@ -175,6 +178,19 @@ fn compile_with(
         dlib.base = Some(alloc.fixed_registers.min(255) as u8);
         alloc.fixed_registers += dlib::REGISTERS;
     }
+    // The shared division routine's registers (the retry after inline division sequences).
+    let mut div_routine = div::DivRoutine::default();
+    let div_mode = match div_mode {
+        div::DivMode::Routine
+            if alloc.fixed_registers + div::ROUTINE_REGISTERS <= usize::from(config.registers) =>
+        {
+            div_routine.base = Some(alloc.fixed_registers.min(255) as u8);
+            alloc.fixed_registers += div::ROUTINE_REGISTERS;
+            div::DivMode::Routine
+        }
+        div::DivMode::Routine => div::DivMode::Divider,
+        m => m,
+    };
     let mut c = Ctx {
         program,
         config,
@@ -190,7 +206,8 @@ fn compile_with(
         cc_base,
         redirect: None,
         dlib,
-        division_sequences,
+        div_mode,
+        div_routine,
     };
     let mut starts = Vec::with_capacity(program.instructions.len());
     for (index, inst) in program.instructions.iter().enumerate() {
@@ -205,11 +222,14 @@ fn compile_with(
         c.emit(Instr::new(Op::End));
     }
     c.dlib_emit()?;
+    c.div_routine_emit()?;
+    // The compiler's subroutines are called from the program, never from each other.
     let lib_depth = if c.dlib.base.is_some() {
         dlib::DEPTH
     } else {
         0
-    };
+    }
+    .max(c.div_routine.depth());
     let regs = c.alloc.fixed_registers + c.scratch_max;
     check_limit(
         "registers per lane (R)",
@@ -290,8 +310,10 @@ pub(crate) struct Ctx<'a> {
     redirect: Option<u8>,
     /// The binary64 library (`dlib`).
     dlib: dlib::Lib,
-    /// Divisions may be sequences (`div`; on a build without the divider).
-    division_sequences: bool,
+    /// How divisions are compiled on a build without the divider (`div`).
+    div_mode: div::DivMode,
+    /// The shared division routine (`div`), in [`div::DivMode::Routine`].
+    div_routine: div::DivRoutine,
 }
 
 impl Ctx<'_> {
