@@ -87,7 +87,7 @@ fn rcp_without_the_divider_is_correctly_rounded() {
 
 /// Every significand at the exponents where the sequence's cases meet: `x` in `[1, 2)`, and
 /// `[2^126, 2^128)`, where the result crosses into the flushed range (a benchmark-style sweep,
-/// about a minute: `cargo test --release -p sim --test recip_sequence -- --ignored`).
+/// about a minute and a half: `cargo test --release -p sim --test recip_sequence -- --ignored`).
 #[test]
 #[ignore = "exhaustive sweep; run explicitly"]
 fn rcp_without_the_divider_every_significand() {
