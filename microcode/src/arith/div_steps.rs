@@ -289,6 +289,35 @@ mod tests {
         }
     }
 
+    /// Every significand as divisor against dividends with a few significands, and every
+    /// significand as dividend against a few divisors, at exponents whose quotients are normal,
+    /// at the bottom of the normal range (where 2^-126 is reached by rounding) and overflowing
+    /// (passes; about five minutes in release, 2026-11-26:
+    /// `cargo test --release -p microcode --lib div_steps -- --ignored`).
+    #[test]
+    #[ignore = "large sweep; run explicitly"]
+    fn steps_equal_fdiv_for_every_significand() {
+        let few = [0u32, 1, 0x40_0000, 0x2A_AAAB, 0x7F_FFFE, 0x7F_FFFF];
+        // (dividend exponent, divisor exponent): quotient near 1, near 2^-126, near 2^127.
+        let exponents = [
+            (127u32, 127u32),
+            (126, 253),
+            (1, 127),
+            (254, 127),
+            (253, 126),
+        ];
+        for f in 0..1u32 << 23 {
+            for &g in &few {
+                for &(ea, eb) in &exponents {
+                    let (a, b) = (ea << 23 | g, eb << 23 | f);
+                    assert_eq!(fdiv_steps(a, b), fdiv(a, b), "{a:#010x} / {b:#010x}");
+                    let (a, b) = (ea << 23 | f, SIGN_BIT | eb << 23 | g);
+                    assert_eq!(fdiv_steps(a, b), fdiv(a, b), "{a:#010x} / {b:#010x}");
+                }
+            }
+        }
+    }
+
     #[test]
     fn the_smallest_normal_is_reached_exactly_where_fdiv_rounds_up_to_it() {
         // 2^-126 * (1 - 2^-24) lies exactly on the subnormal grid's midpoint: it rounds up.
