@@ -80,14 +80,15 @@ fn the_minimal_board_build_serves_the_host_tools() {
     };
     // ARL's vectors read 33 constant slots, beyond the loader's PARAMS: the host binds them
     // into the image's CONSTANTS instead.
-    // RCP without the divider is a multiply-add sequence (`compile/recip.rs`).
+    // Without the divider DIV, RCP, RCC, RFL and TXP's division are multiply-add sequences
+    // (`compile/div.rs`); MOD's sequence needs the integer ALU.
     for name in [
-        "MAD", "TEX", "TXF", "DDX", "KIL", "ARL", "ARR", "RCP", "RCC",
+        "MAD", "TEX", "TXF", "DDX", "KIL", "ARL", "ARR", "RCP", "RCC", "DIV", "RFL", "TXP",
     ] {
         assert_eq!(row(name)["pass"], true, "{name}: {}", row(name));
     }
     for (name, unit) in [
-        ("DIV", "the divider"),
+        ("MOD", "the integer ALU"),
         ("RSQ", "the transcendental steps"),
         ("XOR", "the integer ALU"),
         ("PUSHA", "the address stack"),
@@ -539,7 +540,7 @@ fn synthesised_netlist_runs_programs_through_the_uart() {
     // What yosys builds for the board that fits (`synth --minimal`: iCE40 LUTs, carries,
     // flip-flops and block RAMs with yosys's cell models) under Verilator, its UART at 8 clocks
     // per bit: programs covering the float pipeline, the compare unit, the mask stack, the
-    // exponent/logarithm steps, RCP without the divider and the texture unit (a bilinear 2D
+    // exponent/logarithm steps, DIV and RCP without the divider and the texture unit (a bilinear 2D
     // texture, part of the upload),
     // uploaded and run through the serial path, equal to the core model.
     let core = CoreConfig::minimal();
@@ -568,6 +569,8 @@ fn synthesised_netlist_runs_programs_through_the_uart() {
         include_str!("../src/cmd/selftest_programs/mad.tgsi"),
         include_str!("../src/cmd/selftest_programs/cmp.tgsi"),
         include_str!("../src/cmd/selftest_programs/flow.tgsi"),
+        // DIV's multiply-add sequence (`compile/div.rs`).
+        include_str!("../src/cmd/selftest_programs/div.tgsi"),
         // EXP's and LOG's exponent and fraction parts (their 2^x and log2 are transcendental
         // sequences, which this build does not have) and RCP's multiply-add sequence.
         "FRAG\nDCL IN[0], GENERIC[0], LINEAR\nDCL OUT[0], COLOR\nDCL OUT[1], GENERIC[0]\n\

@@ -153,12 +153,15 @@ fn cross_all(
 
 /// Both hardware engines (Verilator only when it is installed: `cargo xtask setup`).
 fn engines() -> Vec<Box<dyn HostPort>> {
-    let cfg = CoreConfig::default();
-    let mut v: Vec<Box<dyn HostPort>> =
-        vec![Box::new(RtlCore::new(&cfg).expect("the core builds"))];
+    engines_of(&CoreConfig::default())
+}
+
+/// Both hardware engines built for `cfg`.
+fn engines_of(cfg: &CoreConfig) -> Vec<Box<dyn HostPort>> {
+    let mut v: Vec<Box<dyn HostPort>> = vec![Box::new(RtlCore::new(cfg).expect("the core builds"))];
     match toolchain::find(toolchain::Tool::Verilator) {
         Ok(_) => {
-            let core = VerilatorCore::new(&cfg, &mut |m| eprintln!("{m}"))
+            let core = VerilatorCore::new(cfg, &mut |m| eprintln!("{m}"))
                 .unwrap_or_else(|e| panic!("the verilator engine does not build: {e}"));
             v.push(Box::new(core));
         }
@@ -1063,7 +1066,7 @@ fn the_board_build_that_fits_matches_the_model() {
     assert!(image.code.iter().any(|i| i.op == Op::Usgn));
     assert!(image.code.iter().any(|i| i.op == Op::Expn));
     assert!(image.code.iter().any(|i| i.op == Op::Tfet));
-    // RCP without the divider: its multiply-add sequence (`compile/recip.rs`).
+    // RCP without the divider: its multiply-add sequence (`compile/div.rs`).
     assert!(image.code.iter().all(|i| i.op != Op::Rcp));
     sim::hardware::check_supported(&image, "verilator").expect("the build runs it");
     let mut cores: Vec<Box<dyn HostPort>> =
@@ -1090,5 +1093,111 @@ fn the_board_build_that_fits_matches_the_model() {
         let what = format!("minimal build, run {n}");
         models_agree(&p, &image, &inputs, &what);
         cross_all(&mut cores, &image, &inputs, &what, n < 2);
+    }
+}
+
+/// The divisions without the divider (`compile/div.rs`) on the hardware of the build that fits
+/// (`CoreConfig::minimal`) and, for MOD, the unpack opcodes and ExtDivide on integer operands,
+/// of a build with every unit but the divider: bit- and cycle-equal to the core model, and the
+/// core model equal to the reference, on random and hard operands. The programs cover a vec4
+/// DIV in groups of two (the common header's registers) and of four, RCP and RCC (one division
+/// for every component), TXP and ExtDivide (three divisions sharing a divisor), CUBE (a known
+/// positive divisor), RFL, and the shared division routine of a program with more divisions than
+/// its instructions hold inline.
+#[test]
+fn division_sequences_match_on_rtl_and_verilator() {
+    use microcode::arith::div_steps::operand_pair;
+    use microcode::core::config::Features;
+    use sim::texture::{Filter, Format, Texture};
+    let minimal = CoreConfig::minimal();
+    let no_divider = CoreConfig {
+        features: CoreConfig::default().features & !Features::DIVIDER,
+        ..CoreConfig::default()
+    };
+    let small = "FRAG\nDCL IN[0..1]\nDCL OUT[0..1]\nDCL TEMP[0..1]\nDCL SAMP[0]\n";
+    let cube = Texture::new_cube(
+        2,
+        Format::Rgba,
+        (0..24u32)
+            .map(|i| [0, 1, 2, 3].map(|c| microcode::arith::texel::unorm8((i * 41 + c * 13) as u8)))
+            .collect(),
+    )
+    .expect("a valid cube")
+    .with_filter(Filter::Bilinear);
+    // Six vec4 DIVs and RCC: more than 256 instructions inline, so they call the shared
+    // division routine.
+    let routine = format!(
+        "{small}MOV TEMP[0], IN[0]\n{}RCC TEMP[1].x, TEMP[0].w\nMOV OUT[0], TEMP[0]\nMOV OUT[1], TEMP[1]\nEND\n",
+        "DIV TEMP[0], TEMP[0], IN[1].yzwx\n".repeat(6)
+    );
+    let programs: [(String, &CoreConfig, Option<Texture>); 6] = [
+        (routine, &minimal, None),
+        (
+            format!("{HEADER}DIV OUT[0], IN[0], IN[1]\nRCP OUT[1].xy, IN[1].w\nRCC OUT[1].zw, IN[0].z\nEND\n"),
+            &minimal,
+            None,
+        ),
+        (
+            format!("{small}DIV TEMP[0], IN[1].wzyx, IN[0]\nMOV TEMP[1], -IN[0]/w\nADD OUT[0], TEMP[0], TEMP[1]\nRFL OUT[1], IN[0], IN[1]\nEND\n"),
+            &minimal,
+            None,
+        ),
+        (
+            format!("{small}TXP OUT[0], IN[0], SAMP[0], 2D\nTXP OUT[1], IN[1].zyxw, SAMP[0], 1D\nEND\n"),
+            &minimal,
+            Some(common::programs::test_texture()),
+        ),
+        (
+            format!("{small}TEX OUT[0], IN[0], SAMP[0], CUBE\nTXP OUT[1], IN[1], SAMP[0], CUBE\nEND\n"),
+            &minimal,
+            Some(cube),
+        ),
+        (
+            format!("{small}MOD OUT[0], IN[0], IN[1]\nMOD OUT[1].xy, -IN[1], IN[0].z\nUP2US TEMP[0], IN[0].y\nUP4B TEMP[1], IN[1].x\nXOR OUT[1].zw, IN[0]/w, IN[1]\nADD OUT[1].zw, TEMP[0], TEMP[1]\nEND\n"),
+            &no_divider,
+            None,
+        ),
+    ];
+    let mut rng = XorShift::new(0xD1F);
+    let mut built: Vec<(CoreConfig, Vec<Box<dyn HostPort>>)> = Vec::new();
+    for (n, (src, cfg, texture)) in programs.into_iter().enumerate() {
+        let p = text::parse(&src).expect("parses");
+        let image = compile(&p, cfg).expect("compiles").image;
+        assert!(
+            image
+                .code
+                .iter()
+                .all(|i| !matches!(i.op, Op::Div | Op::Rcp | Op::Imod)),
+            "no divider instruction in\n{src}"
+        );
+        sim::hardware::check_supported(&image, "verilator").expect("the build runs it");
+        assert_eq!(
+            image
+                .origin
+                .contains(&microcode::core::image::DIVISION_ORIGIN),
+            n == 0,
+            "the shared routine only where the sequences do not fit inline"
+        );
+        if !built.iter().any(|(c, _)| c == cfg) {
+            built.push((cfg.clone(), engines_of(cfg)));
+        }
+        let cores = built
+            .iter_mut()
+            .find(|(c, _)| c == cfg)
+            .map(|(_, e)| e)
+            .expect("engines built");
+        for run in 0..12 {
+            let mut inputs = random_inputs(&mut rng);
+            for l in 0..4 {
+                let (a, b) = operand_pair(&mut rng, run * 4 + l as u32);
+                let (c, d) = operand_pair(&mut rng, run * 4 + l as u32 + 1);
+                inputs.set_input_lane(0, l, [a, c, b, d]);
+                inputs.set_input_lane(1, l, [b, d, c, a]);
+            }
+            inputs.textures = vec![texture.clone().map(|t| Box::new(t) as _)];
+            let what = format!("division program {n}, run {run}");
+            models_agree(&p, &image, &inputs, &what);
+            cross_all(cores, &image, &inputs, &what, run < 1);
+        }
     }
 }

@@ -1,7 +1,8 @@
 //! RCP on a core without the divider (`CoreConfig::minimal`, the board build that fits) is the
-//! multiply-add sequence of `microcode/src/compile/recip.rs`; on the core model it gives the bits
-//! of `arith::frcp` (correctly rounded, the contract's flush rule), on edge cases and random
-//! operands. (The hardware engines run the same instructions: `hw_cross.rs`.)
+//! division sequence of `microcode/src/compile/div.rs` with a numerator of 1; on the core model it
+//! gives the bits of `arith::frcp` (correctly rounded, the contract's flush rule), on edge cases
+//! and random operands. (The hardware engines run the same instructions: `hw_cross.rs`; DIV and
+//! the other divisions: `div_sequence.rs`.)
 
 mod common;
 
@@ -86,7 +87,7 @@ fn rcp_without_the_divider_is_correctly_rounded() {
 
 /// Every significand at the exponents where the sequence's cases meet: `x` in `[1, 2)`, and
 /// `[2^126, 2^128)`, where the result crosses into the flushed range (a benchmark-style sweep,
-/// about a minute: `cargo test --release -p sim --test recip_sequence -- --ignored`).
+/// about a minute and a half: `cargo test --release -p sim --test recip_sequence -- --ignored`).
 #[test]
 #[ignore = "exhaustive sweep; run explicitly"]
 fn rcp_without_the_divider_every_significand() {

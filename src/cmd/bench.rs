@@ -19,13 +19,19 @@ pub struct BenchArgs {
 }
 
 /// One opcode class: a program whose body is `n` copies of `line`.
-const CLASSES: [(&str, &str); 14] = [
+const CLASSES: [(&str, &str); 19] = [
     ("MOV", "MOV TEMP[0], TEMP[1]"),
     ("ADD", "ADD TEMP[0], TEMP[1], TEMP[2]"),
     ("MAD", "MAD TEMP[0], TEMP[1], TEMP[2], TEMP[3]"),
     ("DP4", "DP4 TEMP[0], TEMP[1], TEMP[2]"),
     ("MIN", "MIN TEMP[0], TEMP[1], TEMP[2]"),
+    // The divider's operations, and what stands in for them without it (`compile/div.rs`).
     ("DIV", "DIV TEMP[0], TEMP[1], TEMP[2]"),
+    ("DIV by .x", "DIV TEMP[0], TEMP[1], TEMP[2].xxxx"),
+    ("RCP", "RCP TEMP[0], TEMP[1].xxxx"),
+    ("TXP 2D", "TXP TEMP[0], TEMP[1], SAMP[0], 2D"),
+    ("MOD", "MOD TEMP[0], TEMP[1], TEMP[2]"),
+    ("UP4UB", "UP4UB TEMP[0], TEMP[1].xxxx"),
     ("RSQ", "RSQ TEMP[0], TEMP[1].xxxx"),
     ("SIN", "SIN TEMP[0], TEMP[1].xxxx"),
     ("TEX 2D", "TEX TEMP[0], TEMP[1], SAMP[0], 2D"),
@@ -120,27 +126,67 @@ pub fn run(a: BenchArgs) -> Result<ExitCode> {
         1000.0 / per * 1000.0 / n as f64
     );
 
-    println!("core clocks per vec4 instruction of a quad, by class (from the core model):");
+    println!(
+        "core clocks per vec4 instruction of a quad, by class (from the core model), with every \
+         unit and, where it differs, without the divider:"
+    );
+    use microcode::core::config::Features;
+    let with = CoreConfig {
+        features: cfg.features | Features::DIVIDER,
+        ..cfg.clone()
+    };
+    let without = CoreConfig {
+        features: cfg.features & !Features::DIVIDER,
+        ..cfg.clone()
+    };
     for (name, line) in CLASSES {
-        let measure = |n: usize| -> Result<u64> {
-            let p = text::parse(&program(line, n)).map_err(|e| anyhow::anyhow!("{e}"))?;
-            let img = compile(&p, &cfg)
-                .with_context(|| format!("compiling {name}"))?
-                .image;
-            Ok(sim::core_model::run(&img, &inputs)
-                .map_err(|e| anyhow::anyhow!("{e}"))?
-                .cycles
-                .unwrap_or(0))
-        };
-        // Five against one (the longest sequences, 3D and CUBE sampling, fill most of the
-        // 256-instruction memory five times).
-        let per_instr = (measure(5)? as f64 - measure(1)? as f64) / 4.0;
-        println!(
-            "  {name:<12} {per_instr:>7.1} clocks ({:.1} per fragment)",
-            per_instr / 4.0
+        let with = class_clocks(line, &with, &inputs).with_context(|| format!("class {name}"))?;
+        let without =
+            class_clocks(line, &without, &inputs).with_context(|| format!("class {name}"))?;
+        let mut row = format!(
+            "  {name:<12} {with:>7.1} clocks ({:.1} per fragment)",
+            with / 4.0
         );
+        if without != with {
+            row.push_str(&format!(
+                "; without the divider {without:.1} ({:.1} per fragment)",
+                without / 4.0
+            ));
+        }
+        println!("{row}");
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// Clocks one more copy of `line` adds to a program for `cfg`: copies against one, as many as
+/// the 256-instruction memory holds up to five (the longest sequences fill most of it with two;
+/// more copies than fit compile to the divider's operations, which `cfg` may not have).
+fn class_clocks(line: &str, cfg: &CoreConfig, inputs: &RunInputs) -> Result<f64> {
+    let measure = |n: usize| -> Result<Option<u64>> {
+        let p = text::parse(&program(line, n)).map_err(|e| anyhow::anyhow!("{e}"))?;
+        let img = match compile(&p, cfg) {
+            Ok(c) => c.image,
+            Err(microcode::compile::CompileError::Limit { .. }) if n > 1 => return Ok(None),
+            Err(e) => return Err(e.into()),
+        };
+        let unit_missing = img.code.iter().any(|i| {
+            let need = i.op.info().unit.feature();
+            need != 0 && !cfg.has(need)
+        });
+        if unit_missing && n > 1 {
+            return Ok(None);
+        }
+        Ok(sim::core_model::run(&img, inputs)
+            .map_err(|e| anyhow::anyhow!("{e}"))?
+            .cycles)
+    };
+    let one = measure(1)?.context("no clocks")?;
+    for n in (2..=5).rev() {
+        if let Some(c) = measure(n)? {
+            return Ok((c as f64 - one as f64) / (n - 1) as f64);
+        }
+    }
+    anyhow::bail!("two copies do not fit the program memory")
 }
 
 /// Simulated clocks per second of the hardware engines, on the checker example (quads of a

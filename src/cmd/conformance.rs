@@ -1,5 +1,6 @@
-//! `tgsi-core conformance [DIR] [--engine a,b] [--json]`: the per-opcode vectors and every program
-//! of DIR on the chosen engines, each judged against the reference model within the contract.
+//! `tgsi-core conformance [DIR] [--engine a,b] [--minimal] [--no-divider] [--json]`: the
+//! per-opcode vectors and every program of DIR on the chosen engines, each judged against the
+//! reference model within the contract.
 //! The JSON schema is in `docs/conformance-json.md`.
 
 use anyhow::{bail, Result};
@@ -29,6 +30,34 @@ pub struct ConformanceArgs {
     /// Serial port of the board (engine board), e.g. /dev/ttyUSB1 or an `emulate` path.
     #[arg(long)]
     pub port: Option<String>,
+    /// Compile for, and build (engines core, rtl, verilator), the board that fits the HX8K
+    /// (`CoreConfig::minimal`, as `emulate --minimal` and `synth`); rows that need a unit it
+    /// leaves out count as not built.
+    #[arg(long)]
+    pub minimal: bool,
+    /// Leave the divider out of that build (engines core, rtl, verilator): DIV, RCP, MOD and
+    /// the divisions of TXP, CUBE, RFL and ExtDivide are then multiply-add or integer sequences.
+    #[arg(long)]
+    pub no_divider: bool,
+}
+
+/// The build the core, rtl and verilator engines compile for (set once from the arguments;
+/// every unit when unset).
+static ENGINE_CONFIG: std::sync::OnceLock<CoreConfig> = std::sync::OnceLock::new();
+
+fn engine_config() -> CoreConfig {
+    ENGINE_CONFIG.get().cloned().unwrap_or_default()
+}
+
+/// A core-model error; a fault on an operation the build leaves out says so as not built.
+fn core_error(e: &sim::core_model::CoreFault, image: &microcode::core::Image) -> String {
+    match (&e.kind, image.code.get(e.pc)) {
+        (sim::core_model::FaultKind::MissingUnit { .. }, Some(i)) => format!(
+            "{NOT_BUILT}: needs {}: {e}",
+            microcode::core::config::Features::names(i.op.info().unit.feature())
+        ),
+        _ => e.to_string(),
+    }
 }
 
 /// The board's port for engine `board` (set once from the arguments).
@@ -85,8 +114,10 @@ fn engine_fn(name: &str) -> Result<Engine> {
     match name {
         "reference" => Ok(|p, i| sim::reference::run(p, i).map_err(|e| e.to_string())),
         "core" => Ok(|p, i| {
-            let image = compile(p, &CoreConfig::default()).map_err(|e| e.to_string())?;
-            sim::core_model::run(&image.image, i).map_err(|e| e.to_string())
+            let image = compile(p, &engine_config())
+                .map_err(|e| e.to_string())?
+                .image;
+            sim::core_model::run(&image, i).map_err(|e| core_error(&e, &image))
         }),
         "rtl" => Ok(|p, i| hardware(p, i, "rtl")),
         "verilator" => Ok(|p, i| hardware(p, i, "verilator")),
@@ -108,8 +139,8 @@ thread_local! {
 
 /// Compiles and runs on a hardware engine (built on first use).
 fn hardware(p: &Program, i: &RunInputs, engine: &str) -> Result<RunOutput, String> {
-    use sim::hardware::{open, run_image};
-    let cfg = CoreConfig::default();
+    use sim::hardware::{open, run_image, HwError};
+    let cfg = engine_config();
     let image = compile(p, &cfg).map_err(|e| e.to_string())?.image;
     CORES.with(|cores| {
         let mut cores = cores.borrow_mut();
@@ -120,7 +151,10 @@ fn hardware(p: &Program, i: &RunInputs, engine: &str) -> Result<RunOutput, Strin
             .iter_mut()
             .find(|c| c.engine() == engine)
             .ok_or_else(|| format!("no {engine} engine"))?;
-        run_image(core.as_mut(), &image, i).map_err(|e| e.to_string())
+        run_image(core.as_mut(), &image, i).map_err(|e| match &e {
+            HwError::NotBuilt { unit, .. } => format!("{NOT_BUILT}: needs {unit}: {e}"),
+            _ => e.to_string(),
+        })
     })
 }
 
@@ -310,6 +344,15 @@ pub fn run(a: ConformanceArgs) -> Result<ExitCode> {
     if let Some(port) = &a.port {
         let _ = BOARD_PORT.set(port.clone());
     }
+    let mut config = if a.minimal {
+        CoreConfig::minimal()
+    } else {
+        CoreConfig::default()
+    };
+    if a.no_divider {
+        config.features &= !microcode::core::config::Features::DIVIDER;
+    }
+    let _ = ENGINE_CONFIG.set(config);
     let mut engines = Vec::new();
     for e in &a.engine {
         engine_fn(e)?;

@@ -231,7 +231,7 @@ pub fn run() -> Result<ExitCode> {
         serial
     );
     // The bitstream that fits leaves out units; say which of them this shader needs, as the
-    // host tools compile it for that build (RCP is a multiply-add sequence there).
+    // host tools compile it for that build (DIV and RCP are multiply-add sequences there).
     // A unit that either of two features provides (the converter) only appears inside the
     // sequences of those features' own operations, which name the unit.
     let minimal = CoreConfig::minimal();

@@ -38,7 +38,10 @@ const PROGRAMS: [(&str, &str); 6] = [
         "reciprocal (RCP, RCC; without the divider a multiply-add sequence)",
         include_str!("selftest_programs/rcp.tgsi"),
     ),
-    ("divider (DIV)", include_str!("selftest_programs/div.tgsi")),
+    (
+        "division (DIV; without the divider a multiply-add sequence)",
+        include_str!("selftest_programs/div.tgsi"),
+    ),
     (
         "compare and select (SLT, MIN, MAX, CMP)",
         include_str!("selftest_programs/cmp.tgsi"),

@@ -12,6 +12,7 @@ pub mod accuracy;
 pub mod bits;
 pub mod compare;
 pub mod convert;
+pub mod div_steps;
 pub mod fadd;
 pub mod fdiv;
 pub mod fmul;

@@ -1,4 +1,5 @@
-//! Integer opcodes (I2F NOT AND OR XOR SHL SHR MOD SAD ARA) on the integer ALU and the divider.
+//! Integer opcodes (I2F NOT AND OR XOR SHL SHR MOD SAD ARA) on the integer ALU and the divider
+//! (MOD; without the divider an integer ALU sequence, `div.rs`).
 //!
 //! Integer source modifiers: negate and absolute are int32 operations (`decisions.md` section 2),
 //! Complement, Bias, Scale2X and ExtDivide keep their binary32 definitions (as `sim::reference`),
@@ -93,7 +94,7 @@ impl Ctx<'_> {
             ExtSel::One => {}
             ExtSel::W => {
                 let w = super::operand::splat(o, 3);
-                self.op(Op::Div, t, 0b0111, &[o, w]);
+                self.divide_into(t, 0b0111, o, w)?;
             }
             other => return Err(self.unsupported(format!("ExtDivide by {other:?}"))),
         }
@@ -123,14 +124,14 @@ pub(crate) fn lower_unpack(c: &mut Ctx, inst: &Instruction) -> Result<(), Compil
     let x = super::operand::splat(a, 0);
     let d = c.dst(inst)?;
     let t = c.scratch();
-    let (shifts, mask, divisor) = match inst.opcode {
-        Opcode::Up2us => ([0, 16, 0, 16], 0xFFFF, 65535.0f32),
-        Opcode::Up4ub => ([0, 8, 16, 24], 0xFF, 255.0),
-        _ => ([0, 8, 16, 24], 0xFF, 127.0),
+    // The divisors are 2^k - 1.
+    let (shifts, mask, k) = match inst.opcode {
+        Opcode::Up2us => ([0, 16, 0, 16], 0xFFFF, 16),
+        Opcode::Up4ub => ([0, 8, 16, 24], 0xFF, 8),
+        _ => ([0, 8, 16, 24], 0xFF, 7),
     };
     let sh = konst(c, shifts);
     let mk = konst(c, [mask; 4]);
-    let dv = konst(c, [divisor.to_bits(); 4]);
     c.op(Op::Shr, t, 0xF, &[x, sh]);
     c.op(Op::And, t, 0xF, &[Ctx::reg(t), mk]);
     if inst.opcode == Opcode::Up4b {
@@ -140,7 +141,8 @@ pub(crate) fn lower_unpack(c: &mut Ctx, inst: &Instruction) -> Result<(), Compil
     } else {
         c.op(Op::U2f, t, 0xF, &[Ctx::reg(t)]);
     }
-    c.fin(Op::Div, d, 0xF, &[Ctx::reg(t), dv]);
+    let (last, src) = c.mersenne_quotient(t, k)?;
+    c.fin(last, d, 0xF, &src);
     Ok(())
 }
 
@@ -420,7 +422,7 @@ pub(crate) fn lower(c: &mut Ctx, inst: &Instruction) -> Result<(), CompileError>
         Opcode::Xor => c.op(Op::Xor, dst, mask, &[a, b]),
         Opcode::Shl => c.op(Op::Shl, dst, mask, &[a, bx]),
         Opcode::Shr => c.op(Op::Shr, dst, mask, &[a, bx]),
-        Opcode::Mod => c.op(Op::Imod, dst, mask, &[a, b]),
+        Opcode::Mod => return c.remainder_into(dst, mask, a, b),
         Opcode::Sad => {
             let t = c.scratch();
             c.op(Op::Isub, t, mask, &[a, b]);

@@ -205,7 +205,6 @@ fn simple(op: Opcode) -> Option<Op> {
         Opcode::Ceil => Op::Ceil,
         Opcode::Trunc => Op::Trnc,
         Opcode::Round => Op::Rnde,
-        Opcode::Div => Op::Div,
         _ => return None,
     })
 }
@@ -336,6 +335,7 @@ pub(crate) fn instruction(c: &mut Ctx, inst: &Instruction) -> Result<(), Compile
     let is_alu = simple(op).is_some()
         || scalar(op).is_some()
         || op == O::Rcp
+        || op == O::Div
         || set_cond(op).is_some()
         || matches!(
             op,
@@ -389,13 +389,18 @@ pub(crate) fn instruction(c: &mut Ctx, inst: &Instruction) -> Result<(), Compile
         c.fin(cop, d, 0xF, &[a, b]);
         return Ok(());
     }
-    if op == O::Rcp {
-        // Without the divider (the board build that fits) RCP is a multiply-add sequence.
-        if let Some(regs) = c.rcp_scratch() {
-            let (last, s) = c.rcp_without_divider(splat(a, 0), regs)?;
-            c.fin(last, d, 0xF, &s);
+    if op == O::Div || op == O::Rcp {
+        // Without the divider (the board build that fits) a multiply-add sequence (`div.rs`);
+        // RCP is 1 / x. Else the divider's own operation.
+        let (num, den) = if op == O::Div {
+            (a, b)
         } else {
-            c.fin(Op::Rcp, d, 0xF, &[splat(a, 0)]);
+            (one, splat(a, 0))
+        };
+        match c.quotient(num, den, d.mask)? {
+            Some((last, s)) => c.fin(last, d, 0xF, &s),
+            None if op == O::Rcp => c.fin(Op::Rcp, d, 0xF, &[den]),
+            None => c.fin(Op::Div, d, 0xF, &[num, den]),
         }
         return Ok(());
     }
@@ -563,9 +568,8 @@ pub(crate) fn instruction(c: &mut Ctx, inst: &Instruction) -> Result<(), Compile
             let lo = c.lit(0x1F80_0000, false)?;
             let hi = c.lit(0x5F80_0000, false)?;
             let r = splat(Ctx::reg(t), 0);
-            let regs = c.rcp_scratch();
-            c.rcp_into(t, 0b0001, splat(a, 0), regs)?;
-            c.rcp_into(t, 0b0010, r, regs)?;
+            c.reciprocal_into(t, 0b0001, splat(a, 0))?;
+            c.reciprocal_into(t, 0b0010, r)?;
             c.op(Op::Fmad, t, 0b0100, &[r, one, splat(Ctx::reg(t), 1)]);
             c.setp(Cond::Lt, d.mask, splat(Ctx::reg(t), 2), zero);
             let abs_r = Operand { abs: true, ..r };
@@ -599,12 +603,7 @@ pub(crate) fn instruction(c: &mut Ctx, inst: &Instruction) -> Result<(), Compile
             let two = c.lit(TWO, false)?;
             c.op(Op::Fmad, t, 0b0001, &[splat(Ctx::reg(t), 0), two, mzero]);
             c.dot_into(t, 1, a, a, 3)?;
-            c.op(
-                Op::Div,
-                t,
-                0b0001,
-                &[splat(Ctx::reg(t), 0), splat(Ctx::reg(t), 1)],
-            );
+            c.divide_into(t, 0b0001, splat(Ctx::reg(t), 0), splat(Ctx::reg(t), 1))?;
             c.op(Op::Fmad, u, 0b0111, &[splat(Ctx::reg(t), 0), a, negated(b)]);
             c.fin(Op::Mov, d, 0xF, &[sel(u, [0, 1, 2, SWZ_ONE])]);
         }

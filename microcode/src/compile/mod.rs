@@ -5,8 +5,11 @@
 //!   onto R; CONST, IMM, IMMX onto K).
 //! - `operand`: TGSI source operands (swizzle, EXT_SWZ, negate, EXT_MOD, ExtDivide) to core operands,
 //!   with short FMAD / DIV sequences into scratch for the modifiers the read path cannot do.
+//! - `div`: division without the divider (DIV, RCP, RCC, TXP, CUBE, RFL, ExtDivide, MOD) as
+//!   sequences of the units every build has, and the unpack opcodes' constant divisors.
 //! - `lower`: one function per opcode family (`int`: integer opcodes; `imul`: integer
-//!   multiplication as exact multiply-add sequences; `texture`: sampling on the texture unit); `flow`: structured control
+//!   multiplication as exact multiply-add sequences; `texture`: sampling on the texture unit);
+//!   `flow`: structured control
 //!   flow to mask-stack instructions with patched targets; `cc`: condition codes on predicates and
 //!   shadow registers, relative destinations and BRA, wrapped around `lower`.
 //!
@@ -17,6 +20,7 @@
 mod alloc;
 mod cc;
 mod depth;
+mod div;
 mod dlib;
 mod double;
 mod flow;
@@ -24,7 +28,6 @@ mod imul;
 mod int;
 mod lower;
 mod operand;
-mod recip;
 mod texture;
 mod trans;
 
@@ -95,6 +98,8 @@ impl Compiled {
                     if o == usize::from(crate::core::image::LIBRARY_ORIGIN) {
                         let _ =
                             writeln!(out, "; binary64 library (compiler-generated subroutines)");
+                    } else if o == usize::from(crate::core::image::DIVISION_ORIGIN) {
+                        let _ = writeln!(out, "; division (a compiler-generated subroutine)");
                     } else {
                         let t = tgsi.get(o).map_or("", |s| s.as_str());
                         let _ = writeln!(out, "; tgsi {o}: {t}");
@@ -118,19 +123,38 @@ impl Compiled {
 /// Double arithmetic becomes calls of the binary64 library (`dlib`), which runs on the
 /// hardware; a program that cannot hold the library (its registers or its instructions beside
 /// the program's own) gets the model-only DOP instead, which only the core model executes.
+/// Likewise on a build without the divider: a program whose division sequences (`div`) do not
+/// fit its instructions keeps the divider's operations, which such a build faults on (naming
+/// the divider) and the core model runs.
 pub fn compile(program: &Program, config: &CoreConfig) -> Result<Compiled, CompileError> {
-    match compile_with(program, config, true) {
-        Err(CompileError::Limit { .. }) if double::uses_library(program) => {
-            compile_with(program, config, false)
+    use div::DivMode;
+    let libraries: &[bool] = if double::uses_library(program) {
+        &[true, false]
+    } else {
+        &[true]
+    };
+    let modes: &[DivMode] = if config.has(crate::core::config::Features::DIVIDER) {
+        &[DivMode::Inline]
+    } else {
+        &[DivMode::Inline, DivMode::Routine, DivMode::Divider]
+    };
+    let mut last = None;
+    for &library in libraries {
+        for &mode in modes {
+            match compile_with(program, config, library, mode) {
+                Err(e @ CompileError::Limit { .. }) => last = Some(e),
+                r => return r,
+            }
         }
-        r => r,
     }
+    Err(last.unwrap_or_else(|| CompileError::Program("nothing compiled".into())))
 }
 
 fn compile_with(
     program: &Program,
     config: &CoreConfig,
     library: bool,
+    div_mode: div::DivMode,
 ) -> Result<Compiled, CompileError> {
     if !program.executable {
         return Err(CompileError::Program(
@@ -156,6 +180,19 @@ fn compile_with(
         dlib.base = Some(alloc.fixed_registers.min(255) as u8);
         alloc.fixed_registers += dlib::REGISTERS;
     }
+    // The shared division routine's registers (the retry after inline division sequences).
+    let mut div_routine = div::DivRoutine::default();
+    let div_mode = match div_mode {
+        div::DivMode::Routine
+            if alloc.fixed_registers + div::ROUTINE_REGISTERS <= usize::from(config.registers) =>
+        {
+            div_routine.base = Some(alloc.fixed_registers.min(255) as u8);
+            alloc.fixed_registers += div::ROUTINE_REGISTERS;
+            div::DivMode::Routine
+        }
+        div::DivMode::Routine => div::DivMode::Divider,
+        m => m,
+    };
     let mut c = Ctx {
         program,
         config,
@@ -171,6 +208,8 @@ fn compile_with(
         cc_base,
         redirect: None,
         dlib,
+        div_mode,
+        div_routine,
     };
     let mut starts = Vec::with_capacity(program.instructions.len());
     for (index, inst) in program.instructions.iter().enumerate() {
@@ -185,11 +224,14 @@ fn compile_with(
         c.emit(Instr::new(Op::End));
     }
     c.dlib_emit()?;
+    c.div_routine_emit()?;
+    // The compiler's subroutines are called from the program, never from each other.
     let lib_depth = if c.dlib.base.is_some() {
         dlib::DEPTH
     } else {
         0
-    };
+    }
+    .max(c.div_routine.depth());
     let regs = c.alloc.fixed_registers + c.scratch_max;
     check_limit(
         "registers per lane (R)",
@@ -270,6 +312,10 @@ pub(crate) struct Ctx<'a> {
     redirect: Option<u8>,
     /// The binary64 library (`dlib`).
     dlib: dlib::Lib,
+    /// How divisions are compiled on a build without the divider (`div`).
+    div_mode: div::DivMode,
+    /// The shared division routine (`div`), in [`div::DivMode::Routine`].
+    div_routine: div::DivRoutine,
 }
 
 impl Ctx<'_> {

@@ -3,8 +3,8 @@
 //! Free on the read path: swizzle composed with EXT_SWZ (its ZERO / ONE selectors are the
 //! swizzle's literal selectors), the per-component EXT_SWZ negate and the SRC negate (the operand's
 //! negate bits), EXT_MOD absolute and negate (sign-bit operations). Complement, bias and scale2x
-//! are FMADs and ExtDivide a DIV + MOV into a scratch register, after which the operand reads the
-//! scratch register.
+//! are FMADs and ExtDivide a division (the divider's DIV, or without it the sequence of `div.rs`)
+//! + MOV into a scratch register, after which the operand reads the scratch register.
 
 use super::alloc::Place;
 use super::{CompileError, Ctx};
@@ -244,7 +244,7 @@ impl Ctx<'_> {
                         neg: if cur.neg & 8 != 0 { 0xF } else { 0 },
                         ..cur
                     };
-                    self.op(Op::Div, t, 0b0111, &[cur, w]);
+                    self.divide_into(t, 0b0111, cur, w)?;
                     self.op(Op::Mov, t, 0b1000, &[cur]);
                     cur = Self::reg(t);
                 }

@@ -60,7 +60,7 @@ pub(crate) fn lower_texture(c: &mut Ctx, inst: &Instruction) -> Result<(), Compi
     if op == Opcode::Txp {
         let t = c.scratch();
         let w = splat(a, 3);
-        c.op(Op::Div, t, 0b0111, &[a, w]);
+        c.divide_into(t, 0b0111, a, w)?;
         c.op(Op::Mov, t, 0b1000, &[a]);
         a = Ctx::reg(t);
     }
@@ -423,7 +423,8 @@ impl Ctx<'_> {
         at_least(self, 0, 2);
         self.op(Op::Sel, v, 0xF, &[Ctx::reg(c), Ctx::reg(v)]);
         // c.xy = (sc / |ma| + 1) * 0.5; c.z = the face's bits.
-        self.op(Op::Div, c, XY, &[Ctx::reg(v), sel(v, [2; 4])]);
+        // |ma| as an absolute value: the compiler then knows the divisor's sign.
+        self.divide_into(c, XY, Ctx::reg(v), abs(sel(v, [2; 4])))?;
         self.op(Op::Fmad, c, XY, &[Ctx::reg(c), one, one]);
         self.op(Op::Fmad, c, XY, &[Ctx::reg(c), half, mzero]);
         self.op(Op::F2if, c, W, &[sel(v, [3; 4])]);

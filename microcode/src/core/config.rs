@@ -47,8 +47,9 @@ pub struct Features;
 
 impl Features {
     /// RCP, DIV and IMOD are native operations of the core: only the core model has them (no
-    /// hardware builds the iterative divider any more); without the bit the compiler writes
-    /// them as multiply-add and integer sequences, which every build runs.
+    /// hardware builds the iterative divider); without the bit the compiler writes DIV, RCP
+    /// and the divisions of TXP, CUBE, RFL and ExtDivide as multiply-add sequences and MOD as
+    /// an integer ALU sequence (`compile/div.rs`), bit-exact with the divider.
     pub const DIVIDER: u32 = 1;
     /// The texture unit exists.
     pub const TEXTURE: u32 = 2;

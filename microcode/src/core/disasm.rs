@@ -155,6 +155,7 @@ pub fn listing(img: &Image) -> String {
     for (pc, i) in img.code.iter().enumerate() {
         let origin = match img.origin.get(pc) {
             Some(&crate::core::image::LIBRARY_ORIGIN) => "  ; binary64 library".to_string(),
+            Some(&crate::core::image::DIVISION_ORIGIN) => "  ; division routine".to_string(),
             Some(o) => format!("  ; tgsi {o}"),
             None => String::new(),
         };

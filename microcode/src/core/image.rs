@@ -68,12 +68,15 @@ pub struct Image {
     pub inputs: Vec<RegMap>,
     pub outputs: Vec<RegMap>,
     /// Per core instruction: the TGSI instruction index it came from ([`LIBRARY_ORIGIN`] for
-    /// the compiler's binary64 library).
+    /// the compiler's binary64 library, [`DIVISION_ORIGIN`] for its division routine).
     pub origin: Vec<u16>,
 }
 
 /// The origin of the instructions of the binary64 library, which no one TGSI instruction owns.
 pub const LIBRARY_ORIGIN: u16 = u16::MAX;
+/// The origin of the instructions of the shared division routine (`compile/div.rs`), which no
+/// one TGSI instruction owns either.
+pub const DIVISION_ORIGIN: u16 = u16::MAX - 1;
 
 /// An image that cannot be read.
 #[derive(Debug, Error, Clone, PartialEq, Eq)]

@@ -9,7 +9,8 @@
 //! Pipelined operations issue one slot per clock, all 16 slots whatever the write mask, so a lane's
 //! next instruction reads its registers 13 clocks after the lane's last slot issued: a
 //! read-to-writeback latency L <= 13 needs no hazard logic. The iterative divider stalls issue for
-//! 15 clocks per enabled slot. The transcendentals (RSQ, EX2, LG2, SIN, COS, POW) are compiled
+//! 15 clocks per enabled slot; a build without it runs DIV, RCP and IMOD's work as compiled
+//! sequences of the other units' operations (`compile/div.rs`). The transcendentals (RSQ, EX2, LG2, SIN, COS, POW) are compiled
 //! sequences of ordinary operations and the `Seq` unit's bit operations, 16 clocks each. Flow instructions that read predicates wait L clocks for the last SETP slot to reach
 //! writeback. END waits L clocks for the last write.
 
@@ -212,8 +213,8 @@ op_table! {
     Movw = 43, "MOVW", Cmp, 3, Reg, 2 * SLOTS, 0, MISC_LATENCY, "i = int32(R[B.index].(B.swz[0])) + sext10(target); if 0 <= i <= C.index: R[dst + i].c = A.c (relative write; the first 16 clocks read each lane's i; dst + C.index lies inside R), else dropped";
     Ddx = 22, "DDX", Fmad, 1, Reg, SLOTS + DERIV_BUBBLE, 0, LATENCY, "d.c = fsub(A(lane | 1).c, A(lane & 2).c): lanes 0,1 get 1 - 0, lanes 2,3 get 3 - 2";
     Ddy = 23, "DDY", Fmad, 1, Reg, SLOTS + DERIV_BUBBLE, 0, LATENCY, "d.c = fsub(A(lane | 2).c, A(lane & 1).c): lanes 0,2 get 2 - 0, lanes 1,3 get 3 - 1";
-    Rcp = 20, "RCP", Div, 1, Reg, SLOTS, 15, LATENCY, "d.c = frcp(A.c), correctly rounded; slots issue one after another, so d must not be a register A reads";
-    Div = 21, "DIV", Div, 2, Reg, SLOTS, 15, LATENCY, "d.c = fdiv(A.c, B.c), correctly rounded; d must not be a register A or B reads";
+    Rcp = 20, "RCP", Div, 1, Reg, SLOTS, 15, LATENCY, "d.c = frcp(A.c), correctly rounded; slots issue one after another, so d must not be a register A reads (the core model's divider, `Features::DIVIDER`; the hardware has none: its builds run RCP as a multiply-add sequence, compile/div.rs)";
+    Div = 21, "DIV", Div, 2, Reg, SLOTS, 15, LATENCY, "d.c = fdiv(A.c, B.c), correctly rounded; d must not be a register A or B reads (the core model's divider; on the hardware a multiply-add sequence, compile/div.rs)";
     Rsqr = 24, "RSQR", Seq, 1, Reg, SLOTS, 0, MISC_LATENCY, "d.c = rsq_reduce(A.c): 1.f * 2^p in [1, 4), p the parity of exp - 127 (arith::transcendental::steps)";
     Rsqt = 25, "RSQT", Seq, 1, Reg, SLOTS, 0, MISC_LATENCY, "d.c = rsq_seed(A.c): RSQ_SEED[p << 7 | f[22:16]] as an integer";
     Rsqf = 26, "RSQF", Seq, 2, Reg, SLOTS, 0, MISC_LATENCY, "d.c = rsq_finish(A.c, B.c): specials of |A|, else ldexp(B, -(E - p)/2)";
@@ -238,7 +239,7 @@ op_table! {
     Not = 39, "NOT", Int, 1, Reg, SLOTS, 0, MISC_LATENCY, "d.c = !A.c";
     Shl = 40, "SHL", Int, 2, Reg, SLOTS, 0, MISC_LATENCY, "d.c = ishl(A.c, B.c) (by B.c & 31)";
     Shr = 41, "SHR", Int, 2, Reg, SLOTS, 0, MISC_LATENCY, "d.c = ishr(A.c, B.c) (arithmetic, by B.c & 31)";
-    Imod = 42, "IMOD", Div, 2, Reg, SLOTS, 17, LATENCY, "d.c = imod(A.c, B.c): signed remainder (urem_steps, 32 steps); by 0 gives 0xFFFFFFFF; d must not be a register A or B reads";
+    Imod = 42, "IMOD", Div, 2, Reg, SLOTS, 17, LATENCY, "d.c = imod(A.c, B.c): signed remainder (urem_steps, 32 steps); by 0 gives 0xFFFFFFFF; d must not be a register A or B reads (the core model's divider; on the hardware the same steps on the integer ALU, compile/div.rs)";
     Tex = 44, "TEX", Tex, 1, Reg, SLOTS * TEX_STEPS, 0, LATENCY, "d = sample(unit B.index, target C.index, A as float coordinates) (decisions.md section 6)";
     Txf = 45, "TXF", Tex, 1, Reg, SLOTS * 2, 0, LATENCY, "d = texel(unit B.index, A as int32 coordinates)";
     Txq = 46, "TXQ", Tex, 1, Reg, SLOTS, 0, MISC_LATENCY, "d.c = A.c: the size descriptor of sampler unit `target` (width, height, depth, levels as int32; a move on the hardware); the model faults when no texture is bound";

@@ -529,13 +529,13 @@ mod tests {
     /// operation no hardware build has stays unsupported.
     #[test]
     fn a_missing_unit_is_named_apart_from_a_model_only_operation() {
-        let div = "FRAG\nDCL IN[0], GENERIC[0], LINEAR\nDCL OUT[0], COLOR\n\
-                   DIV OUT[0], IN[0], IN[0].yxwz\nEND\n";
-        assert!(check_supported(&image(div, &CoreConfig::default()), "board").is_ok());
-        match check_supported(&image(div, &CoreConfig::minimal()), "board") {
+        let and = "FRAG\nDCL IN[0], GENERIC[0], LINEAR\nDCL OUT[0], COLOR\n\
+                   AND OUT[0], IN[0], IN[0].yxwz\nEND\n";
+        assert!(check_supported(&image(and, &CoreConfig::default()), "board").is_ok());
+        match check_supported(&image(and, &CoreConfig::minimal()), "board") {
             Err(HwError::NotBuilt { op, unit, .. }) => {
-                assert_eq!(op, "DIV");
-                assert_eq!(unit, "the divider");
+                assert_eq!(op, "AND");
+                assert_eq!(unit, "the integer ALU");
             }
             other => panic!("expected NotBuilt, got {other:?}"),
         }
