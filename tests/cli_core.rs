@@ -39,8 +39,11 @@ fn compile_disasm_and_run_on_the_core() {
         listing.contains("; tgsi 0: MAD OUT[0], IN[0], IMM[0], IMM[0].zzzz"),
         "{listing}"
     );
+    // The product and the addend read two views of K0: the constant rule makes it a multiply
+    // into the destination and an add (the same bits: FMAD rounds the product anyway).
     assert!(
-        listing.contains("FMAD R1.xyzw, R0.xyzw, K0.xyzw, K0.zzzz"),
+        listing.contains("   0: FMAD R1.xyzw, R0.xyzw, K0.xyzw, -L0.xyzw")
+            && listing.contains("   1: FMAD R1.xyzw, R1.xyzw, L1.xyzw, K0.zzzz"),
         "{listing}"
     );
 
@@ -51,7 +54,7 @@ fn compile_disasm_and_run_on_the_core() {
         text.contains("K0 = {0x3f800000, 0x40000000, 0x3f000000, 0x00000000}"),
         "{text}"
     );
-    assert!(text.contains("   1: END"), "{text}");
+    assert!(text.contains("   2: END"), "{text}");
 
     for file in [&src, &img] {
         let run = bin()
@@ -73,9 +76,10 @@ fn compile_disasm_and_run_on_the_core() {
             String::from_utf8_lossy(&run.stderr)
         );
         let json = String::from_utf8_lossy(&run.stdout);
-        // (2*1 + 0.5, 3*2 + 0.5, 4*0.5 + 0.5, 5*0 + 0.5); FMAD 16 clocks + END 14.
+        // (2*1 + 0.5, 3*2 + 0.5, 4*0.5 + 0.5, 5*0 + 0.5); two FMADs of 16 clocks (the second
+        // reads the first's result, 13 clocks after it issued) + END 14.
         assert!(json.contains(r#""OUT[0]":[2.5,6.5,2.5,0.5]"#), "{json}");
-        assert!(json.contains(r#""cycles":30"#), "{json}");
+        assert!(json.contains(r#""cycles":46"#), "{json}");
         assert!(json.contains(r#""engine":"core""#), "{json}");
         let trace = String::from_utf8_lossy(&run.stderr);
         assert!(trace.contains("0: FMAD"), "{trace}");

@@ -1,19 +1,22 @@
-//! `FCmp`: binary32 comparison and the `MIN`/`MAX` selects, pipelined (one pair per clock).
+//! `FCmp`: binary32 comparison and the selects of `MIN`, `MAX` and `SEL`, pipelined (one pair
+//! per clock).
 //!
 //! Semantics (decisions.md section 2, the same as `microcode::arith::compare`): both operands
 //! are flushed first (a subnormal is a zero of its sign); a NaN makes the pair unordered (`lt`,
-//! `eq`, `gt` all clear); two zeros are equal whatever their signs. `min = lt ? a : b` and
-//! `max = gt ? a : b`, returning the chosen operand's bits, except that a chosen subnormal becomes
-//! a zero of its sign (so `min(NaN, x) = x`, `min(x, NaN)` = that NaN's bits).
+//! `eq`, `gt` all clear); two zeros are equal whatever their signs. `pick` is one operand's bits
+//! with a subnormal made a zero of its sign: by `mode`, `lt ? a : b` (`MIN`), `gt ? a : b`
+//! (`MAX`, so `min(NaN, x) = x`, `min(x, NaN)` = that NaN's bits), `b` or `a` (`SEL`'s choice,
+//! made by the caller's predicate).
 //!
 //! Timing: **latency 1 clock, throughput one pair per clock**: operands presented on `a`/`b`
-//! before rising edge *n*, and the same operands registered by the caller on `a1`/`b1` after it,
-//! give all outputs right after edge *n*. Logic: a 31-bit magnitude comparator (one carry chain)
-//! and sign logic before the edge, registered; the flush and the two 32-bit 2:1 selects of `min`
-//! and `max` after it, from the caller's registered operands (the comparator's path from the
-//! operand block RAMs is the core's longest without the selects in it, and a register of the
-//! flushed operands here would be 64 flip-flops beside the caller's, each a logic cell of its
-//! own).
+//! before rising edge *n*, and the same operands registered by the caller on `a1`/`b1` (with
+//! `mode`) after it, give all outputs right after edge *n*. Logic: a 31-bit magnitude
+//! comparator (one carry chain) and sign logic before the edge, registered; one 32-bit 2:1
+//! select and its flush after it, from the caller's registered operands (the comparator's path
+//! from the operand block RAMs is the core's longest without the select in it, and a register
+//! of the flushed operands here would be 64 flip-flops beside the caller's, each a logic cell
+//! of its own). One select serves the three operations: a select each, and their flushes, were
+//! about 100 logic cells more.
 use rust_hdl::prelude::*;
 
 /// Float comparator and min/max select; see the module documentation.
@@ -29,6 +32,8 @@ pub struct FCmp {
     pub a1: Signal<In, Bits<32>>,
     /// `b`, registered by the caller.
     pub b1: Signal<In, Bits<32>>,
+    /// What `pick` takes, with `a1`/`b1`: 0 `lt ? a : b`, 1 `gt ? a : b`, 2 `b`, 3 `a`.
+    pub mode: Signal<In, Bits<2>>,
     /// `a < b`.
     pub lt: Signal<Out, Bit>,
     /// `a == b` (`-0 == +0`, subnormals equal zero).
@@ -37,15 +42,13 @@ pub struct FCmp {
     pub gt: Signal<Out, Bit>,
     /// At least one operand is NaN.
     pub unordered: Signal<Out, Bit>,
-    /// `lt ? a : b` (flushed).
-    pub min: Signal<Out, Bits<32>>,
-    /// `gt ? a : b` (flushed).
-    pub max: Signal<Out, Bits<32>>,
+    /// The operand `mode` takes, flushed.
+    pub pick: Signal<Out, Bits<32>>,
 
     fa: Signal<Local, Bits<32>>,
     fb: Signal<Local, Bits<32>>,
-    fa1: Signal<Local, Bits<32>>,
-    fb1: Signal<Local, Bits<32>>,
+    take_a: Signal<Local, Bit>,
+    chosen: Signal<Local, Bits<32>>,
     nan: Signal<Local, Bit>,
     zeros: Signal<Local, Bit>,
     mag_lt: Signal<Local, Bit>,
@@ -109,22 +112,20 @@ impl Logic for FCmp {
         self.eq.next = self.eq_r.q.val();
         self.gt.next = self.gt_r.q.val();
         self.unordered.next = self.unordered_r.q.val();
-        // After the edge: the flushed registered operands, selected.
-        self.fa1.next = self.a1.val();
-        if self.a1.val().get_bits::<8>(23) == 0 {
-            self.fa1.next = bit_cast::<32, 1>(self.a1.val().get_bit(31).into()) << 31;
+        // After the edge: the registered operand chosen, flushed.
+        match self.mode.val().index() {
+            0 => self.take_a.next = self.lt_r.q.val(),
+            1 => self.take_a.next = self.gt_r.q.val(),
+            2 => self.take_a.next = false,
+            _ => self.take_a.next = true,
         }
-        self.fb1.next = self.b1.val();
-        if self.b1.val().get_bits::<8>(23) == 0 {
-            self.fb1.next = bit_cast::<32, 1>(self.b1.val().get_bit(31).into()) << 31;
+        self.chosen.next = self.b1.val();
+        if self.take_a.val() {
+            self.chosen.next = self.a1.val();
         }
-        self.min.next = self.fb1.val();
-        if self.lt_r.q.val() {
-            self.min.next = self.fa1.val();
-        }
-        self.max.next = self.fb1.val();
-        if self.gt_r.q.val() {
-            self.max.next = self.fa1.val();
+        self.pick.next = self.chosen.val();
+        if self.chosen.val().get_bits::<8>(23) == 0 {
+            self.pick.next = bit_cast::<32, 1>(self.chosen.val().get_bit(31).into()) << 31;
         }
     }
 }

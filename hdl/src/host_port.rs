@@ -30,7 +30,7 @@
 //! (the on-chip loader) reports the pause code as the run's fault.
 //!
 //! Word address map (32-bit words; every image word is little-endian as in the image file):
-//! - PROGRAM at [`PROGRAM_BASE`]: instruction `i`, bits `32k .. 32k+31` of its 112-bit word at
+//! - PROGRAM at [`PROGRAM_BASE`]: instruction `i`, bits `32k .. 32k+31` of its instruction word at
 //!   `PROGRAM_BASE + 4i + k` (`k` in 0..4; bits above 111 are not stored and read as zero).
 //! - CONSTANTS (K) at [`CONST_BASE`]: slot `s`, component `c` at `CONST_BASE + 4s + c`.
 //! - REGISTERS (R) at [`REG_BASE`]: register `r`, lane `l`, component `c` at

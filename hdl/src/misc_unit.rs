@@ -94,6 +94,7 @@ pub struct MiscUnit {
     d: [DFF<Bits<32>>; 3],
     s: [DFF<ResultSel>; 3],
     cond3: DFF<Bits<3>>,
+    pmode: DFF<Bits<2>>,
     c3: Signal<Local, Bits<32>>,
     cmp_true: Signal<Local, Bit>,
     c5: Signal<Local, Bits<32>>,
@@ -158,6 +159,7 @@ impl MiscUnit {
             d: Default::default(),
             s: Default::default(),
             cond3: Default::default(),
+            pmode: Default::default(),
             c3: Default::default(),
             cmp_true: Default::default(),
             c5: Default::default(),
@@ -173,7 +175,7 @@ impl Logic for MiscUnit {
     #[allow(clippy::collapsible_match)]
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(self, clock, r3, cond3, ia, ib, ic, iop);
+        dff_setup!(self, clock, r3, cond3, pmode, ia, ib, ic, iop);
         clock!(self, clock, fcmp, trans, tex);
         for i in 0..3 {
             self.d[i].clock.next = self.clock.val();
@@ -220,16 +222,6 @@ impl Logic for MiscUnit {
             ResultSel::Mov => {
                 self.early.next = self.a.val();
             }
-            ResultSel::Sel => {
-                // flush(p ? a : b): a subnormal becomes a zero of its sign.
-                self.early.next = self.b.val();
-                if self.p.val() {
-                    self.early.next = self.a.val();
-                }
-                if !self.early.val().get_bits::<8>(23).any() {
-                    self.early.next = self.early.val() & !bits::<32>(0x7FFF_FFFF);
-                }
-            }
             ResultSel::Sign => {
                 self.early.next = bits::<32>(0x3F80_0000);
                 if self.a.val().get_bit(31) & (self.i2f_mode.val() == 0) {
@@ -249,6 +241,18 @@ impl Logic for MiscUnit {
             _ => {}
         }
         self.r3.d.next = self.early.val();
+        // MIN, MAX and SEL are one select of the compare unit (flush(p ? a : b) for SEL).
+        self.pmode.d.next = bits::<2>(0);
+        match self.sel.val() {
+            ResultSel::Max => {
+                self.pmode.d.next = bits::<2>(1);
+            }
+            ResultSel::Sel => {
+                self.pmode.d.next = bits::<2>(2) | bit_cast::<2, 1>(self.p.val().into());
+            }
+            _ => {}
+        }
+        self.fcmp.mode.next = self.pmode.q.val();
         self.s[0].d.next = self.sel.val();
         self.cond3.d.next = self.cond.val();
 
@@ -280,7 +284,8 @@ impl Logic for MiscUnit {
                 self.cmp_true.next = true;
             }
         }
-        // The integer ALU: one adder (x + y + carry-in) for IADD, ISUB, INEG and IABS, one
+        // The integer ALU: one adder (x + y + carry-in) for IADD and ISUB (the compiler negates
+        // with ISUB from 0 and takes magnitudes with a shift, XOR and ISUB), one
         // logical right shifter for both shifts (SHL through bit reversal, SHR through the
         // sign XOR: `!(!a >> s)` fills with ones).
         self.shift.next = bit_cast::<32, 5>(self.ib.q.val().get_bits::<5>(0));
@@ -291,19 +296,6 @@ impl Logic for MiscUnit {
             IntOp::Isub => {
                 self.add_y.next = !self.ib.q.val();
                 self.add_c.next = true;
-            }
-            IntOp::Ineg => {
-                self.add_x.next = bits::<32>(0);
-                self.add_y.next = !self.ia.q.val();
-                self.add_c.next = true;
-            }
-            IntOp::Iabs => {
-                self.add_x.next = bits::<32>(0);
-                self.add_y.next = self.ia.q.val();
-                if self.ia.q.val().get_bit(31) {
-                    self.add_y.next = !self.ia.q.val();
-                    self.add_c.next = true;
-                }
             }
             _ => {}
         }
@@ -412,10 +404,13 @@ impl Logic for MiscUnit {
                 self.c3.next = self.xres.val();
             }
             ResultSel::Min => {
-                self.c3.next = self.fcmp.min.val();
+                self.c3.next = self.fcmp.pick.val();
             }
             ResultSel::Max => {
-                self.c3.next = self.fcmp.max.val();
+                self.c3.next = self.fcmp.pick.val();
+            }
+            ResultSel::Sel => {
+                self.c3.next = self.fcmp.pick.val();
             }
             ResultSel::Set => {
                 self.c3.next = bits::<32>(0);

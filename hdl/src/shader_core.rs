@@ -88,7 +88,7 @@ pub struct ShaderCore {
     x1_cond: DFF<Bits<3>>,
     x1_p: DFF<Bit>,
     // Slot controls to the writeback stage: bit 0 write R, 1 write P, 2 take the multiply-add
-    // (the long path), 3..5 scale, 6..7 saturate, 8..15 the R word (register, lane,
+    // (the long path), 3..5 zero, 6..7 saturate, 8..15 the R word (register, lane,
     // component); a clock in flip-flops, then a circular buffer in block RAM read 10 clocks
     // later for the long path or 4 for the short one (the write port takes one of them: the
     // retire rule keeps them apart).
@@ -113,8 +113,15 @@ pub struct ShaderCore {
     cur_clk: Signal<Local, Bits<5>>,
     rd_valid: DFF<Bit>,
     rd_lane: DFF<Bits<2>>,
-    rel_ext: Signal<Local, Bits<32>>,
-    rel_sum: Signal<Local, Bits<32>>,
+    // i = x + sext10(target), in range when 0 <= i <= C.index (at most 63): the low 11 bits of
+    // the sum with its carry, and whether x's upper 21 bits are 0, 1 or all ones (a 32-bit
+    // adder otherwise).
+    rel_t11: Signal<Local, Bits<11>>,
+    rel_sum: Signal<Local, Bits<12>>,
+    rel_hi0: Signal<Local, Bit>,
+    rel_hi1: Signal<Local, Bit>,
+    rel_hi_f: Signal<Local, Bit>,
+    rel_hi_ok: Signal<Local, Bit>,
     rel_in: Signal<Local, Bit>,
     rel_i: [DFF<Bits<8>>; 4],
     rel_ok: [DFF<Bit>; 4],
@@ -214,8 +221,12 @@ impl ShaderCore {
             cur_clk: Default::default(),
             rd_valid: Default::default(),
             rd_lane: Default::default(),
-            rel_ext: Default::default(),
+            rel_t11: Default::default(),
             rel_sum: Default::default(),
+            rel_hi0: Default::default(),
+            rel_hi1: Default::default(),
+            rel_hi_f: Default::default(),
+            rel_hi_ok: Default::default(),
             rel_in: Default::default(),
             rel_i: Default::default(),
             rel_ok: Default::default(),
@@ -371,13 +382,26 @@ impl Logic for ShaderCore {
             self.opb.use_raw.next = true;
             self.rd_valid.d.next = true;
         }
-        self.rel_ext.next = bit_cast::<32, 10>(self.dec.target.val());
+        self.rel_t11.next = bit_cast::<11, 10>(self.dec.target.val());
         if self.dec.target.val().get_bit(9) {
-            self.rel_ext.next = self.rel_ext.val() | !bits::<32>(0x3FF);
+            self.rel_t11.next = self.rel_t11.val() | bits::<11>(0x400);
         }
-        self.rel_sum.next = self.opb.raw.val() + self.rel_ext.val();
-        self.rel_in.next = !self.rel_sum.val().get_bit(31)
-            & !self.rel_sum.val().get_bits::<23>(8).any()
+        self.rel_sum.next = bit_cast::<12, 11>(self.opb.raw.val().get_bits::<11>(0))
+            + bit_cast::<12, 11>(self.rel_t11.val());
+        self.rel_hi0.next = !self.opb.raw.val().get_bits::<21>(11).any();
+        self.rel_hi1.next = self.opb.raw.val().get_bits::<21>(11) == bits::<21>(1);
+        // The sum's upper 21 bits are x's plus the carry, minus one for a negative offset: zero
+        // when x's are 0 (no carry) or all ones (a carry) for an offset >= 0, 0 (a carry) or 1
+        // (none) for a negative one.
+        self.rel_hi_f.next = self.opb.raw.val().get_bits::<21>(11) == bits::<21>(0x1F_FFFF);
+        self.rel_hi_ok.next = (!self.rel_sum.val().get_bit(11) & self.rel_hi0.val())
+            | (self.rel_sum.val().get_bit(11) & self.rel_hi_f.val());
+        if self.dec.target.val().get_bit(9) {
+            self.rel_hi_ok.next = (self.rel_sum.val().get_bit(11) & self.rel_hi0.val())
+                | (!self.rel_sum.val().get_bit(11) & self.rel_hi1.val());
+        }
+        self.rel_in.next = self.rel_hi_ok.val()
+            & !self.rel_sum.val().get_bits::<3>(8).any()
             & (self.rel_sum.val().get_bits::<8>(0) <= self.dec.c_index.val());
         if self.rd_valid.q.val() {
             match self.rd_lane.q.val().index() {
@@ -602,7 +626,6 @@ impl Logic for ShaderCore {
         self.meta_in.next = bit_cast::<16, 1>(self.we_slot.val().into())
             | (bit_cast::<16, 1>(self.wp_slot.val().into()) << 1)
             | (bit_cast::<16, 1>((self.dec.result.val() == ResultSel::Fmad).into()) << 2)
-            | (bit_cast::<16, 3>(self.dec.scale.val()) << 3)
             | (bit_cast::<16, 2>(self.dec.sat.val()) << 6)
             | (bit_cast::<16, 4>(self.dst_eff.val().get_bits::<4>(0)) << 12)
             | (bit_cast::<16, 4>(self.seq.slot.val()) << 8);
@@ -665,7 +688,6 @@ impl Logic for ShaderCore {
         self.wb.fmad.next = self.fmad.result.val();
         self.wb.misc.next = self.misc.result.val();
         self.wb.use_fmad.next = self.meta_out.val().get_bit(2);
-        self.wb.scale.next = self.meta_out.val().get_bits::<3>(3);
         self.wb.sat.next = self.meta_out.val().get_bits::<2>(6);
         // The writeback stage's output is registered: the write happens one clock later, at
         // the edge ending t+12 (t+6 on the short path; the units start at t+1).

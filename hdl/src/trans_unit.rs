@@ -59,6 +59,7 @@ pub struct TransUnit {
     e_sum: Signal<Local, Bits<11>>,
     ldexp: Signal<Local, Bits<32>>,
     wrap: Signal<Local, Bit>,
+    lg2_e: Signal<Local, Bits<9>>,
     lg2_m: Signal<Local, Bits<32>>,
     pick: Signal<Local, Bits<32>>,
     res: Signal<Local, Bits<32>>,
@@ -104,6 +105,7 @@ impl Default for TransUnit {
             e_sum: Default::default(),
             ldexp: Default::default(),
             wrap: Default::default(),
+            lg2_e: Default::default(),
             lg2_m: Default::default(),
             pick: Default::default(),
             res: Default::default(),
@@ -188,6 +190,8 @@ impl Logic for TransUnit {
             }
         }
         self.wrap.next = self.a1.val().get_bits::<4>(19) == bits::<4>(15);
+        self.lg2_e.next = bit_cast::<9, 8>(self.a1.val().get_bits::<8>(23)) - bits::<9>(127)
+            + bit_cast::<9, 1>(self.wrap.val().into());
         self.lg2_m.next = bits::<32>(0x3F80_0000) | (self.a1.val() & bits::<32>(0x007F_FFFF));
         if self.wrap.val() {
             self.lg2_m.next = bits::<32>(0x3F00_0000) | (self.a1.val() & bits::<32>(0x007F_FFFF));
@@ -247,9 +251,11 @@ impl Logic for TransUnit {
                 self.res.next = self.lg2_m.val() & !bits::<32>(0xFF);
             }
             TransOp::Lg2e => {
-                self.res.next = bit_cast::<32, 8>(self.a1.val().get_bits::<8>(23))
-                    - bits::<32>(127)
-                    + bit_cast::<32, 1>(self.wrap.val().into());
+                // -127..=128 as int32: a 9-bit difference, sign-extended.
+                self.res.next = bit_cast::<32, 9>(self.lg2_e.val());
+                if self.lg2_e.val().get_bit(8) {
+                    self.res.next = bit_cast::<32, 9>(self.lg2_e.val()) | !bits::<32>(0x1FF);
+                }
             }
             TransOp::Lg2i => {
                 self.res.next = bit_cast::<32, 9>(self.ex2_inv_rom.rd.val().get_bits::<9>(23));

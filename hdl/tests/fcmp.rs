@@ -67,6 +67,13 @@ fn vectors() -> Vec<(u32, u32)> {
     v
 }
 
+/// The flags and what `pick` gives in `mode` (0 MIN, 1 MAX, 2 SEL of b, 3 SEL of a).
+fn expected(a: u32, b: u32, mode: usize) -> (u64, u32) {
+    let (flags, min, max) = reference(a, b);
+    let pick = [min, max, flush_bits(b), flush_bits(a)][mode];
+    (flags, pick)
+}
+
 #[test]
 fn fcmp_hand_checked() {
     assert_eq!(
@@ -97,23 +104,26 @@ fn fcmp_simulation_matches_host() {
     let mut uut = FCmp::default();
     uut.connect_all();
     check_all(&uut).expect("FCmp passes rust-hdl's checks");
-    for &(a, b) in &v {
+    for (n, &(a, b)) in v.iter().enumerate() {
+        // Each pair once per select: MIN, MAX, SEL taking b, SEL taking a.
+        let mode = n % 4;
         uut.a.next = (a as u64).into();
         uut.b.next = (b as u64).into();
         // The registered operands the caller provides after the edge (held across it here).
         uut.a1.next = (a as u64).into();
         uut.b1.next = (b as u64).into();
+        uut.mode.next = (mode as u64).into();
         tick(&mut uut, |u| &mut u.clock);
         let flags = uut.lt.val() as u64
             | (uut.eq.val() as u64) << 1
             | (uut.gt.val() as u64) << 2
             | (uut.unordered.val() as u64) << 3;
-        let got = (
-            flags,
-            uut.min.val().index() as u32,
-            uut.max.val().index() as u32,
+        let got = (flags, uut.pick.val().index() as u32);
+        assert_eq!(
+            got,
+            expected(a, b, mode),
+            "fcmp({a:08x}, {b:08x}) mode {mode}"
         );
-        assert_eq!(got, reference(a, b), "fcmp({a:08x}, {b:08x})");
     }
 }
 
@@ -143,6 +153,10 @@ fn fcmp_verilog() {
             name: "b1",
             width: 32,
         },
+        Port {
+            name: "mode",
+            width: 2,
+        },
     ];
     let outs = [
         Port {
@@ -162,11 +176,7 @@ fn fcmp_verilog() {
             width: 1,
         },
         Port {
-            name: "min",
-            width: 32,
-        },
-        Port {
-            name: "max",
+            name: "pick",
             width: 32,
         },
     ];
@@ -176,14 +186,16 @@ fn fcmp_verilog() {
     let vecs = vectors();
     let rows: Vec<Vec<u64>> = vecs
         .iter()
-        .map(|&(a, b)| vec![a as u64, b as u64, a as u64, b as u64])
+        .enumerate()
+        .map(|(n, &(a, b))| vec![a as u64, b as u64, a as u64, b as u64, (n % 4) as u64])
         .collect();
-    for (r, &(a, b)) in verilator_run(&exe, &rows).iter().zip(&vecs) {
-        let got = (
-            r[0] | r[1] << 1 | r[2] << 2 | r[3] << 3,
-            r[4] as u32,
-            r[5] as u32,
+    for (n, (r, &(a, b))) in verilator_run(&exe, &rows).iter().zip(&vecs).enumerate() {
+        let got = (r[0] | r[1] << 1 | r[2] << 2 | r[3] << 3, r[4] as u32);
+        assert_eq!(
+            got,
+            expected(a, b, n % 4),
+            "Verilator fcmp({a:08x}, {b:08x}) mode {}",
+            n % 4
         );
-        assert_eq!(got, reference(a, b), "Verilator fcmp({a:08x}, {b:08x})");
     }
 }

@@ -255,9 +255,9 @@ fn measure_blocks() {
     let w = "module wrap(input clk, input din, output dout);
   reg [63:0] sh; always @(posedge clk) sh <= {sh[62:0], din};
   reg [63:0] sh1; always @(posedge clk) sh1 <= sh;
-  wire lt, eq, gt, un; wire [31:0] mn, mx; reg [67:0] ro;
-  top u(.clock(clk), .a(sh[31:0]), .b(sh[63:32]), .a1(sh1[31:0]), .b1(sh1[63:32]), .lt(lt), .eq(eq), .gt(gt), .unordered(un), .min(mn), .max(mx));
-  always @(posedge clk) ro <= {lt, eq, gt, un, mn, mx};
+  wire lt, eq, gt, un; wire [31:0] pk; reg [35:0] ro;
+  top u(.clock(clk), .a(sh[31:0]), .b(sh[63:32]), .a1(sh1[31:0]), .b1(sh1[63:32]), .mode(sh1[1:0]), .lt(lt), .eq(eq), .gt(gt), .unordered(un), .pick(pk));
+  always @(posedge clk) ro <= {lt, eq, gt, un, pk};
   assign dout = ^ro;
 endmodule
 ";
@@ -288,11 +288,7 @@ endmodule
             width: 1,
         },
         Port {
-            name: "min",
-            width: 32,
-        },
-        Port {
-            name: "max",
+            name: "pick",
             width: 32,
         },
     ];

@@ -757,19 +757,21 @@ fn random_programs_agree_and_cover_everything_lowered() {
         }
         for run in 0..3 {
             let inputs = random_inputs(&mut g.rng);
-            // Random programs may need more registers and instructions than the board build;
-            // every third run is on a build without the divider (`compile/div.rs`).
-            let full = CoreConfig::default();
+            // Random programs may need more registers, instructions and mask frames than the
+            // board build; two runs in three are on the board's units (no divider:
+            // `compile/div.rs`), the third on a build with the divider.
+            let board = CoreConfig::default();
             let features = if run == 2 {
-                full.features & !microcode::core::config::Features::DIVIDER
+                board.features | microcode::core::config::Features::DIVIDER
             } else {
-                full.features
+                board.features
             };
             let big = CoreConfig {
                 registers: 48,
                 program_size: 1024,
+                mask_stack_depth: 8,
                 features,
-                ..full
+                ..board
             };
             match diff_with(&p, &inputs, &[1], &big) {
                 Ok(_) => {}
@@ -1075,9 +1077,13 @@ fn double_opcodes_agree_and_the_hardware_refuses_them() {
 
 #[test]
 fn cycles_follow_the_isa_table() {
-    // ADD (16) + RCP of one component (16 + 15 * 4) + END (14).
+    // ADD (16) + RCP of one component on the divider (16 + 15 * 4) + END (14).
     let p = parse("ADD OUT[0], IN[0], IN[1]\nRCP OUT[1].x, IN[0].x\nEND\n");
-    let c = compile(&p, &CoreConfig::default()).expect("compiles");
+    let with_divider = CoreConfig {
+        features: CoreConfig::default().features | microcode::core::config::Features::DIVIDER,
+        ..CoreConfig::default()
+    };
+    let c = compile(&p, &with_divider).expect("compiles");
     let out = sim::core_model::run(&c.image, &RunInputs::default()).expect("runs");
     assert_eq!(out.cycles, Some(16 + 76 + 14));
     assert_eq!(out.instructions, Some(3));

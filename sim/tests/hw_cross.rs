@@ -274,9 +274,6 @@ impl CoreGen {
         if self.pick(4) == 0 {
             i.sat = self.pick(3) as u8;
         }
-        if self.pick(4) == 0 {
-            i.scale = self.pick(7) as u8;
-        }
         i.cond = Cond::ALL[self.pick(8) as usize];
         if self.pick(5) == 0 {
             i.pw = 1 + self.pick(2) as u8;
@@ -713,7 +710,9 @@ fn volume_cube_and_shadow_sampling_match_the_reference_on_rtl_and_verilator() {
                 .collect()
         };
         let (texture, what) = if is_cube {
-            let size = [1, 2, 4, 8][(n / 4) % 4];
+            // The board's 256 texels hold cube maps of up to 4 x 4 faces (the faces are laid
+            // out a power of two apart, and a repeating face's size is a power of two).
+            let size = [1, 2, 4, 4][(n / 4) % 4];
             let t = Texture::new_cube(size, Format::Rgba, unorm(&mut rng, 6 * size * size))
                 .expect("a valid cube map")
                 .with_wrap([wrap[(n / 4) % 2], wrap[(n / 8) % 2], Wrap::Repeat]);
@@ -722,7 +721,7 @@ fn volume_cube_and_shadow_sampling_match_the_reference_on_rtl_and_verilator() {
             let (w, h, d, clamp) = [
                 (4, 4, 4, false),
                 (3, 5, 3, true),
-                (8, 8, 8, false),
+                (8, 8, 4, false),
                 (2, 1, 8, false),
             ][(n / 4) % 4];
             let t = Texture::new(w, h, d, Format::Rgba, unorm(&mut rng, w * h * d))

@@ -161,8 +161,8 @@ pub fn fdiv_by_mersenne(x: u32, k: u32) -> u32 {
     mul(q1, pk)
 }
 
-/// `MOD` as the integer ALU's sequence computes it: magnitudes by `IABS` (so `|i32::MIN|` is
-/// 2^31 as unsigned), then 32 restoring steps, each shifting the dividend's top bit into the
+/// `MOD` as the integer ALU's sequence computes it: magnitudes by `(x ^ s) - s` with `s = x >> 31` (so
+/// `|i32::MIN|` is 2^31 as unsigned), then 32 restoring steps, each shifting the dividend's top bit into the
 /// remainder (`r = 2r + bit`) and subtracting the divisor where it fits, which the sign of
 /// `r - B` tells (`r < 2B <= 2^32`); the dividend's sign applied by `(r ^ s) - s`; `0xFFFFFFFF`
 /// for a zero divisor. Equal to [`super::imod`] for every pair of operands.

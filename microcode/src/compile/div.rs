@@ -790,8 +790,12 @@ impl Ctx<'_> {
                 rep: rep.to_vec(),
             };
             // Magnitudes (|i32::MIN| is 2^31 as unsigned), remainder 0, the pass counter.
-            o.op(Op::Iabs, m, &[Arg::Den]);
-            o.op(Op::Iabs, x, &[Arg::Num]);
+            // |v| = (v ^ s) - s with s = v >> 31 (arithmetic), s in t.
+            for (mag, side) in [(m, Arg::Den), (x, Arg::Num)] {
+                o.op(Op::Shr, t, &[side, k31]);
+                o.op(Op::Xor, mag, &[side, v(t)]);
+                o.op(Op::Isub, mag, &[v(mag), v(t)]);
+            }
             o.op(Op::Mov, r, &[zero]);
             o.op(Op::Mov, n, &[passes]);
             let start = o.c.code.len();

@@ -297,7 +297,7 @@ impl Em<'_, '_> {
 
     /// -1 in the components `m` of `d` where `src` is not 0, else 0 (`t` is clobbered).
     fn nonzero(&mut self, d: u8, m: u8, src: Operand, t: u8) {
-        self.o(Op::Ineg, t, m, &[src]);
+        self.o(Op::Isub, t, m, &[self.zero(), src]);
         self.o(Op::Or, d, m, &[src, self.v(t)]);
         self.o(Op::Shr, d, m, &[self.v(d), self.k(31)]);
     }
@@ -634,7 +634,7 @@ impl Em<'_, '_> {
         self.o(Op::Iadd, E, HI, &[self.v(B), self.k(10)]);
         self.call(Routine::Shr);
         // Subtract: X = -X (64-bit) where the flag is set.
-        self.o(Op::Ineg, T0, ALL, &[self.v(X)]);
+        self.o(Op::Isub, T0, ALL, &[self.zero(), self.v(X)]);
         self.o(Op::Or, T1, LO, &[self.v(X), self.v(T0)]);
         self.o(Op::Shr, T1, LO, &[self.v(T1), self.k(31)]);
         self.o(Op::Iadd, T0, HI, &[self.v(T0), self.up(T1)]);
@@ -685,7 +685,7 @@ impl Em<'_, '_> {
         self.o(Op::Mov, B, ALL, &[self.k(0x4254_0000)]); // 53.0
         let start = self.c.code.len();
         self.o(Op::And, T0, ALL, &[self.lo(X), self.k(1)]);
-        self.o(Op::Ineg, T0, ALL, &[self.v(T0)]);
+        self.o(Op::Isub, T0, ALL, &[self.zero(), self.v(T0)]);
         self.o(Op::And, T0, ALL, &[self.v(T0), self.v(A)]);
         self.o(Op::Iadd, N, ALL, &[self.v(N), self.v(T0)]);
         self.limbs_carry(N);

@@ -234,7 +234,7 @@ fn compare(c: &mut Ctx, inst: &Instruction, a: Operand, b: Operand) -> Result<()
     // h = |high|; t = -1 where the low word is not 0; n = -1 where the value is a NaN:
     // 0x7FF00000 - |high| - (low != 0) < 0.
     c.op(Op::And, h, 0xF, &[Ctx::reg(s), magnitude]);
-    c.op(Op::Ineg, t, 0xF, &[Ctx::reg(l)]);
+    c.ineg(t, 0xF, Ctx::reg(l))?;
     c.op(Op::Or, t, 0xF, &[Ctx::reg(t), Ctx::reg(l)]);
     c.op(Op::Shr, t, 0xF, &[Ctx::reg(t), thirty_one]);
     c.op(Op::Isub, n, 0xF, &[inf_hi, Ctx::reg(h)]);
@@ -242,7 +242,7 @@ fn compare(c: &mut Ctx, inst: &Instruction, a: Operand, b: Operand) -> Result<()
     c.op(Op::Shr, n, 0xF, &[Ctx::reg(n), thirty_one]);
     // h = -1 where the value is not a zero; -0 becomes +0.
     c.op(Op::Or, h, 0xF, &[Ctx::reg(h), Ctx::reg(l)]);
-    c.op(Op::Ineg, t, 0xF, &[Ctx::reg(h)]);
+    c.ineg(t, 0xF, Ctx::reg(h))?;
     c.op(Op::Or, h, 0xF, &[Ctx::reg(h), Ctx::reg(t)]);
     c.op(Op::Shr, h, 0xF, &[Ctx::reg(h), thirty_one]);
     c.op(Op::And, s, 0xF, &[Ctx::reg(s), Ctx::reg(h)]);
@@ -285,7 +285,7 @@ fn compare(c: &mut Ctx, inst: &Instruction, a: Operand, b: Operand) -> Result<()
     let one = c.lit(ONE, false)?;
     let d = c.dst(inst)?;
     if op == Opcode::Dseq {
-        c.op(Op::Ineg, l, 0xF, &[Ctx::reg(s)]);
+        c.ineg(l, 0xF, Ctx::reg(s))?;
         c.op(Op::Or, s, 0xF, &[Ctx::reg(s), Ctx::reg(l)]);
         c.op(
             Op::Or,
@@ -308,7 +308,7 @@ fn compare(c: &mut Ctx, inst: &Instruction, a: Operand, b: Operand) -> Result<()
     c.op(Op::Or, n, 0xF, &[Ctx::reg(n), Ctx::reg(l)]);
     c.op(Op::Shr, n, 0xF, &[Ctx::reg(n), thirty_one]);
     // s = -1 where the high words are equal; h = less: high less, or high equal and low less.
-    c.op(Op::Ineg, l, 0xF, &[Ctx::reg(s)]);
+    c.ineg(l, 0xF, Ctx::reg(s))?;
     c.op(Op::Or, s, 0xF, &[Ctx::reg(s), Ctx::reg(l)]);
     c.op(Op::Not, s, 0xF, &[reg(s, [0, 0, 2, 2])]);
     c.op(Op::Shr, s, 0xF, &[Ctx::reg(s), thirty_one]);

@@ -3,8 +3,10 @@
 //!
 //! Integer source modifiers: negate and absolute are int32 operations (`decisions.md` section 2),
 //! Complement, Bias, Scale2X and ExtDivide keep their binary32 definitions (as `sim::reference`),
-//! so a modified integer operand is computed into scratch with INEG / IABS / FMAD / DIV; the read
-//! path's sign-bit modifiers are never used on integer operands.
+//! so a modified integer operand is computed into scratch with the integer negation and magnitude
+//! ([`Ctx::ineg`], [`Ctx::iabs`]: the integer ALU adds, subtracts, shifts and does logic, and
+//! these are its sequences), FMAD and DIV; the read path's sign-bit modifiers are never used on
+//! integer operands.
 
 use super::{CompileError, Ctx};
 use crate::core::isa::{Op, Operand};
@@ -27,7 +29,32 @@ pub(crate) fn is_int(op: Opcode) -> bool {
     )
 }
 
+/// The literal integer -1, whose low five bits shift by 31 (`SHR` shifts by `B & 31`).
+pub(crate) const INT_MINUS_ONE: u32 = 0xFFFF_FFFF;
+
 impl Ctx<'_> {
+    /// `d = -src` (int32, wrapping): `ISUB` from the literal 0.
+    pub(crate) fn ineg(&mut self, d: u8, mask: u8, src: Operand) -> Result<usize, CompileError> {
+        let zero = self.lit(super::operand::ZERO, false)?;
+        Ok(self.op(Op::Isub, d, mask, &[zero, src]))
+    }
+
+    /// `d = |src|` (int32, wrapping: `|i32::MIN|` is `i32::MIN`, 2^31 as unsigned), as
+    /// `(src ^ m) - m` with `m = src >> 31` (arithmetic: -1 or 0) in `t`, which must not be
+    /// `src`'s register.
+    pub(crate) fn iabs(
+        &mut self,
+        d: u8,
+        mask: u8,
+        src: Operand,
+        t: u8,
+    ) -> Result<usize, CompileError> {
+        let by_31 = self.lit(INT_MINUS_ONE, false)?;
+        self.op(Op::Shr, t, mask, &[src, by_31]);
+        self.op(Op::Xor, d, mask, &[src, Self::reg(t)]);
+        Ok(self.op(Op::Isub, d, mask, &[Self::reg(d), Self::reg(t)]))
+    }
+
     /// An integer source operand (`sim::reference` order): swizzle, EXT_SWZ negates and the
     /// operand negate as int32 negations, then Complement, Bias and Scale2X as binary32
     /// operations on the bits, then absolute and negate as int32 operations, then ExtDivide as
@@ -61,7 +88,7 @@ impl Ctx<'_> {
         self.op(Op::Mov, t, 0xF, &[o]);
         o = Self::reg(t);
         if neg_mask != 0 {
-            self.op(Op::Ineg, t, neg_mask, &[o]);
+            self.ineg(t, neg_mask, o)?;
         }
         if m.complement {
             let (one, mone) = (
@@ -85,10 +112,15 @@ impl Ctx<'_> {
             self.op(Op::Fmad, t, 0xF, &[o, two, mzero]);
         }
         if m.absolute {
-            self.op(Op::Iabs, t, 0xF, &[o]);
+            // The sign mask is dead once the absolute value is made: its register is free
+            // again for what reads the operand.
+            let mark = self.scratch_used;
+            let sign = self.scratch();
+            self.iabs(t, 0xF, o, sign)?;
+            self.scratch_used = mark;
         }
         if m.negate {
-            self.op(Op::Ineg, t, 0xF, &[o]);
+            self.ineg(t, 0xF, o)?;
         }
         match divide {
             ExtSel::One => {}
@@ -424,9 +456,9 @@ pub(crate) fn lower(c: &mut Ctx, inst: &Instruction) -> Result<(), CompileError>
         Opcode::Shr => c.op(Op::Shr, dst, mask, &[a, bx]),
         Opcode::Mod => return c.remainder_into(dst, mask, a, b),
         Opcode::Sad => {
-            let t = c.scratch();
+            let (t, sign) = (c.scratch(), c.scratch());
             c.op(Op::Isub, t, mask, &[a, b]);
-            c.op(Op::Iabs, t, mask, &[Ctx::reg(t)]);
+            c.iabs(t, mask, Ctx::reg(t), sign)?;
             c.op(Op::Iadd, dst, mask, &[Ctx::reg(t), cc])
         }
         Opcode::Ara => {

@@ -12,7 +12,8 @@ use super::alloc::Place;
 use super::operand::{splat, HALF, L128, ONE, TWO, ZERO};
 use super::trans::Trans;
 use super::{CompileError, Ctx};
-use crate::core::isa::{Cond, Instr, Op, Operand, SWZ_ONE, SWZ_ZERO};
+use crate::core::isa::{Cond, Instr, Op, Operand, SrcFile, SWZ_ONE, SWZ_ZERO};
+use crate::tgsi::opcode::OperandType;
 use crate::tgsi::{File, Instruction, Opcode};
 
 /// The destination of the TGSI instruction on the core.
@@ -21,7 +22,9 @@ pub(crate) struct Dst {
     pub reg: u8,
     pub mask: u8,
     sat: u8,
-    scale: u8,
+    /// MODULATE's factor as binary32 bits (1.0: none); float results only, as in the
+    /// reference model.
+    factor: u32,
     /// ADDR destinations: the float result is converted with this operation (F2IF, F2IR).
     conv: Option<Op>,
 }
@@ -59,7 +62,7 @@ impl Ctx<'_> {
         }
         // Only float results are converted (`decisions.md` section 2); moves and integer
         // results keep their bits.
-        let float_result = inst.opcode.info().dst_type == crate::tgsi::opcode::OperandType::Float;
+        let float_result = inst.opcode.info().dst_type == OperandType::Float;
         let conv = match (d.reg.file, inst.opcode) {
             (File::Address, Opcode::Arr) => Some(Op::F2ir),
             (File::Address, Opcode::Arl) => Some(Op::F2if),
@@ -85,7 +88,11 @@ impl Ctx<'_> {
             reg,
             mask: d.write_mask & 0xF,
             sat: inst.saturate as u8,
-            scale: d.modulate as u8,
+            factor: if float_result || inst.opcode.info().dst_type == OperandType::Untyped {
+                d.modulate.factor().to_bits()
+            } else {
+                ONE
+            },
             conv,
         })
     }
@@ -105,7 +112,7 @@ impl Ctx<'_> {
         i.target = target;
         if let Some(conv) = d
             .conv
-            .filter(|_| op == Op::Mov && d.sat == 0 && d.scale == 0)
+            .filter(|_| op == Op::Mov && d.sat == 0 && d.factor == ONE)
         {
             self.op(conv, d.reg, m, &src[..1]);
             return;
@@ -115,23 +122,55 @@ impl Ctx<'_> {
             let t = self.scratch();
             i.dst = t;
             i.wmask = m;
-            i.sat = d.sat;
-            i.scale = d.scale;
             for (k, s) in src.iter().enumerate().take(3) {
                 i.src[k] = *s;
             }
-            self.emit(i);
+            self.emit_dst(i, d);
             self.op(conv, d.reg, m, &[Ctx::reg(t)]);
             return;
         }
         i.dst = d.reg;
         i.wmask = m;
-        i.sat = d.sat;
-        i.scale = d.scale;
         for (k, s) in src.iter().enumerate().take(3) {
             i.src[k] = *s;
         }
+        self.emit_dst(i, d);
+    }
+
+    /// Emits `i` (destination, write mask and predicated write set) with the TGSI
+    /// destination's MODULATE and saturate. The core has no scale stage: a modulated result is
+    /// written unsaturated, then multiplied in place by its power of two (`FMAD x, 2^k, -0`, the
+    /// reference model's `mul` bit for bit), which saturates, under the same write mask and
+    /// predicated write.
+    pub(crate) fn emit_dst(&mut self, mut i: Instr, d: Dst) {
+        if d.factor == ONE {
+            i.sat = d.sat;
+            self.emit(i);
+            return;
+        }
+        i.sat = 0;
         self.emit(i);
+        let mut m = Instr::new(Op::Fmad);
+        m.dst = i.dst;
+        m.wmask = i.wmask;
+        m.pw = i.pw;
+        m.sat = d.sat;
+        m.src[0] = Ctx::reg(i.dst);
+        m.src[1] = self.literal_or_constant(d.factor, false);
+        m.src[2] = self.literal_or_constant(ZERO, true);
+        self.emit(m);
+    }
+
+    /// All components `bits` (negated when `neg`): a literal where the core's set has it, else a
+    /// constant of the image.
+    fn literal_or_constant(&mut self, bits: u32, neg: bool) -> Operand {
+        self.lit(bits, neg).unwrap_or_else(|_| Operand {
+            file: SrcFile::K,
+            index: self.alloc.data([bits; 4]),
+            swz: [0, 1, 2, 3],
+            neg: if neg { 0xF } else { 0 },
+            abs: false,
+        })
     }
 
     /// SETP for the other lowering files.
@@ -417,12 +456,10 @@ pub(crate) fn instruction(c: &mut Ctx, inst: &Instruction) -> Result<(), Compile
         i.cond = cond;
         i.dst = d.reg;
         i.wmask = d.mask;
-        i.sat = d.sat;
-        i.scale = d.scale;
         i.src[0] = a;
         i.src[1] = b;
         if d.mask != 0 {
-            c.emit(i);
+            c.emit_dst(i, d);
         }
         return Ok(());
     }

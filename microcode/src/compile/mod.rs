@@ -35,7 +35,7 @@ mod trans;
 pub const LIBRARY_REGISTERS: usize = dlib::REGISTERS;
 
 use crate::core::image::Image;
-use crate::core::isa::{Instr, Op, Operand, SrcFile, Unit};
+use crate::core::isa::{DstKind, Instr, Op, Operand, SrcFile, Unit};
 use crate::core::CoreConfig;
 use crate::tgsi::{text, Opcode, Program};
 use std::fmt::Write;
@@ -320,7 +320,16 @@ pub(crate) struct Ctx<'a> {
 
 impl Ctx<'_> {
     /// Appends a core instruction; returns its address.
-    fn emit(&mut self, mut i: Instr) -> usize {
+    fn emit(&mut self, i: Instr) -> usize {
+        // The registers the rules below borrow hold a value only until the instruction has
+        // read it, so they are free again for the rest of the sequence.
+        let mark = self.scratch_used;
+        let at = self.emit_obeying_rules(i);
+        self.scratch_used = mark;
+        at
+    }
+
+    fn emit_obeying_rules(&mut self, mut i: Instr) -> usize {
         // The constant rule (one K vector view per instruction, `Instr::breaks_constant_rule`;
         // the model-only operations never reach the hardware and are left alone).
         if i.breaks_constant_rule() && !matches!(i.op.info().unit, Unit::Double | Unit::Div) {
@@ -337,7 +346,6 @@ impl Ctx<'_> {
                     let mut mul = i;
                     mul.src[2] = minus_zero;
                     mul.sat = 0;
-                    mul.scale = 0;
                     self.emit(mul);
                     let mut add = i;
                     add.src[0] = Ctx::reg(i.dst);
@@ -345,9 +353,17 @@ impl Ctx<'_> {
                     return self.emit(add);
                 }
             }
-            // Otherwise the first K view stays and every other one is moved into a scratch
-            // register (the whole vector, bits kept) and read from there with its own swizzle
-            // and modifiers.
+            // Otherwise the first K view stays and every other one is moved into a register
+            // (the whole vector, bits kept) and read from there with its own swizzle and
+            // modifiers: into the destination when the instruction writes all of it
+            // unpredicated and reads it nowhere (no register borrowed), else into scratch.
+            let mut spare = (i.op.info().dst == DstKind::Reg
+                && i.wmask == 0xF
+                && i.pw == 0
+                && !i
+                    .value_operands()
+                    .any(|(_, o)| o.file == SrcFile::R && o.index == i.dst))
+            .then_some(i.dst);
             let mut first = None;
             let reads: Vec<usize> = i.value_operands().map(|(k, _)| k).collect();
             for k in reads {
@@ -358,7 +374,10 @@ impl Ctx<'_> {
                     None => first = Some(view),
                     Some(v) if v == view => {}
                     Some(_) => {
-                        let t = self.scratch();
+                        let t = match spare.take() {
+                            Some(d) => d,
+                            None => self.scratch(),
+                        };
                         let mut m = Instr::new(Op::Mov);
                         m.dst = t;
                         m.src[0] = Operand {

@@ -11,7 +11,8 @@
 //!
 //! Each sequence works on one component of one or two scratch registers and ends with a bit
 //! operation, which the caller writes to its destination (with the destination's modifiers).
-//! Lengths (16 clocks each): RSQ 13, EX2 9, LG2 24, SIN or COS 20, POW 34.
+//! Lengths (16 clocks each): RSQ 14, EX2 10, LG2 25, SIN or COS 22, POW 36 (a step that reads
+//! two constants is two instructions, the constant rule of `isa::Instr::breaks_constant_rule`).
 
 use super::operand::splat;
 use super::{CompileError, Ctx};

@@ -1,8 +1,7 @@
 //! Image -> text: the disassembler, also the trace printer of the core model.
 //!
 //! Syntax of one instruction:
-//! `FMAD.sat.x2 R3.xy__, -K4.xxxx, |R1.wzyx|, L1` (`.sat` / `.satnv`, MODULATE scale `.x2` ...,
-//! write mask with `_` for disabled components, predicated write `(P)` / `(!P)`, compare condition
+//! `FMAD.sat R3.xy__, -K4.xxxx, |R1.wzyx|, L1` (`.sat` / `.satnv`, write mask with `_` for disabled components, predicated write `(P)` / `(!P)`, compare condition
 //! after SET/SETP, branch targets `-> 12`). Operands: optional `-` (all components negated) or a
 //! `neg=` mask suffix, `|...|` for the absolute value, file `R`/`K`/`L` and index, swizzle letters
 //! with `0` and `1` for the literal selectors.
@@ -12,7 +11,6 @@ use super::isa::{DstKind, Instr, Op, Operand, SrcFile, Unit};
 use std::fmt::Write;
 
 const SWZ: [char; 8] = ['x', 'y', 'z', 'w', '0', '1', '?', '?'];
-const SCALE: [&str; 7] = ["", ".x2", ".x4", ".x8", ".d2", ".d4", ".d8"];
 
 fn mask_text(m: u8) -> String {
     (0..4)
@@ -51,7 +49,6 @@ pub fn instr_text(i: &Instr) -> String {
     } else if i.sat == 2 {
         t.push_str(".satnv");
     }
-    t.push_str(SCALE.get(usize::from(i.scale)).copied().unwrap_or(".x?"));
     let mut parts = Vec::new();
     match info.dst {
         DstKind::Reg => {
@@ -184,13 +181,12 @@ mod tests {
         assert_eq!(instr_text(&i), "SETP.NE P.x___, -|R3.xxxx|, L0.xyzw");
         let mut m = Instr::new(Op::Fmad);
         m.sat = 1;
-        m.scale = 1;
         m.wmask = 0b1010;
         m.src[1].neg = 0b0101;
         m.src[2].swz = [4, 5, 4, 5];
         assert_eq!(
             instr_text(&m),
-            "FMAD.sat.x2 R0._y_w, L0.xyzw, L0.xyzw.neg(x_z_), L0.0101"
+            "FMAD.sat R0._y_w, L0.xyzw, L0.xyzw.neg(x_z_), L0.0101"
         );
     }
 }

@@ -3,7 +3,7 @@
 //! Layout, all little-endian:
 //! ```text
 //! 0   "TGCI"                      magic
-//! 4   u16 major, u16 minor        version (2.0)
+//! 4   u16 major, u16 minor        version (3.0)
 //! 8   u32 header length           = CONFIG_BYTES + 4
 //! 12  CoreConfig::to_bytes, u8 processor, 3 zero bytes
 //! ..  sections: u32 tag (4 ASCII), u32 payload length, payload
@@ -16,8 +16,9 @@
 //!     ORIG  2 bytes per instruction: the TGSI instruction index it came from
 //! end u32 CRC-32 (IEEE) of every byte before it
 //! ```
-//! A reader of version 2.x skips sections it does not know; a different major version is refused
-//! (1.x images hold 120-bit instruction words with 8-bit register indices).
+//! A reader of version 3.x skips sections it does not know; a different major version is refused
+//! (1.x images hold 120-bit instruction words with 8-bit register indices, 2.x 112-bit words with
+//! a MODULATE field).
 
 use super::config::{ConfigError, CoreConfig, CONFIG_BYTES};
 use super::isa::{decode, encode, DecodeError, Instr};
@@ -25,9 +26,10 @@ use thiserror::Error;
 
 /// First four bytes of every image.
 pub const MAGIC: [u8; 4] = *b"TGCI";
-/// Version written by this crate: 2.0 since the instruction word is 112 bits
-/// (`isa::WORD_BITS`), whose fields a 1.x reader would misplace.
-pub const VERSION: (u16, u16) = (2, 0);
+/// Version written by this crate: 3.0 since the instruction word is 109 bits
+/// (`isa::WORD_BITS`: the MODULATE field left the core), whose fields a 2.x reader would
+/// misplace.
+pub const VERSION: (u16, u16) = (3, 0);
 
 /// Where a constant slot's value comes from.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

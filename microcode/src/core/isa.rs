@@ -70,7 +70,7 @@ pub enum Unit {
 /// What an operation writes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum DstKind {
-    /// A register of R, through the write mask, saturate, scale and predicated-write fields.
+    /// A register of R, through the write mask, saturate and predicated-write fields.
     Reg,
     /// The predicate bits `P[lane][c]` for the enabled components.
     Pred,
@@ -231,8 +231,6 @@ op_table! {
     Scf = 79, "SCF", Seq, 2, Reg, SLOTS, 0, MISC_LATENCY, "d.c = sincos_finish(A.c, B.c): NaN when A is NaN or infinite, else B";
     Iadd = 32, "IADD", Int, 2, Reg, SLOTS, 0, MISC_LATENCY, "d.c = iadd(A.c, B.c) (wrapping; operand sign bits unused on integer operations)";
     Isub = 33, "ISUB", Int, 2, Reg, SLOTS, 0, MISC_LATENCY, "d.c = isub(A.c, B.c)";
-    Ineg = 34, "INEG", Int, 1, Reg, SLOTS, 0, MISC_LATENCY, "d.c = ineg(A.c)";
-    Iabs = 35, "IABS", Int, 1, Reg, SLOTS, 0, MISC_LATENCY, "d.c = iabs(A.c) (wrapping)";
     And = 36, "AND", Int, 2, Reg, SLOTS, 0, MISC_LATENCY, "d.c = A.c & B.c";
     Or = 37, "OR", Int, 2, Reg, SLOTS, 0, MISC_LATENCY, "d.c = A.c | B.c";
     Xor = 38, "XOR", Int, 2, Reg, SLOTS, 0, MISC_LATENCY, "d.c = A.c ^ B.c";
@@ -381,8 +379,6 @@ pub struct Instr {
     pub wmask: u8,
     /// 0 none, 1 [0, 1], 2 [-1, 1].
     pub sat: u8,
-    /// MODULATE scale (TGSI `Modulate` number: x1, x2, x4, x8, /2, /4, /8).
-    pub scale: u8,
     pub cond: Cond,
     /// Predicated write: 0 always, 1 where P.c, 2 where !P.c.
     pub pw: u8,
@@ -440,7 +436,6 @@ impl Instr {
             dst: 0,
             wmask: 0xF,
             sat: 0,
-            scale: 0,
             cond: Cond::Lt,
             pw: 0,
             target: 0,
@@ -456,7 +451,6 @@ pub enum Field {
     Dst,
     Wmask,
     Sat,
-    Scale,
     Cond,
     Pw,
     Target,
@@ -487,12 +481,12 @@ const fn fi(field: Field, name: &'static str, lsb: u32, width: u32) -> FieldInfo
 
 /// Width of a register index (`dst` and each operand's `index`): 64 registers of R, 64 constants
 /// of K (`CoreConfig::registers` and `constants` may not exceed it). Six bits rather than eight
-/// make the word 112 bits, seven block RAMs of instruction memory instead of eight.
+/// make the word 109 bits, seven block RAMs of instruction memory instead of eight.
 pub const INDEX_BITS: u32 = 6;
 
 /// Bits of one operand's fields.
 const OPERAND_BITS: u32 = 2 + INDEX_BITS + 12 + 4 + 1;
-const A: u32 = 37;
+const A: u32 = 34;
 const B: u32 = A + OPERAND_BITS;
 const C: u32 = B + OPERAND_BITS;
 
@@ -505,10 +499,9 @@ pub static FIELDS: &[FieldInfo] = &[
     fi(Field::Dst, "dst", 7, INDEX_BITS),
     fi(Field::Wmask, "wmask", 13, 4),
     fi(Field::Sat, "sat", 17, 2),
-    fi(Field::Scale, "scale", 19, 3),
-    fi(Field::Cond, "cond", 22, 3),
-    fi(Field::Pw, "pw", 25, 2),
-    fi(Field::Target, "target", 27, 10),
+    fi(Field::Cond, "cond", 19, 3),
+    fi(Field::Pw, "pw", 22, 2),
+    fi(Field::Target, "target", 24, 10),
     fi(Field::File(0), "a.file", A, 2),
     fi(Field::Index(0), "a.index", A + 2, INDEX_BITS),
     fi(Field::Swz(0), "a.swz", A + 8, 12),
@@ -544,7 +537,6 @@ fn get(i: &Instr, f: Field) -> u32 {
         Field::Dst => u32::from(i.dst),
         Field::Wmask => u32::from(i.wmask),
         Field::Sat => u32::from(i.sat),
-        Field::Scale => u32::from(i.scale),
         Field::Cond => i.cond as u32,
         Field::Pw => u32::from(i.pw),
         Field::Target => u32::from(i.target),
@@ -576,12 +568,6 @@ fn set(i: &mut Instr, f: &FieldInfo, v: u32) -> Result<(), DecodeError> {
                 return Err(bad());
             }
             i.sat = v as u8
-        }
-        Field::Scale => {
-            if v > 6 {
-                return Err(bad());
-            }
-            i.scale = v as u8
         }
         Field::Cond => i.cond = Cond::ALL[(v & 7) as usize],
         Field::Pw => {
@@ -696,7 +682,6 @@ mod tests {
         i.dst = 50;
         i.wmask = 0b1010;
         i.sat = 2;
-        i.scale = 6;
         i.cond = Cond::Le;
         i.pw = 2;
         i.target = 1000;

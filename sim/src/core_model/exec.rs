@@ -11,17 +11,6 @@ use microcode::core::Image;
 
 const SIGN: u32 = 0x8000_0000;
 const ONE: u32 = 0x3F80_0000;
-/// MODULATE factors by `scale` field value.
-const SCALE: [u32; 7] = [
-    0x3F80_0000,
-    0x4000_0000,
-    0x4080_0000,
-    0x4100_0000,
-    0x3F00_0000,
-    0x3E80_0000,
-    0x3E00_0000,
-];
-
 type Mask = [bool; LANES];
 
 enum Frame {
@@ -764,8 +753,6 @@ impl<'a> Machine<'a> {
                     Op::Rcp => arith::frcp(x),
                     Op::Iadd => arith::iadd(x, y),
                     Op::Isub => arith::isub(x, y),
-                    Op::Ineg => arith::ineg(x),
-                    Op::Iabs => arith::iabs(x),
                     Op::And => x & y,
                     Op::Or => x | y,
                     Op::Xor => x ^ y,
@@ -781,7 +768,7 @@ impl<'a> Machine<'a> {
         }
     }
 
-    /// The destination stage: write mask, predicated write, MODULATE scale, saturate.
+    /// The destination stage: write mask, predicated write, saturate.
     fn write(&mut self, i: &Instr, l: usize, out: [u32; 4]) {
         let Some(dst) = self.r.get_mut(usize::from(i.dst)) else {
             return;
@@ -800,9 +787,6 @@ impl<'a> Machine<'a> {
                     continue;
                 }
                 let mut v = v;
-                if i.scale != 0 {
-                    v = arith::fmul(v, SCALE.get(usize::from(i.scale)).copied().unwrap_or(ONE));
-                }
                 v = match i.sat {
                     1 => arith::fsat01(v),
                     2 => arith::fsat11(v),
