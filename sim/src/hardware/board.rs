@@ -66,7 +66,7 @@ pub fn info_record(cfg: &DeviceConfig) -> [u8; INFO_BYTES] {
 /// The on-chip loader for `cfg` (its INFO record, which carries the ISA hash, line rate and
 /// region sizes the firmware checks against).
 pub fn loader(cfg: &DeviceConfig) -> hdl::loader::Loader {
-    hdl::loader::Loader::new(cfg.limits.textures, &info_record(cfg))
+    hdl::loader::Loader::new(&info_record(cfg))
 }
 
 /// What the board's loader uploads for `image`: its regions, with the textures `inputs` binds
