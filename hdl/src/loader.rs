@@ -622,11 +622,6 @@ impl Logic for Loader {
                         self.p_inc.next = true;
                     }
                 }
-                CpuOp::Sbp => {
-                    self.mem.we.next = true;
-                    self.p_inc.next = true;
-                    self.adv.next = true;
-                }
                 CpuOp::Swp => {
                     self.mem.we.next = true;
                     self.p_inc.next = true;

@@ -45,7 +45,6 @@ pub enum CpuOp {
     Ldh,
     Ldw,
     Lbp,
-    Sbp,
     Lwp,
     Swp,
     Sbh,
@@ -146,7 +145,7 @@ const fn op(
 }
 
 /// The operations; entry `i` has operation number `i`.
-pub const OPS: [OpInfo; 30] = [
+pub const OPS: [OpInfo; 29] = [
     op(CpuOp::Ldi, "LDI", Operand::Imm, 5, "A = k"),
     op(
         CpuOp::Stw,
@@ -171,13 +170,6 @@ pub const OPS: [OpInfo; 30] = [
         "A = mem[k..k+4] (little-endian; k a multiple of 4)",
     ),
     op(CpuOp::Lbp, "LBP", Operand::None, 6, "A = mem[P]; P += 1"),
-    op(
-        CpuOp::Sbp,
-        "SBP",
-        Operand::None,
-        2,
-        "mem[P] = A & 0xFF; P += 1",
-    ),
     op(
         CpuOp::Lwp,
         "LWP",
