@@ -1,7 +1,8 @@
 //! The whole board design (UART, on-chip loader, shader core; the Verilog under Verilator, its
 //! serial pins driven bit by bit) served on a pseudo-terminal, end to end:
 //! - `tgsi-core load` and `tgsi-core run --engine board` against it, outputs equal to the core
-//!   model's;
+//!   model's, and a geometry program's vertices streamed through the loader (RESUME) equal to
+//!   the core model's;
 //! - a second upload replaces the first only at COMMIT (STATUS CRC); no RUN in between;
 //! - uploads through a proxy that drops, duplicates and flips 1% of the bytes all complete and
 //!   verify, and the active image is never a corrupt one.
@@ -213,8 +214,7 @@ fn write_png(path: &Path, w: u32, h: u32, f: impl Fn(u32, u32) -> [u8; 4]) {
 /// Textures travel with the image on the board: a shader sampling a bilinear 2D texture and a
 /// nearest cube map renders on the emulated board exactly as on the core model; binding
 /// another texture uploads the image again; `load` refuses a sampling program without its
-/// textures, and with them uploads the very image `render` uses; a geometry program is refused
-/// by name.
+/// textures, and with them uploads the very image `render` uses.
 #[test]
 fn textured_shaders_render_on_the_emulated_board_like_the_core_model() {
     let emu = emulation();
@@ -286,25 +286,87 @@ fn textured_shaders_render_on_the_emulated_board_like_the_core_model() {
     let (again, said) = render("board", &stripes, "board3.png");
     assert_eq!(again, core);
     assert!(!said.contains("uploaded the image"), "{said}");
-    // A geometry program is refused before anything is uploaded: the loader streams no vertices.
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// A geometry program on the emulated board: its quad pauses at each EMIT and ENDPRIM, the
+/// loader stops the RUN there with the vertex in OUTPUTS, and the host resumes it; `run --engine
+/// board` prints the vertices `run --engine core` prints (with the same cycles), for two sets of
+/// geometry inputs and CONST values (the inputs are image data on the board: two uploads).
+#[test]
+fn geometry_programs_stream_their_vertices_like_the_core_model() {
+    let emu = emulation();
+    let bin = env!("CARGO_BIN_EXE_tgsi-core");
+    let dir = std::env::temp_dir().join(format!("tgsi-board-geom-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("scratch folder");
     let geom = dir.join("geom.tgsi");
     std::fs::write(
         &geom,
-        "GEOM\nPROPERTY GS_INPUT_PRIMITIVE TRIANGLES\nPROPERTY GS_OUTPUT_PRIMITIVE POINTS\n\
-         PROPERTY GS_MAX_OUTPUT_VERTICES 1\nDCL IN[][0], POSITION\nDCL OUT[0], POSITION\n\
-         MOV OUT[0], IN[0][0]\nEMIT\nEND\n",
+        "GEOM\nPROPERTY GS_INPUT_PRIMITIVE TRIANGLES\nPROPERTY GS_OUTPUT_PRIMITIVE LINE_STRIP\n\
+         PROPERTY GS_MAX_OUTPUT_VERTICES 3\nDCL IN[][0], POSITION\nDCL IN[][1], COLOR\n\
+         DCL OUT[0], POSITION\nDCL OUT[1], COLOR\nDCL CONST[0]\nDCL TEMP[0]\n\
+         MOV OUT[0], IN[0][0]\nADD OUT[1], IN[0][1], CONST[0]\nEMIT\n\
+         MUL TEMP[0], IN[1][0], CONST[0].wzyx\nMOV OUT[0], TEMP[0]\nEMIT\nENDPRIM\n\
+         MAD OUT[0], IN[2][0], TEMP[0], IN[1][1]\nMOV OUT[1], IN[2][1]\nEMIT\nEND\n",
     )
     .expect("writes the shader");
-    let run = Command::new(bin)
-        .args(["run", "--engine", "board", "--port", &emu.port])
-        .arg(&geom)
-        .output()
-        .expect("tgsi-core runs");
-    let err = String::from_utf8_lossy(&run.stderr);
-    assert!(
-        !run.status.success() && err.contains("emits vertices"),
-        "{err}"
-    );
+    for (k, values) in [
+        [
+            "0:0=1,2,3,4",
+            "1:0=-0.5,0.25,8,1",
+            "2:0=3,1.5,-2,0",
+            "0:1=0.5,0.5,0,1",
+            "1:1=1,0,1,0",
+        ],
+        [
+            "0:0=0.1,0.2,0.3,0.4",
+            "1:0=5,6,7,8",
+            "2:0=-1,-2,-3,-4",
+            "1:1=2,2,2,2",
+            "2:1=9,8,7,6",
+        ],
+    ]
+    .iter()
+    .enumerate()
+    {
+        let run = |engine: &str| {
+            let mut c = Command::new(bin);
+            c.args(["run", "--json", "--engine", engine]);
+            for v in values {
+                c.args(["--input", v]);
+            }
+            c.args(["--const", &format!("0={},0.5,-1,2", k + 1)])
+                .arg(&geom);
+            let o = on_engine(&mut c, engine, &emu.port);
+            let v: serde_json::Value = serde_json::from_slice(&o.stdout).expect("JSON");
+            (v["lanes"].clone(), v["cycles"].clone())
+        };
+        let (board, core) = (run("board"), run("core"));
+        assert_eq!(board, core, "inputs {k}");
+        // Three vertices per lane, the second and the third ending a primitive, the first
+        // holding IN[0][0]: streamed, not empty.
+        for lane in board.0.as_array().expect("lanes") {
+            let ends: Vec<bool> = lane["vertices"]
+                .as_array()
+                .expect("vertices")
+                .iter()
+                .map(|v| v["primitive_end"].as_bool().expect("a flag"))
+                .collect();
+            assert_eq!(ends, [false, true, true], "inputs {k}");
+            let first = &lane["vertices"][0]["outputs"]["OUT[0]"];
+            let want: Vec<f64> = values[0][4..]
+                .split(',')
+                .map(|x| x.parse().expect("a number"))
+                .collect();
+            let got: Vec<f64> = first
+                .as_array()
+                .expect("OUT[0]")
+                .iter()
+                .map(|x| x.as_f64().expect("a number"))
+                .collect();
+            assert_eq!(got, want, "inputs {k}");
+        }
+    }
     let _ = std::fs::remove_dir_all(&dir);
 }
 

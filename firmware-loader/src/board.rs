@@ -14,6 +14,18 @@ pub type Lanes = [[u32; 4]; 4];
 /// One quad's inputs: `(TGSI IN index, value)`; inputs the image reads but not listed here are 0.
 pub type QuadInputs = Vec<(u16, Lanes)>;
 
+/// A pause of a geometry program's quad at EMIT or ENDPRIM, in TGSI terms.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BoardPause {
+    /// `microcode::core::fault_code::EMIT` or `ENDPRIM`.
+    pub code: u8,
+    /// The lanes that executed it (bit L = lane L).
+    pub lanes: u8,
+    /// At EMIT: `(TGSI OUT index, value)` at the pause in the image's OMAP order (the emitting
+    /// lanes' vertex); empty at ENDPRIM.
+    pub outputs: Vec<(u16, Lanes)>,
+}
+
 /// What one quad produced, in TGSI terms.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct BoardQuad {
@@ -25,6 +37,8 @@ pub struct BoardQuad {
     pub cycles: u32,
     /// Fault code (0: none).
     pub fault: u8,
+    /// Its pauses at EMIT and ENDPRIM, in order.
+    pub pauses: Vec<BoardPause>,
 }
 
 /// Uploads `upload` unless STATUS shows it is already the active image; true when it uploaded.
@@ -78,18 +92,30 @@ pub fn run_image<T: Transport>(
         .collect();
     let stride = 64 * image.outputs.len();
     let results = run_quads(client, image.upload.crc(), &params, &blocks, stride)?;
+    let outputs = |bytes: &[u8]| -> Vec<(u16, Lanes)> {
+        image
+            .outputs
+            .iter()
+            .zip(unpack_registers(bytes))
+            .map(|(m, v)| (m.tgsi, v))
+            .collect()
+    };
     Ok(results
         .into_iter()
         .map(|r| BoardQuad {
-            outputs: image
-                .outputs
-                .iter()
-                .zip(unpack_registers(&r.outputs))
-                .map(|(m, v)| (m.tgsi, v))
-                .collect(),
+            outputs: outputs(&r.outputs),
             kill_mask: r.kill_mask,
             cycles: r.cycles,
             fault: r.fault,
+            pauses: r
+                .pauses
+                .iter()
+                .map(|p| BoardPause {
+                    code: p.code,
+                    lanes: p.lanes,
+                    outputs: outputs(&p.outputs),
+                })
+                .collect(),
         })
         .collect())
 }

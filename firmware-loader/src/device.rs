@@ -3,13 +3,19 @@
 //! [`Device::handle`] answers one good frame; [`Device::receive`] takes wire bytes and returns wire
 //! bytes (the frame decoder included). Memories have configurable sizes; running a quad is delegated to
 //! a [`QuadRunner`], so the core model can be plugged in. The HDL loader is tested against this model.
+//!
+//! Geometry programs pause at EMIT and ENDPRIM: the runner reports the pause code as the quad's
+//! fault with the lanes that executed it, the RUN stops there with the quad's outputs in OUTPUTS,
+//! and RESUME continues it (`PROTOCOL.md`, "Geometry output").
 
 use crate::frame::{self, Decoder, Frame};
 use crate::protocol::{
     le32, Begin, Command, Info, Limits, LoadState, Reason, Region, RunRequest, RunSummary, Status,
-    ANSWER_BIT, BEGIN_BYTES, IMAGE_REGIONS, PROGRAM_WORD_BYTES, PROTOCOL_VERSION, RESULT_RECORD,
-    RUN_SUMMARY_HEADER, SUPPORTED_BAUDS, WRITE_HEADER,
+    ANSWER_BIT, BEGIN_BYTES, IMAGE_REGIONS, PROGRAM_WORD_BYTES, PROTOCOL_VERSION,
+    RESULT_PAUSE_LANES, RESULT_RECORD, RESUME_BYTES, RUN_SUMMARY_HEADER, SUPPORTED_BAUDS,
+    WRITE_HEADER,
 };
+use microcode::core::fault_code::is_pause;
 
 /// What a device is and how big its memories are.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -73,26 +79,38 @@ pub struct ActiveImage<'a> {
     pub params: &'a [u8],
 }
 
-/// What running one quad produced.
+/// What running one quad (or a paused quad's next stretch) produced.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct QuadOutcome {
     /// Bit L: lane L was killed.
     pub kill_mask: u8,
-    /// Core cycles used.
+    /// Core cycles used (by a paused quad: until this pause, its earlier stretches included).
     pub cycles: u32,
-    /// Fault code (0: none); a fault stops the RUN after this quad.
+    /// Fault code (0: none); a fault stops the RUN after this quad. A pause code
+    /// (`microcode::core::fault_code::EMIT`, `ENDPRIM`) stops it too, with the quad paused.
     pub fault: u8,
+    /// At a pause: the lanes that executed the EMIT / ENDPRIM (bit L = lane L).
+    pub lanes: u8,
 }
 
 /// Runs one quad of the active image: the seam where a core model (or the HDL core) plugs in.
 pub trait QuadRunner {
-    /// Reads `inputs` (the quad's INPUTS slice), writes `outputs` (its OUTPUTS slice, zeroed).
+    /// Reads `inputs` (the quad's INPUTS slice), writes `outputs` (its OUTPUTS slice, zeroed) with
+    /// the output registers at the end of the quad or at its pause; a quad that faults leaves
+    /// `outputs` as they are.
     fn run_quad(
         &mut self,
         image: &ActiveImage<'_>,
         inputs: &[u8],
         outputs: &mut [u8],
     ) -> QuadOutcome;
+
+    /// Continues the quad the last call left paused, to its next pause or its end, writing
+    /// `outputs` (the quad's OUTPUTS slice, holding what the pause wrote) as [`run_quad`] does.
+    /// The device calls it only after an outcome with a pause code.
+    ///
+    /// [`run_quad`]: QuadRunner::run_quad
+    fn resume_quad(&mut self, image: &ActiveImage<'_>, outputs: &mut [u8]) -> QuadOutcome;
 }
 
 /// A stand-in runner until the core model exists: copies the inputs to the outputs (as far as both
@@ -114,8 +132,24 @@ impl QuadRunner for CopyRunner {
             kill_mask: 0,
             cycles: u32::try_from(image.program.len() / 16).unwrap_or(u32::MAX),
             fault: 0,
+            lanes: 0,
         }
     }
+
+    /// Never called: this runner's quads do not pause.
+    fn resume_quad(&mut self, _image: &ActiveImage<'_>, _outputs: &mut [u8]) -> QuadOutcome {
+        QuadOutcome::default()
+    }
+}
+
+/// The RUN a RESUME continues: its shape and the cycles of its finished quads.
+#[derive(Clone, Copy, Debug)]
+struct RunState {
+    quads: usize,
+    input_stride: usize,
+    output_stride: usize,
+    /// Cycles of the quads before the current one (saturating).
+    cycles_before: u32,
 }
 
 /// The device model.
@@ -133,6 +167,9 @@ pub struct Device<R> {
     quads_run: u16,
     fault: u8,
     cycles: u32,
+    /// Pauses (EMIT / ENDPRIM) the current RUN has stopped at.
+    pauses: u32,
+    run: Option<RunState>,
     bad_frames: u16,
     decoder: Decoder,
     baud: u32,
@@ -183,6 +220,8 @@ impl<R: QuadRunner> Device<R> {
             quads_run: 0,
             fault: 0,
             cycles: 0,
+            pauses: 0,
+            run: None,
             bad_frames: 0,
             decoder: Decoder::new(),
             baud: config.baud,
@@ -224,6 +263,12 @@ impl<R: QuadRunner> Device<R> {
             baud: self.baud,
             limits: self.config.limits,
         }
+    }
+
+    /// Pauses (EMIT / ENDPRIM) the current RUN has stopped at: the count a RESUME continuing
+    /// it carries.
+    pub fn pauses(&self) -> u32 {
+        self.pauses
     }
 
     /// The line rate the device currently listens and answers at.
@@ -390,6 +435,10 @@ impl<R: QuadRunner> Device<R> {
                 }
                 Ok(ack(&[]))
             }
+            Command::Resume => {
+                exact(RESUME_BYTES)?;
+                self.resume(le32(p, 0))
+            }
         }
     }
 
@@ -397,6 +446,8 @@ impl<R: QuadRunner> Device<R> {
         self.quads_run = 0;
         self.fault = 0;
         self.cycles = 0;
+        self.pauses = 0;
+        self.run = None;
         self.mem[Region::Results as usize].fill(0);
     }
 
@@ -508,40 +559,95 @@ impl<R: QuadRunner> Device<R> {
                 }
             }
         }
-        let mut outputs = std::mem::take(&mut self.mem[Region::Outputs as usize]);
-        outputs.fill(0);
-        let mut summary = RunSummary {
-            fault: 0,
-            quads_run: 0,
-            cycles: 0,
-            kill_masks: Vec::new(),
-        };
-        let mut results = std::mem::take(&mut self.mem[Region::Results as usize]);
-        for q in 0..quads {
+        self.mem[Region::Outputs as usize].fill(0);
+        self.run = Some(RunState {
+            quads,
+            input_stride: is,
+            output_stride: os,
+            cycles_before: 0,
+        });
+        self.run_quads(None);
+        Ok(ack(&self.summary().to_bytes()))
+    }
+
+    /// RESUME with `seen` pauses of the run seen by the host: the paused quad continues when the
+    /// run is at that pause; a run already past it (the RESUME's answer was lost) or with
+    /// nothing paused answers its summary again; any other count is refused.
+    fn resume(&mut self, seen: u32) -> Result<Vec<u8>, Reason> {
+        let paused = is_pause(self.fault);
+        if paused && seen == self.pauses {
+            let (Some(rs), Some(q)) = (self.run, usize::from(self.quads_run).checked_sub(1)) else {
+                return Err(Reason::BadState);
+            };
+            let mut outputs = std::mem::take(&mut self.mem[Region::Outputs as usize]);
             let image = view(&self.mem, self.lengths);
-            let inputs = &self.mem[Region::Inputs as usize][q * is..(q + 1) * is];
-            let out = &mut outputs[q * os..(q + 1) * os];
-            let o = self.runner.run_quad(&image, inputs, out);
-            let rec = &mut results[q * RESULT_RECORD..(q + 1) * RESULT_RECORD];
+            let range = q * rs.output_stride..(q + 1) * rs.output_stride;
+            let o = self.runner.resume_quad(&image, &mut outputs[range]);
+            self.mem[Region::Outputs as usize] = outputs;
+            self.run_quads(Some(o));
+        } else if seen != self.pauses && seen.wrapping_add(1) != self.pauses {
+            return Err(Reason::BadState);
+        }
+        Ok(ack(&self.summary().to_bytes()))
+    }
+
+    /// Runs the current RUN's quads, after `resumed` (the outcome of the paused quad's next
+    /// stretch) if given, until one faults or pauses or the last one ends; each outcome goes
+    /// into the quad's RESULTS record and the run's fault and cycles.
+    fn run_quads(&mut self, mut resumed: Option<QuadOutcome>) {
+        let Some(mut rs) = self.run else {
+            return;
+        };
+        loop {
+            let o = match resumed.take() {
+                Some(o) => o,
+                None if usize::from(self.quads_run) < rs.quads => {
+                    let q = usize::from(self.quads_run);
+                    self.quads_run += 1;
+                    rs.cycles_before = self.cycles;
+                    let mut outputs = std::mem::take(&mut self.mem[Region::Outputs as usize]);
+                    let image = view(&self.mem, self.lengths);
+                    let (is, os) = (rs.input_stride, rs.output_stride);
+                    let inputs = &self.mem[Region::Inputs as usize][q * is..(q + 1) * is];
+                    let o =
+                        self.runner
+                            .run_quad(&image, inputs, &mut outputs[q * os..(q + 1) * os]);
+                    self.mem[Region::Outputs as usize] = outputs;
+                    o
+                }
+                None => break,
+            };
+            let q = usize::from(self.quads_run).saturating_sub(1);
+            let rec = &mut self.mem[Region::Results as usize][q * RESULT_RECORD..][..RESULT_RECORD];
             rec[0] = o.kill_mask;
             rec[1] = o.fault;
+            rec[RESULT_PAUSE_LANES] = if is_pause(o.fault) { o.lanes } else { 0 };
             rec[4..8].copy_from_slice(&o.cycles.to_le_bytes());
-            summary.quads_run += 1;
-            summary.cycles = summary.cycles.saturating_add(o.cycles);
-            if summary.kill_masks.len() < frame::MAX_PAYLOAD - 1 - RUN_SUMMARY_HEADER {
-                summary.kill_masks.push(o.kill_mask);
+            self.cycles = rs.cycles_before.saturating_add(o.cycles);
+            self.fault = o.fault;
+            if is_pause(o.fault) {
+                self.pauses = self.pauses.wrapping_add(1);
             }
             if o.fault != 0 {
-                summary.fault = o.fault;
                 break;
             }
         }
-        self.mem[Region::Outputs as usize] = outputs;
-        self.mem[Region::Results as usize] = results;
-        self.quads_run = summary.quads_run;
-        self.fault = summary.fault;
-        self.cycles = summary.cycles;
-        Ok(ack(&summary.to_bytes()))
+        self.run = Some(rs);
+    }
+
+    /// The RUN summary of the current run: its fault or pause, quads, cycles and the quads' kill
+    /// masks from RESULTS.
+    fn summary(&self) -> RunSummary {
+        let results = &self.mem[Region::Results as usize];
+        let listed = usize::from(self.quads_run).min(frame::MAX_PAYLOAD - 1 - RUN_SUMMARY_HEADER);
+        RunSummary {
+            fault: self.fault,
+            quads_run: self.quads_run,
+            cycles: self.cycles,
+            kill_masks: (0..listed)
+                .map(|q| results.get(q * RESULT_RECORD).copied().unwrap_or(0))
+                .collect(),
+        }
     }
 
     fn read(&mut self, region: u8, addr: u32, len: usize) -> Result<Vec<u8>, Reason> {

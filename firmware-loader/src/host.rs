@@ -6,9 +6,10 @@ use crate::image::Upload;
 use crate::port::{PortError, Transport};
 use crate::protocol::{
     read_payload, write_payload, Begin, Command, Info, LayoutError, LoadState, Reason, Region,
-    RunRequest, RunSummary, Status, ANSWER_BIT, IMAGE_REGIONS, PROTOCOL_VERSION, RESULT_RECORD,
-    RUN_HEADER, WRITE_HEADER,
+    RunRequest, RunSummary, Status, ANSWER_BIT, IMAGE_REGIONS, PROTOCOL_VERSION,
+    RESULT_PAUSE_LANES, RESULT_RECORD, RUN_HEADER, WRITE_HEADER,
 };
+use microcode::core::fault_code::{self, is_pause};
 use std::time::{Duration, Instant};
 use thiserror::Error;
 
@@ -19,7 +20,7 @@ pub struct ClientOptions {
     pub timeout: Duration,
     /// Attempts after the first, with the same sequence number.
     pub retries: u32,
-    /// Per-attempt wait for RUN.
+    /// Per-attempt wait for RUN and RESUME (they run quads).
     pub run_timeout: Duration,
     /// Smallest WRITE chunk: after a failed attempt chunks are halved down to this size.
     pub min_chunk: usize,
@@ -153,6 +154,16 @@ pub enum HostError {
         /// State reported.
         state: LoadState,
     },
+    /// A RUN or RESUME answer that names a paused quad outside the RUN.
+    #[error("{cmd:?}: the device reports a pause in quad {quads_run} of a RUN of {quads}")]
+    PauseOutsideRun {
+        /// The request.
+        cmd: Command,
+        /// Quads the answer counts (the paused one is the last).
+        quads_run: u16,
+        /// Quads the RUN asked for.
+        quads: usize,
+    },
     /// A request that does not fit a frame (a bug in the caller).
     #[error(transparent)]
     Encode(#[from] EncodeError),
@@ -220,7 +231,7 @@ impl<T: Transport> Client<T> {
 
     /// Sends a request with the usual timeout and retries; returns ACK's data.
     pub fn request(&mut self, cmd: Command, payload: &[u8]) -> Result<Vec<u8>, HostError> {
-        let timeout = if cmd == Command::Run {
+        let timeout = if matches!(cmd, Command::Run | Command::Resume) {
             self.opts.run_timeout
         } else {
             self.opts.timeout
@@ -340,6 +351,25 @@ impl<T: Transport> Client<T> {
     /// COMMIT.
     pub fn commit(&mut self, crc: u32) -> Result<(), HostError> {
         self.request(Command::Commit, &crc.to_le_bytes()).map(drop)
+    }
+
+    /// RUN: the summary of the quads it ran (up to a fault or a pause).
+    pub fn run(&mut self, req: &RunRequest) -> Result<RunSummary, HostError> {
+        let data = self.request(Command::Run, &req.to_bytes())?;
+        RunSummary::from_bytes(&data).map_err(|source| HostError::Malformed {
+            cmd: Command::Run,
+            source,
+        })
+    }
+
+    /// RESUME: continues the RUN paused at its `seen`-th pause (the count of its pauses this
+    /// host has seen, which makes a retried RESUME harmless); the run's summary after it.
+    pub fn resume(&mut self, seen: u32) -> Result<RunSummary, HostError> {
+        let data = self.request(Command::Resume, &seen.to_le_bytes())?;
+        RunSummary::from_bytes(&data).map_err(|source| HostError::Malformed {
+            cmd: Command::Resume,
+            source,
+        })
     }
 
     /// SET_BAUD: switches both ends, then confirms with STATUS at the new rate (the device returns
@@ -524,6 +554,18 @@ fn answer(cmd: Command, payload: Vec<u8>) -> Result<Vec<u8>, HostError> {
     }
 }
 
+/// One pause of a geometry program's quad at EMIT or ENDPRIM.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Pause {
+    /// `fault_code::EMIT` or `fault_code::ENDPRIM`.
+    pub code: u8,
+    /// The lanes that executed it (bit L = lane L).
+    pub lanes: u8,
+    /// At EMIT: the quad's OUTPUTS bytes at the pause (`output_stride` of them), the emitting
+    /// lanes' vertex; empty at ENDPRIM.
+    pub outputs: Vec<u8>,
+}
+
 /// What one quad produced on the board.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct QuadResult {
@@ -535,6 +577,8 @@ pub struct QuadResult {
     pub cycles: u32,
     /// Fault code (0: none).
     pub fault: u8,
+    /// Its pauses at EMIT and ENDPRIM, in order (none unless it is a geometry program's).
+    pub pauses: Vec<Pause>,
 }
 
 /// Register values as INPUTS/OUTPUTS hold them: register i at `64 * i`, lane L at `+16 * L`,
@@ -563,8 +607,10 @@ pub fn unpack_registers(bytes: &[u8]) -> Vec<[[u32; 4]; 4]> {
 
 /// Runs quads on the active image, which must be the one with CRC `image_crc`: writes `params` to
 /// PARAMS at 0 (if any), each quad's `inputs` (all the same length) to INPUTS, runs in batches the
-/// memories hold, and reads `output_stride` bytes of OUTPUTS and the RESULTS record per quad. Stops
-/// after the first faulting quad (its result is the last one returned).
+/// memories hold, and reads `output_stride` bytes of OUTPUTS and the RESULTS record per quad. A
+/// quad that pauses at EMIT or ENDPRIM has its pause lanes (and at EMIT its outputs) read and is
+/// resumed, until it ends. Stops after the first faulting quad (its result is the last one
+/// returned).
 pub fn run_quads<T: Transport>(
     client: &mut Client<T>,
     image_crc: u32,
@@ -618,11 +664,36 @@ pub fn run_quads<T: Transport>(
             output_stride: output_stride as u16,
             inline_inputs: if inline { block } else { Vec::new() },
         };
-        let data = client.request(Command::Run, &req.to_bytes())?;
-        let summary = RunSummary::from_bytes(&data).map_err(|source| HostError::Malformed {
-            cmd: Command::Run,
-            source,
-        })?;
+        let mut summary = client.run(&req)?;
+        let mut pauses: Vec<Vec<Pause>> = vec![Vec::new(); quads.len()];
+        let (mut seen, mut cmd) = (0u32, Command::Run);
+        while is_pause(summary.fault) {
+            let Some(q) = usize::from(summary.quads_run)
+                .checked_sub(1)
+                .filter(|&q| q < quads.len())
+            else {
+                return Err(HostError::PauseOutsideRun {
+                    cmd,
+                    quads_run: summary.quads_run,
+                    quads: quads.len(),
+                });
+            };
+            let rec =
+                client.read_region(Region::Results, (q * RESULT_RECORD) as u32, RESULT_RECORD)?;
+            let outputs = if summary.fault == fault_code::EMIT && output_stride > 0 {
+                client.read_region(Region::Outputs, (q * output_stride) as u32, output_stride)?
+            } else {
+                Vec::new()
+            };
+            pauses[q].push(Pause {
+                code: summary.fault,
+                lanes: rec[RESULT_PAUSE_LANES],
+                outputs,
+            });
+            seen = seen.wrapping_add(1);
+            cmd = Command::Resume;
+            summary = client.resume(seen)?;
+        }
         let done = usize::from(summary.quads_run).min(quads.len());
         let outs = client.read_region(Region::Outputs, 0, done * output_stride)?;
         let recs = client.read_region(Region::Results, 0, done * RESULT_RECORD)?;
@@ -633,6 +704,7 @@ pub fn run_quads<T: Transport>(
                 kill_mask: r[0],
                 cycles: u32::from_le_bytes([r[4], r[5], r[6], r[7]]),
                 fault: r[1],
+                pauses: std::mem::take(&mut pauses[q]),
             });
         }
         if summary.fault != 0 {

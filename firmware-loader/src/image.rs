@@ -9,8 +9,10 @@
 //!
 //! Regions: PROGRAM = the CODE bytes; MAPS = the input and output maps ([`maps_region`]); CONSTANTS = 16 bytes per K slot at `16 * K` (data slots hold
 //! their words, CONST slots zero: their values go to PARAMS at run time, same address; sampler
-//! descriptor slots (kind 3) zero until [`ImageFile::bind_textures`] fills them); TEXTURES empty
-//! until then. The ISA hash is the CRC-32 of the configuration bytes.
+//! descriptor slots (kind 3) zero until [`ImageFile::bind_textures`] fills them; geometry input
+//! slots (kind 2, a geometry program's `IN[vertex][index]`) zero until
+//! [`ImageFile::bind_geometry_inputs`] fills them); TEXTURES empty until then. The ISA hash is
+//! the CRC-32 of the configuration bytes.
 
 use crate::frame::crc32;
 use crate::protocol::{le16, le32, IMAGE_REGIONS};
@@ -76,6 +78,9 @@ pub struct ImageFile {
     /// bound when the image runs: [`ImageFile::bind_textures`] writes them into CONSTANTS and
     /// the texels into TEXTURES before the upload.
     pub texture_slots: Vec<(u16, u16, u16)>,
+    /// Geometry input slots: (K, vertex, index) of `IN[vertex][index]`, whose values
+    /// [`ImageFile::bind_geometry_inputs`] writes into CONSTANTS before the upload.
+    pub geometry_slots: Vec<(u16, u16, u16)>,
 }
 
 impl ImageFile {
@@ -86,6 +91,18 @@ impl ImageFile {
     pub fn bind_textures(&mut self, texels: &[u32], descriptors: &[(u16, [u32; 4])]) {
         self.upload.regions[2] = texels.iter().flat_map(|w| w.to_le_bytes()).collect();
         self.write_constants(descriptors);
+    }
+
+    /// Makes a geometry program's inputs part of the upload: `input(vertex, index)` goes into the
+    /// CONSTANTS slot of each `IN[vertex][index]` (the core reads them from K). Like textures
+    /// they are image data on the board: other inputs make another image.
+    pub fn bind_geometry_inputs(&mut self, input: &dyn Fn(u16, u16) -> [u32; 4]) {
+        let values: Vec<(u16, [u32; 4])> = self
+            .geometry_slots
+            .iter()
+            .map(|&(k, vertex, index)| (k, input(vertex, index)))
+            .collect();
+        self.write_constants(&values);
     }
 
     /// Bytes of PARAMS a RUN of this image writes: 16 per K slot, up to its highest CONST slot
@@ -303,6 +320,7 @@ pub fn parse(b: &[u8]) -> Result<ImageFile, ImageError> {
         outputs: Vec::new(),
         buffer_slots: Vec::new(),
         texture_slots: Vec::new(),
+        geometry_slots: Vec::new(),
     };
     let mut at = 12 + h;
     while at < body.len() {
@@ -328,6 +346,9 @@ pub fn parse(b: &[u8]) -> Result<ImageFile, ImageError> {
                     match le16(r, 2) {
                         0 => consts[16 * k..end].copy_from_slice(&r[8..24]),
                         1 => img.buffer_slots.push((le16(r, 0), le16(r, 4), le16(r, 6))),
+                        2 => img
+                            .geometry_slots
+                            .push((le16(r, 0), le16(r, 4), le16(r, 6))),
                         3 => img.texture_slots.push((le16(r, 0), le16(r, 4), le16(r, 6))),
                         kind => {
                             return Err(ImageError::BadConstKind {
@@ -362,6 +383,8 @@ pub enum KSlot {
     Data(u16, [u32; 4]),
     /// Slot K holds `CONST[buffer][index]`.
     Buffer(u16, u16, u16),
+    /// Slot K holds a geometry program's `IN[vertex][index]`.
+    Geometry(u16, u16, u16),
 }
 
 /// Writes an image file in the same layout (for tests and the built-in self-test images).
@@ -390,6 +413,7 @@ pub fn write_image(
         let (slot, kind, buffer, index, data) = match *s {
             KSlot::Data(slot, d) => (slot, 0u16, 0u16, 0u16, d),
             KSlot::Buffer(slot, b, i) => (slot, 1, b, i, [0; 4]),
+            KSlot::Geometry(slot, v, i) => (slot, 2, v, i, [0; 4]),
         };
         for x in [slot, kind, buffer, index] {
             k.extend_from_slice(&x.to_le_bytes());
@@ -483,6 +507,45 @@ mod tests {
             Some((img.inputs.clone(), img.outputs.clone(), vec![]))
         );
         assert_ne!(img.upload.crc(), before);
+    }
+
+    /// A geometry program's `IN[vertex][index]` slots are read from the image and bound into
+    /// CONSTANTS like texture descriptors: the CONST slots still go to PARAMS.
+    #[test]
+    fn geometry_inputs_bind_into_constants() {
+        let file = write_image(
+            &[7u8; 22],
+            2,
+            &[0; 16],
+            &[
+                KSlot::Geometry(0, 0, 0),
+                KSlot::Geometry(3, 2, 1),
+                KSlot::Buffer(4, 1, 0),
+            ],
+            &[],
+            &[RegMap { tgsi: 0, reg: 0 }],
+        );
+        let mut img = parse(&file).unwrap();
+        assert_eq!(img.processor, 2);
+        assert_eq!(img.geometry_slots, vec![(0, 0, 0), (3, 2, 1)]);
+        assert_eq!(img.buffer_slots, vec![(4, 1, 0)]);
+        let before = img.upload.crc();
+        img.bind_geometry_inputs(&|v, i| [u32::from(v), u32::from(i), 5, 6]);
+        let k = &img.upload.regions[1];
+        let words = |s: usize| -> Vec<u32> {
+            k[16 * s..16 * s + 16]
+                .chunks_exact(4)
+                .map(|w| u32::from_le_bytes([w[0], w[1], w[2], w[3]]))
+                .collect()
+        };
+        assert_eq!(words(0), vec![0, 0, 5, 6]);
+        assert_eq!(words(3), vec![2, 1, 5, 6]);
+        assert_eq!(words(4), vec![0, 0, 0, 0]);
+        assert_ne!(img.upload.crc(), before);
+        assert_eq!(
+            read_maps(&img.upload.regions[3]).map(|m| m.2),
+            Some(vec![4])
+        );
     }
 
     #[test]

@@ -25,8 +25,13 @@ pub const SUPPORTED_BAUDS: [u32; 7] = [
 pub const WRITE_HEADER: usize = 5;
 /// Number of image regions (PROGRAM, CONSTANTS, TEXTURES, MAPS).
 pub const IMAGE_REGIONS: usize = 4;
-/// Bytes per quad of the RESULTS region: kill mask, fault, two reserved bytes, cycles.
+/// Bytes per quad of the RESULTS region: kill mask, fault, pause lanes, a reserved byte, cycles.
 pub const RESULT_RECORD: usize = 8;
+/// Offset in a RESULTS record of the byte holding the lanes that executed the EMIT / ENDPRIM a
+/// quad is paused at (0 unless its fault byte is a pause code).
+pub const RESULT_PAUSE_LANES: usize = 2;
+/// Length of RESUME's payload: the u32 count of the run's pauses the host has seen.
+pub const RESUME_BYTES: usize = 4;
 
 /// Request commands.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -50,6 +55,9 @@ pub enum Command {
     Reset = 0x08,
     /// Change the line rate: baud u32; ACK at the old rate, then switch.
     SetBaud = 0x09,
+    /// Continue a RUN paused at EMIT / ENDPRIM: the u32 count of its pauses the host has seen;
+    /// ACK with [`RunSummary`] (a repeated RESUME answers again without running).
+    Resume = 0x0A,
 }
 
 impl Command {
@@ -65,6 +73,7 @@ impl Command {
             0x07 => Command::Read,
             0x08 => Command::Reset,
             0x09 => Command::SetBaud,
+            0x0A => Command::Resume,
             _ => return None,
         })
     }
@@ -83,7 +92,8 @@ pub enum Reason {
     /// Region, address or length outside the memory or the declared image.
     #[error("address or length out of range")]
     OutOfRange = 3,
-    /// The command is not allowed in the current state (e.g. WRITE to the image without BEGIN).
+    /// The command is not allowed in the current state (e.g. WRITE to the image without BEGIN,
+    /// RESUME with a pause count the run is not at).
     #[error("command not allowed in this state")]
     BadState = 4,
     /// The region cannot be written (OUTPUTS, RESULTS) or is unknown.
@@ -487,14 +497,17 @@ impl RunRequest {
     }
 }
 
-/// RUN's answer: the first fault (0: none), total cycles, one kill mask per quad.
+/// RUN's (and RESUME's) answer: the first fault (0: none) or the pause the run stopped at, total
+/// cycles, one kill mask per quad.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct RunSummary {
-    /// Fault code of the first faulting quad (0: none); the run stops there.
+    /// Fault code of the first faulting quad (0: none); the run stops there. A pause code
+    /// (`microcode::core::fault_code::EMIT`, `ENDPRIM`) means the last quad is paused and RESUME
+    /// continues the run.
     pub fault: u8,
-    /// Quads completed.
+    /// Quads completed (a faulting or paused quad included).
     pub quads_run: u16,
-    /// Cycles of all quads together.
+    /// Cycles of all quads together (of a paused quad, until its pause), saturating.
     pub cycles: u32,
     /// Kill mask per completed quad (bit L: lane L killed); at most 249 are listed here, the
     /// RESULTS region holds all of them.
@@ -607,7 +620,8 @@ mod tests {
             }
         }
         assert_eq!(Command::from_code(0x09), Some(Command::SetBaud));
-        assert_eq!(Command::from_code(0x0A), None);
+        assert_eq!(Command::from_code(0x0A), Some(Command::Resume));
+        assert_eq!(Command::from_code(0x0B), None);
         assert_eq!(Region::from_code(7), Some(Region::Maps));
         assert_eq!(Region::from_code(8), None);
     }

@@ -75,30 +75,7 @@ pub fn reg_addr(r: usize, l: usize, c: usize) -> u16 {
     REG_BASE + (16 * r + 4 * l + c) as u16
 }
 
-/// Fault codes on the `fault` port.
-pub mod fault_code {
-    /// No fault.
-    pub const NONE: u8 = 0;
-    /// The instruction budget ran out.
-    pub const BUDGET: u8 = 1;
-    /// Mask stack overflow.
-    pub const STACK_OVERFLOW: u8 = 2;
-    /// Call stack overflow.
-    pub const CALL_OVERFLOW: u8 = 3;
-    /// A frame of the wrong kind (or none) at ELSE/ENDIF/ENDLOOP/NEXT.
-    pub const STACK_MISMATCH: u8 = 4;
-    /// A conditional branch taken by some active lanes only.
-    pub const DIVERGENT: u8 = 5;
-    /// An operation this hardware build does not implement.
-    pub const MISSING_UNIT: u8 = 6;
-    /// The program ran past the end of instruction memory without END.
-    pub const PC_RANGE: u8 = 7;
-    /// PUSHA with an active lane's address stack full.
-    pub const ADDRESS_OVERFLOW: u8 = 8;
-    /// POPA with an active lane's address stack empty.
-    pub const ADDRESS_UNDERFLOW: u8 = 9;
-    /// Paused after EMIT: the lanes on `lanes` emitted a vertex (not a fault: `resume`).
-    pub const EMIT: u8 = 10;
-    /// Paused after ENDPRIM: the lanes on `lanes` end their primitive (not a fault: `resume`).
-    pub const ENDPRIM: u8 = 11;
-}
+/// Fault codes on the `fault` port: the core's codes, kept in `microcode` so that the serial
+/// protocol's device model and host (`firmware_loader`, which does not depend on this crate) name
+/// the same numbers.
+pub use microcode::core::fault_code;

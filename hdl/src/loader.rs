@@ -72,6 +72,9 @@ pub mod layout {
     /// Loader-memory base of the INFO record (initial contents of the memory, never written; 2
     /// more than a multiple of 4, so that its u32 fields from byte 10 on are aligned words).
     pub const INFO_BASE: u32 = 0x21A;
+    /// Loader-memory address of a u32 holding the RESULTS region's size (initial contents after
+    /// the INFO record, never written: READ's limit, as the record's sizes are the others').
+    pub const RESULTS_SIZE_WORD: u32 = 0x254;
     /// Loader-memory base of PARAMS.
     pub const PARAMS_BASE: u32 = 0x260;
     /// Loader-memory base of INPUTS.
@@ -235,17 +238,19 @@ pub struct Loader {
 
 impl Loader {
     /// A loader answering INFO with `info` (the 58-byte record, built from [`layout`] by the
-    /// caller: its ISA hash, line rate and region sizes are the ones the firmware checks
-    /// against), with a TEXTURES region of `textures` bytes ([`layout::TEXTURES`], or 0 for a
-    /// core without the texture unit, as `info` says).
-    pub fn new(textures: u32, info: &[u8; INFO_BYTES]) -> Loader {
-        // The firmware is fixed; a test assembles it for every configuration shape.
-        let firmware =
-            crate::loader_firmware::firmware(textures).expect("the loader firmware assembles");
+    /// caller: its ISA hash, line rate and region sizes, the TEXTURES size included, are the
+    /// ones the firmware checks against).
+    pub fn new(info: &[u8; INFO_BYTES]) -> Loader {
+        // The firmware is fixed; a test assembles it.
+        let firmware = crate::loader_firmware::firmware().expect("the loader firmware assembles");
         let words: Vec<u64> = firmware.iter().map(|&w| u64::from(w)).collect();
-        // The loader memory starts with the INFO record in place (no request writes there).
+        // The loader memory starts with the INFO record and the RESULTS size in place (no
+        // request writes there).
         let mut memory = vec![0u64; layout::INFO_BASE as usize];
         memory.extend(info.iter().map(|&b| u64::from(b)));
+        memory.resize(layout::RESULTS_SIZE_WORD as usize, 0);
+        let results = u32::from(layout::MAX_QUADS) * 8;
+        memory.extend(results.to_le_bytes().iter().map(|&b| u64::from(b)));
         Loader {
             clock: Default::default(),
             reset: Default::default(),
@@ -407,23 +412,13 @@ impl Logic for Loader {
 
         // ---- The byte sources.
         match self.b2.val().index() {
-            0 => {
-                self.kbyte.next = self.k.val().get_bits::<8>(0);
-                self.tbyte.next = self.t.q.val().get_bits::<8>(0);
-            }
-            1 => {
-                self.kbyte.next = bit_cast::<8, 3>(self.k.val().get_bits::<3>(8));
-                self.tbyte.next = self.t.q.val().get_bits::<8>(8);
-            }
-            2 => {
-                self.kbyte.next = 0.into();
-                self.tbyte.next = self.t.q.val().get_bits::<8>(16);
-            }
-            _ => {
-                self.kbyte.next = 0.into();
-                self.tbyte.next = self.t.q.val().get_bits::<8>(24);
-            }
+            0 => self.kbyte.next = self.k.val().get_bits::<8>(0),
+            1 => self.kbyte.next = bit_cast::<8, 3>(self.k.val().get_bits::<3>(8)),
+            _ => self.kbyte.next = 0.into(),
         }
+        // T turns with A (below): at step s its low byte is byte s of the T the operation began
+        // with.
+        self.tbyte.next = self.t.q.val().get_bits::<8>(0);
         // A core word arrives two clocks after its address: HRD takes byte s at step s + 2; XB
         // takes lane H & 3.
         self.hsel.next = self.b2.val() ^ bits::<2>(2);
@@ -455,10 +450,17 @@ impl Logic for Loader {
                     self.iob.next = bit_cast::<8, 1>(self.frame_rx.body_len.val().get_bits::<1>(8));
                 }
             }
+            // A RESULTS record's first word: kill mask, fault, the lanes of a pause (10, 11:
+            // the only codes with bits 3 and 1 set), 0.
             IoOp::Stat => match self.b2.val().index() {
-                0 => self.iob.next = bit_cast::<8, 4>(self.fault.val()),
-                1 => self.iob.next = bit_cast::<8, 4>(self.killed.val()),
-                2 => self.iob.next = bit_cast::<8, 4>(self.lanes.val()),
+                0 => self.iob.next = bit_cast::<8, 4>(self.killed.val()),
+                1 => self.iob.next = bit_cast::<8, 4>(self.fault.val()),
+                2 => {
+                    self.iob.next = 0.into();
+                    if self.fault.val().get_bit(3) & self.fault.val().get_bit(1) {
+                        self.iob.next = bit_cast::<8, 4>(self.lanes.val());
+                    }
+                }
                 _ => self.iob.next = 0.into(),
             },
             IoOp::Cyc => match self.b2.val().index() {
@@ -507,14 +509,14 @@ impl Logic for Loader {
             self.res.next = self.a.q.val().get_bits::<8>(0) & self.ob.val();
         }
 
-        // Whether a jump is taken (`JMP 0x7FF` jumps to A).
+        // Whether a jump is taken (`JMP 0x7FF` jumps to T).
         self.taken.next = false;
         self.target.next = self.k.val().get_bits::<10>(0);
         match self.op.val() {
             CpuOp::Jmp => {
                 self.taken.next = true;
                 if self.k.val() == 0x7FF {
-                    self.target.next = self.a.q.val().get_bits::<10>(0);
+                    self.target.next = self.t.q.val().get_bits::<10>(0);
                 }
             }
             CpuOp::Jz => self.taken.next = !self.a.q.val().any(),
@@ -620,11 +622,6 @@ impl Logic for Loader {
                         self.p_inc.next = true;
                     }
                 }
-                CpuOp::Sbp => {
-                    self.mem.we.next = true;
-                    self.p_inc.next = true;
-                    self.adv.next = true;
-                }
                 CpuOp::Swp => {
                     self.mem.we.next = true;
                     self.p_inc.next = true;
@@ -674,7 +671,7 @@ impl Logic for Loader {
                 }
                 CpuOp::Mov => {
                     match self.k.val().get_bits::<2>(0).index() {
-                        0 => self.t.d.next = self.a.q.val(),
+                        0 => {}
                         1 => self.p_load.next = true,
                         2 => self.h_load.next = true,
                         _ => self.n_load.next = true,
@@ -981,6 +978,12 @@ impl Logic for Loader {
             }
             if self.astep.val() {
                 self.a.d.next = (bit_cast::<32, 8>(self.ab.val()) << 24) | (self.a.q.val() >> 8);
+                // T takes the bytes A drops: after the four steps of an operation T holds the
+                // A it began with (the shifts, whose steps are not a word's four, leave T).
+                if self.op.val() != CpuOp::Sh {
+                    self.t.d.next = (bit_cast::<32, 8>(self.a.q.val().get_bits::<8>(0)) << 24)
+                        | (self.t.q.val() >> 8);
+                }
             }
             // One assignment per register, from the enables the operations set.
             if self.adv.val() {
@@ -1053,6 +1056,7 @@ mod tests {
             (MAPS_BASE, MAPS),
             (VARS_BASE, 4 * crate::loader_isa::VARS as u32),
             (INFO_BASE, super::INFO_BYTES as u32),
+            (RESULTS_SIZE_WORD, 4),
             (PARAMS_BASE, PARAMS),
             (INPUTS_BASE, INPUTS),
             (OUTPUTS_BASE, OUTPUTS),

@@ -6,18 +6,25 @@
 //! An instruction is 16 bits: the operation number in bits 15..11 and an 11-bit operand `k`
 //! (an immediate, a variable number, a loader-memory address, a jump target, a constant's
 //! address or the sub-operation). Registers: `A` (32-bit accumulator), `T` (32-bit second
-//! operand), `P` (11-bit loader-memory pointer), `H` (15-bit byte address in the core's host-port
-//! space, whose word address is `H >> 2` and byte lane `H & 3`; it doubles as a second
-//! loader-memory pointer), `N` (13-bit counter of loops and of the answer bytes still to send),
-//! the flags `C` (carry, or borrow of a subtraction) and `E` (the result was zero), `PC` and the
-//! one-level link register `LR`. Variables are 32 bits, [`VARS`] of them, in the firmware memory
-//! above the code.
+//! operand: the previous `A`, see below), `P` (11-bit loader-memory pointer), `H` (15-bit byte
+//! address in the core's host-port space, whose word address is `H >> 2` and byte lane `H & 3`;
+//! it doubles as a second loader-memory pointer), `N` (13-bit counter of loops and of the answer
+//! bytes still to send), the flags `C` (carry, or borrow of a subtraction) and `E` (the result
+//! was zero), `PC` and the one-level link register `LR`. Variables are 32 bits, [`VARS`] of
+//! them, in the loader memory.
 //!
 //! The datapath is a byte wide: `A` is a shift register that takes a new top byte and moves
 //! right by one byte per step, so a 32-bit operation is four steps through an 8-bit adder (with
 //! the carry kept between steps), and every source of `A` (memories, registers, the core's
 //! status) arrives a byte at a time. That is what makes the processor small: on the HX8K every
 //! 2:1 multiplexer bit costs a LUT4, and only 8 bits of `A` have multiplexers in front.
+//!
+//! `T` is a shift register behind `A`: it takes the byte `A` drops at each step, so every
+//! operation that steps `A` through a word (all but `SH`, whose steps are not four, and the
+//! operations that leave `A` alone) ends with the `A` it began with in `T`. `LDW x`, `LDW y`,
+//! `CMPT` compares `y` with `x`; `ADDT`, `SUBT` and `CMPT` read `T`'s bytes as they turn. No
+//! move to `T` is needed (nor built: loading `T` from `A` in one clock would cost a
+//! multiplexer per bit).
 use rust_hdl::prelude::*;
 use std::collections::BTreeMap;
 
@@ -38,7 +45,6 @@ pub enum CpuOp {
     Ldh,
     Ldw,
     Lbp,
-    Sbp,
     Lwp,
     Swp,
     Sbh,
@@ -139,7 +145,7 @@ const fn op(
 }
 
 /// The operations; entry `i` has operation number `i`.
-pub const OPS: [OpInfo; 30] = [
+pub const OPS: [OpInfo; 29] = [
     op(CpuOp::Ldi, "LDI", Operand::Imm, 5, "A = k"),
     op(
         CpuOp::Stw,
@@ -164,13 +170,6 @@ pub const OPS: [OpInfo; 30] = [
         "A = mem[k..k+4] (little-endian; k a multiple of 4)",
     ),
     op(CpuOp::Lbp, "LBP", Operand::None, 6, "A = mem[P]; P += 1"),
-    op(
-        CpuOp::Sbp,
-        "SBP",
-        Operand::None,
-        2,
-        "mem[P] = A & 0xFF; P += 1",
-    ),
     op(
         CpuOp::Lwp,
         "LWP",
@@ -248,7 +247,7 @@ pub const OPS: [OpInfo; 30] = [
         "JMP",
         Operand::Target,
         2,
-        "PC = k (k = 0x7FF: PC = A, `JA`)",
+        "PC = k (k = 0x7FF: PC = T, `JA`)",
     ),
     op(CpuOp::Jz, "JZ", Operand::Target, 2, "PC = k if A == 0"),
     op(CpuOp::Jnz, "JNZ", Operand::Target, 2, "PC = k if A != 0"),
@@ -286,14 +285,15 @@ pub const OPS: [OpInfo; 30] = [
     ),
 ];
 
-/// `CALL` with this target returns (`PC = LR`); `JMP` with it jumps to `A`.
+/// `CALL` with this target returns (`PC = LR`); `JMP` with it jumps to `T`.
 pub const RET: u16 = 0x7FF;
 
 /// Shifts of `SH`, by `k`.
 pub const SHIFTS: [&str; 4] = ["SHR8", "SHR16", "SHL2", "SHL4"];
 
-/// Register moves of `MOV`, by `k` (destination first).
-pub const MOVES: [&str; 4] = ["TA", "PA", "HA", "NA"];
+/// Register moves of `MOV`, by `k` (destination first); `k` = 0 moves nothing (`T` follows `A`
+/// by itself).
+pub const MOVES: [&str; 4] = ["-", "PA", "HA", "NA"];
 
 /// Input/output operations of `IO`, by `k`, with what they do.
 pub const IO_OPS: [(IoOp, &str, &str); 22] = [
@@ -314,7 +314,7 @@ pub const IO_OPS: [(IoOp, &str, &str); 22] = [
     (IoOp::Clr, "CLR", "core clear pulse (from a register, a clock later), wait until it is done (at least 6 clocks)"),
     (IoOp::Go, "GO", "core start pulse (from a register, a clock later), wait for done"),
     (IoOp::Res, "RES", "core resume pulse (from a register, a clock later), wait for done"),
-    (IoOp::Stat, "STAT", "A = the core's fault code, kill mask << 8, pause lanes << 16 (5 clocks)"),
+    (IoOp::Stat, "STAT", "A = the core's kill mask, fault code << 8, pause lanes << 16 (0 unless the fault is a pause code; a RESULTS record's first word; 5 clocks)"),
     (IoOp::Cyc, "CYC", "A = the core's cycle count (5 clocks)"),
     (IoOp::Led, "LED", "load-state LEDs = A & 3"),
     (IoOp::Ledf, "LEDF", "fault LED = (A != 0)"),
@@ -517,7 +517,7 @@ impl Asm {
         self.to(CpuOp::Call, label)
     }
 
-    /// Jump to the address in `A`.
+    /// Jump to the address in `T`.
     pub fn ja(&mut self) -> &mut Self {
         self.emit(CpuOp::Jmp, u32::from(RET))
     }
@@ -631,7 +631,7 @@ mod tests {
     /// a ROM per bit): reordering these tables without the decoder must fail here.
     #[test]
     fn moves_and_shifts_are_in_the_decoder_order() {
-        assert_eq!(MOVES, ["TA", "PA", "HA", "NA"]);
+        assert_eq!(MOVES, ["-", "PA", "HA", "NA"]);
         assert_eq!(SHIFTS, ["SHR8", "SHR16", "SHL2", "SHL4"]);
     }
 

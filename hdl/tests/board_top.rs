@@ -10,7 +10,7 @@ use common::sim::tick;
 use common::tools::{verilator_lint_with, yosys_check};
 use hdl::baud::BaudDivisor;
 use hdl::board_top::BoardTop;
-use hdl::loader::{layout, Loader, INFO_BYTES};
+use hdl::loader::{Loader, INFO_BYTES};
 use microcode::core::CoreConfig;
 use rust_hdl::core::check_error::check_all;
 use rust_hdl::prelude::*;
@@ -26,7 +26,7 @@ fn info() -> [u8; INFO_BYTES] {
 }
 
 fn board() -> BoardTop {
-    let loader = Loader::new(layout::TEXTURES, &info());
+    let loader = Loader::new(&info());
     let mut uut = BoardTop::new(
         &CoreConfig::default(),
         loader,

@@ -5,11 +5,15 @@
 //! The core on the loader's host port is a behavioural stub ([`StubCore`]) whose results depend on
 //! every register the loader writes, the image's program and constant words and the PARAMS slots;
 //! the model's [`StubRunner`] computes the same from the model's memories. So a byte the loader moves
-//! to the wrong place, or not at all, shows up in an answer.
+//! to the wrong place, or not at all, shows up in an answer. Programs can ask the stub to pause
+//! like a geometry program at EMIT / ENDPRIM ([`pauses`]), with other outputs, kill masks, lanes
+//! and cycles at each pause, so RUN's stop at a pause and RESUME (right, repeated and wrong pause
+//! counts, damaged) are compared too.
 
 use firmware_loader::device::{ActiveImage, Device, DeviceConfig, QuadOutcome, QuadRunner};
 use firmware_loader::frame::{encode, Frame};
 use firmware_loader::image::read_maps;
+use hdl::host_port::fault_code::{self, is_pause};
 use hdl::loader::{layout, Loader};
 use microcode::core::CoreConfig;
 use rust_hdl::core::check_error::check_all;
@@ -53,14 +57,49 @@ struct Scope {
     param_slots: Vec<u16>,
 }
 
-/// The stub's computation, shared by the stub core and the model runner.
+/// The first program word's low byte that makes the stub fault (the code in the next byte).
+const FAULT_MARK: u32 = 0xFA;
+/// The second program word's low byte that makes the stub pause ([`pauses`]).
+const PAUSE_MARK: u32 = 0xE5;
+
+/// The pauses a program asks the stub for: with [`PAUSE_MARK`] in its second word, 1 to 4 pauses
+/// (bits 8-9), pause i at ENDPRIM when bit 12 + i is set, else at EMIT.
+fn pauses(program: &dyn Fn(usize) -> u32, scope: &Scope) -> Vec<u8> {
+    if scope.program_words < 2 || program(1) & 0xFF != PAUSE_MARK {
+        return Vec::new();
+    }
+    let w = program(1);
+    (0..1 + (w >> 8 & 3))
+        .map(|i| {
+            if w >> (12 + i) & 1 == 1 {
+                fault_code::ENDPRIM
+            } else {
+                fault_code::EMIT
+            }
+        })
+        .collect()
+}
+
+/// What the stub ends a stretch of a run with.
+struct Stage {
+    out: [[u32; 16]; 16],
+    kill: u8,
+    cycles: u32,
+    fault: u8,
+    lanes: u8,
+}
+
+/// The stub's computation, shared by the stub core and the model runner: the registers, kill
+/// mask, cycles, fault and lanes at the end of stretch `stage` of a run that started with
+/// registers `regs` (the pauses first, then the end).
 #[allow(clippy::needless_range_loop)]
-fn stub_results(
+fn stub_stage(
     program: &dyn Fn(usize) -> u32,
     konst: &dyn Fn(usize) -> u32,
     scope: &Scope,
     regs: &[[u32; 16]; 16],
-) -> ([[u32; 16]; 16], u8, u32, u8) {
+    stage: usize,
+) -> Stage {
     let mut h: u32 = 0x1234_5678;
     for i in 0..scope.program_words {
         h = h.rotate_left(5) ^ program(i).wrapping_mul(i as u32 + 1);
@@ -78,18 +117,28 @@ fn stub_results(
             h = h.rotate_left(3) ^ konst(4 * k + c).wrapping_add((4 * k + c) as u32);
         }
     }
+    h ^= (stage as u32).wrapping_mul(0x9E37_79B9);
     let mut out = [[0u32; 16]; 16];
     for (r, o) in out.iter_mut().enumerate() {
         for (w, x) in o.iter_mut().enumerate() {
             *x = regs[(r + 1) % 16][w].rotate_left(w as u32) ^ h ^ (16 * r + w) as u32;
         }
     }
-    let fault = if scope.program_words > 0 && program(0) & 0xFF == 0xFA {
-        ((program(0) >> 8) & 7) as u8
-    } else {
-        0
+    let pause = pauses(program, scope);
+    let (fault, lanes) = match pause.get(stage) {
+        Some(&code) => (code, (h >> 12 & 0xF) as u8),
+        None if scope.program_words > 0 && program(0) & 0xFF == FAULT_MARK => {
+            (((program(0) >> 8) & 7) as u8, 0)
+        }
+        None => (0, 0),
     };
-    (out, (h & 0xF) as u8, 20 + ((h >> 4) & 0x3F), fault)
+    Stage {
+        out,
+        kill: (h & 0xF) as u8,
+        cycles: 20 + ((h >> 4) & 0x3F) + 64 * stage as u32,
+        fault,
+        lanes,
+    }
 }
 
 /// A behavioural core on the host port: memories (program, constants, registers, texture
@@ -104,6 +153,13 @@ struct StubCore {
     fault: u8,
     killed: u8,
     cycles: u32,
+    /// At a pause: the lanes on the `lanes` port (as the core, they are there after a run
+    /// ends too: the loader must not report them then).
+    lanes: u8,
+    /// The registers the run started with, and the stretch it is in.
+    start_regs: [[u32; 16]; 16],
+    stage: usize,
+    paused: bool,
     scope: Rc<RefCell<Scope>>,
 }
 
@@ -119,6 +175,10 @@ impl StubCore {
             fault: 0,
             killed: 0,
             cycles: 0,
+            lanes: 0,
+            start_regs: [[0; 16]; 16],
+            stage: 0,
+            paused: false,
             scope,
         }
     }
@@ -132,7 +192,7 @@ impl StubCore {
     }
 
     /// One rising edge with the loader's outputs as presented before it.
-    fn edge(&mut self, addr: u16, we: bool, wdata: u32, clear: bool, start: bool) {
+    fn edge(&mut self, addr: u16, we: bool, wdata: u32, clear: bool, start: bool, resume: bool) {
         self.r2 = self.r1;
         self.r1 = if Self::mapped(addr) {
             self.mem[usize::from(addr)]
@@ -160,28 +220,47 @@ impl StubCore {
                 *w = 0;
             }
             self.busy_left = 256;
+            self.paused = false;
         } else if start {
+            for (r, reg) in self.start_regs.iter_mut().enumerate() {
+                reg.copy_from_slice(&self.mem[0x800 + 16 * r..0x810 + 16 * r]);
+            }
+            self.stage = 0;
+            self.paused = false;
             self.running = true;
             self.busy_left = 37;
+        } else if resume && self.paused {
+            self.stage += 1;
+            self.paused = false;
+            self.running = true;
+            self.busy_left = 23;
         }
     }
 
     fn finish(&mut self) {
         self.running = false;
-        let mut regs = [[0u32; 16]; 16];
-        for (r, reg) in regs.iter_mut().enumerate() {
-            reg.copy_from_slice(&self.mem[0x800 + 16 * r..0x810 + 16 * r]);
-        }
         let scope = self.scope.borrow().clone();
         let mem = &self.mem;
-        let (out, kill, cycles, fault) =
-            stub_results(&|i| mem[i], &|i| mem[0x400 + i], &scope, &regs);
-        for (r, reg) in out.iter().enumerate() {
+        let s = stub_stage(
+            &|i| mem[i],
+            &|i| mem[0x400 + i],
+            &scope,
+            &self.start_regs,
+            self.stage,
+        );
+        for (r, reg) in s.out.iter().enumerate() {
             self.mem[0x800 + 16 * r..0x810 + 16 * r].copy_from_slice(reg);
         }
-        self.killed = kill;
-        self.cycles = cycles;
-        self.fault = fault;
+        self.killed = s.kill;
+        self.cycles = s.cycles;
+        self.fault = s.fault;
+        self.paused = is_pause(s.fault);
+        // The core's `lanes` are its execution mask, whatever the run did.
+        self.lanes = if self.paused {
+            s.lanes
+        } else {
+            (s.kill ^ 0xF) | 1
+        };
         self.done = true;
     }
 }
@@ -189,6 +268,57 @@ impl StubCore {
 /// The model's runner with the stub's semantics and the loader's data movement.
 struct StubRunner {
     scope: Rc<RefCell<Scope>>,
+    /// The paused quad's starting registers and output entries, and its stretch.
+    paused: Option<([[u32; 16]; 16], Vec<u16>, usize)>,
+}
+
+impl StubRunner {
+    /// Stretch `stage` of a run from `regs`, its outputs (unless it faults) into `outputs`.
+    fn stage(
+        &mut self,
+        img: &ActiveImage<'_>,
+        regs: [[u32; 16]; 16],
+        outs: Vec<u16>,
+        stage: usize,
+        outputs: &mut [u8],
+    ) -> QuadOutcome {
+        let Some((_, _, params)) = read_maps(img.maps) else {
+            return QuadOutcome {
+                fault: fault_code::BUDGET,
+                ..QuadOutcome::default()
+            };
+        };
+        let program = |i: usize| le32(img.program, 4 * i);
+        let konst = |i: usize| {
+            let k = i / 4;
+            if params.contains(&(k as u16)) {
+                le32(img.params, 4 * i)
+            } else {
+                le32(img.constants, 4 * i)
+            }
+        };
+        let scope = self.scope.borrow().clone();
+        let s = stub_stage(&program, &konst, &scope, &regs, stage);
+        if s.fault == 0 || is_pause(s.fault) {
+            for (j, &reg) in outs.iter().enumerate() {
+                let r = usize::from(reg & 0xFF);
+                for w in 0..16 {
+                    let o = 64 * j + 4 * w;
+                    if o + 4 <= outputs.len() {
+                        let v = if r < 16 { s.out[r][w] } else { 0 };
+                        outputs[o..o + 4].copy_from_slice(&v.to_le_bytes());
+                    }
+                }
+            }
+        }
+        self.paused = is_pause(s.fault).then_some((regs, outs, stage));
+        QuadOutcome {
+            kill_mask: s.kill,
+            cycles: s.cycles,
+            fault: s.fault,
+            lanes: s.lanes,
+        }
+    }
 }
 
 fn le32(b: &[u8], o: usize) -> u32 {
@@ -204,13 +334,13 @@ impl QuadRunner for StubRunner {
         inputs: &[u8],
         outputs: &mut [u8],
     ) -> QuadOutcome {
-        let Some((ins, outs, params)) = read_maps(img.maps) else {
+        let Some((ins, outs, _)) = read_maps(img.maps) else {
             return QuadOutcome {
-                kill_mask: 0,
-                cycles: 0,
-                fault: 1,
+                fault: fault_code::BUDGET,
+                ..QuadOutcome::default()
             };
         };
+        // The words of each input entry within the stride (the clear zeroed the others).
         let mut regs = [[0u32; 16]; 16];
         for (i, m) in ins.iter().enumerate() {
             let r = usize::from(m.reg & 0xFF);
@@ -221,33 +351,14 @@ impl QuadRunner for StubRunner {
                 }
             }
         }
-        let program = |i: usize| le32(img.program, 4 * i);
-        let konst = |i: usize| {
-            let k = i / 4;
-            if params.contains(&(k as u16)) {
-                le32(img.params, 4 * i)
-            } else {
-                le32(img.constants, 4 * i)
-            }
-        };
-        let scope = self.scope.borrow().clone();
-        let (out, kill, cycles, fault) = stub_results(&program, &konst, &scope, &regs);
-        if fault == 0 {
-            for (j, m) in outs.iter().enumerate() {
-                let r = usize::from(m.reg & 0xFF);
-                for w in 0..16 {
-                    let o = 64 * j + 4 * w;
-                    if o + 4 <= outputs.len() {
-                        let v = if r < 16 { out[r][w] } else { 0 };
-                        outputs[o..o + 4].copy_from_slice(&v.to_le_bytes());
-                    }
-                }
-            }
-        }
-        QuadOutcome {
-            kill_mask: kill,
-            cycles,
-            fault,
+        let outs = outs.iter().map(|m| m.reg).collect();
+        self.stage(img, regs, outs, 0, outputs)
+    }
+
+    fn resume_quad(&mut self, img: &ActiveImage<'_>, outputs: &mut [u8]) -> QuadOutcome {
+        match self.paused.take() {
+            Some((regs, outs, stage)) => self.stage(img, regs, outs, stage + 1, outputs),
+            None => QuadOutcome::default(),
         }
     }
 }
@@ -293,6 +404,7 @@ impl Bench {
         self.uut.fault.next = u64::from(c.fault).to_bits();
         self.uut.killed.next = u64::from(c.killed).to_bits();
         self.uut.cycles.next = u64::from(c.cycles).to_bits();
+        self.uut.lanes.next = u64::from(c.lanes).to_bits();
     }
 
     /// One clock with `byte` offered by the UART receiver.
@@ -308,10 +420,14 @@ impl Bench {
             self.uut.host_we.val(),
             self.uut.host_wdata.val().index() as u32,
         );
-        let (clear, start) = (self.uut.clear.val(), self.uut.start.val());
+        let (clear, start, resume) = (
+            self.uut.clear.val(),
+            self.uut.start.val(),
+            self.uut.resume.val(),
+        );
         self.uut.clock.next = true.into();
         assert!(simulate(self.uut.as_mut(), 100), "settles");
-        self.core.edge(addr, we, wdata, clear, start);
+        self.core.edge(addr, we, wdata, clear, start, resume);
         self.drive_core();
         self.uut.rx_valid.next = false;
         assert!(simulate(self.uut.as_mut(), 100), "settles");
@@ -416,6 +532,8 @@ struct Session {
     steps: usize,
     /// (command, result byte) of every answer: what the stream covered.
     seen: std::collections::BTreeMap<(u8, u8), usize>,
+    /// RUN and RESUME answers that stopped at a pause.
+    pause_answers: usize,
 }
 
 impl Session {
@@ -428,6 +546,7 @@ impl Session {
                 cfg,
                 StubRunner {
                     scope: scope.clone(),
+                    paused: None,
                 },
             ),
             bench: Bench::new(&cfg, scope.clone()),
@@ -436,6 +555,7 @@ impl Session {
             seq: 0,
             steps: 0,
             seen: Default::default(),
+            pause_answers: 0,
         }
     }
 
@@ -457,6 +577,10 @@ impl Session {
             .flatten()
         {
             *self.seen.entry((f.cmd & 0x7F, f.payload[0])).or_default() += 1;
+            let run_answer = [6, 10].contains(&(f.cmd & 0x7F)) && f.payload[0] == 0;
+            if run_answer && f.payload.get(1).is_some_and(|&c| is_pause(c)) {
+                self.pause_answers += 1;
+            }
         }
         assert_eq!(
             got, want,
@@ -471,7 +595,9 @@ impl Session {
         self.send(&w);
     }
 
-    fn upload(&mut self, fault_program: bool) {
+    /// Uploads a random image; `fault_program`: its quads fault at their end; `pausing`: they
+    /// pause like a geometry program first.
+    fn upload(&mut self, fault_program: bool, pausing: bool) {
         let rng = &mut self.rng;
         let plen = 16 * (1 + rng.below(40) as usize);
         let clen = 16 * rng.below(20) as usize;
@@ -486,8 +612,13 @@ impl Session {
         }
         let mut prog = rng.bytes(plen);
         if fault_program {
-            prog[0] = 0xFA;
+            prog[0] = FAULT_MARK as u8;
             prog[1] = 1 + rng.below(6) as u8;
+        }
+        if pausing {
+            // 1 to 4 pauses, EMIT or ENDPRIM each (`pauses`).
+            prog[4] = PAUSE_MARK as u8;
+            prog[5] = rng.below(256) as u8;
         }
         let konst = rng.bytes(clen);
         // Texels in half the images, any length up to the texture memory (2048 bytes, none
@@ -519,6 +650,7 @@ impl Session {
         self.request(5, crc.to_le_bytes().to_vec());
     }
 
+    /// A RUN of random shape (some refused).
     fn run(&mut self) {
         let rng = &mut self.rng;
         let quads = if rng.below(12) == 0 {
@@ -528,6 +660,13 @@ impl Session {
         } as u16;
         let is = (16 * rng.below(20)) as u16 + [0, 4, 7][rng.below(3) as usize];
         let os = (16 * rng.below(20)) as u16;
+        self.run_shaped(quads, is, os);
+    }
+
+    /// PARAMS and INPUTS written, a RUN of `quads` with strides `is` and `os` (its pauses
+    /// resumed), and reads of what it left.
+    fn run_shaped(&mut self, quads: u16, is: u16, os: u16) {
+        let rng = &mut self.rng;
         let np = 16 * (1 + rng.below(16) as usize);
         let params = rng.bytes(np);
         self.request(4, write_payload(6, 0, &params[..params.len().min(251)]));
@@ -550,6 +689,13 @@ impl Session {
         }
         p.extend(self.rng.bytes(inline));
         self.request(6, p);
+        // A paused run: its vertices read and RESUMEs until it ends, with repeated and wrong
+        // counts and damaged RESUMEs on the way.
+        let mut guard = 0;
+        while is_pause(self.model.status().fault) && guard < 40 {
+            guard += 1;
+            self.pause_traffic();
+        }
         // Read back what the run left.
         for (region, size) in [(4u8, layout::OUTPUTS), (5, 64)] {
             let len = 1 + self.rng.below(255) as u16;
@@ -561,13 +707,57 @@ impl Session {
         }
     }
 
+    /// At a pause: perhaps read the paused quad's RESULTS record and OUTPUTS, then a RESUME
+    /// (mostly with the right count, else the previous one, a wrong one, a wrong length, or a
+    /// damaged frame).
+    fn pause_traffic(&mut self) {
+        let quad = u32::from(self.model.status().quads_run.saturating_sub(1));
+        if self.rng.below(2) == 0 {
+            let mut p = vec![5u8];
+            p.extend_from_slice(&(8 * quad).to_le_bytes());
+            p.extend_from_slice(&8u16.to_le_bytes());
+            self.request(7, p);
+            let mut p = vec![4u8];
+            p.extend_from_slice(&(self.rng.below(200) as u32).to_le_bytes());
+            p.extend_from_slice(&(1 + self.rng.below(255) as u16).to_le_bytes());
+            self.request(7, p);
+        }
+        let n = self.model.pauses();
+        match self.rng.below(10) {
+            0 => self.request(10, n.wrapping_sub(1).to_le_bytes().to_vec()),
+            1 => {
+                let wrong = self.rng.next() as u32;
+                self.request(10, wrong.to_le_bytes().to_vec());
+            }
+            2 => {
+                let short = self.rng.below(4) as usize;
+                self.request(10, n.to_le_bytes()[..short].to_vec());
+            }
+            3 => {
+                // Damaged: dropped and counted, the run still paused.
+                self.seq = self.seq.wrapping_add(1);
+                let mut w = wire(10, self.seq, n.to_le_bytes().to_vec());
+                let i = 1 + self.rng.below(w.len() as u64 - 2) as usize;
+                w[i] ^= 1 << self.rng.below(8);
+                self.send(&w);
+            }
+            4 => {
+                // Resumed, then repeated (its answer lost): answered again, not run again.
+                self.request(10, n.to_le_bytes().to_vec());
+                let w = wire(10, self.seq, n.to_le_bytes().to_vec());
+                self.send(&w);
+            }
+            _ => self.request(10, n.to_le_bytes().to_vec()),
+        }
+    }
+
     fn random_request(&mut self) {
         let isa = self.cfg.isa_hash;
         match self.rng.below(16) {
             0 => self.request(1, vec![]),
             1 => self.request(2, vec![]),
             2 => {
-                let cmd = [1u8, 2, 3, 4, 5, 6, 7, 8, 9][self.rng.below(9) as usize];
+                let cmd = [1u8, 2, 3, 4, 5, 6, 7, 8, 9, 10][self.rng.below(10) as usize];
                 let n = self.rng.below(24) as usize;
                 let p = self.rng.bytes(n);
                 self.request(cmd, p);
@@ -631,7 +821,7 @@ impl Session {
                 self.request(9, baud.to_le_bytes().to_vec());
             }
             11 => {
-                let cmd = [0u8, 10, 0x55, 0x7F, 0x81, 0x86][self.rng.below(6) as usize];
+                let cmd = [0u8, 11, 0x55, 0x7F, 0x81, 0x86][self.rng.below(6) as usize];
                 self.request(cmd, vec![]);
             }
             12 => {
@@ -702,7 +892,13 @@ impl Session {
             }
             14 => {
                 let fault = self.rng.below(6) == 0;
-                self.upload(fault);
+                let pausing = self.rng.below(3) == 0;
+                self.upload(fault, pausing);
+            }
+            15 if self.rng.below(4) == 0 => {
+                // A RESUME out of the blue: the summary again or BAD_STATE.
+                let n = self.model.pauses().wrapping_add(self.rng.below(3) as u32);
+                self.request(10, n.to_le_bytes().to_vec());
             }
             _ => self.run(),
         }
@@ -719,21 +915,40 @@ fn loader_answers_like_the_protocol_model() {
     // A full upload and run first, so that the interesting paths are always covered.
     s.request(1, vec![]);
     s.request(6, vec![1, 0, 0, 0, 0, 0]); // no image yet
-    s.upload(false);
+    s.upload(false, false);
     s.request(2, vec![]);
+    s.run();
+    // A geometry-like image whose quads pause.
+    s.upload(false, true);
     s.run();
     for _ in 0..500 {
         s.random_request();
     }
+    // More geometry-like images and runs that fit the memories (a run's RESUMEs and reads
+    // between them).
+    for _ in 0..6 {
+        s.upload(false, true);
+        let quads = 1 + s.rng.below(3) as u16;
+        let is = 16 * s.rng.below(8) as u16;
+        let os = 16 * (1 + s.rng.below(7) as u16);
+        s.run_shaped(quads, is, os);
+    }
     s.request(2, vec![]);
     // Every command was acknowledged, every NAK reason the loader can give was given.
-    for cmd in 1..=9u8 {
+    for cmd in 1..=10u8 {
         assert!(
             s.seen.contains_key(&(cmd, 0)),
             "no ACK for command {cmd}: {:?}",
             s.seen
         );
     }
+    // RESUME refused for a count the run is not at.
+    assert!(s.seen.contains_key(&(10, 4)), "{:?}", s.seen);
+    assert!(
+        s.pause_answers >= 20,
+        "only {} answers stopped at a pause",
+        s.pause_answers
+    );
     for reason in 1..=10u8 {
         assert!(
             s.seen.keys().any(|&(_, r)| r == reason),
@@ -748,8 +963,8 @@ fn loader_answers_like_the_protocol_model() {
     );
     let status = s.model.status();
     eprintln!(
-        "{} requests, {} clocks; final state {:?}, bad frames {}; answers {:?}",
-        s.steps, s.bench.clocks, status.state, status.bad_frames, s.seen
+        "{} requests, {} clocks; final state {:?}, bad frames {}; {} answers at a pause; answers {:?}",
+        s.steps, s.bench.clocks, status.state, status.bad_frames, s.pause_answers, s.seen
     );
 }
 
@@ -763,7 +978,7 @@ fn a_loader_without_texture_memory_answers_like_the_model() {
     };
     let mut s = Session::new(11, &core);
     assert_eq!(s.cfg.limits.textures, 0);
-    s.upload(false);
+    s.upload(false, false);
     s.run();
     // BEGIN with one texture byte is out of range; a READ of the region too.
     let isa = s.cfg.isa_hash;

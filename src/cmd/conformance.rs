@@ -208,7 +208,8 @@ fn approximates(p: &Program) -> bool {
     })
 }
 
-/// Inputs that differ per lane and per register, and Mesa's graw constant buffer 0.
+/// Inputs that differ per lane and per register, a geometry program's `IN[vertex][index]` that
+/// differ per vertex and index, and Mesa's graw constant buffer 0.
 fn program_inputs() -> RunInputs {
     let mut inputs = RunInputs::default();
     for reg in 0..8u32 {
@@ -218,6 +219,14 @@ fn program_inputs() -> RunInputs {
             })
         });
         inputs.inputs.insert(reg, lanes);
+    }
+    for vertex in 0..6u32 {
+        for index in 0..4u32 {
+            let v = std::array::from_fn(|c| {
+                (0.5 * vertex as f32 - 0.25 * index as f32 + 0.125 * c as f32 + 0.0625).to_bits()
+            });
+            inputs.geometry_inputs.insert((vertex, index), v);
+        }
     }
     let consts: [[f32; 4]; 12] = [
         [0.4, 0.0, 0.0, 1.0],
@@ -239,15 +248,29 @@ fn program_inputs() -> RunInputs {
     inputs
 }
 
-/// Worst difference between two runs' outputs; `None` when kills or output sets differ.
+/// Worst difference between two runs' outputs and emitted vertices; `None` when kills, output
+/// sets, vertex counts or primitive ends differ.
 fn compare(a: &RunOutput, b: &RunOutput) -> Option<(f64, bool)> {
     let mut worst = 0.0f64;
     let mut exact = true;
     for (la, lb) in a.lanes.iter().zip(&b.lanes) {
-        if la.killed != lb.killed || la.outputs.keys().ne(lb.outputs.keys()) {
+        if la.killed != lb.killed
+            || la.outputs.keys().ne(lb.outputs.keys())
+            || la.vertices.len() != lb.vertices.len()
+        {
             return None;
         }
-        for (va, vb) in la.outputs.values().zip(lb.outputs.values()) {
+        let mut values = vec![(&la.outputs, &lb.outputs)];
+        for (xa, xb) in la.vertices.iter().zip(&lb.vertices) {
+            if xa.primitive_end != xb.primitive_end || xa.outputs.keys().ne(xb.outputs.keys()) {
+                return None;
+            }
+            values.push((&xa.outputs, &xb.outputs));
+        }
+        for (va, vb) in values
+            .iter()
+            .flat_map(|(oa, ob)| oa.values().zip(ob.values()))
+        {
             for (x, y) in va.iter().zip(vb) {
                 if x != y {
                     exact = false;
@@ -325,7 +348,7 @@ fn program_row(path: &Path, engines: &[String]) -> Row {
                     Verdict::new(false, format!("reference fails ({g}) but the engine runs"))
                 }
                 (Ok(g), Ok(r)) => match compare(&r, g) {
-                    None => Verdict::new(false, "kills or outputs differ".into()),
+                    None => Verdict::new(false, "kills, outputs or vertices differ".into()),
                     Some((_, true)) => Verdict::new(true, "exact".into()),
                     Some((w, false)) => Verdict::new(w <= tolerance, format!("{w:.3e} rel")),
                 },

@@ -8,7 +8,6 @@ use super::run::RunArgs;
 use anyhow::{Context, Result};
 use microcode::compile::compile;
 use microcode::core::image::MAGIC;
-use microcode::core::isa::Op;
 use microcode::core::{CoreConfig, Image};
 use sim::run_io::{args, RunInputs};
 use std::process::ExitCode;
@@ -159,17 +158,6 @@ pub fn board_upload(
 ) -> Result<firmware_loader::image::ImageFile> {
     // The board's hardware is this crate's: refuse, naming the instruction, what it does not build.
     sim::hardware::check_supported(image, "board")?;
-    if let Some(pc) = image
-        .code
-        .iter()
-        .position(|i| matches!(i.op, Op::Emit | Op::Endprim))
-    {
-        anyhow::bail!(
-            "{port}: core instruction {pc} emits vertices ({}); the board's loader does not stream \
-             them yet, so geometry programs run on the core, rtl and verilator engines",
-            image.code[pc].op.mnemonic()
-        );
-    }
     let mut file = board_image(image, inputs)?;
     // PARAMS is laid out by K slot: CONST slots beyond the device's PARAMS travel in the image.
     if file.params_bytes() > 0 {
@@ -209,7 +197,9 @@ pub fn say_uploaded(port: &str) -> impl FnMut(usize) + '_ {
     move |bytes| eprintln!("uploaded the image ({bytes} bytes) to {port}")
 }
 
-/// One quad on the board, as a [`sim::run_io::RunOutput`] like every engine's.
+/// One quad on the board, as a [`sim::run_io::RunOutput`] like every engine's: a geometry
+/// program's vertices are the outputs the board streamed at its EMIT pauses, ended by its
+/// ENDPRIM pauses and the end of the run (as `sim::hardware::run_loaded` reads them).
 pub fn board_quad(
     client: &mut firmware_loader::host::Client<firmware_loader::port::SerialTransport>,
     image: &Image,
@@ -233,10 +223,30 @@ pub fn board_quad(
         );
     }
     let mut lanes: [sim::run_io::LaneOutput; 4] = Default::default();
+    for p in &q.pauses {
+        for (l, lane) in lanes.iter_mut().enumerate() {
+            if p.lanes & (1 << l) == 0 {
+                continue;
+            }
+            if p.code == sim::hardware::fault_code::EMIT {
+                let outputs = p.outputs.iter().map(|(n, v)| (u32::from(*n), v[l]));
+                lane.vertices.push(sim::run_io::Vertex {
+                    outputs: outputs.collect(),
+                    primitive_end: false,
+                });
+            } else if let Some(v) = lane.vertices.last_mut() {
+                v.primitive_end = true;
+            }
+        }
+    }
     for (l, lane) in lanes.iter_mut().enumerate() {
         lane.killed = q.kill_mask & (1 << l) != 0;
         for (n, v) in &q.outputs {
             lane.outputs.insert(u32::from(*n), v[l]);
+        }
+        // As every engine: the end of the run ends the last primitive.
+        if let Some(v) = lane.vertices.last_mut() {
+            v.primitive_end = true;
         }
     }
     Ok(sim::run_io::RunOutput {

@@ -27,7 +27,9 @@ fn words(b: &[u8], at: usize) -> [u32; 4] {
 }
 
 /// Runs quads on `sim::core_model`, reading the image from the device's memories the way the
-/// hardware core does (PROGRAM words, K from CONSTANTS or PARAMS per MAPS, register maps).
+/// hardware core does (PROGRAM words, K from CONSTANTS or PARAMS per MAPS, register maps). A
+/// geometry program runs whole: its vertices are not streamed (the core model emits them all at
+/// once), so its quads never pause.
 pub struct CoreRunner;
 
 impl QuadRunner for CoreRunner {
@@ -38,9 +40,8 @@ impl QuadRunner for CoreRunner {
         outputs: &mut [u8],
     ) -> QuadOutcome {
         let fault = QuadOutcome {
-            kill_mask: 0,
-            cycles: 0,
-            fault: 1,
+            fault: sim::hardware::fault_code::BUDGET,
+            ..QuadOutcome::default()
         };
         let Some((ins, outs, param_slots)) = read_maps(img.maps) else {
             return fault;
@@ -117,7 +118,13 @@ impl QuadRunner for CoreRunner {
             kill_mask,
             cycles: out.cycles.unwrap_or(0) as u32,
             fault: 0,
+            lanes: 0,
         }
+    }
+
+    /// Never called: these quads do not pause.
+    fn resume_quad(&mut self, _: &ActiveImage<'_>, _: &mut [u8]) -> QuadOutcome {
+        QuadOutcome::default()
     }
 }
 
@@ -137,6 +144,13 @@ impl QuadRunner for Runner {
         match self {
             Runner::Copy(r) => r.run_quad(img, inputs, outputs),
             Runner::Core(r) => r.run_quad(img, inputs, outputs),
+        }
+    }
+
+    fn resume_quad(&mut self, img: &ActiveImage<'_>, outputs: &mut [u8]) -> QuadOutcome {
+        match self {
+            Runner::Copy(r) => r.resume_quad(img, outputs),
+            Runner::Core(r) => r.resume_quad(img, outputs),
         }
     }
 }

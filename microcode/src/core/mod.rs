@@ -6,9 +6,11 @@
 //!   (instruction bit fields), with [`isa::encode`] / [`isa::decode`].
 //! - [`image`]: the versioned, checksummed binary image.
 //! - [`disasm`]: image -> text listing; the trace printer.
+//! - [`fault_code`]: the codes a run of the core ends (or pauses) with.
 
 pub mod config;
 pub mod disasm;
+pub mod fault_code;
 pub mod image;
 pub mod isa;
 

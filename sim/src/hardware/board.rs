@@ -66,12 +66,14 @@ pub fn info_record(cfg: &DeviceConfig) -> [u8; INFO_BYTES] {
 /// The on-chip loader for `cfg` (its INFO record, which carries the ISA hash, line rate and
 /// region sizes the firmware checks against).
 pub fn loader(cfg: &DeviceConfig) -> hdl::loader::Loader {
-    hdl::loader::Loader::new(cfg.limits.textures, &info_record(cfg))
+    hdl::loader::Loader::new(&info_record(cfg))
 }
 
 /// What the board's loader uploads for `image`: its regions, with the textures `inputs` binds
-/// in TEXTURES and their sampler descriptors in CONSTANTS. Textures are image data on the board
-/// (the COMMIT checksum covers them), so other textures make another upload.
+/// in TEXTURES and their sampler descriptors in CONSTANTS, and a geometry program's inputs
+/// (`inputs.geometry_inputs`, `IN[vertex][index]`, which the core reads from K) in CONSTANTS.
+/// Both are image data on the board (the COMMIT checksum covers them), so other textures or
+/// other geometry inputs make another upload.
 pub fn upload_file(
     image: &microcode::core::Image,
     inputs: &crate::run_io::RunInputs,
@@ -91,6 +93,15 @@ pub fn upload_file(
             .map(|&(slot, _, _)| (slot, k.get(usize::from(slot)).copied().unwrap_or([0; 4])))
             .collect();
         file.bind_textures(&texels, &descriptors);
+    }
+    if !file.geometry_slots.is_empty() {
+        file.bind_geometry_inputs(&|vertex, index| {
+            inputs
+                .geometry_inputs
+                .get(&(u32::from(vertex), u32::from(index)))
+                .copied()
+                .unwrap_or([0; 4])
+        });
     }
     Ok(file)
 }

@@ -111,8 +111,8 @@ pub fn fault_name(code: u8) -> &'static str {
         fault_code::PC_RANGE => "program counter out of range",
         fault_code::ADDRESS_OVERFLOW => "address stack overflow",
         fault_code::ADDRESS_UNDERFLOW => "address stack underflow",
-        fault_code::EMIT => "paused at EMIT (geometry output this host does not stream)",
-        fault_code::ENDPRIM => "paused at ENDPRIM (geometry output this host does not stream)",
+        fault_code::EMIT => "paused at EMIT (a vertex for the host)",
+        fault_code::ENDPRIM => "paused at ENDPRIM (a primitive's end for the host)",
         _ => "unknown fault",
     }
 }
