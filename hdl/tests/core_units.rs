@@ -388,9 +388,9 @@ fn writeback_matches_the_model() {
         uut.sat.next = u64::from(sat).to_bits();
         assert!(simulate(&mut uut, 100));
         let want = match sat {
-            1 => arith::fsat01(want),
-            2 => arith::fsat11(want),
-            _ => want,
+            1 => arith::fsat01(v),
+            2 => arith::fsat11(v),
+            _ => v,
         };
         let got = uut.value.val().index() as u32;
         assert_eq!(
