@@ -9,8 +9,9 @@ use thiserror::Error;
 /// Version of this protocol, reported by INFO.
 pub const PROTOCOL_VERSION: u8 = 1;
 /// Bytes of each 16-byte PROGRAM slot the device stores: the core instruction word
-/// (`microcode::core::isa::WORD_BITS`, 112 bits); the rest read back as zero.
-pub const PROGRAM_WORD_BYTES: usize = (microcode::core::isa::WORD_BITS / 8) as usize;
+/// (`microcode::core::isa::WORD_BITS` bits, in seven 16-bit block RAM words); the rest read
+/// back as zero.
+pub const PROGRAM_WORD_BYTES: usize = microcode::core::isa::WORD_BITS.div_ceil(16) as usize * 2;
 /// First four bytes of INFO's answer: identifies a tgsi-core loader.
 pub const DEVICE_MAGIC: [u8; 4] = *b"TGSL";
 /// Bit set in the command byte of every answer.

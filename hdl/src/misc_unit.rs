@@ -59,6 +59,10 @@ pub struct MiscUnit {
     pub tr_data: Signal<Out, Bits<32>>,
     /// The result, [`MISC_UNIT_LATENCY`] clocks later.
     pub result: Signal<Out, Bits<32>>,
+    /// Operands A and C one clock later, as registered here (the core's addend line and
+    /// address stack store them).
+    pub a1: Signal<Out, Bits<32>>,
+    pub c1: Signal<Out, Bits<32>>,
     fcmp: FCmp,
     trans: TransUnit,
     tex: TexUnit,
@@ -128,6 +132,8 @@ impl MiscUnit {
             tr_en: Default::default(),
             tr_data: Default::default(),
             result: Default::default(),
+            a1: Default::default(),
+            c1: Default::default(),
             fcmp: Default::default(),
             trans: Default::default(),
             tex: TexUnit::new(usize::from(config.texture_texels)),
@@ -216,6 +222,8 @@ impl Logic for MiscUnit {
         self.ia.d.next = self.a.val();
         self.ib.d.next = self.b.val();
         self.ic.d.next = self.c.val();
+        self.a1.next = self.ia.q.val();
+        self.c1.next = self.ic.q.val();
         self.iop.d.next = self.int_op.val();
         self.early.next = bits::<32>(0);
         match self.sel.val() {

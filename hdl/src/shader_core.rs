@@ -129,13 +129,13 @@ pub struct ShaderCore {
     lane_ok: Signal<Local, Bit>,
     dst_eff: Signal<Local, Bits<8>>,
     // One block RAM pair holds the multiply-add's addend delay line (words 0..7: the addend of
-    // the slot issued at t, written at t+1, read back for the adder at t+6) and the address
+    // the slot issued at t, written at t+2, read back for the adder at t+6) and the address
     // stack of PUSHA / POPA (per lane up to 15 vec4 entries, entry e at word
     // `16 * (e + 1) + 4 * lane + component`). They never need a port in the same clock: a
-    // PUSHA slot writes one clock after issue, when the line's word would belong to that
+    // PUSHA slot writes two clocks after issue, when the line's word would belong to that
     // (non-multiply-add) slot; a POPA slot reads at issue, which the retire rule puts at least
     // 5 clocks after the last multiply-add slot, whose addend the line read 4 clocks after it.
-    // Each lane's depth; the push write one clock after issue (with the operand), the pop read
+    // Each lane's depth; the push write two clocks after issue (with the operand), the pop read
     // at issue into the misc unit's operand A.
     ast: Bram<32, 8>,
     acnt: DFF<Bits<3>>,
@@ -151,6 +151,8 @@ pub struct ShaderCore {
     ext_fault: Signal<Local, Bits<4>>,
     push_we: DFF<Bit>,
     push_wa: DFF<Bits<8>>,
+    push_we2: DFF<Bit>,
+    push_wa2: DFF<Bits<8>>,
     x1_pop: DFF<Bit>,
     // Issue.
     lane: Signal<Local, Bits<2>>,
@@ -247,6 +249,8 @@ impl ShaderCore {
             ext_fault: Default::default(),
             push_we: Default::default(),
             push_wa: Default::default(),
+            push_we2: Default::default(),
+            push_wa2: Default::default(),
             x1_pop: Default::default(),
             x1_i2f: Default::default(),
             x1_cond: Default::default(),
@@ -291,7 +295,8 @@ impl Logic for ShaderCore {
         dff_setup!(
             self, clock, x1_sel, x1_round, x1_add_op, x1_int, x1_trans, x1_tex, x1_comp, x1_i2f,
             x1_cond, x1_p, hr_prog, hr_tex, hr_const, hr_bank, rdata, wb_we, wb_wa, wb_wd, wb_pwe,
-            wb_pval, pclk, rd_valid, rd_lane, push_we, push_wa, x1_pop, meta_cnt, acnt, meta
+            wb_pval, pclk, rd_valid, rd_lane, push_we, push_wa, push_we2, push_wa2, x1_pop,
+            meta_cnt, acnt, meta
         );
         clock!(self, clock, ast, kmem);
         for i in 0..4 {
@@ -506,13 +511,15 @@ impl Logic for ShaderCore {
             self.dst_eff.next = self.dec.dst.val() + self.lane_i.val();
         }
         self.lane_sp_p1.next = self.lane_sp.val() + 1;
-        // The addend line: written every clock (at t+1, the operand C of the slot issued at t)
-        // and read 4 words back (the registered read gives it to the adder at t+6).
+        // The addend line: written every clock (at t+2, the operand C of the slot issued at t,
+        // as the misc unit registered it: the operand's own logic then feeds one flip-flop,
+        // which the iCE40 packs with it) and read 3 words back (the registered read gives it to
+        // the adder at t+6).
         self.acnt.d.next = self.acnt.q.val() + 1;
         self.ast.we.next = true;
         self.ast.wa.next = bit_cast::<8, 3>(self.acnt.q.val());
-        self.ast.wd.next = self.opc.value.val();
-        self.aread.next = self.acnt.q.val() - bits::<3>(4);
+        self.ast.wd.next = self.misc.c1.val();
+        self.aread.next = self.acnt.q.val() - bits::<3>(3);
         self.ast.ra.next = bit_cast::<8, 3>(self.aread.val());
         if self.seq.slot_valid.val() & (self.dec.astack.val() == 2) {
             self.ast.ra.next = (bit_cast::<8, 4>(self.lane_sp.val()) << 4)
@@ -527,9 +534,13 @@ impl Logic for ShaderCore {
             & self.seq.e.val().get_bit(self.lane.val().index())
             & !self.ext_fault.val().any();
         self.x1_pop.d.next = self.dec.astack.val() == 2;
-        if self.push_we.q.val() {
-            self.ast.wa.next = self.push_wa.q.val();
-            self.ast.wd.next = self.opa.value.val();
+        // The push writes when the line would write the PUSHA slot's own word (t+2), the
+        // operand A as the misc unit registered it.
+        self.push_we2.d.next = self.push_we.q.val();
+        self.push_wa2.d.next = self.push_wa.q.val();
+        if self.push_we2.q.val() {
+            self.ast.wa.next = self.push_wa2.q.val();
+            self.ast.wd.next = self.misc.a1.val();
         }
         self.opa.file.next = self.dec.a_file.val();
         self.opa.index.next = self.dec.a_index.val();

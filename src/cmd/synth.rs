@@ -132,6 +132,20 @@ pub fn run(args: SynthArgs) -> Result<ExitCode> {
         pct(&r.block_rams)
     );
     println!("PLLs         {:>5} / {:<5}", r.plls.used, r.plls.available);
+    let units: Vec<&str> = Features::UNITS
+        .iter()
+        .filter(|(bit, _)| core.has(*bit))
+        .map(|(_, name)| *name)
+        .collect();
+    println!(
+        "units        {}{}",
+        units.join(", "),
+        if core.has(Features::DIVIDER) {
+            ""
+        } else {
+            " (no divider: its operations are multiply-add and integer sequences)"
+        }
+    );
     println!("I/O          {:>5} / {:<5}", r.io.used, r.io.available);
     for (name, cells) in &outcome.yosys_cells {
         println!("  {name:<12} {cells:>6}");
