@@ -751,6 +751,6 @@ mod tests {
     #[test]
     fn the_word_is_as_wide_as_the_table() {
         // `word` is Bits<112> (seven 16-bit block RAM words; `w3` contributes 16 bits).
-        assert!(isa::WORD_BITS <= 112 && isa::WORD_BITS > 96);
+        const { assert!(isa::WORD_BITS <= 112 && isa::WORD_BITS > 96) };
     }
 }

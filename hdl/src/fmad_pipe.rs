@@ -20,7 +20,7 @@ pub const FMAD_LATENCY: u32 = 10;
 pub const ADDEND_DELAY: u32 = 5;
 
 /// The multiply-add pipeline; see the module documentation.
-#[derive(LogicBlock)]
+#[derive(LogicBlock, Default)]
 pub struct FmadPipe {
     /// Clock.
     pub clock: Signal<In, Clock>,
@@ -41,24 +41,6 @@ pub struct FmadPipe {
     // The adder's controls wait for the product with the addend.
     op_d: [DFF<AddOp>; ADDEND_DELAY as usize],
     round_d: [DFF<RoundMode>; ADDEND_DELAY as usize],
-}
-
-impl Default for FmadPipe {
-    fn default() -> Self {
-        FmadPipe {
-            clock: Default::default(),
-            a: Default::default(),
-            b: Default::default(),
-            c: Default::default(),
-            result: Default::default(),
-            mul: Default::default(),
-            add: Default::default(),
-            op_d: Default::default(),
-            round_d: Default::default(),
-            op: Default::default(),
-            round: Default::default(),
-        }
-    }
 }
 
 impl Logic for FmadPipe {

@@ -300,12 +300,9 @@ impl Logic for MiscUnit {
         self.add_x.next = self.ia.q.val();
         self.add_y.next = self.ib.q.val();
         self.add_c.next = false;
-        match self.iop.q.val() {
-            IntOp::Isub => {
-                self.add_y.next = !self.ib.q.val();
-                self.add_c.next = true;
-            }
-            _ => {}
+        if self.iop.q.val() == IntOp::Isub {
+            self.add_y.next = !self.ib.q.val();
+            self.add_c.next = true;
         }
         self.sum.next =
             self.add_x.val() + self.add_y.val() + bit_cast::<32, 1>(self.add_c.val().into());

@@ -173,7 +173,14 @@ fn class_clocks(line: &str, cfg: &CoreConfig, inputs: &RunInputs) -> Result<f64>
             let need = i.op.info().unit.feature();
             need != 0 && !cfg.has(need)
         });
-        if unit_missing && n > 1 {
+        // Copies that compile to calls of the shared division routine (a program too long for
+        // a sequence per division) measure the routine, not the inline sequence.
+        let calls_routine = !line.contains("CAL")
+            && img
+                .code
+                .iter()
+                .any(|i| i.op == microcode::core::isa::Op::Cal);
+        if (unit_missing || calls_routine) && n > 1 {
             return Ok(None);
         }
         Ok(sim::core_model::run(&img, inputs)

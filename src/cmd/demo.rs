@@ -230,12 +230,12 @@ pub fn run() -> Result<ExitCode> {
         compute * 1e3,
         serial
     );
-    // The bitstream that fits leaves out units; say which of them this shader needs, as the
-    // host tools compile it for that build (DIV and RCP are multiply-add sequences there).
-    // A unit that either of two features provides (the converter) only appears inside the
-    // sequences of those features' own operations, which name the unit.
-    let minimal = CoreConfig::minimal();
-    let used = compile(&program, &minimal)
+    // Should a shader need a unit the board build leaves out (it has every one but the
+    // divider, whose operations are sequences there), say which, as the host tools compile
+    // it for that build. A unit that either of two features provides (the converter) only
+    // appears inside the sequences of those features' own operations, which name the unit.
+    let board = CoreConfig::default();
+    let used = compile(&program, &board)
         .map(|c| c.image.code)
         .unwrap_or_default()
         .iter()
@@ -244,7 +244,7 @@ pub fn run() -> Result<ExitCode> {
         .fold(0, |f, need| f | need);
     let missing: Vec<&str> = Features::UNITS
         .iter()
-        .filter(|(bit, _)| used & bit != 0 && minimal.features & bit == 0)
+        .filter(|(bit, _)| used & bit != 0 && board.features & bit == 0)
         .map(|(_, name)| *name)
         .collect();
     if let Some((last, rest)) = missing.split_last() {
