@@ -175,11 +175,9 @@ fn class_clocks(line: &str, cfg: &CoreConfig, inputs: &RunInputs) -> Result<f64>
         });
         // Copies that compile to calls of the shared division routine (a program too long for
         // a sequence per division) measure the routine, not the inline sequence.
-        let calls_routine = !line.contains("CAL")
-            && img
-                .code
-                .iter()
-                .any(|i| i.op == microcode::core::isa::Op::Cal);
+        let calls_routine = img
+            .origin
+            .contains(&microcode::core::image::DIVISION_ORIGIN);
         if (unit_missing || calls_routine) && n > 1 {
             return Ok(None);
         }

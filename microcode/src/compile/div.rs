@@ -21,7 +21,7 @@
 //! compiler knows a sign (a literal, an absolute value) the sign steps go, and a numerator of
 //! +-1 (RCP) skips its significand and exponent steps.
 //!
-//! Lengths (16 clocks each, whatever the group size): DIV 50 instructions, RCP 42, a quotient
+//! Lengths (16 clocks each, whatever the group size): DIV 52 instructions, RCP 44, a quotient
 //! by a known positive divisor (CUBE) 47. MOD is [`crate::arith::div_steps::imod_steps`]: 8
 //! integer operations per quotient bit, four bits per pass of a loop closed by `SETP` + `JMPP`
 //! (every lane runs the same 8 passes). The unpack opcodes' `/ (2^k - 1)` is
