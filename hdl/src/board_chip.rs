@@ -10,7 +10,11 @@
 //! emulator and the netlist tests run [`BoardTop`] itself, built for [`CORE_CLOCK_HZ`] where the
 //! clock matters (line-rate divisor, inter-byte timeout, INFO's clock).
 //!
-//! Ports: as [`BoardTop`] (the names `constraints/alchitry_cu.pcf` uses).
+//! Ports: as [`BoardTop`]. Each carries its pad: the oscillator and the LEDs from
+//! `rust-hdl-bsp-alchitry-cu`, the reset button and the FTDI serial pair (which the board
+//! support crate does not name) from [`RESET_PAD`], [`RX_PAD`] and [`TX_PAD`]; [`BoardChip::pcf`]
+//! writes the constraints file from them (`constraints/alchitry_cu.pcf` is its output, checked by
+//! a test).
 use crate::board_top::BoardTop;
 use rust_hdl::fpga::lattice::ice40::ice_pll::ICE40PLLBlock;
 use rust_hdl::prelude::*;
@@ -19,11 +23,25 @@ use rust_hdl::prelude::*;
 pub const OSCILLATOR_HZ: u64 = 100_000_000;
 /// The clock the PLL makes for the core, the loader and the UART.
 pub const CORE_CLOCK_HZ: u64 = 50_000_000;
+/// The Alchitry Cu's reset button (active low).
+pub const RESET_PAD: &str = "P8";
+/// Serial data from the host: the FTDI bridge's TX, which the board's schematic names from the
+/// FTDI's side.
+pub const RX_PAD: &str = "P14";
+/// Serial data to the host (the FTDI's RX).
+pub const TX_PAD: &str = "M9";
+
+/// A one-bit port at `pad`.
+fn pad<D: Direction>(pad: &str) -> Signal<D, Bit> {
+    let mut s = Signal::default();
+    s.add_location(0, pad);
+    s
+}
 
 /// The FPGA's top level; see the module documentation.
 #[derive(LogicBlock)]
 pub struct BoardChip {
-    /// 100 MHz oscillator (pad P7).
+    /// 100 MHz oscillator (pad P7, from the board support crate).
     pub clock: Signal<In, Clock>,
     /// Reset button, active low.
     pub reset_n: Signal<In, Bit>,
@@ -41,14 +59,25 @@ impl BoardChip {
     /// The chip around `board` (built for [`CORE_CLOCK_HZ`]).
     pub fn new(board: BoardTop) -> BoardChip {
         BoardChip {
-            clock: Default::default(),
-            reset_n: Default::default(),
-            rx: Default::default(),
-            tx: Default::default(),
-            leds: Default::default(),
+            clock: rust_hdl_bsp_alchitry_cu::pins::clock(),
+            reset_n: pad(RESET_PAD),
+            rx: pad(RX_PAD),
+            tx: pad(TX_PAD),
+            leds: rust_hdl_bsp_alchitry_cu::pins::leds(),
             pll: Default::default(),
             board,
         }
+    }
+}
+
+impl BoardChip {
+    /// The pin constraints of the chip's ports (nextpnr's PCF), from the pads they carry.
+    pub fn pcf(&self) -> String {
+        format!(
+            "# Alchitry Cu (iCE40 HX8K, CB132): the pads of hdl::board_chip::BoardChip's ports,\n\
+             # written by BoardChip::pcf from the design's own pin locations.\n{}",
+            rust_hdl::fpga::toolchains::icestorm::generate_pcf(self)
+        )
     }
 }
 

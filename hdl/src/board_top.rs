@@ -6,7 +6,8 @@
 //! Ports: `clock` (50 MHz from the PLL in [`crate::board_chip::BoardChip`]; the simulations drive
 //! it directly), `reset_n` (active-low button, P8; synchronised by two
 //! flip-flops; resets the loader: no image, counters cleared), `rx` (P14), `tx` (M9), `leds`
-//! (J11 ... N14). The pin names match `constraints/alchitry_cu.pcf`.
+//! (J11 ... N14). The chip's ports carry their pads (`board_chip.rs`), which write
+//! `constraints/alchitry_cu.pcf`.
 //!
 //! LEDs: 0 heartbeat (about 0.75 Hz at 50 MHz), 1 a valid image is loaded, 2 a quad is running,
 //! 3 the last RUN faulted, 4 an upload is in progress (or failed), 5 the loader is answering or

@@ -83,11 +83,7 @@ pub fn run(args: SynthArgs) -> Result<ExitCode> {
     let board = core == CoreConfig::default();
     // A board built without a unit has another ISA hash; the host tools read the features from
     // INFO and compile for them (`load::board_config`), and refuse image files built for another.
-    let verilog = synth::board_verilog(&core, args.baud).map_err(anyhow::Error::msg)?;
-    let pcf = toolchain::workspace_root()
-        .map(|r| r.join("constraints/alchitry_cu.pcf"))
-        .filter(|p| p.exists())
-        .context("constraints/alchitry_cu.pcf not found (run from the workspace)")?;
+    let (verilog, pcf) = synth::board_files(&core, args.baud).map_err(anyhow::Error::msg)?;
     let opts = synth::Options {
         out: args.out.clone(),
         freq_mhz: args.freq,

@@ -16,8 +16,8 @@ pub struct Options {
     pub freq_mhz: f64,
     /// Placement seed.
     pub seed: u64,
-    /// Pin constraints.
-    pub pcf: PathBuf,
+    /// Pin constraints (PCF text, [`hdl::board_chip::BoardChip::pcf`]), written to `board.pcf`.
+    pub pcf: String,
     /// Blocks (rust-hdl instance paths below `block_root`, e.g. `core$fmad$mul`) to cost one by
     /// one, reported under these names.
     pub blocks: Vec<String>,
@@ -119,7 +119,7 @@ pub fn synthesise(
     let top_v = opts.out.join("top.v");
     std::fs::write(&top_v, verilog).map_err(io(&top_v))?;
     let pcf = opts.out.join("board.pcf");
-    std::fs::copy(&opts.pcf, &pcf).map_err(io(&opts.pcf))?;
+    std::fs::write(&pcf, &opts.pcf).map_err(io(&pcf))?;
 
     progress("yosys: synth_ice40 (this takes a while)");
     let mut yosys = find(Tool::Yosys)?.command();

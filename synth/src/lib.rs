@@ -56,9 +56,10 @@ pub fn board_blocks(features: u32) -> Vec<(&'static str, u64)> {
 }
 
 /// Verilog of the chip (`hdl::board_chip`: the PLL, and the board top with a core for `core`,
-/// the loader and the UART at `baud`, normally [`BOARD_BAUD`], at [`BOARD_CLOCK_HZ`]).
-pub fn board_verilog(core: &CoreConfig, baud: u32) -> Result<String, String> {
-    sim::hardware::board::board_chip_verilog(core, baud).map_err(|e| e.to_string())
+/// the loader and the UART at `baud`, normally [`BOARD_BAUD`], at [`BOARD_CLOCK_HZ`]) and its pin
+/// constraints (PCF), written from the pads the chip's ports carry.
+pub fn board_files(core: &CoreConfig, baud: u32) -> Result<(String, String), String> {
+    sim::hardware::board::board_chip_files(core, baud).map_err(|e| e.to_string())
 }
 
 #[cfg(test)]
@@ -74,5 +75,52 @@ mod tests {
         let names: Vec<&str> = board_blocks(small).iter().map(|b| b.0).collect();
         assert!(!names.contains(&"core$misc$tex"));
         assert!(names.contains(&"core$misc$trans") && names.contains(&"loader"));
+    }
+
+    /// The pins the constraints put the chip's ports on are the Alchitry Cu's documented pads
+    /// (its schematic and the board support crate), and `constraints/alchitry_cu.pcf` is exactly
+    /// what the design writes.
+    #[test]
+    fn the_pcf_comes_from_the_design_and_matches_the_board() {
+        let (_, pcf) = board_files(&CoreConfig::default(), BOARD_BAUD).expect("the board builds");
+        let mut pins: Vec<(String, String)> = pcf
+            .lines()
+            .filter(|l| !l.starts_with('#'))
+            .map(|l| {
+                let w: Vec<&str> = l.split_whitespace().collect();
+                assert_eq!(w.len(), 3, "{l}");
+                assert_eq!(w[0], "set_io", "{l}");
+                (w[1].to_string(), w[2].to_string())
+            })
+            .collect();
+        pins.sort();
+        let mut want: Vec<(String, String)> = [
+            ("clock", "P7"),
+            ("reset_n", "P8"),
+            ("rx", "P14"),
+            ("tx", "M9"),
+            ("leds[0]", "J11"),
+            ("leds[1]", "K11"),
+            ("leds[2]", "K12"),
+            ("leds[3]", "K14"),
+            ("leds[4]", "L12"),
+            ("leds[5]", "L14"),
+            ("leds[6]", "M12"),
+            ("leds[7]", "N14"),
+        ]
+        .iter()
+        .map(|(a, b)| (a.to_string(), b.to_string()))
+        .collect();
+        want.sort();
+        assert_eq!(pins, want);
+        let path = concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../constraints/alchitry_cu.pcf"
+        );
+        let file = std::fs::read_to_string(path).expect("constraints/alchitry_cu.pcf");
+        assert_eq!(
+            file, pcf,
+            "constraints/alchitry_cu.pcf is not what the design writes"
+        );
     }
 }

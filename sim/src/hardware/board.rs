@@ -154,11 +154,16 @@ pub fn board_verilog(core: &CoreConfig, clock_hz: u32, baud: u32) -> Result<Stri
 /// board top built for the PLL's clock ([`hdl::board_chip::CORE_CLOCK_HZ`]), whose blocks are
 /// below the instance `board`.
 pub fn board_chip_verilog(core: &CoreConfig, baud: u32) -> Result<String, BoardError> {
+    Ok(board_chip_files(core, baud)?.0)
+}
+
+/// [`board_chip_verilog`] and the chip's pin constraints ([`hdl::board_chip::BoardChip::pcf`]).
+pub fn board_chip_files(core: &CoreConfig, baud: u32) -> Result<(String, String), BoardError> {
     let (top, _) = board_top(core, hdl::board_chip::CORE_CLOCK_HZ as u32, baud)?;
     let mut chip = hdl::board_chip::BoardChip::new(top);
     use rust_hdl::prelude::Block;
     chip.connect_all();
     rust_hdl::core::check_error::check_all(&chip)
         .map_err(|e| BoardError::Check(format!("{e:?}")))?;
-    Ok(rust_hdl::prelude::generate_verilog(&chip))
+    Ok((rust_hdl::prelude::generate_verilog(&chip), chip.pcf()))
 }
