@@ -11,9 +11,9 @@
 use crate::frame::{self, Decoder, Frame};
 use crate::protocol::{
     le32, Begin, Command, Info, Limits, LoadState, Reason, Region, RunRequest, RunSummary, Status,
-    ANSWER_BIT, BEGIN_BYTES, IMAGE_REGIONS, PROGRAM_WORD_BYTES, PROTOCOL_VERSION,
-    RESULT_PAUSE_LANES, RESULT_RECORD, RESUME_BYTES, RUN_SUMMARY_HEADER, SUPPORTED_BAUDS,
-    WRITE_HEADER,
+    ANSWER_BIT, BEGIN_BYTES, COMMIT_BYTES, IMAGE_REGIONS, PROGRAM_WORD_BYTES, PROTOCOL_VERSION,
+    READ_BYTES, RESULT_PAUSE_LANES, RESULT_RECORD, RESUME_BYTES, RUN_SUMMARY_HEADER,
+    SET_BAUD_BYTES, SUPPORTED_BAUDS, WRITE_HEADER,
 };
 use microcode::core::fault_code::is_pause;
 
@@ -399,7 +399,7 @@ impl<R: QuadRunner> Device<R> {
                 self.write(p[0], le32(p, 1), &p[WRITE_HEADER..])
             }
             Command::Commit => {
-                exact(4)?;
+                exact(COMMIT_BYTES)?;
                 self.commit(le32(p, 0))
             }
             Command::Run => {
@@ -407,7 +407,7 @@ impl<R: QuadRunner> Device<R> {
                 self.run(&r)
             }
             Command::Read => {
-                exact(7)?;
+                exact(READ_BYTES)?;
                 self.read(
                     p[0],
                     le32(p, 1),
@@ -424,7 +424,7 @@ impl<R: QuadRunner> Device<R> {
                 Ok(ack(&[]))
             }
             Command::SetBaud => {
-                exact(4)?;
+                exact(SET_BAUD_BYTES)?;
                 let baud = le32(p, 0);
                 if !self.config.bauds.contains(&baud) {
                     return Err(Reason::BadBaud);

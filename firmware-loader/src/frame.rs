@@ -18,7 +18,7 @@ pub const ESC_END: u8 = 0xDC;
 /// `ESC ESC_ESC` stands for a data byte 0xDB.
 pub const ESC_ESC: u8 = 0xDD;
 /// Largest payload of any frame, in bytes.
-pub const MAX_PAYLOAD: usize = 256;
+pub use microcode::protocol::MAX_PAYLOAD;
 /// Bytes of the unstuffed header: length, command, sequence number.
 pub const HEADER_BYTES: usize = 4;
 /// Bytes of the trailing CRC-32.

@@ -60,8 +60,8 @@ pub mod layout {
     pub const MAPS: u32 = 96;
     /// Most quads per RUN (RESULTS holds one 8-byte record each).
     pub const MAX_QUADS: u16 = 8;
-    /// Largest payload.
-    pub const MAX_PAYLOAD: u16 = 256;
+    /// Largest payload (`microcode::protocol::MAX_PAYLOAD`).
+    pub const MAX_PAYLOAD: u16 = microcode::protocol::MAX_PAYLOAD as u16;
     /// Loader-memory base of RESULTS (the frame buffer is at 0).
     pub const RESULTS_BASE: u32 = 0x110;
     /// Loader-memory base of MAPS.

@@ -19,11 +19,27 @@ use crate::host_port::fault_code;
 use crate::loader::{layout, INFO_BYTES};
 use crate::loader_isa::VARS;
 use crate::loader_isa::{Asm, AsmError, CpuOp::*};
+use microcode::protocol::{
+    Command, LoadState, Reason, Region, ANSWER_BIT, BEGIN_BYTES, COMMIT_BYTES, IMAGE_REGIONS,
+    READ_BYTES, RESUME_BYTES, RUN_HEADER, RUN_SUMMARY_HEADER, SET_BAUD_BYTES, STATUS_BYTES,
+    WRITE_HEADER,
+};
+
+/// The protocol's numbers as the firmware's immediates.
+const fn reason(r: Reason) -> u32 {
+    r as u32
+}
+const fn state(s: LoadState) -> u32 {
+    s as u32
+}
+const fn region(r: Region) -> u32 {
+    r as u32
+}
+const ANSWER: u32 = ANSWER_BIT as u32;
 
 // Variables (32-bit each; `loader_isa::VARS` of them). The first ones live across requests (a
 // RUN's through its RESUMEs); the last ones are per-command scratch.
-/// Load state (`firmware_loader::protocol::LoadState`: 0 no image, 1 uploading, 2 valid, 3
-/// failed).
+/// Load state (`microcode::protocol::LoadState`).
 const LD: u32 = 0;
 /// The image lengths BEGIN latched (PROGRAM, CONSTANTS, TEXTURES, MAPS: consecutive).
 const LENP: u32 = 1;
@@ -100,8 +116,28 @@ const _: () = assert!(var(LENM) < IMAGE_LIMIT_BELOW && IMAGE_LIMIT_BELOW <= info
 
 /// Frame-buffer address of payload byte 0.
 const PAY: u32 = 4;
-/// Commands are 1..=10 (RESUME, 0x0A, the last); the table has an entry for each of 0..NCMD.
-const NCMD: u32 = 11;
+/// Commands are 1..=10 (RESUME the last); the table has an entry for each of 0..NCMD.
+const NCMD: u32 = Command::Resume as u32 + 1;
+/// The handlers in command-code order (the table's entry 0 is "unknown").
+const HANDLERS: [(Command, &str); NCMD as usize - 1] = [
+    (Command::Info, "info"),
+    (Command::Status, "status"),
+    (Command::Begin, "begin"),
+    (Command::Write, "write"),
+    (Command::Commit, "commit"),
+    (Command::Run, "run"),
+    (Command::Read, "read"),
+    (Command::Reset, "reset"),
+    (Command::SetBaud, "baud"),
+    (Command::Resume, "resume"),
+];
+const _: () = {
+    let mut i = 0;
+    while i < HANDLERS.len() {
+        assert!(HANDLERS[i].0 as usize == i + 1);
+        i += 1;
+    }
+};
 /// Core byte address of the constant file K (host-port word address times 4) is 16 times
 /// this: K slot s at `16 * (s + K_SLOT_BIAS)`.
 const K_SLOT_BIAS: u32 = crate::host_port::CONST_BASE as u32 / 4;
@@ -144,22 +180,27 @@ pub fn firmware() -> Result<Vec<u16>, AsmError> {
         .stv(BADF)
         .to(Jmp, "idle");
     a.label("commands").data_label("unknown");
-    for label in [
-        "info", "status", "begin", "write", "commit", "run", "read", "reset", "baud", "resume",
-    ] {
+    for (_, label) in HANDLERS {
         a.data_label(label);
     }
-    for reason in [1, 3, 4, 5, 10] {
-        a.label(&format!("nak{reason}"))
-            .emit(Ldi, reason)
+    // `nakN`: NAK with reason N.
+    for r in [
+        Reason::BadLength,
+        Reason::OutOfRange,
+        Reason::BadState,
+        Reason::BadRegion,
+        Reason::TooManyQuads,
+    ] {
+        a.label(&format!("nak{}", reason(r)))
+            .emit(Ldi, reason(r))
             .to(Jmp, "nak");
     }
     // An answer (bit 7) is ignored; anything else is unknown.
     a.label("unknown")
         .emit(Ldb, 2)
-        .emit(And, 0x80)
+        .emit(And, ANSWER)
         .to(Jnz, "idle");
-    a.emit(Ldi, 2);
+    a.emit(Ldi, reason(Reason::UnknownCommand));
     // NAK with reason A: remembered for STATUS.
     a.label("nak").stv(NAK).stv(REASON);
     a.emit(Ldi, 1).call("head").emit(Ldi, 0).stv(REASON);
@@ -173,7 +214,7 @@ pub fn firmware() -> Result<Vec<u16>, AsmError> {
     a.emit(Add, 4).mov("NA").emit(Sub, 4);
     a.io("TX").sh("SHR8").io("TX");
     // Commands with bit 7 set are never answered, so adding sets it.
-    a.emit(Ldb, 2).emit(Add, 0x80).io("TX");
+    a.emit(Ldb, 2).emit(Add, ANSWER).io("TX");
     a.emit(Ldb, 3).io("TX");
     a.ldv(REASON).io("TX").ret();
     // The answer's CRC and closing END.
@@ -253,7 +294,7 @@ pub fn firmware() -> Result<Vec<u16>, AsmError> {
 
     // ---- STATUS.
     a.label("status").to(Jnz, "nak1");
-    a.emit(Ldi, 21).call("head");
+    a.emit(Ldi, STATUS_BYTES as u32 + 1).call("head");
     a.ldv(LD).io("TX").ldv(NAK).io("TX");
     // ACRC is 0 unless VALID: BEGIN clears it, only a matching COMMIT sets it.
     a.ldv(ACRC).call("tx4");
@@ -264,9 +305,11 @@ pub fn firmware() -> Result<Vec<u16>, AsmError> {
     a.ldv(BADF).call("tx2").to(Jmp, "fin");
 
     // ---- BEGIN: u32 isa, four u32 lengths.
-    a.label("begin").emit(Cmp, 20).to(Jne, "nak1");
+    a.label("begin")
+        .emit(Cmp, BEGIN_BYTES as u32)
+        .to(Jne, "nak1");
     a.emit(Ldw, PAY).emit(Ldw, INFO_ISA).emit(Cmpt, 0);
-    a.emit(Ldi, 8).to(Jne, "nak");
+    a.emit(Ldi, reason(Reason::IsaMismatch)).to(Jne, "nak");
     // Each length within its region's size (INFO's PROGRAM, CONSTANTS, TEXTURES, MAPS).
     for (i, region) in [0, 1, 2, 6].into_iter().enumerate() {
         // T = the length.
@@ -278,15 +321,20 @@ pub fn firmware() -> Result<Vec<u16>, AsmError> {
         .mov("PA")
         .emit(Ldi, var(LENP))
         .mov("HA");
-    a.emit(Ldi, 16).call("copy");
-    a.emit(Ldi, 1).stv(LD).io("LED");
+    a.emit(Ldi, 4 * IMAGE_REGIONS as u32).call("copy");
+    a.emit(Ldi, state(LoadState::Uploading)).stv(LD).io("LED");
     a.emit(Ldi, 0).stv(ACRC).stv(STAGED);
     a.call("zrun").to(Jmp, "ack");
 
     // ---- WRITE: u8 region, u32 address, data.
-    a.label("write").emit(Cmp, 6).to(Jc, "nak1");
-    a.emit(Sub, 5).stv(CNT);
-    a.emit(Ldb, PAY).stv(REGION).emit(Cmp, 8).to(Jnc, "nak5");
+    a.label("write")
+        .emit(Cmp, WRITE_HEADER as u32 + 1)
+        .to(Jc, "nak1");
+    a.emit(Sub, WRITE_HEADER as u32).stv(CNT);
+    a.emit(Ldb, PAY)
+        .stv(REGION)
+        .emit(Cmp, Region::ALL.len() as u32)
+        .to(Jnc, "nak5");
     a.to(Add, "wtab").io("FW").to(Jz, "nak5").stv(LIM);
     // An image region needs an upload in progress (UPLOADING or FAILED: the odd states).
     a.emit(Cmp, IMAGE_LIMIT_BELOW).to(Jnc, "wrange");
@@ -295,9 +343,15 @@ pub fn firmware() -> Result<Vec<u16>, AsmError> {
     a.label("wrange").call("range");
     a.ldv(REGION).call("base");
     a.emit(Ldi, PAY + 5).mov("PA");
-    a.ldv(REGION).emit(Cmp, 3).to(Jc, "wcore");
+    // The core's memories are the regions below INPUTS.
+    a.ldv(REGION)
+        .emit(Cmp, region(Region::Inputs))
+        .to(Jc, "wcore");
     a.ldv(CNT).call("copy");
-    a.ldv(REGION).emit(Cmp, 7).to(Jne, "ack").to(Jmp, "wstaged");
+    a.ldv(REGION)
+        .emit(Cmp, region(Region::Maps))
+        .to(Jne, "ack")
+        .to(Jmp, "wstaged");
     // Into a core memory: the bytes before the first whole word and after the last one by
     // read-modify-write, the whole words in between as they are. HEADN = (-ADDR) & 3 at most
     // CNT, REM = CNT - HEADN.
@@ -313,7 +367,10 @@ pub fn firmware() -> Result<Vec<u16>, AsmError> {
     a.mov("NA").to(Jz, "wtail");
     a.label("wm").emit(Lwp, 0).io("HW4").to(Djn, "wm");
     a.label("wtail").ldv(REM).emit(And, 3).call("rmw");
-    a.label("wstaged").emit(Ldi, 1).stv(LD).io("LED");
+    a.label("wstaged")
+        .emit(Ldi, state(LoadState::Uploading))
+        .stv(LD)
+        .io("LED");
     // T = CNT.
     a.ldv(CNT).ldv(STAGED).emit(Addt, 0).to(Jnc, "ws1");
     a.emit(Ldi, 0).emit(Sub, 1);
@@ -329,16 +386,21 @@ pub fn firmware() -> Result<Vec<u16>, AsmError> {
 
     // ---- COMMIT: u32 image CRC. The unit absorbs the image, then the expected CRC: the
     // residue says whether they match.
-    a.label("commit").emit(Cmp, 4).to(Jne, "nak1");
-    a.ldv(LD).to(Jz, "nak4").emit(Cmp, 2).to(Jne, "cmgo");
+    a.label("commit")
+        .emit(Cmp, COMMIT_BYTES as u32)
+        .to(Jne, "nak1");
+    a.ldv(LD)
+        .to(Jz, "nak4")
+        .emit(Cmp, state(LoadState::Valid))
+        .to(Jne, "cmgo");
     a.emit(Ldw, PAY).ldv(ACRC).emit(Cmpt, 0).to(Je, "ack");
-    a.emit(Ldi, 6).to(Jmp, "nak");
+    a.emit(Ldi, reason(Reason::CrcMismatch)).to(Jmp, "nak");
     a.label("cmgo").io("CRCC").emit(Ldi, 0).stv(ADDR);
     for (i, len) in [LENP, LENC, LENT].into_iter().enumerate() {
         a.emit(Ldi, i as u32).call("base");
         a.ldv(len).call("crccore");
     }
-    a.emit(Ldi, 7).call("base");
+    a.emit(Ldi, region(Region::Maps)).call("base");
     a.ldv(LENM).mov("NA").to(Jz, "cmchk");
     a.label("cmmaps").emit(Lbp, 0).io("CRC").to(Djn, "cmmaps");
     a.label("cmchk")
@@ -346,18 +408,24 @@ pub fn firmware() -> Result<Vec<u16>, AsmError> {
         .io("CRCW")
         .io("CRCOK")
         .to(Je, "cmok");
-    a.emit(Ldi, 3).stv(LD).io("LED");
-    a.emit(Ldi, 6).to(Jmp, "nak");
+    a.emit(Ldi, state(LoadState::Failed)).stv(LD).io("LED");
+    a.emit(Ldi, reason(Reason::CrcMismatch)).to(Jmp, "nak");
     a.label("cmok").emit(Ldw, PAY).stv(ACRC);
-    a.emit(Ldi, 2).stv(LD).io("LED").to(Jmp, "ack");
+    a.emit(Ldi, state(LoadState::Valid))
+        .stv(LD)
+        .io("LED")
+        .to(Jmp, "ack");
     // The CRC of A bytes of core memory from byte address H.
     a.label("crccore").mov("NA").to(Jz, "crcdone");
     a.label("crc1").io("XB").io("CRC").to(Djn, "crc1");
     a.label("crcdone").ret();
 
     // ---- RUN: u16 quads, u16 input stride, u16 output stride, inline input bytes.
-    a.label("run").emit(Cmp, 6).to(Jc, "nak1");
-    a.ldv(LD).emit(Cmp, 2).emit(Ldi, 7).to(Jne, "nak");
+    a.label("run").emit(Cmp, RUN_HEADER as u32).to(Jc, "nak1");
+    a.ldv(LD)
+        .emit(Cmp, state(LoadState::Valid))
+        .emit(Ldi, reason(Reason::NoValidImage))
+        .to(Jne, "nak");
     a.emit(Ldh, PAY).stv(QUADS).to(Jz, "nak10");
     a.emit(Cmp, u32::from(layout::MAX_QUADS) + 1)
         .to(Jnc, "nak10");
@@ -370,9 +438,9 @@ pub fn firmware() -> Result<Vec<u16>, AsmError> {
         a.emit(Cmp, size + 1).to(Jnc, "nak10");
     }
     // Inline inputs into INPUTS.
-    a.emit(Ldi, PAY + 6).mov("PA");
+    a.emit(Ldi, PAY + RUN_HEADER as u32).mov("PA");
     a.emit(Ldi, layout::INPUTS_BASE).mov("HA");
-    a.emit(Ldh, 0).emit(Sub, 6).call("copy");
+    a.emit(Ldh, 0).emit(Sub, RUN_HEADER as u32).call("copy");
     // The run is cleared: summary, RESULTS, OUTPUTS.
     a.call("zrun");
     a.emit(Ldi, layout::OUTPUTS_BASE).mov("PA");
@@ -458,7 +526,10 @@ pub fn firmware() -> Result<Vec<u16>, AsmError> {
         .to(Jne, "rq");
     a.emit(Ldi, 0).stv(RFAULT).io("LEDF");
     // The RUN summary: fault, quads, cycles, one kill mask per quad (from RESULTS).
-    a.label("ranswer").ldv(QRUN).emit(Add, 8).call("head");
+    a.label("ranswer")
+        .ldv(QRUN)
+        .emit(Add, RUN_SUMMARY_HEADER as u32 + 1)
+        .call("head");
     a.ldv(RFAULT).io("TX").ldv(QRUN).call("tx2");
     a.ldv(RCYC).call("tx4");
     a.emit(Ldi, results).mov("PA").to(Jmp, "rk2");
@@ -496,7 +567,9 @@ pub fn firmware() -> Result<Vec<u16>, AsmError> {
 
     // ---- RESUME: u32 pauses seen. At that pause: the quad continues; one pause further (the
     // answer was lost) or with nothing paused: the summary again; otherwise BAD_STATE.
-    a.label("resume").emit(Cmp, 4).to(Jne, "nak1");
+    a.label("resume")
+        .emit(Cmp, RESUME_BYTES as u32)
+        .to(Jne, "nak1");
     // T = the count seen.
     a.emit(Ldw, PAY).ldv(PAUSES).emit(Subt, 0);
     a.emit(Cmp, 1).to(Je, "ranswer").to(Jnz, "nak4");
@@ -506,21 +579,27 @@ pub fn firmware() -> Result<Vec<u16>, AsmError> {
     a.io("RES").to(Jmp, "rdone");
 
     // ---- READ: u8 region, u32 address, u16 length.
-    a.label("read").emit(Cmp, 7).to(Jne, "nak1");
-    a.emit(Ldb, PAY).stv(REGION).emit(Cmp, 8).to(Jnc, "nak5");
+    a.label("read").emit(Cmp, READ_BYTES as u32).to(Jne, "nak1");
+    a.emit(Ldb, PAY)
+        .stv(REGION)
+        .emit(Cmp, Region::ALL.len() as u32)
+        .to(Jnc, "nak5");
     a.emit(Ldh, PAY + 5).stv(CNT).to(Jz, "nak1");
-    a.emit(Cmp, 256).to(Jnc, "nak1");
+    // The answer (result byte and data) within the largest payload.
+    a.emit(Cmp, u32::from(layout::MAX_PAYLOAD)).to(Jnc, "nak1");
     a.ldv(REGION).to(Add, "rtab").io("FW").call("range");
     a.ldv(CNT).emit(Add, 1).call("head");
     a.ldv(REGION).call("base");
-    a.ldv(REGION).emit(Cmp, 3).to(Jnc, "send");
+    a.ldv(REGION)
+        .emit(Cmp, region(Region::Inputs))
+        .to(Jnc, "send");
     a.label("rdcore").io("XB").io("TX").to(Jnn, "rdcore");
     a.to(Jmp, "fin");
 
     // ---- RESET: an image stays valid; the run and the last NAK are cleared.
     a.label("reset").to(Jnz, "nak1");
-    a.ldv(LD).emit(Cmp, 2).to(Je, "rs1");
-    a.emit(Ldi, 0).stv(LD).io("LED");
+    a.ldv(LD).emit(Cmp, state(LoadState::Valid)).to(Je, "rs1");
+    a.emit(Ldi, state(LoadState::NoImage)).stv(LD).io("LED");
     a.label("rs1")
         .emit(Ldi, 0)
         .stv(NAK)
@@ -528,9 +607,11 @@ pub fn firmware() -> Result<Vec<u16>, AsmError> {
         .to(Jmp, "ack");
 
     // ---- SET_BAUD: only the current rate.
-    a.label("baud").emit(Cmp, 4).to(Jne, "nak1");
+    a.label("baud")
+        .emit(Cmp, SET_BAUD_BYTES as u32)
+        .to(Jne, "nak1");
     a.emit(Ldw, PAY).emit(Ldw, INFO_BAUD).emit(Cmpt, 0);
-    a.emit(Ldi, 9).to(Jne, "nak");
+    a.emit(Ldi, reason(Reason::BadBaud)).to(Jne, "nak");
     a.to(Jmp, "ack");
 
     a.finish()

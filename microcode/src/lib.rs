@@ -7,4 +7,5 @@
 pub mod arith;
 pub mod compile;
 pub mod core;
+pub mod protocol;
 pub mod tgsi;
