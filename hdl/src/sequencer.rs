@@ -27,8 +27,9 @@ use crate::decoder::{ExecKind, FlowOp};
 use crate::mask_stack::{MaskStack, StackCmd};
 use rust_hdl::prelude::*;
 
-/// Clocks from the last executed clock until `done` (the pipeline drains).
-pub const DRAIN_CLOCKS: u32 = 13;
+/// Clocks from the last executed clock until `done`: the pipeline drains, its longest path being
+/// the multiply-add's (`isa::LATENCY`).
+pub const DRAIN_CLOCKS: u32 = microcode::core::isa::LATENCY;
 
 /// Sequencer state.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, LogicState)]

@@ -28,8 +28,11 @@ use microcode::core::config::ADDRESS_STACK_ENTRIES;
 use microcode::core::CoreConfig;
 use rust_hdl::prelude::*;
 
-/// Stages from issue to the writeback stage.
-pub const WRITEBACK_STAGE: usize = 12;
+/// Stages from issue to the writeback stage: the long path's result is written at the edge
+/// ending `isa::LATENCY - 1` clocks after issue.
+pub const WRITEBACK_STAGE: usize = microcode::core::isa::LATENCY as usize - 1;
+/// Words of instruction memory (its block RAMs' 8-bit address).
+pub const PROGRAM_WORDS: usize = 1 << 8;
 
 /// The shader core; see the module documentation.
 #[derive(LogicBlock)]

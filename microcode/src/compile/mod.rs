@@ -245,7 +245,11 @@ fn compile_with(
         c.code.len(),
         usize::from(config.program_size),
     )?;
-    check_limit("branch target field", c.code.len(), 1024)?;
+    check_limit(
+        "branch target field",
+        c.code.len(),
+        1 << crate::core::isa::TARGET_BITS,
+    )?;
     let (mask_depth, call_depth) = depth::depths(program)?;
     check_limit(
         "mask stack depth (nested IF, loops and calls)",

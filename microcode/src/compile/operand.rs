@@ -128,7 +128,7 @@ impl Ctx<'_> {
             index: (count - 1) as u8,
             ..Operand::default()
         };
-        i.target = (off as u16) & 0x3FF;
+        i.target = (off as u16) & crate::core::isa::TARGET_MASK;
         self.emit(i);
         Ok((SrcFile::R, t))
     }

@@ -484,6 +484,12 @@ const fn fi(field: Field, name: &'static str, lsb: u32, width: u32) -> FieldInfo
 /// make the word 109 bits, seven block RAMs of instruction memory instead of eight.
 pub const INDEX_BITS: u32 = 6;
 
+/// Width of the branch target field (MOVR, MOVW: a signed offset in it), so programs are at most
+/// `1 << TARGET_BITS` instructions.
+pub const TARGET_BITS: u32 = 10;
+/// The target field's bits, for an offset written into it.
+pub const TARGET_MASK: u16 = (1 << TARGET_BITS) - 1;
+
 /// Bits of one operand's fields.
 const OPERAND_BITS: u32 = 2 + INDEX_BITS + 12 + 4 + 1;
 const A: u32 = 34;
@@ -501,7 +507,7 @@ pub static FIELDS: &[FieldInfo] = &[
     fi(Field::Sat, "sat", 17, 2),
     fi(Field::Cond, "cond", 19, 3),
     fi(Field::Pw, "pw", 22, 2),
-    fi(Field::Target, "target", 24, 10),
+    fi(Field::Target, "target", 24, TARGET_BITS),
     fi(Field::File(0), "a.file", A, 2),
     fi(Field::Index(0), "a.index", A + 2, INDEX_BITS),
     fi(Field::Swz(0), "a.swz", A + 8, 12),

@@ -202,11 +202,11 @@ pub fn check_supported(image: &Image, engine: &'static str) -> Result<(), HwErro
                    read port (the compiler never emits another)",
         });
     }
-    if image.code.len() > 256 {
+    if image.code.len() > hdl::shader_core::PROGRAM_WORDS {
         return Err(HwError::TooLarge {
             what: "instructions",
             need: image.code.len(),
-            have: 256,
+            have: hdl::shader_core::PROGRAM_WORDS,
         });
     }
     Ok(())
