@@ -16,7 +16,7 @@
 //! `OUT` register with semantic `COLOR[0]` (or `OUT[0]`), clamped to [0, 1] (NaN to 0) and rounded
 //! to 8 bits; killed pixels are transparent (all zero).
 
-use crate::run_io::{RunInputs, RunOutput, LANES};
+use crate::run_io::{QuadInputs, RunInputs, RunOutput, LANES};
 use microcode::tgsi::{File, Program, PropertyName, SemanticName};
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -121,18 +121,19 @@ fn to_byte(bits: u32) -> u8 {
     (v.clamp(0.0, 1.0) * 255.0).round() as u8
 }
 
-/// Renders `program` at `width` x `height`. `inputs` carries constants and textures (its `inputs`
-/// map is overwritten per quad); `corners` gives interpolated inputs by IN index; `engine` runs one
-/// quad; `progress(done, total)` is called after each row of quads.
-pub fn render(
+/// What a frame's quads read: the colour output, the coordinate flags and every input's source.
+struct Setup {
+    out_reg: u32,
+    flags: (bool, bool),
+    sources: Vec<(u32, Source)>,
+}
+
+fn setup(
     program: &Program,
     width: u32,
     height: u32,
     corners: &BTreeMap<u32, Corners>,
-    inputs: &mut RunInputs,
-    engine: &mut dyn FnMut(&RunInputs) -> Result<RunOutput, String>,
-    progress: &mut dyn FnMut(usize, usize),
-) -> Result<Frame, RenderError> {
+) -> Result<Setup, RenderError> {
     if width < 2 || height < 2 || !width.is_multiple_of(2) || !height.is_multiple_of(2) {
         return Err(RenderError::Size { width, height });
     }
@@ -163,49 +164,149 @@ pub fn render(
             sources.push((index, source));
         }
     }
-    let mut frame = Frame {
-        width,
-        height,
-        pixels: vec![[0; 4]; (width * height) as usize],
-        killed: 0,
-        cycles: None,
-        quads: 0,
-    };
+    Ok(Setup {
+        out_reg,
+        flags,
+        sources,
+    })
+}
+
+/// The pixel of `lane` in the quad whose top-left pixel is `(x0, y0)`.
+fn pixel(x0: u32, y0: u32, lane: usize) -> (u32, u32) {
+    (x0 + (lane as u32 & 1), y0 + (lane as u32 >> 1))
+}
+
+/// The per-lane inputs of the quad at `(x0, y0)` into `out` (cleared first).
+fn quad_inputs(setup: &Setup, x0: u32, y0: u32, size: (u32, u32), out: &mut QuadInputs) {
+    out.clear();
+    for (index, source) in &setup.sources {
+        let lanes: [[u32; 4]; LANES] = std::array::from_fn(|lane| {
+            let (x, y) = pixel(x0, y0, lane);
+            input_at(source, x, y, size, setup.flags).map(f32::to_bits)
+        });
+        out.insert(*index, lanes);
+    }
+}
+
+impl Frame {
+    fn empty(width: u32, height: u32) -> Frame {
+        Frame {
+            width,
+            height,
+            pixels: vec![[0; 4]; (width * height) as usize],
+            killed: 0,
+            cycles: None,
+            quads: 0,
+        }
+    }
+
+    /// Stores one quad's result.
+    fn store(&mut self, out_reg: u32, x0: u32, y0: u32, out: &RunOutput) {
+        if let Some(c) = out.cycles {
+            self.cycles = Some(self.cycles.unwrap_or(0) + c);
+        }
+        self.quads += 1;
+        for (lane, l) in out.lanes.iter().enumerate() {
+            let (x, y) = pixel(x0, y0, lane);
+            let px = &mut self.pixels[(y * self.width + x) as usize];
+            if l.killed {
+                self.killed += 1;
+                *px = [0; 4];
+            } else {
+                let v = l.outputs.get(&out_reg).copied().unwrap_or([0; 4]);
+                *px = v.map(to_byte);
+            }
+        }
+    }
+}
+
+/// Renders `program` at `width` x `height`. `inputs` carries constants and textures (its `inputs`
+/// map is overwritten per quad); `corners` gives interpolated inputs by IN index; `engine` runs one
+/// quad; `progress(done, total)` is called after each row of quads.
+pub fn render(
+    program: &Program,
+    width: u32,
+    height: u32,
+    corners: &BTreeMap<u32, Corners>,
+    inputs: &mut RunInputs,
+    engine: &mut dyn FnMut(&RunInputs) -> Result<RunOutput, String>,
+    progress: &mut dyn FnMut(usize, usize),
+) -> Result<Frame, RenderError> {
+    let setup = setup(program, width, height, corners)?;
+    let mut frame = Frame::empty(width, height);
     let rows = (height / 2) as usize;
     for qy in 0..height / 2 {
         for qx in 0..width / 2 {
             let (x0, y0) = (qx * 2, qy * 2);
-            let pixel = |lane: usize| (x0 + (lane as u32 & 1), y0 + (lane as u32 >> 1));
-            inputs.inputs.clear();
-            for (index, source) in &sources {
-                let lanes: [[u32; 4]; LANES] = std::array::from_fn(|lane| {
-                    let (x, y) = pixel(lane);
-                    input_at(source, x, y, (width, height), flags).map(f32::to_bits)
-                });
-                inputs.inputs.insert(*index, lanes);
-            }
+            quad_inputs(&setup, x0, y0, (width, height), &mut inputs.inputs);
             let out = engine(inputs).map_err(|message| RenderError::Engine {
                 x: x0,
                 y: y0,
                 message,
             })?;
-            if let Some(c) = out.cycles {
-                frame.cycles = Some(frame.cycles.unwrap_or(0) + c);
-            }
-            frame.quads += 1;
-            for (lane, l) in out.lanes.iter().enumerate() {
-                let (x, y) = pixel(lane);
-                let px = &mut frame.pixels[(y * width + x) as usize];
-                if l.killed {
-                    frame.killed += 1;
-                    *px = [0; 4];
-                } else {
-                    let v = l.outputs.get(&out_reg).copied().unwrap_or([0; 4]);
-                    *px = v.map(to_byte);
-                }
-            }
+            frame.store(setup.out_reg, x0, y0, &out);
         }
         progress(qy as usize + 1, rows);
+    }
+    Ok(frame)
+}
+
+/// A batch engine: runs every quad of a batch with the constants and textures of the
+/// `RunInputs` (e.g. a model's `Prepared::run_batch`), one result per quad, errors as text.
+pub type BatchEngine<'a> =
+    dyn Fn(&RunInputs, &[QuadInputs]) -> Vec<Result<RunOutput, String>> + Sync + 'a;
+
+/// [`render`] on a batch engine, the frame's quads split over `threads` threads (at least one).
+/// The frame is the same as `render`'s with the same engine run quad by quad; the first failing
+/// quad in row order is the error.
+pub fn render_batch(
+    program: &Program,
+    width: u32,
+    height: u32,
+    corners: &BTreeMap<u32, Corners>,
+    inputs: &RunInputs,
+    engine: &BatchEngine,
+    threads: usize,
+) -> Result<Frame, RenderError> {
+    let setup = setup(program, width, height, corners)?;
+    let per_row = (width / 2) as usize;
+    let quads: Vec<QuadInputs> = (0..height / 2)
+        .flat_map(|qy| (0..width / 2).map(move |qx| (qx * 2, qy * 2)))
+        .map(|(x0, y0)| {
+            let mut q = QuadInputs::new();
+            quad_inputs(&setup, x0, y0, (width, height), &mut q);
+            q
+        })
+        .collect();
+    let threads = threads.clamp(1, quads.len().max(1));
+    let chunk = quads.len().div_ceil(threads).max(1);
+    let outputs: Vec<Result<RunOutput, String>> = if threads == 1 {
+        engine(inputs, &quads)
+    } else {
+        std::thread::scope(|scope| {
+            let handles: Vec<_> = quads
+                .chunks(chunk)
+                .map(|part| scope.spawn(move || engine(inputs, part)))
+                .collect();
+            handles
+                .into_iter()
+                .flat_map(|h| {
+                    h.join().unwrap_or_else(|_| {
+                        vec![Err("the engine thread panicked".to_string()); chunk]
+                    })
+                })
+                .collect()
+        })
+    };
+    let mut frame = Frame::empty(width, height);
+    for (n, out) in outputs.into_iter().enumerate() {
+        let (x0, y0) = ((n % per_row) as u32 * 2, (n / per_row) as u32 * 2);
+        let out = out.map_err(|message| RenderError::Engine {
+            x: x0,
+            y: y0,
+            message,
+        })?;
+        frame.store(setup.out_reg, x0, y0, &out);
     }
     Ok(frame)
 }
