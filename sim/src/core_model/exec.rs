@@ -732,14 +732,24 @@ impl<'a> Machine<'a> {
             [[0; 4]; LANES]
         };
         let active = self.e;
+        // Operands the operation does not read (its ISA row's source count) stay zero.
+        let sources = i.op.info().sources;
         for l in (0..LANES).filter(|&l| active[l]) {
             let a = if i.op == Op::Movr {
                 self.read_relative(i, l)
             } else {
                 self.read(&i.src[0], l)
             };
-            let b = self.read(&i.src[1], l);
-            let c3 = self.read(&i.src[2], l);
+            let b = if sources >= 2 {
+                self.read(&i.src[1], l)
+            } else {
+                [0; 4]
+            };
+            let c3 = if sources >= 3 {
+                self.read(&i.src[2], l)
+            } else {
+                [0; 4]
+            };
             let mut out = [0u32; 4];
             for c in 0..4 {
                 let (x, y, z) = (a[c], b[c], c3[c]);

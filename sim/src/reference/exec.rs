@@ -364,7 +364,7 @@ impl<'a> Machine<'a> {
                     large.extend(srcs.iter().map(|s| s[l]));
                     &large
                 };
-                let out = evaluate(inst.opcode, lane_srcs)?;
+                let out = evaluate(inst.opcode, info, lane_srcs)?;
                 results[0][l] = out[0];
                 results[1][l] = out[1];
             }
@@ -492,11 +492,11 @@ fn float_cc(x: f64) -> Cc {
 }
 
 /// Results of one lane for both destinations.
-fn evaluate(op: Opcode, s: &[Vec4]) -> Result<[Written; 2], RunErrorKind> {
-    if s.len() < usize::from(op.info().num_src) {
+fn evaluate(op: Opcode, info: &OpcodeInfo, s: &[Vec4]) -> Result<[Written; 2], RunErrorKind> {
+    if s.len() < usize::from(info.num_src) {
         return Err(RunErrorKind::Unsupported(format!(
             "{op} needs {} sources",
-            op.info().num_src
+            info.num_src
         )));
     }
     if let Some(w) = ops_float::eval(op, s) {
