@@ -435,10 +435,8 @@ impl<'a> Machine<'a> {
                 self.st.cc[lane][usize::from(k.min(1))][c] = classify(&vals, c, cc_ty);
             }
         }
-        let mut dropped = false;
-        for c in (0..4).filter(|&c| written[c]) {
-            dropped |= !self.st.write(lane, slot, c, vals[c]);
-        }
+        let dropped =
+            written.iter().any(|&w| w) && !self.st.write_masked(lane, slot, written, vals);
         if dropped {
             self.st.warnings.insert(format!(
                 "instruction {at}: write to {} (lane {lane}) is outside the declared range; dropped",

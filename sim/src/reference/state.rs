@@ -336,6 +336,11 @@ impl<'a> State<'a> {
         if !self.in_range(slot) {
             return [0; 4];
         }
+        self.read_in_range(lane, slot)
+    }
+
+    /// [`State::read`] of a slot already known to be in range.
+    pub fn read_in_range(&self, lane: usize, slot: Slot) -> [u32; 4] {
         match slot.file {
             File::Constant => {
                 if slot.dim == 0 && (0..FLAT_INPUTS as i64).contains(&slot.index) {
@@ -381,8 +386,15 @@ impl<'a> State<'a> {
         }
     }
 
-    /// Writes one component of one lane; returns false when the slot is out of range.
-    pub fn write(&mut self, lane: usize, slot: Slot, comp: usize, bits: u32) -> bool {
+    /// Writes the components `mask` selects of one lane; returns false when the slot is out of
+    /// range (then nothing is written).
+    pub fn write_masked(
+        &mut self,
+        lane: usize,
+        slot: Slot,
+        mask: [bool; 4],
+        vals: [u32; 4],
+    ) -> bool {
         if slot.file == File::Null {
             return true;
         }
@@ -393,7 +405,11 @@ impl<'a> State<'a> {
             Some((f, i)) if writable(slot.file) => &mut self.regs[f.base + i],
             _ => self.other_regs.entry(slot).or_insert([[0; 4]; LANES]),
         };
-        reg[lane][comp] = bits;
+        for c in 0..4 {
+            if mask[c] {
+                reg[lane][c] = vals[c];
+            }
+        }
         true
     }
 
