@@ -8,7 +8,7 @@ use microcode::tgsi::text;
 use sim::run_io::{Face, QuadInputs, RunInputs, LANES};
 
 /// Reads a temporary before writing it (so a register left over from the previous quad would
-/// show), kills some lanes, reads the FACE input, a constant and an out-of-range indirect input,
+/// show), kills some lanes, reads the FACE input, constants directly and through an address register (out of range in some quads),
 /// and loops a data-dependent number of times (so quads take different cycle counts).
 const PROGRAM: &str = "FRAG
 DCL IN[0], GENERIC[0], LINEAR
@@ -16,7 +16,7 @@ DCL IN[1], FACE, CONSTANT
 DCL OUT[0], COLOR
 DCL TEMP[0..2]
 DCL ADDR[0]
-DCL CONST[0]
+DCL CONST[0..3]
 IMM FLT32 { 0.5, 1.0, 0.25, 4.0 }
   0: ADD TEMP[1], TEMP[1], IN[0]
   1: MUL TEMP[0], IN[0], CONST[0]
@@ -25,7 +25,7 @@ IMM FLT32 { 0.5, 1.0, 0.25, 4.0 }
   4: KIL TEMP[2].xxxx
   5: MUL TEMP[2].x, IN[0].yyyy, IMM[0].wwww
   6: ARL ADDR[0].x, TEMP[2].xxxx
-  7: ADD TEMP[1], TEMP[1], IN[ADDR[0].x]
+  7: ADD TEMP[1], TEMP[1], CONST[ADDR[0].x]
   8: BGNLOOP
   9:   SUB TEMP[2].x, TEMP[2].xxxx, IMM[0].yyyy
  10:   SLT TEMP[2].y, TEMP[2].xxxx, IMM[0].xxxx
@@ -56,9 +56,10 @@ fn quads() -> Vec<QuadInputs> {
     out
 }
 
-fn base() -> RunInputs {
+fn base_inputs() -> RunInputs {
     let mut base = RunInputs::default();
     base.set_const(0, 0, [2.0f32, -1.0, 0.5, 3.0].map(f32::to_bits));
+    base.set_const(0, 2, [0.5f32, 0.25, -2.0, 1.0].map(f32::to_bits));
     base.face = Some(Face::Back);
     base
 }
@@ -67,13 +68,13 @@ fn base() -> RunInputs {
 fn reference_batch_equals_single_runs() {
     let program = text::parse(PROGRAM).expect("parses");
     let prepared = sim::reference::Prepared::new(&program).expect("prepares");
-    let base = base();
+    let base = base_inputs();
     let quads = quads();
     let batch = prepared.run_batch(&base, &quads);
     assert_eq!(batch.len(), quads.len());
     let mut killed = 0;
     for (q, got) in quads.iter().zip(batch) {
-        let mut single = base();
+        let mut single = base_inputs();
         single.inputs = q.clone();
         let want = sim::reference::run(&program, &single).expect("runs");
         let got = got.expect("batch runs");
@@ -94,7 +95,7 @@ fn core_batch_equals_single_runs_cycles_included() {
         .expect("compiles")
         .image;
     let prepared = sim::core_model::Prepared::new(&image);
-    let mut base = base();
+    let mut base = base_inputs();
     // The core model reads FACE from the inputs as given (callers apply it).
     base.face = None;
     let quads = quads();
