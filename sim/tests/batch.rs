@@ -103,9 +103,11 @@ fn core_batch_equals_single_runs_cycles_included() {
     assert_eq!(batch.len(), quads.len());
     let mut cycles = std::collections::BTreeSet::new();
     for (q, got) in quads.iter().zip(batch) {
-        let mut single = RunInputs::default();
-        single.constants = base.constants.clone();
-        single.inputs = q.clone();
+        let single = RunInputs {
+            constants: base.constants.clone(),
+            inputs: q.clone(),
+            ..RunInputs::default()
+        };
         let want = sim::core_model::run(&image, &single).expect("runs");
         let got = got.expect("batch runs");
         assert_eq!(got, want);
