@@ -42,6 +42,28 @@ pub const fn mul24(a: u32, b: u32) -> u64 {
 ///
 /// `0 * inf` is NaN; the sign of a zero or infinite result is the XOR of the signs.
 pub fn fmul(a: u32, b: u32) -> u32 {
+    // Normal operands with a normal product: the host's IEEE multiply rounds as this multiplier
+    // does (both correctly rounded), much faster; every other case takes the datapath.
+    if let Some(r) = host_normal(a, b, f32::from_bits(a) * f32::from_bits(b)) {
+        return r;
+    }
+    fmul_datapath(a, b)
+}
+
+/// `Some(r)` when `a` and `b` are normal numbers and the host's correctly rounded result `r` is
+/// one too: then no flush, NaN or overflow rule applies and it is the datapath's result.
+#[inline]
+pub(crate) fn host_normal(a: u32, b: u32, r: f32) -> Option<u32> {
+    let normal = |x: u32| {
+        let e = (x >> 23) & 0xFF;
+        e != 0 && e != 0xFF
+    };
+    let r = r.to_bits();
+    (normal(a) && normal(b) && normal(r)).then_some(r)
+}
+
+/// [`fmul`] as the hardware computes it, step by step (the reference for its fast path).
+pub fn fmul_datapath(a: u32, b: u32) -> u32 {
     let ua = unpack(a);
     let ub = unpack(b);
     let sign = ua.sign != ub.sign;

@@ -127,6 +127,10 @@ impl<'a> Machine<'a> {
                     .unwrap_or(0); 4]
             }
         };
+        // Most operands read the register as it is.
+        if o.swz == [0, 1, 2, 3] && !o.abs && o.neg == 0 {
+            return base;
+        }
         std::array::from_fn(|c| {
             let mut v = match o.swz[c] {
                 s @ 0..=3 => base[usize::from(s)],
