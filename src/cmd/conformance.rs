@@ -39,6 +39,9 @@ pub struct ConformanceArgs {
     /// the divisions of TXP, CUBE, RFL and ExtDivide are then multiply-add or integer sequences.
     #[arg(long)]
     pub no_divider: bool,
+    /// Threads for the models (engines reference and core only): 0 uses every logical CPU.
+    #[arg(long, default_value_t = 0)]
+    pub threads: usize,
 }
 
 /// The build the core, rtl and verilator engines compile for (set once from the arguments;
@@ -386,11 +389,11 @@ pub fn run(a: ConformanceArgs) -> Result<ExitCode> {
     // the threads); a hardware engine or the board keeps one core and one link, on one thread.
     let parallel = engines.iter().all(|e| e == "reference" || e == "core");
     let threads = if parallel {
-        std::thread::available_parallelism().map_or(1, |n| n.get())
+        super::render::thread_count(a.threads)
     } else {
         1
     };
-    let reports: Vec<_> = if parallel {
+    let reports: Vec<_> = if threads > 1 {
         std::thread::scope(|scope| {
             let handles: Vec<_> = engines
                 .iter()
