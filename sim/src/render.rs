@@ -202,20 +202,48 @@ impl Frame {
 
     /// Stores one quad's result.
     fn store(&mut self, out_reg: u32, x0: u32, y0: u32, out: &RunOutput) {
-        if let Some(c) = out.cycles {
+        self.put(x0, y0, &QuadPixels::of(out, out_reg));
+    }
+
+    /// Stores one quad's pixels.
+    fn put(&mut self, x0: u32, y0: u32, q: &QuadPixels) {
+        if let Some(c) = q.cycles {
             self.cycles = Some(self.cycles.unwrap_or(0) + c);
         }
         self.quads += 1;
-        for (lane, l) in out.lanes.iter().enumerate() {
+        for lane in 0..LANES {
             let (x, y) = pixel(x0, y0, lane);
             let px = &mut self.pixels[(y * self.width + x) as usize];
-            if l.killed {
+            if q.killed[lane] {
                 self.killed += 1;
                 *px = [0; 4];
             } else {
-                let v = l.outputs.get(&out_reg).copied().unwrap_or([0; 4]);
-                *px = v.map(to_byte);
+                *px = q.rgba[lane];
             }
+        }
+    }
+}
+
+/// What the frame keeps of one quad's run.
+struct QuadPixels {
+    rgba: [[u8; 4]; LANES],
+    killed: [bool; LANES],
+    cycles: Option<u64>,
+}
+
+impl QuadPixels {
+    fn of(out: &RunOutput, out_reg: u32) -> QuadPixels {
+        QuadPixels {
+            rgba: std::array::from_fn(|lane| {
+                let v = out.lanes[lane]
+                    .outputs
+                    .get(&out_reg)
+                    .copied()
+                    .unwrap_or([0; 4]);
+                v.map(to_byte)
+            }),
+            killed: std::array::from_fn(|lane| out.lanes[lane].killed),
+            cycles: out.cycles,
         }
     }
 }
@@ -270,43 +298,63 @@ pub fn render_batch(
 ) -> Result<Frame, RenderError> {
     let setup = setup(program, width, height, corners)?;
     let per_row = (width / 2) as usize;
-    let quads: Vec<QuadInputs> = (0..height / 2)
-        .flat_map(|qy| (0..width / 2).map(move |qx| (qx * 2, qy * 2)))
-        .map(|(x0, y0)| {
-            let mut q = QuadInputs::new();
-            quad_inputs(&setup, x0, y0, (width, height), &mut q);
-            q
-        })
-        .collect();
-    let threads = threads.clamp(1, quads.len().max(1));
-    let chunk = quads.len().div_ceil(threads).max(1);
-    let outputs: Vec<Result<RunOutput, String>> = if threads == 1 {
-        engine(inputs, &quads)
+    let total = per_row * (height / 2) as usize;
+    let position = |n: usize| ((n % per_row) as u32 * 2, (n / per_row) as u32 * 2);
+    // Quads `range` in batches of `BATCH`: the inputs and outputs of one batch at a time, so
+    // that a large frame never holds every quad's run output at once.
+    const BATCH: usize = 512;
+    let shade = |range: std::ops::Range<usize>| -> Result<Vec<QuadPixels>, (usize, String)> {
+        let mut out = Vec::with_capacity(range.len());
+        let mut batch: Vec<QuadInputs> = Vec::with_capacity(BATCH);
+        let mut start = range.start;
+        while start < range.end {
+            let end = (start + BATCH).min(range.end);
+            batch.resize_with(end - start, QuadInputs::new);
+            for (q, n) in batch.iter_mut().zip(start..end) {
+                let (x0, y0) = position(n);
+                quad_inputs(&setup, x0, y0, (width, height), q);
+            }
+            for (k, r) in engine(inputs, &batch).into_iter().enumerate() {
+                let o = r.map_err(|m| (start + k, m))?;
+                out.push(QuadPixels::of(&o, setup.out_reg));
+            }
+            start = end;
+        }
+        Ok(out)
+    };
+    let threads = threads.clamp(1, total.max(1));
+    let chunk = total.div_ceil(threads).max(1);
+    let parts: Vec<Result<Vec<QuadPixels>, (usize, String)>> = if threads == 1 {
+        vec![shade(0..total)]
     } else {
         std::thread::scope(|scope| {
-            let handles: Vec<_> = quads
-                .chunks(chunk)
-                .map(|part| scope.spawn(move || engine(inputs, part)))
+            let shade = &shade;
+            let handles: Vec<_> = (0..total)
+                .step_by(chunk)
+                .map(|first| scope.spawn(move || shade(first..(first + chunk).min(total))))
                 .collect();
             handles
                 .into_iter()
-                .flat_map(|h| {
-                    h.join().unwrap_or_else(|_| {
-                        vec![Err("the engine thread panicked".to_string()); chunk]
-                    })
+                .enumerate()
+                .map(|(k, h)| {
+                    h.join()
+                        .unwrap_or_else(|_| Err((k * chunk, "the engine thread panicked".into())))
                 })
                 .collect()
         })
     };
     let mut frame = Frame::empty(width, height);
-    for (n, out) in outputs.into_iter().enumerate() {
-        let (x0, y0) = ((n % per_row) as u32 * 2, (n / per_row) as u32 * 2);
-        let out = out.map_err(|message| RenderError::Engine {
-            x: x0,
-            y: y0,
-            message,
+    let mut n = 0;
+    for part in parts {
+        let part = part.map_err(|(at, message)| {
+            let (x, y) = position(at);
+            RenderError::Engine { x, y, message }
         })?;
-        frame.store(setup.out_reg, x0, y0, &out);
+        for q in &part {
+            let (x0, y0) = position(n);
+            frame.put(x0, y0, q);
+            n += 1;
+        }
     }
     Ok(frame)
 }
