@@ -54,3 +54,54 @@ fn bench_reports_clocks_per_class() {
         "{stdout}"
     );
 }
+
+/// `bench --models` prints one row per shader of issue #21 with four positive rates and the
+/// core's clocks per quad (the rings example loops: far more clocks than the one-line shaders).
+#[test]
+fn bench_models_reports_every_shader() {
+    let corpus = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/corpus");
+    let out = Command::new(env!("CARGO_BIN_EXE_tgsi-core"))
+        .args(["bench", "--models", "--seconds", "0.01", "--corpus", corpus])
+        .output()
+        .expect("tgsi-core runs");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{stdout}{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let rate = |v: &str| -> f64 {
+        let (n, scale) = match v.strip_suffix('M') {
+            Some(n) => (n, 1e6),
+            None => (v.strip_suffix('k').unwrap_or(v), 1e3),
+        };
+        n.parse::<f64>().map(|x| x * scale).unwrap_or(0.0)
+    };
+    let mut clocks = std::collections::BTreeMap::new();
+    for shader in [
+        "frag-dp4",
+        "frag-mad",
+        "frag-cmp",
+        "frag-ex2",
+        "frag-lrp",
+        "frag-kil",
+        "frag-rsq",
+        "checker.tgsi",
+        "rings.tgsi",
+    ] {
+        let line = stdout
+            .lines()
+            .find(|l| l.split_whitespace().next() == Some(shader))
+            .unwrap_or_else(|| panic!("no {shader} row in {stdout}"));
+        let fields: Vec<&str> = line.split_whitespace().collect();
+        assert_eq!(fields.len(), 6, "{line}");
+        for f in &fields[1..5] {
+            assert!(rate(f) > 0.0, "{line}");
+        }
+        clocks.insert(shader, fields[5].parse::<f64>().expect("clocks"));
+    }
+    assert!(
+        clocks["rings.tgsi"] > 10.0 * clocks["frag-mad"],
+        "{clocks:?}"
+    );
+}

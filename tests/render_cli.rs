@@ -158,3 +158,39 @@ fn refuses_odd_sizes_and_unknown_engines() {
     assert!(!ok);
     assert!(err.contains("unknown engine `gpu`"), "{err}");
 }
+
+/// The models render in batches split over threads: any thread count gives the same picture,
+/// kills and core cycles (three threads split the 34 rows of quads unevenly).
+#[test]
+fn thread_counts_give_the_same_frame() {
+    let src = concat!(env!("CARGO_MANIFEST_DIR"), "/examples/rings.tgsi");
+    for engine in ["reference", "core"] {
+        let mut runs = Vec::new();
+        for threads in ["1", "3"] {
+            let png = scratch(&format!("rings-{engine}-{threads}.png"));
+            let (ok, stdout, stderr) = tgsi_core(&[
+                "render",
+                src,
+                "-o",
+                png.to_str().unwrap(),
+                "--size",
+                "68x40",
+                "--engine",
+                engine,
+                "--threads",
+                threads,
+            ]);
+            assert!(ok, "{stdout}{stderr}");
+            let cycles = stdout
+                .lines()
+                .find(|l| l.starts_with("core cycles"))
+                .map(str::to_string);
+            assert_eq!(cycles.is_some(), engine == "core", "{stdout}");
+            runs.push((read_png(&png).2, cycles));
+        }
+        assert_eq!(runs[0], runs[1], "{engine}");
+        // The picture is not blank: the rings have more than one colour.
+        let first = &runs[0].0[0..4];
+        assert!(runs[0].0.chunks(4).any(|p| p != first), "{engine}");
+    }
+}

@@ -16,7 +16,7 @@
 //! `OUT` register with semantic `COLOR[0]` (or `OUT[0]`), clamped to [0, 1] (NaN to 0) and rounded
 //! to 8 bits; killed pixels are transparent (all zero).
 
-use crate::run_io::{RunInputs, RunOutput, LANES};
+use crate::run_io::{QuadInputs, RunInputs, RunOutput, LANES};
 use microcode::tgsi::{File, Program, PropertyName, SemanticName};
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -121,18 +121,19 @@ fn to_byte(bits: u32) -> u8 {
     (v.clamp(0.0, 1.0) * 255.0).round() as u8
 }
 
-/// Renders `program` at `width` x `height`. `inputs` carries constants and textures (its `inputs`
-/// map is overwritten per quad); `corners` gives interpolated inputs by IN index; `engine` runs one
-/// quad; `progress(done, total)` is called after each row of quads.
-pub fn render(
+/// What a frame's quads read: the colour output, the coordinate flags and every input's source.
+struct Setup {
+    out_reg: u32,
+    flags: (bool, bool),
+    sources: Vec<(u32, Source)>,
+}
+
+fn setup(
     program: &Program,
     width: u32,
     height: u32,
     corners: &BTreeMap<u32, Corners>,
-    inputs: &mut RunInputs,
-    engine: &mut dyn FnMut(&RunInputs) -> Result<RunOutput, String>,
-    progress: &mut dyn FnMut(usize, usize),
-) -> Result<Frame, RenderError> {
+) -> Result<Setup, RenderError> {
     if width < 2 || height < 2 || !width.is_multiple_of(2) || !height.is_multiple_of(2) {
         return Err(RenderError::Size { width, height });
     }
@@ -163,49 +164,197 @@ pub fn render(
             sources.push((index, source));
         }
     }
-    let mut frame = Frame {
-        width,
-        height,
-        pixels: vec![[0; 4]; (width * height) as usize],
-        killed: 0,
-        cycles: None,
-        quads: 0,
-    };
+    Ok(Setup {
+        out_reg,
+        flags,
+        sources,
+    })
+}
+
+/// The pixel of `lane` in the quad whose top-left pixel is `(x0, y0)`.
+fn pixel(x0: u32, y0: u32, lane: usize) -> (u32, u32) {
+    (x0 + (lane as u32 & 1), y0 + (lane as u32 >> 1))
+}
+
+/// The per-lane inputs of the quad at `(x0, y0)` into `out` (cleared first).
+fn quad_inputs(setup: &Setup, x0: u32, y0: u32, size: (u32, u32), out: &mut QuadInputs) {
+    out.clear();
+    for (index, source) in &setup.sources {
+        let lanes: [[u32; 4]; LANES] = std::array::from_fn(|lane| {
+            let (x, y) = pixel(x0, y0, lane);
+            input_at(source, x, y, size, setup.flags).map(f32::to_bits)
+        });
+        out.insert(*index, lanes);
+    }
+}
+
+impl Frame {
+    fn empty(width: u32, height: u32) -> Frame {
+        Frame {
+            width,
+            height,
+            pixels: vec![[0; 4]; (width * height) as usize],
+            killed: 0,
+            cycles: None,
+            quads: 0,
+        }
+    }
+
+    /// Stores one quad's result.
+    fn store(&mut self, out_reg: u32, x0: u32, y0: u32, out: &RunOutput) {
+        self.put(x0, y0, &QuadPixels::of(out, out_reg));
+    }
+
+    /// Stores one quad's pixels.
+    fn put(&mut self, x0: u32, y0: u32, q: &QuadPixels) {
+        if let Some(c) = q.cycles {
+            self.cycles = Some(self.cycles.unwrap_or(0) + c);
+        }
+        self.quads += 1;
+        for lane in 0..LANES {
+            let (x, y) = pixel(x0, y0, lane);
+            let px = &mut self.pixels[(y * self.width + x) as usize];
+            if q.killed[lane] {
+                self.killed += 1;
+                *px = [0; 4];
+            } else {
+                *px = q.rgba[lane];
+            }
+        }
+    }
+}
+
+/// What the frame keeps of one quad's run.
+struct QuadPixels {
+    rgba: [[u8; 4]; LANES],
+    killed: [bool; LANES],
+    cycles: Option<u64>,
+}
+
+impl QuadPixels {
+    fn of(out: &RunOutput, out_reg: u32) -> QuadPixels {
+        QuadPixels {
+            rgba: std::array::from_fn(|lane| {
+                let v = out.lanes[lane]
+                    .outputs
+                    .get(&out_reg)
+                    .copied()
+                    .unwrap_or([0; 4]);
+                v.map(to_byte)
+            }),
+            killed: std::array::from_fn(|lane| out.lanes[lane].killed),
+            cycles: out.cycles,
+        }
+    }
+}
+
+/// Renders `program` at `width` x `height`. `inputs` carries constants and textures (its `inputs`
+/// map is overwritten per quad); `corners` gives interpolated inputs by IN index; `engine` runs one
+/// quad; `progress(done, total)` is called after each row of quads.
+pub fn render(
+    program: &Program,
+    width: u32,
+    height: u32,
+    corners: &BTreeMap<u32, Corners>,
+    inputs: &mut RunInputs,
+    engine: &mut dyn FnMut(&RunInputs) -> Result<RunOutput, String>,
+    progress: &mut dyn FnMut(usize, usize),
+) -> Result<Frame, RenderError> {
+    let setup = setup(program, width, height, corners)?;
+    let mut frame = Frame::empty(width, height);
     let rows = (height / 2) as usize;
     for qy in 0..height / 2 {
         for qx in 0..width / 2 {
             let (x0, y0) = (qx * 2, qy * 2);
-            let pixel = |lane: usize| (x0 + (lane as u32 & 1), y0 + (lane as u32 >> 1));
-            inputs.inputs.clear();
-            for (index, source) in &sources {
-                let lanes: [[u32; 4]; LANES] = std::array::from_fn(|lane| {
-                    let (x, y) = pixel(lane);
-                    input_at(source, x, y, (width, height), flags).map(f32::to_bits)
-                });
-                inputs.inputs.insert(*index, lanes);
-            }
+            quad_inputs(&setup, x0, y0, (width, height), &mut inputs.inputs);
             let out = engine(inputs).map_err(|message| RenderError::Engine {
                 x: x0,
                 y: y0,
                 message,
             })?;
-            if let Some(c) = out.cycles {
-                frame.cycles = Some(frame.cycles.unwrap_or(0) + c);
-            }
-            frame.quads += 1;
-            for (lane, l) in out.lanes.iter().enumerate() {
-                let (x, y) = pixel(lane);
-                let px = &mut frame.pixels[(y * width + x) as usize];
-                if l.killed {
-                    frame.killed += 1;
-                    *px = [0; 4];
-                } else {
-                    let v = l.outputs.get(&out_reg).copied().unwrap_or([0; 4]);
-                    *px = v.map(to_byte);
-                }
-            }
+            frame.store(setup.out_reg, x0, y0, &out);
         }
         progress(qy as usize + 1, rows);
+    }
+    Ok(frame)
+}
+
+/// A batch engine: runs every quad of a batch with the constants and textures of the
+/// `RunInputs` (e.g. a model's `Prepared::run_batch`), one result per quad, errors as text.
+pub type BatchEngine<'a> =
+    dyn Fn(&RunInputs, &[QuadInputs]) -> Vec<Result<RunOutput, String>> + Sync + 'a;
+
+/// [`render`] on a batch engine, the frame's quads split over `threads` threads (at least one).
+/// The frame is the same as `render`'s with the same engine run quad by quad; the first failing
+/// quad in row order is the error.
+pub fn render_batch(
+    program: &Program,
+    width: u32,
+    height: u32,
+    corners: &BTreeMap<u32, Corners>,
+    inputs: &RunInputs,
+    engine: &BatchEngine,
+    threads: usize,
+) -> Result<Frame, RenderError> {
+    let setup = setup(program, width, height, corners)?;
+    let per_row = (width / 2) as usize;
+    let total = per_row * (height / 2) as usize;
+    let position = |n: usize| ((n % per_row) as u32 * 2, (n / per_row) as u32 * 2);
+    // Quads `range` in batches of `BATCH`: the inputs and outputs of one batch at a time, so
+    // that a large frame never holds every quad's run output at once.
+    const BATCH: usize = 512;
+    let shade = |range: std::ops::Range<usize>| -> Result<Vec<QuadPixels>, (usize, String)> {
+        let mut out = Vec::with_capacity(range.len());
+        let mut batch: Vec<QuadInputs> = Vec::with_capacity(BATCH);
+        let mut start = range.start;
+        while start < range.end {
+            let end = (start + BATCH).min(range.end);
+            batch.resize_with(end - start, QuadInputs::new);
+            for (q, n) in batch.iter_mut().zip(start..end) {
+                let (x0, y0) = position(n);
+                quad_inputs(&setup, x0, y0, (width, height), q);
+            }
+            for (k, r) in engine(inputs, &batch).into_iter().enumerate() {
+                let o = r.map_err(|m| (start + k, m))?;
+                out.push(QuadPixels::of(&o, setup.out_reg));
+            }
+            start = end;
+        }
+        Ok(out)
+    };
+    let threads = threads.clamp(1, total.max(1));
+    let chunk = total.div_ceil(threads).max(1);
+    let parts: Vec<Result<Vec<QuadPixels>, (usize, String)>> = if threads == 1 {
+        vec![shade(0..total)]
+    } else {
+        std::thread::scope(|scope| {
+            let shade = &shade;
+            let handles: Vec<_> = (0..total)
+                .step_by(chunk)
+                .map(|first| scope.spawn(move || shade(first..(first + chunk).min(total))))
+                .collect();
+            handles
+                .into_iter()
+                .enumerate()
+                .map(|(k, h)| {
+                    h.join()
+                        .unwrap_or_else(|_| Err((k * chunk, "the engine thread panicked".into())))
+                })
+                .collect()
+        })
+    };
+    let mut frame = Frame::empty(width, height);
+    let mut n = 0;
+    for part in parts {
+        let part = part.map_err(|(at, message)| {
+            let (x, y) = position(at);
+            RenderError::Engine { x, y, message }
+        })?;
+        for q in &part {
+            let (x0, y0) = position(n);
+            frame.put(x0, y0, q);
+            n += 1;
+        }
     }
     Ok(frame)
 }

@@ -19,12 +19,16 @@ use std::fmt;
 /// Number of lanes in a run (a 2x2 quad or four vertices).
 pub const LANES: usize = 4;
 
+/// The per-lane inputs of one quad of a batch (`Prepared::run_batch` of either model): `IN[N]`
+/// per lane, as `RunInputs::inputs`.
+pub type QuadInputs = BTreeMap<u32, [[u32; 4]; LANES]>;
+
 /// Default instruction budget when the caller does not give one.
 pub const DEFAULT_BUDGET: u64 = 1_000_000;
 
-/// A texture bound to a sampler unit. Coordinates and results are binary32 bit patterns or floats;
+/// A texture bound to a sampler unit (shared between the threads of a batch, hence `Send + Sync`). Coordinates and results are binary32 bit patterns or floats;
 /// the texture module (`decisions.md` section 6) implements it.
-pub trait Sampler {
+pub trait Sampler: Send + Sync {
     /// Filtered sample at `coord` (already divided by w for TXP; subnormals already flushed). The
     /// target says how many coordinates count and whether a shadow comparison with `coord[2]`
     /// happens. Returns four binary32 bit patterns.

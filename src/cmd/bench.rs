@@ -16,6 +16,155 @@ pub struct BenchArgs {
     /// Seconds to spend on each measurement.
     #[arg(long, default_value_t = 1.0)]
     pub seconds: f64,
+    /// Only the models' speed: quads per second per shader and engine over a 256x256 render
+    /// (the set of issue #21), one thread and all threads.
+    #[arg(long)]
+    pub models: bool,
+    /// Where the corpus is (`--models`).
+    #[arg(long, default_value = "../shared/corpus")]
+    pub corpus: std::path::PathBuf,
+}
+
+/// The shaders of `--models`: corpus files (relative to `--corpus`) and the examples.
+const MODEL_SHADERS: [(&str, Option<&str>); 9] = [
+    ("frag-dp4", Some("mesa-graw/fragment-shader/frag-dp4.sh")),
+    ("frag-mad", Some("mesa-graw/fragment-shader/frag-mad.sh")),
+    (
+        "frag-cmp",
+        Some("mesa-python-regress-2010/fragment-shader/frag-cmp.sh"),
+    ),
+    ("frag-ex2", Some("mesa-graw/fragment-shader/frag-ex2.sh")),
+    ("frag-lrp", Some("mesa-graw/fragment-shader/frag-lrp.sh")),
+    ("frag-kil", Some("mesa-graw/fragment-shader/frag-kil.sh")),
+    ("frag-rsq", Some("mesa-graw/fragment-shader/frag-rsq.sh")),
+    ("checker.tgsi", None),
+    ("rings.tgsi", None),
+];
+
+/// Quads per second of one engine over a 256x256 render on `threads` threads: the best of
+/// repeated renders for about `seconds` (at least three).
+fn model_rate(
+    program: &microcode::tgsi::Program,
+    engine: &sim::render::BatchEngine,
+    threads: usize,
+    seconds: f64,
+) -> Result<f64> {
+    let inputs = RunInputs::default();
+    let corners = std::collections::BTreeMap::new();
+    let start = Instant::now();
+    let mut best = f64::INFINITY;
+    let mut runs = 0;
+    while runs < 3 || start.elapsed().as_secs_f64() < seconds {
+        let t = Instant::now();
+        // One thread runs on this one: its CPU time, which other jobs on the machine do not
+        // inflate (wall time where the system does not report it).
+        let cpu = if threads == 1 { thread_cpu_ns() } else { None };
+        let frame =
+            sim::render::render_batch(program, 256, 256, &corners, &inputs, engine, threads)?;
+        let spent = match (cpu, thread_cpu_ns()) {
+            (Some(a), Some(b)) if b > a => (b - a) as f64 * 1e-9,
+            _ => t.elapsed().as_secs_f64(),
+        };
+        best = best.min(spent);
+        anyhow::ensure!(frame.quads == 128 * 128, "the render lost quads");
+        runs += 1;
+    }
+    Ok((128 * 128) as f64 / best)
+}
+
+/// CPU time of the calling thread in nanoseconds (Linux: the first field of
+/// `/proc/thread-self/schedstat`).
+fn thread_cpu_ns() -> Option<u64> {
+    std::fs::read_to_string("/proc/thread-self/schedstat")
+        .ok()?
+        .split_whitespace()
+        .next()?
+        .parse()
+        .ok()
+}
+
+/// `bench --models`: the table of issue #21.
+fn models(a: &BenchArgs) -> Result<ExitCode> {
+    let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
+    println!(
+        "quads per second over a 256x256 render (16,384 quads, best of repeated renders; \
+         1 thread: its CPU time, {threads} threads: wall time){}",
+        if cfg!(debug_assertions) {
+            " (debug build: use --release for real numbers)"
+        } else {
+            ""
+        }
+    );
+    println!(
+        "{:<14} {:>12} {:>12} {:>12} {:>12} {:>8}",
+        "shader", "reference 1", "reference N", "core 1", "core N", "clk/quad"
+    );
+    for (name, path) in MODEL_SHADERS {
+        let program = match path {
+            Some(p) => {
+                let path = a.corpus.join(p);
+                super::input::read(&path, super::input::InputFormat::Auto)?
+                    .loaded
+                    .program
+            }
+            None => text::parse(match name {
+                "checker.tgsi" => include_str!("../../examples/checker.tgsi"),
+                _ => include_str!("../../examples/rings.tgsi"),
+            })
+            .map_err(|e| anyhow::anyhow!("{name}: {e}"))?,
+        };
+        let reference =
+            sim::reference::Prepared::new(&program).map_err(|e| anyhow::anyhow!("{e}"))?;
+        let image = compile(&program, &CoreConfig::default())
+            .with_context(|| format!("compiling {name}"))?
+            .image;
+        let core = sim::core_model::Prepared::new(&image);
+        let ref_engine = |base: &RunInputs, quads: &[sim::run_io::QuadInputs]| {
+            reference
+                .run_batch(base, quads)
+                .into_iter()
+                .map(|r| r.map_err(|e| e.to_string()))
+                .collect()
+        };
+        let core_engine = |base: &RunInputs, quads: &[sim::run_io::QuadInputs]| {
+            core.run_batch(base, quads)
+                .into_iter()
+                .map(|r| r.map_err(|e| e.to_string()))
+                .collect()
+        };
+        let r1 = model_rate(&program, &ref_engine, 1, a.seconds)?;
+        let rn = model_rate(&program, &ref_engine, threads, a.seconds)?;
+        let c1 = model_rate(&program, &core_engine, 1, a.seconds)?;
+        let cn = model_rate(&program, &core_engine, threads, a.seconds)?;
+        let corners = std::collections::BTreeMap::new();
+        let frame = sim::render::render_batch(
+            &program,
+            256,
+            256,
+            &corners,
+            &RunInputs::default(),
+            &core_engine,
+            threads,
+        )?;
+        let clocks = frame.cycles.unwrap_or(0) as f64 / frame.quads as f64;
+        println!(
+            "{name:<14} {:>12} {:>12} {:>12} {:>12} {clocks:>8.0}",
+            thousands(r1),
+            thousands(rn),
+            thousands(c1),
+            thousands(cn)
+        );
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// A rate as `348k` or `1.07M`.
+fn thousands(x: f64) -> String {
+    if x >= 1e6 {
+        format!("{:.2}M", x / 1e6)
+    } else {
+        format!("{:.0}k", x / 1e3)
+    }
 }
 
 /// One opcode class: a program whose body is `n` copies of `line`.
@@ -67,6 +216,9 @@ fn rate(seconds: f64, mut f: impl FnMut() -> Result<()>) -> Result<f64> {
 
 /// Prints the measurements.
 pub fn run(a: BenchArgs) -> Result<ExitCode> {
+    if a.models {
+        return models(&a);
+    }
     let cfg = CoreConfig::default();
     let mut inputs = RunInputs::default();
     inputs.set_input(0, [0.5f32, 1.5, 2.5, 3.5].map(f32::to_bits));

@@ -39,6 +39,9 @@ pub struct ConformanceArgs {
     /// the divisions of TXP, CUBE, RFL and ExtDivide are then multiply-add or integer sequences.
     #[arg(long)]
     pub no_divider: bool,
+    /// Threads for the models (engines reference and core only): 0 uses every logical CPU.
+    #[arg(long, default_value_t = 0)]
+    pub threads: usize,
 }
 
 /// The build the core, rtl and verilator engines compile for (set once from the arguments;
@@ -382,10 +385,37 @@ pub fn run(a: ConformanceArgs) -> Result<ExitCode> {
         engines.push(e.clone());
     }
     let mut rows: Vec<Row> = Vec::new();
-    let reports: Vec<_> = engines
-        .iter()
-        .map(|e| engine_fn(e).map(run_vectors))
-        .collect::<Result<_>>()?;
+    // The models run on every thread (each engine's vectors at once, the programs split over
+    // the threads); a hardware engine or the board keeps one core and one link, on one thread.
+    let parallel = engines.iter().all(|e| e == "reference" || e == "core");
+    let threads = if parallel {
+        super::render::thread_count(a.threads)
+    } else {
+        1
+    };
+    let reports: Vec<_> = if threads > 1 {
+        std::thread::scope(|scope| {
+            let handles: Vec<_> = engines
+                .iter()
+                .map(|e| {
+                    let f = engine_fn(e);
+                    scope.spawn(move || f.map(run_vectors))
+                })
+                .collect();
+            handles
+                .into_iter()
+                .map(|h| {
+                    h.join()
+                        .unwrap_or_else(|_| Err(anyhow::anyhow!("a vector thread panicked")))
+                })
+                .collect::<Result<_>>()
+        })?
+    } else {
+        engines
+            .iter()
+            .map(|e| engine_fn(e).map(run_vectors))
+            .collect::<Result<_>>()?
+    };
     if let Some(first) = reports.first() {
         for (k, op) in first.opcodes.iter().enumerate() {
             let verdicts = reports
@@ -435,9 +465,28 @@ pub fn run(a: ConformanceArgs) -> Result<ExitCode> {
         }
         let mut files = Vec::new();
         programs(dir, &mut files);
-        for f in files {
-            rows.push(program_row(&f, &engines));
-        }
+        let chunk = files.len().div_ceil(threads).max(1);
+        let engines = &engines;
+        let parts: Vec<Vec<Row>> = std::thread::scope(|scope| {
+            let handles: Vec<_> = files
+                .chunks(chunk)
+                .map(|part| {
+                    scope.spawn(move || {
+                        part.iter()
+                            .map(|f| program_row(f, engines))
+                            .collect::<Vec<_>>()
+                    })
+                })
+                .collect();
+            handles
+                .into_iter()
+                .map(|h| {
+                    h.join()
+                        .map_err(|_| anyhow::anyhow!("a program thread panicked"))
+                })
+                .collect::<Result<_>>()
+        })?;
+        rows.extend(parts.into_iter().flatten());
     }
     let passed = rows
         .iter()

@@ -7,8 +7,8 @@ use indicatif::{ProgressBar, ProgressStyle};
 use microcode::compile::compile;
 use microcode::core::CoreConfig;
 use microcode::tgsi::Program;
-use sim::render::{default_corners, render, Corners, Frame};
-use sim::run_io::{args, RunInputs, RunOutput};
+use sim::render::{default_corners, render, render_batch, Corners, Frame};
+use sim::run_io::{args, QuadInputs, RunInputs, RunOutput};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -49,6 +49,18 @@ pub struct RenderArgs {
     /// Input format.
     #[arg(long, value_enum, default_value_t = InputFormat::Auto)]
     pub format: InputFormat,
+    /// Threads for the models (reference, core): 0 uses every logical CPU.
+    #[arg(long, default_value_t = 0)]
+    pub threads: usize,
+}
+
+/// `--threads`: 0 is every logical CPU.
+pub fn thread_count(requested: usize) -> usize {
+    if requested > 0 {
+        requested
+    } else {
+        std::thread::available_parallelism().map_or(1, |n| n.get())
+    }
 }
 
 fn parse_size(s: &str) -> Result<(u32, u32)> {
@@ -126,18 +138,42 @@ fn render_with(
     let mut inputs = RunInputs::default();
     args::apply_args(&mut inputs, &[], &a.consts, None)?;
     args::apply_textures(&mut inputs, &a.textures)?;
-    let mut run: QuadEngine = match engine {
+    // The models run the frame as batches of quads on every thread.
+    let threads = thread_count(a.threads);
+    match engine {
         "reference" => {
-            Box::new(|i: &RunInputs| sim::reference::run(program, i).map_err(|e| e.to_string()))
+            let prepared =
+                sim::reference::Prepared::new(program).map_err(|e| anyhow::anyhow!("{e}"))?;
+            let batch = |base: &RunInputs, quads: &[QuadInputs]| {
+                prepared
+                    .run_batch(base, quads)
+                    .into_iter()
+                    .map(|r| r.map_err(|e| e.to_string()))
+                    .collect()
+            };
+            return Ok(render_batch(
+                program, size.0, size.1, corners, &inputs, &batch, threads,
+            )?);
         }
         "core" => {
             let image = compile(program, &CoreConfig::default())
                 .context("compiling for the core")?
                 .image;
-            Box::new(move |i: &RunInputs| {
-                sim::core_model::run(&image, i).map_err(|e| e.to_string())
-            })
+            let prepared = sim::core_model::Prepared::new(&image);
+            let batch = |base: &RunInputs, quads: &[QuadInputs]| {
+                prepared
+                    .run_batch(base, quads)
+                    .into_iter()
+                    .map(|r| r.map_err(|e| e.to_string()))
+                    .collect()
+            };
+            return Ok(render_batch(
+                program, size.0, size.1, corners, &inputs, &batch, threads,
+            )?);
         }
+        _ => {}
+    }
+    let mut run: QuadEngine = match engine {
         "rtl" | "verilator" => {
             use sim::hardware::{load_program, load_textures, open, run_loaded};
             let cfg = CoreConfig::default();

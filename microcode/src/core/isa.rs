@@ -277,8 +277,21 @@ op_table! {
 impl Op {
     /// The table row.
     pub fn info(self) -> &'static OpInfo {
-        // The table is complete by construction (the macro emits one row per variant).
-        OPS.iter().find(|i| i.op == self).unwrap_or(&OPS[0])
+        // The table is complete by construction (the macro emits one row per variant). The
+        // models look rows up several times per executed instruction: a table by number, built
+        // once, replaces the search.
+        static BY_NUMBER: std::sync::OnceLock<[u8; 256]> = std::sync::OnceLock::new();
+        let index = BY_NUMBER.get_or_init(|| {
+            let mut t = [0u8; 256];
+            for (k, row) in OPS.iter().enumerate() {
+                t[usize::from(row.number)] = k as u8;
+            }
+            t
+        });
+        match OPS.get(usize::from(index[usize::from(self as u8)])) {
+            Some(row) if row.op == self => row,
+            _ => OPS.iter().find(|i| i.op == self).unwrap_or(&OPS[0]),
+        }
     }
 
     /// Looks an operation up by its `op` field value.

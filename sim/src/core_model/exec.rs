@@ -1,7 +1,7 @@
 //! The core model's machine: state and the per-instruction step.
 
 use super::{CoreFault, FaultKind, ENGINE};
-use crate::run_io::{LaneOutput, RunInputs, RunOutput, Vertex, LANES};
+use crate::run_io::{LaneOutput, QuadInputs, RunInputs, RunOutput, Vertex, LANES};
 use microcode::arith;
 use microcode::arith::texel;
 use microcode::arith::transcendental::steps;
@@ -39,6 +39,8 @@ pub(super) struct Machine<'a> {
     count: u64,
     /// Addresses of the executed instructions, when recorded.
     pcs: Option<Vec<usize>>,
+    /// Input map entries that fit the register file: (TGSI input, register).
+    input_map: Vec<(u32, usize)>,
 }
 
 fn any(m: Mask) -> bool {
@@ -81,7 +83,35 @@ impl<'a> Machine<'a> {
             timing: Default::default(),
             count: 0,
             pcs: None,
+            input_map: img
+                .inputs
+                .iter()
+                .map(|m| (u32::from(m.tgsi), usize::from(m.reg)))
+                .filter(|&(_, reg)| reg < usize::from(img.config.registers))
+                .collect(),
         }
+    }
+
+    /// Starts a new run on `quad` (in place of `RunInputs::inputs`), keeping the constant file:
+    /// the state [`super::initial_state`] gives for the same inputs, without recomputing K.
+    pub fn reset(&mut self, quad: &QuadInputs) {
+        self.r.fill([[0; 4]; LANES]);
+        for &(tgsi, reg) in &self.input_map {
+            if let Some(v) = quad.get(&tgsi) {
+                self.r[reg] = *v;
+            }
+        }
+        self.p = [[false; 4]; LANES];
+        self.e = [true; LANES];
+        self.killed = [false; LANES];
+        self.main_live = [true; LANES];
+        self.stack.clear();
+        for l in 0..LANES {
+            self.addr_stack[l].clear();
+            self.vertices[l].clear();
+        }
+        self.timing = Default::default();
+        self.count = 0;
     }
 
     fn read(&self, o: &Operand, lane: usize) -> [u32; 4] {
@@ -97,6 +127,10 @@ impl<'a> Machine<'a> {
                     .unwrap_or(0); 4]
             }
         };
+        // Most operands read the register as it is.
+        if o.swz == [0, 1, 2, 3] && !o.abs && o.neg == 0 {
+            return base;
+        }
         std::array::from_fn(|c| {
             let mut v = match o.swz[c] {
                 s @ 0..=3 => base[usize::from(s)],
@@ -144,7 +178,7 @@ impl<'a> Machine<'a> {
         ))
     }
 
-    pub fn run(mut self, mut trace: Option<&mut dyn FnMut(&str)>) -> Result<RunOutput, CoreFault> {
+    pub fn run(&mut self, mut trace: Option<&mut dyn FnMut(&str)>) -> Result<RunOutput, CoreFault> {
         let mut pc = 0usize;
         while let Some(i) = self.img.code.get(pc).copied() {
             if !any(and_not(self.main_live, self.killed)) {
@@ -188,7 +222,7 @@ impl<'a> Machine<'a> {
             .collect()
     }
 
-    fn finish(mut self) -> RunOutput {
+    fn finish(&mut self) -> RunOutput {
         let lanes: [LaneOutput; LANES] = std::array::from_fn(|l| {
             let mut vertices = std::mem::take(&mut self.vertices[l]);
             if let Some(v) = vertices.last_mut() {
@@ -695,16 +729,31 @@ impl<'a> Machine<'a> {
             self.write_relative(i);
             return;
         }
-        let all: [[u32; 4]; LANES] = std::array::from_fn(|l| self.read(&i.src[0], l));
+        // Derivatives read every lane's operand; nothing else needs them.
+        let all: [[u32; 4]; LANES] = if matches!(i.op, Op::Ddx | Op::Ddy) {
+            std::array::from_fn(|l| self.read(&i.src[0], l))
+        } else {
+            [[0; 4]; LANES]
+        };
         let active = self.e;
+        // Operands the operation does not read (its ISA row's source count) stay zero.
+        let sources = i.op.info().sources;
         for l in (0..LANES).filter(|&l| active[l]) {
             let a = if i.op == Op::Movr {
                 self.read_relative(i, l)
             } else {
                 self.read(&i.src[0], l)
             };
-            let b = self.read(&i.src[1], l);
-            let c3 = self.read(&i.src[2], l);
+            let b = if sources >= 2 {
+                self.read(&i.src[1], l)
+            } else {
+                [0; 4]
+            };
+            let c3 = if sources >= 3 {
+                self.read(&i.src[2], l)
+            } else {
+                [0; 4]
+            };
             let mut out = [0u32; 4];
             for c in 0..4 {
                 let (x, y, z) = (a[c], b[c], c3[c]);

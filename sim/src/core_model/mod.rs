@@ -12,7 +12,7 @@
 
 mod exec;
 
-use crate::run_io::{RunInputs, RunOutput, LANES};
+use crate::run_io::{QuadInputs, RunInputs, RunOutput, LANES};
 use microcode::arith::texel;
 use microcode::core::image::ConstSource;
 use microcode::core::Image;
@@ -145,6 +145,42 @@ pub fn sampled_units(image: &Image) -> std::collections::BTreeSet<usize> {
 /// Runs the image on `inputs`.
 pub fn run(image: &Image, inputs: &RunInputs) -> Result<RunOutput, CoreFault> {
     exec::Machine::new(image, inputs).run(None)
+}
+
+/// An image made ready to run many quads: one machine, its constant file K filled once from the
+/// batch's constants and textures, its register file reused from quad to quad.
+pub struct Prepared<'i> {
+    image: &'i Image,
+}
+
+impl<'i> Prepared<'i> {
+    /// Prepares `image`.
+    pub fn new(image: &'i Image) -> Prepared<'i> {
+        Prepared { image }
+    }
+
+    /// Runs one quad: the same result as [`run`].
+    pub fn run(&self, inputs: &RunInputs) -> Result<RunOutput, CoreFault> {
+        run(self.image, inputs)
+    }
+
+    /// Runs every quad of `quads`, each with its own per-lane inputs (in place of
+    /// `base.inputs`) and the constants, textures and budget of `base`. Each result, cycle count
+    /// included, equals [`run`] on `base` with that quad's inputs.
+    pub fn run_batch(
+        &self,
+        base: &RunInputs,
+        quads: &[QuadInputs],
+    ) -> Vec<Result<RunOutput, CoreFault>> {
+        let mut machine = exec::Machine::new(self.image, base);
+        quads
+            .iter()
+            .map(|q| {
+                machine.reset(q);
+                machine.run(None)
+            })
+            .collect()
+    }
 }
 
 /// Runs the first `n` instructions of the image (fewer if it ends first) and returns the whole

@@ -13,8 +13,9 @@ use super::state::{Cc, State};
 use super::{float, ops_double, ops_float, ops_int, pack, texture};
 use super::{RunError, RunErrorKind, ADDRESS_STACK_LIMIT, ENGINE};
 use crate::run_io::{LaneOutput, RunInputs, RunOutput, Vertex, LANES};
-use microcode::tgsi::opcode::{Kind, OperandType};
-use microcode::tgsi::{File, Instruction, Modulate, Opcode, Processor, Program, Saturate};
+use microcode::tgsi::opcode::{Kind, OpcodeInfo, OperandType};
+use microcode::tgsi::{File, Instruction, Modulate, Opcode, Processor, Saturate};
+use std::collections::BTreeMap;
 
 /// Four 32-bit components.
 pub type Vec4 = [u32; 4];
@@ -40,7 +41,9 @@ pub(super) enum Next {
 pub struct Machine<'a> {
     pub(super) st: State<'a>,
     pub(super) insts: &'a [Instruction],
-    pub(super) structure: Structure,
+    /// `insts[i].opcode.info()`, looked up once.
+    infos: &'a [&'static OpcodeInfo],
+    pub(super) structure: &'a Structure,
     pub(super) alive: Mask,
     pub(super) cond: Mask,
     pub(super) loop_m: Mask,
@@ -52,21 +55,19 @@ pub struct Machine<'a> {
     pub(super) addr_stack: [Vec<Vec4>; LANES],
     pub(super) vertices: [Vec<Vertex>; LANES],
     pub(super) count: u64,
+    /// Source operands of the current instruction, kept between instructions for its allocation.
+    srcs: Vec<[Vec4; LANES]>,
 }
 
 impl<'a> Machine<'a> {
-    /// Prepares a run; fails when the block structure does not match.
-    pub fn new(program: &'a Program, inputs: &'a RunInputs) -> Result<Machine<'a>, RunError> {
-        let insts = program.instructions.as_slice();
-        let structure = Structure::build(insts).map_err(|(index, what)| RunError {
-            index,
-            opcode: insts.get(index).map_or(Opcode::End, |i| i.opcode),
-            kind: RunErrorKind::Structure(what),
-        })?;
-        Ok(Machine {
-            st: State::new(program, inputs),
-            insts,
-            structure,
+    /// A machine for `prepared` with the constants and textures of `inputs`; [`Machine::run`]
+    /// then runs one quad.
+    pub fn new(prepared: &'a super::Prepared<'a>, inputs: &'a RunInputs) -> Machine<'a> {
+        Machine {
+            st: State::new(prepared.program, &prepared.layout, inputs),
+            insts: prepared.program.instructions.as_slice(),
+            infos: &prepared.infos,
+            structure: &prepared.structure,
             alive: ALL,
             cond: ALL,
             loop_m: ALL,
@@ -78,11 +79,27 @@ impl<'a> Machine<'a> {
             addr_stack: Default::default(),
             vertices: Default::default(),
             count: 0,
-        })
+            srcs: Vec::new(),
+        }
     }
 
-    /// Executes until END, the end of the instruction list, or every lane is killed.
-    pub fn run(mut self) -> Result<RunOutput, RunError> {
+    /// Executes one quad with the per-lane inputs `quad` until END, the end of the instruction
+    /// list, or every lane is killed. The machine is reset first, so it can run quad after quad.
+    pub fn run(&mut self, quad: &BTreeMap<u32, [[u32; 4]; LANES]>) -> Result<RunOutput, RunError> {
+        self.st.reset(quad);
+        self.alive = ALL;
+        self.cond = ALL;
+        self.loop_m = ALL;
+        self.cont = ALL;
+        self.func = ALL;
+        self.cond_stack.clear();
+        self.loop_stack.clear();
+        self.call_stack.clear();
+        for l in 0..LANES {
+            self.addr_stack[l].clear();
+            self.vertices[l].clear();
+        }
+        self.count = 0;
         let mut pc = 0usize;
         while pc < self.insts.len() && self.alive.iter().any(|&a| a) {
             let inst = &self.insts[pc];
@@ -109,7 +126,7 @@ impl<'a> Machine<'a> {
         Ok(self.finish())
     }
 
-    fn finish(mut self) -> RunOutput {
+    fn finish(&mut self) -> RunOutput {
         let geometry = self.st.program.processor == Processor::Geometry;
         let lanes: [LaneOutput; LANES] = std::array::from_fn(|l| {
             let mut vertices = std::mem::take(&mut self.vertices[l]);
@@ -204,7 +221,7 @@ impl<'a> Machine<'a> {
     fn step(&mut self, at: usize) -> Result<Next, RunErrorKind> {
         let insts = self.insts;
         let inst = &insts[at];
-        let info = inst.opcode.info();
+        let info = self.infos[at];
         let next = Next::Go(at + 1);
         match info.kind {
             Kind::Nop => Ok(next),
@@ -282,14 +299,35 @@ impl<'a> Machine<'a> {
     }
 
     fn alu(&mut self, at: usize, inst: &Instruction) -> Result<(), RunErrorKind> {
-        let info = inst.opcode.info();
+        let info = self.infos[at];
         let exec = self.exec_mask(inst);
         let view = View::of(info.src_type);
         let derivative = matches!(inst.opcode, Opcode::Ddx | Opcode::Ddy);
         // Derivatives read all four lanes, whatever their masks.
         let read_mask = if derivative { ALL } else { exec };
         let rows = ops_float::matrix_rows(inst.opcode);
-        let mut srcs: Vec<[Vec4; LANES]> = Vec::new();
+        let mut srcs = std::mem::take(&mut self.srcs);
+        srcs.clear();
+        let result = self.alu_with(
+            at, inst, info, exec, view, derivative, read_mask, rows, &mut srcs,
+        );
+        self.srcs = srcs;
+        result
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn alu_with(
+        &mut self,
+        at: usize,
+        inst: &Instruction,
+        info: &OpcodeInfo,
+        exec: Mask,
+        view: View,
+        derivative: bool,
+        read_mask: Mask,
+        rows: Option<(usize, usize)>,
+        srcs: &mut Vec<[Vec4; LANES]>,
+    ) -> Result<(), RunErrorKind> {
         if let Some((rows, _)) = rows {
             srcs.push(self.fetch_lanes(at, inst, 0, read_mask, view, 0)?);
             for r in 0..rows {
@@ -312,9 +350,21 @@ impl<'a> Machine<'a> {
                 results[0][l] = std::array::from_fn(|c| Some(float::sub(s[b[l]][c], s[a[l]][c])));
             }
         } else {
+            // The sources of one lane, on the stack unless there are more than eight.
+            let mut small = [[0u32; 4]; 8];
+            let mut large = Vec::new();
             for l in (0..LANES).filter(|&l| exec[l]) {
-                let lane_srcs: Vec<Vec4> = srcs.iter().map(|s| s[l]).collect();
-                let out = evaluate(inst.opcode, &lane_srcs)?;
+                let lane_srcs: &[Vec4] = if srcs.len() <= small.len() {
+                    for (d, s) in small.iter_mut().zip(srcs.iter()) {
+                        *d = s[l];
+                    }
+                    &small[..srcs.len()]
+                } else {
+                    large.clear();
+                    large.extend(srcs.iter().map(|s| s[l]));
+                    &large
+                };
+                let out = evaluate(inst.opcode, info, lane_srcs)?;
                 results[0][l] = out[0];
                 results[1][l] = out[1];
             }
@@ -385,10 +435,8 @@ impl<'a> Machine<'a> {
                 self.st.cc[lane][usize::from(k.min(1))][c] = classify(&vals, c, cc_ty);
             }
         }
-        let mut dropped = false;
-        for c in (0..4).filter(|&c| written[c]) {
-            dropped |= !self.st.write(lane, slot, c, vals[c]);
-        }
+        let dropped =
+            written.iter().any(|&w| w) && !self.st.write_masked(lane, slot, written, vals);
         if dropped {
             self.st.warnings.insert(format!(
                 "instruction {at}: write to {} (lane {lane}) is outside the declared range; dropped",
@@ -442,11 +490,11 @@ fn float_cc(x: f64) -> Cc {
 }
 
 /// Results of one lane for both destinations.
-fn evaluate(op: Opcode, s: &[Vec4]) -> Result<[Written; 2], RunErrorKind> {
-    if s.len() < usize::from(op.info().num_src) {
+fn evaluate(op: Opcode, info: &OpcodeInfo, s: &[Vec4]) -> Result<[Written; 2], RunErrorKind> {
+    if s.len() < usize::from(info.num_src) {
         return Err(RunErrorKind::Unsupported(format!(
             "{op} needs {} sources",
-            op.info().num_src
+            info.num_src
         )));
     }
     if let Some(w) = ops_float::eval(op, s) {

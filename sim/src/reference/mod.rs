@@ -50,7 +50,7 @@ mod pack;
 mod state;
 mod texture;
 
-use crate::run_io::{RunInputs, RunOutput};
+use crate::run_io::{QuadInputs, RunInputs, RunOutput};
 use microcode::tgsi::{Opcode, Program};
 use thiserror::Error;
 
@@ -99,5 +99,50 @@ pub enum RunErrorKind {
 
 /// Runs `program` (assumed validated) on `inputs` and returns every lane's outputs.
 pub fn run(program: &Program, inputs: &RunInputs) -> Result<RunOutput, RunError> {
-    exec::Machine::new(program, inputs)?.run()
+    Prepared::new(program)?.run(inputs)
+}
+
+/// A program made ready to run many quads: its block structure matched, its registers laid out
+/// in flat tables and its opcode rows looked up, once. Runs on it neither hash nor allocate to
+/// reach a register, and a batch reuses one machine for all its quads.
+pub struct Prepared<'p> {
+    program: &'p Program,
+    structure: flow::Structure,
+    layout: state::Layout,
+    infos: Vec<&'static microcode::tgsi::opcode::OpcodeInfo>,
+}
+
+impl<'p> Prepared<'p> {
+    /// Prepares `program` (assumed validated); fails when its block structure does not match.
+    pub fn new(program: &'p Program) -> Result<Prepared<'p>, RunError> {
+        let insts = program.instructions.as_slice();
+        let structure = flow::Structure::build(insts).map_err(|(index, what)| RunError {
+            index,
+            opcode: insts.get(index).map_or(Opcode::End, |i| i.opcode),
+            kind: RunErrorKind::Structure(what),
+        })?;
+        Ok(Prepared {
+            program,
+            structure,
+            layout: state::Layout::new(program),
+            infos: insts.iter().map(|i| i.opcode.info()).collect(),
+        })
+    }
+
+    /// Runs one quad: the same result as [`run`].
+    pub fn run(&self, inputs: &RunInputs) -> Result<RunOutput, RunError> {
+        exec::Machine::new(self, inputs).run(&inputs.inputs)
+    }
+
+    /// Runs every quad of `quads`, each with its own per-lane inputs (in place of
+    /// `base.inputs`) and the constants, face, textures and budget of `base`. Each result equals
+    /// [`run`] on `base` with that quad's inputs.
+    pub fn run_batch(
+        &self,
+        base: &RunInputs,
+        quads: &[QuadInputs],
+    ) -> Vec<Result<RunOutput, RunError>> {
+        let mut machine = exec::Machine::new(self, base);
+        quads.iter().map(|q| machine.run(q)).collect()
+    }
 }

@@ -93,7 +93,8 @@ pub fn fetch(
     offset: i64,
 ) -> Result<[u32; 4], RunErrorKind> {
     let slot = resolve(st, lane, &src.reg, offset);
-    if !st.in_range(slot)
+    let in_range = st.in_range(slot);
+    if !in_range
         && !matches!(
             slot.file,
             File::Sampler | File::SystemValue | File::Predicate
@@ -104,7 +105,11 @@ pub fn fetch(
             slot_text(slot, src.reg.dimension.is_some())
         ));
     }
-    let raw = st.read(lane, slot);
+    let raw = if in_range {
+        st.read_in_range(lane, slot)
+    } else {
+        [0; 4]
+    };
     let one = if view == View::Int { 1 } else { ONE };
     let mut v = [0u32; 4];
     for (c, out) in v.iter_mut().enumerate() {

@@ -5,7 +5,7 @@
 //! writes and leaves a warning (`decisions.md` section 2).
 
 use crate::run_io::{RunInputs, LANES};
-use microcode::tgsi::{CondMask, CondTest, DeclDimension, File, Processor, Program};
+use microcode::tgsi::{CondMask, CondTest, DeclDimension, File, Processor, Program, SemanticName};
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 /// One condition-code component.
@@ -67,26 +67,63 @@ impl Ranges {
     }
 }
 
-/// All mutable register state of a run plus the read-only data it was built from.
-pub struct State<'a> {
-    pub program: &'a Program,
-    pub inputs: &'a RunInputs,
-    /// Inputs per register with the FACE value applied.
-    lane_inputs: BTreeMap<u32, [[u32; 4]; LANES]>,
-    ranges: Ranges,
-    /// IMMX data by element index.
-    immx: HashMap<i64, [u32; 4]>,
-    /// Writable registers (OUT, TEMP, ADDR, LOOP, TEMPX) per lane.
-    regs: HashMap<Slot, [[u32; 4]; LANES]>,
-    /// Two condition-code registers per lane.
-    pub cc: [[[Cc; 4]; 2]; LANES],
-    /// Out-of-range accesses, each reported once.
-    pub warnings: BTreeSet<String>,
+/// Widest span of a file's dimension-0 declarations that gets a flat table; wider (absurd)
+/// declarations fall back to the range list and a map.
+const FLAT_SPAN_LIMIT: i64 = 1 << 16;
+/// Input registers and buffer-0 constants below this index are stored flat per batch.
+const FLAT_INPUTS: usize = 1024;
+
+/// The dimension-0 declarations of one file as a flat table: the hot path of every access.
+#[derive(Debug)]
+struct FlatFile {
+    /// Lowest declared index.
+    lo: i64,
+    /// Whether `lo + i` is declared, for every index of the span.
+    covered: Vec<bool>,
+    /// Whether the file also has declarations of any dimension (`DCL IN[][0]`), which the flat
+    /// table does not hold.
+    any_dim: bool,
+    /// Writable files: the first entry of the span in `State::regs`.
+    base: usize,
 }
 
-impl<'a> State<'a> {
-    /// Prepares storage for `program`.
-    pub fn new(program: &'a Program, inputs: &'a RunInputs) -> State<'a> {
+impl FlatFile {
+    /// Position of `index` in the span.
+    fn offset(&self, index: i64) -> Option<usize> {
+        let i = index.checked_sub(self.lo)?;
+        usize::try_from(i).ok().filter(|&i| i < self.covered.len())
+    }
+}
+
+/// Everything about a program's registers that does not depend on the inputs, computed once per
+/// program ([`super::Prepared`]) so that a run neither hashes nor allocates to reach a register.
+#[derive(Debug)]
+pub struct Layout {
+    ranges: Ranges,
+    /// Flat tables by file number.
+    flat: [Option<FlatFile>; 13],
+    /// Entries of `State::regs`.
+    flat_regs: usize,
+    /// IMMX data by element index.
+    immx: HashMap<i64, [u32; 4]>,
+    /// Immediates, missing components zero.
+    immediates: Vec<[u32; 4]>,
+    /// The register the program declares with the FACE semantic.
+    face_index: Option<u32>,
+    /// Declared output registers in index order.
+    outputs: Vec<u32>,
+}
+
+fn writable(file: File) -> bool {
+    matches!(
+        file,
+        File::Output | File::Temporary | File::Address | File::Loop | File::TemporaryArray
+    )
+}
+
+impl Layout {
+    /// Computes the layout of `program`'s declarations.
+    pub fn new(program: &Program) -> Layout {
         let mut ranges = Ranges::default();
         let mut immx = HashMap::new();
         for d in &program.declarations {
@@ -117,15 +154,157 @@ impl<'a> State<'a> {
                 }
             }
         }
+        let mut flat: [Option<FlatFile>; 13] = Default::default();
+        let mut flat_regs = 0usize;
+        for file in File::ALL {
+            let Some(rs) = ranges.map.get(&(file, Some(0))) else {
+                continue;
+            };
+            let lo = rs.iter().map(|r| r.0).min().unwrap_or(0);
+            let hi = rs.iter().map(|r| r.1).max().unwrap_or(-1);
+            if hi < lo || hi - lo >= FLAT_SPAN_LIMIT {
+                continue;
+            }
+            let mut covered = vec![false; (hi - lo + 1) as usize];
+            for &(a, b) in rs {
+                for i in a..=b {
+                    covered[(i - lo) as usize] = true;
+                }
+            }
+            let base = flat_regs;
+            if writable(file) {
+                flat_regs += covered.len();
+            }
+            flat[file as usize] = Some(FlatFile {
+                lo,
+                covered,
+                any_dim: ranges.map.contains_key(&(file, None)),
+                base,
+            });
+        }
+        let immediates = program
+            .immediates
+            .iter()
+            .map(|imm| {
+                let mut v = [0u32; 4];
+                for (c, bits) in imm.values.iter().take(4).enumerate() {
+                    v[c] = *bits;
+                }
+                v
+            })
+            .collect();
+        let face_index = program
+            .declarations
+            .iter()
+            .find(|d| {
+                d.file == File::Input && d.semantic.map(|s| s.name) == Some(SemanticName::Face)
+            })
+            .and_then(|d| u32::try_from(d.first).ok());
+        let mut outputs: Vec<u32> = program
+            .declarations
+            .iter()
+            .filter(|d| d.file == File::Output)
+            .flat_map(|d| d.first..=d.last)
+            .filter_map(|i| u32::try_from(i).ok())
+            .collect();
+        outputs.sort_unstable();
+        outputs.dedup();
+        Layout {
+            ranges,
+            flat,
+            flat_regs,
+            immx,
+            immediates,
+            face_index,
+            outputs,
+        }
+    }
+
+    /// The flat table entry of a slot, when it has one.
+    fn flat_of(&self, slot: Slot) -> Option<(&FlatFile, usize)> {
+        if slot.dim != 0 {
+            return None;
+        }
+        let f = self.flat[slot.file as usize].as_ref()?;
+        Some((f, f.offset(slot.index)?))
+    }
+}
+
+/// All mutable register state of a run plus the read-only data it was built from.
+pub struct State<'a> {
+    pub program: &'a Program,
+    pub inputs: &'a RunInputs,
+    layout: &'a Layout,
+    /// Inputs of the current quad with the FACE value applied: registers below
+    /// [`FLAT_INPUTS`] flat (zero when absent), the rest in the map.
+    lane_inputs: Vec<[[u32; 4]; LANES]>,
+    lane_inputs_high: BTreeMap<u32, [[u32; 4]; LANES]>,
+    /// Buffer-0 constants below [`FLAT_INPUTS`] (zero when absent).
+    constants: Vec<[u32; 4]>,
+    /// Writable registers with a flat table entry, per lane.
+    regs: Vec<[[u32; 4]; LANES]>,
+    /// Writable registers outside the flat tables (2-D or undeclared-dimension slots).
+    other_regs: HashMap<Slot, [[u32; 4]; LANES]>,
+    /// Two condition-code registers per lane.
+    pub cc: [[[Cc; 4]; 2]; LANES],
+    /// Out-of-range accesses, each reported once.
+    pub warnings: BTreeSet<String>,
+}
+
+impl<'a> State<'a> {
+    /// Prepares storage for `program` (laid out by `layout`) with the constants and textures of
+    /// `inputs`; [`State::reset`] then loads each quad's inputs.
+    pub fn new(program: &'a Program, layout: &'a Layout, inputs: &'a RunInputs) -> State<'a> {
+        let mut constants = Vec::new();
+        for (&(b, i), v) in inputs.constants.range((0, 0)..(0, FLAT_INPUTS as u32)) {
+            debug_assert_eq!(b, 0);
+            let i = i as usize;
+            if constants.len() <= i {
+                constants.resize(i + 1, [0; 4]);
+            }
+            constants[i] = *v;
+        }
         State {
             program,
             inputs,
-            lane_inputs: inputs.effective_inputs(program),
-            ranges,
-            immx,
-            regs: HashMap::new(),
+            layout,
+            lane_inputs: Vec::new(),
+            lane_inputs_high: BTreeMap::new(),
+            constants,
+            regs: vec![[[0; 4]; LANES]; layout.flat_regs],
+            other_regs: HashMap::new(),
             cc: [[[Cc::Eq; 4]; 2]; LANES],
             warnings: BTreeSet::new(),
+        }
+    }
+
+    /// Starts a new run on `quad` (the per-lane inputs; `RunInputs::face` applies as in
+    /// [`RunInputs::effective_inputs`]): every register zero, condition codes EQ, no warnings.
+    pub fn reset(&mut self, quad: &BTreeMap<u32, [[u32; 4]; LANES]>) {
+        self.regs.fill([[0; 4]; LANES]);
+        self.other_regs.clear();
+        self.cc = [[[Cc::Eq; 4]; 2]; LANES];
+        self.warnings.clear();
+        self.lane_inputs.clear();
+        self.lane_inputs_high.clear();
+        let mut put = |index: u32, v: [[u32; 4]; LANES]| {
+            let i = index as usize;
+            if i < FLAT_INPUTS {
+                if self.lane_inputs.len() <= i {
+                    self.lane_inputs.resize(i + 1, [[0; 4]; LANES]);
+                }
+                self.lane_inputs[i] = v;
+            } else {
+                self.lane_inputs_high.insert(index, v);
+            }
+        };
+        for (&index, v) in quad {
+            put(index, *v);
+        }
+        if let (Some(face), Some(index)) = (self.inputs.face, self.layout.face_index) {
+            if !quad.contains_key(&index) {
+                put(index, [face.value(); LANES]);
+            }
         }
     }
 
@@ -135,10 +314,20 @@ impl<'a> State<'a> {
             File::Immediate => {
                 slot.dim == 0
                     && slot.index >= 0
-                    && (slot.index as usize) < self.program.immediates.len()
+                    && (slot.index as usize) < self.layout.immediates.len()
             }
             File::Null => true,
-            _ => self.ranges.contains(slot),
+            _ => {
+                if let Some((f, i)) = self.layout.flat_of(slot) {
+                    if f.covered[i] {
+                        return true;
+                    }
+                    if !f.any_dim {
+                        return false;
+                    }
+                }
+                self.layout.ranges.contains(slot)
+            }
         }
     }
 
@@ -147,12 +336,26 @@ impl<'a> State<'a> {
         if !self.in_range(slot) {
             return [0; 4];
         }
+        self.read_in_range(lane, slot)
+    }
+
+    /// [`State::read`] of a slot already known to be in range.
+    pub fn read_in_range(&self, lane: usize, slot: Slot) -> [u32; 4] {
         match slot.file {
-            File::Constant => u32::try_from(slot.dim)
-                .ok()
-                .zip(u32::try_from(slot.index).ok())
-                .and_then(|k| self.inputs.constants.get(&k).copied())
-                .unwrap_or([0; 4]),
+            File::Constant => {
+                if slot.dim == 0 && (0..FLAT_INPUTS as i64).contains(&slot.index) {
+                    return self
+                        .constants
+                        .get(slot.index as usize)
+                        .copied()
+                        .unwrap_or([0; 4]);
+                }
+                u32::try_from(slot.dim)
+                    .ok()
+                    .zip(u32::try_from(slot.index).ok())
+                    .and_then(|k| self.inputs.constants.get(&k).copied())
+                    .unwrap_or([0; 4])
+            }
             File::Input => {
                 if self.program.processor == microcode::tgsi::Processor::Geometry {
                     u32::try_from(slot.dim)
@@ -160,38 +363,53 @@ impl<'a> State<'a> {
                         .zip(u32::try_from(slot.index).ok())
                         .and_then(|k| self.inputs.geometry_inputs.get(&k).copied())
                         .unwrap_or([0; 4])
+                } else if (0..FLAT_INPUTS as i64).contains(&slot.index) {
+                    self.lane_inputs
+                        .get(slot.index as usize)
+                        .map_or([0; 4], |v| v[lane])
                 } else {
                     u32::try_from(slot.index)
                         .ok()
-                        .and_then(|i| self.lane_inputs.get(&i))
+                        .and_then(|i| self.lane_inputs_high.get(&i))
                         .map_or([0; 4], |v| v[lane])
                 }
             }
-            File::Immediate => {
-                let imm = &self.program.immediates[slot.index as usize];
-                let mut v = [0u32; 4];
-                for (c, bits) in imm.values.iter().take(4).enumerate() {
-                    v[c] = *bits;
-                }
-                v
-            }
-            File::ImmediateArray => self.immx.get(&slot.index).copied().unwrap_or([0; 4]),
+            File::Immediate => self.layout.immediates[slot.index as usize],
+            File::ImmediateArray => self.layout.immx.get(&slot.index).copied().unwrap_or([0; 4]),
             File::Output | File::Temporary | File::Address | File::Loop | File::TemporaryArray => {
-                self.regs.get(&slot).map_or([0; 4], |v| v[lane])
+                match self.layout.flat_of(slot) {
+                    Some((f, i)) => self.regs[f.base + i][lane],
+                    None => self.other_regs.get(&slot).map_or([0; 4], |v| v[lane]),
+                }
             }
             File::Null | File::Sampler | File::Predicate | File::SystemValue => [0; 4],
         }
     }
 
-    /// Writes one component of one lane; returns false when the slot is out of range.
-    pub fn write(&mut self, lane: usize, slot: Slot, comp: usize, bits: u32) -> bool {
+    /// Writes the components `mask` selects of one lane; returns false when the slot is out of
+    /// range (then nothing is written).
+    pub fn write_masked(
+        &mut self,
+        lane: usize,
+        slot: Slot,
+        mask: [bool; 4],
+        vals: [u32; 4],
+    ) -> bool {
         if slot.file == File::Null {
             return true;
         }
         if !self.in_range(slot) || slot.file.is_read_only() {
             return false;
         }
-        self.regs.entry(slot).or_insert([[0; 4]; LANES])[lane][comp] = bits;
+        let reg = match self.layout.flat_of(slot) {
+            Some((f, i)) if writable(slot.file) => &mut self.regs[f.base + i],
+            _ => self.other_regs.entry(slot).or_insert([[0; 4]; LANES]),
+        };
+        for c in 0..4 {
+            if mask[c] {
+                reg[lane][c] = vals[c];
+            }
+        }
         true
     }
 
@@ -209,22 +427,21 @@ impl<'a> State<'a> {
 
     /// Every declared output register of one lane, in index order (zero when never written).
     pub fn outputs(&self, lane: usize) -> BTreeMap<u32, [u32; 4]> {
-        let mut out = BTreeMap::new();
-        for d in &self.program.declarations {
-            if d.file != File::Output {
-                continue;
-            }
-            for i in d.first..=d.last {
-                if let Ok(k) = u32::try_from(i) {
-                    let slot = Slot {
-                        file: File::Output,
-                        dim: 0,
-                        index: i64::from(i),
-                    };
-                    out.insert(k, self.regs.get(&slot).map_or([0; 4], |v| v[lane]));
-                }
-            }
-        }
-        out
+        self.layout
+            .outputs
+            .iter()
+            .map(|&k| {
+                let slot = Slot {
+                    file: File::Output,
+                    dim: 0,
+                    index: i64::from(k),
+                };
+                let v = match self.layout.flat_of(slot) {
+                    Some((f, i)) => self.regs[f.base + i][lane],
+                    None => self.other_regs.get(&slot).map_or([0; 4], |v| v[lane]),
+                };
+                (k, v)
+            })
+            .collect()
     }
 }
