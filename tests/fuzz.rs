@@ -2,7 +2,8 @@
 //! text parse, token decode, validation, printing (a valid program prints as text that parses back
 //! to it), encode/decode round trip, compilation, image decode, disassembly and both models. Every
 //! call runs under `catch_unwind` and is timed; the run fails on any panic, any call over the
-//! time limit, or a valid program whose text or tokens do not read back.
+//! time limit (1 s), or a valid program whose text or tokens do not read back, and a watchdog
+//! aborts it when one call hangs (30 s).
 //!
 //! Inputs are seeded mutations of the examples, the corpus (`../shared/corpus`, when present) and
 //! a built-in sample: byte and word edits, TGSI token soup, long numbers, repeated lines (for
@@ -24,6 +25,9 @@ use std::time::{Duration, Instant};
 
 /// A call slower than this counts as a failure (the bound).
 const CALL_LIMIT: Duration = Duration::from_secs(1);
+/// A call still running after this is a hang: the watchdog reports it and aborts the run, so a
+/// hang fails the test instead of stalling it.
+const HANG_LIMIT: Duration = Duration::from_secs(30);
 /// Instructions each model may execute per run: enough for every seed, bounded for loops.
 const BUDGET: u64 = 20_000;
 
@@ -133,7 +137,9 @@ impl Report {
     fn call<T>(&mut self, what: &str, f: impl FnOnce() -> T) -> Option<T> {
         self.calls += 1;
         let start = Instant::now();
+        watchdog::enter(what, self.inputs);
         let r = catch_unwind(AssertUnwindSafe(f));
+        watchdog::leave();
         let t = start.elapsed();
         self.slowest = self.slowest.max(t);
         if t > CALL_LIMIT {
@@ -152,6 +158,41 @@ impl Report {
                     .push(format!("{what} (input {}): {msg}", self.inputs));
                 None
             }
+        }
+    }
+}
+
+/// The per-call hang limit: a thread that aborts the process when one call runs past
+/// [`HANG_LIMIT`] (a call cannot be interrupted in-process).
+mod watchdog {
+    use super::HANG_LIMIT;
+    use std::sync::Mutex;
+    use std::time::Instant;
+
+    static CURRENT: Mutex<Option<(Instant, String)>> = Mutex::new(None);
+    static STARTED: std::sync::Once = std::sync::Once::new();
+
+    pub fn enter(what: &str, input: u64) {
+        STARTED.call_once(|| {
+            std::thread::spawn(|| loop {
+                std::thread::sleep(std::time::Duration::from_millis(500));
+                let current = CURRENT.lock().map(|c| c.clone()).unwrap_or(None);
+                if let Some((since, what)) = current {
+                    if since.elapsed() > HANG_LIMIT {
+                        eprintln!("fuzz: {what} has run for over {HANG_LIMIT:?}: aborting");
+                        std::process::abort();
+                    }
+                }
+            });
+        });
+        if let Ok(mut c) = CURRENT.lock() {
+            *c = Some((Instant::now(), format!("{what} (input {input})")));
+        }
+    }
+
+    pub fn leave() {
+        if let Ok(mut c) = CURRENT.lock() {
+            *c = None;
         }
     }
 }
