@@ -78,8 +78,46 @@ fn main() -> ExitCode {
     match result {
         Ok(code) => code,
         Err(e) => {
-            eprintln!("error: {e:#}");
+            eprintln!("error: {}", render_error(&e));
             ExitCode::FAILURE
         }
+    }
+}
+
+/// The error and its causes joined by ": ", like `{:#}`, but a cause whose text the message
+/// before it already ends with is left out: library errors that show their source in their own
+/// message would otherwise print it twice ("bits above bit 108 are set: bits above bit 108 are
+/// set").
+fn render_error(e: &anyhow::Error) -> String {
+    let mut out = String::new();
+    for cause in e.chain() {
+        let text = cause.to_string();
+        if out.ends_with(&text) {
+            continue;
+        }
+        if !out.is_empty() {
+            out.push_str(": ");
+        }
+        out.push_str(&text);
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_source_shown_in_its_message_is_printed_once() {
+        let e = microcode::core::Image::from_bytes(&[]).unwrap_err();
+        let e = anyhow::Error::new(e).context("f.img");
+        assert_eq!(render_error(&e), format!("f.img: {}", e.root_cause()));
+        let inner = std::io::Error::other("bits above bit 108 are set");
+        let outer = anyhow::Error::new(inner)
+            .context("offset 12: instruction 0: bits above bit 108 are set");
+        assert_eq!(
+            render_error(&outer),
+            "offset 12: instruction 0: bits above bit 108 are set"
+        );
     }
 }

@@ -105,8 +105,11 @@ fn compares_and_selects() {
     // CND: c > 0.5 ? a : b.
     assert_eq!(r[5], [b[0], a[1], b[2], a[3]]);
     assert_eq!(r[6], v4([1.0, -1.0, 0.0, 0.0]));
-    // CLAMP(c, b, a) = min(max(c, b), a): ties and NaN compares pick the second operand.
-    assert_eq!(r[7], [a[0], a[1], 0, a[3]]);
+    // CLAMP(c, b, a) = (c < b) ? b : (c > a) ? a : c, the spec's selects: a lower bound above
+    // the upper one wins when c is below it (component 1), -0 is chosen with its sign
+    // (component 2), and a NaN bound is never chosen (component 3).
+    assert_eq!(r[7], [b[0], b[1], b[2], c[3]]);
+    assert_eq!(r[7][2], 0x8000_0000);
 }
 
 #[test]

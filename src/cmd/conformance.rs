@@ -298,12 +298,19 @@ fn programs(dir: &Path, out: &mut Vec<PathBuf>) {
     let mut entries: Vec<_> = entries.flatten().map(|e| e.path()).collect();
     entries.sort();
     for p in entries {
-        if p.is_dir() {
+        // Only real directories are entered (a symbolic link to a parent would loop forever) and
+        // only regular files are read (a FIFO would block the scan).
+        let Ok(own) = std::fs::symlink_metadata(&p) else {
+            continue;
+        };
+        if own.is_dir() {
             programs(&p, out);
-        } else if matches!(
-            p.extension().and_then(|e| e.to_str()),
-            Some("tgsi" | "sh" | "txt" | "tok")
-        ) {
+        } else if std::fs::metadata(&p).is_ok_and(|m| m.is_file())
+            && matches!(
+                p.extension().and_then(|e| e.to_str()),
+                Some("tgsi" | "sh" | "txt" | "tok")
+            )
+        {
             out.push(p);
         }
     }
@@ -320,8 +327,8 @@ fn program_row(path: &Path, engines: &[String]) -> Row {
             .map(|_| Verdict::new(false, why.clone()))
             .collect(),
     };
-    let program = match std::fs::read(path)
-        .map_err(|e| e.to_string())
+    let program = match super::input::read_bytes(path)
+        .map_err(|e| format!("{e:#}"))
         .and_then(|b| load::load(&b, None).map_err(|e| e.to_string()))
     {
         Ok(l) => l.program,
@@ -460,8 +467,13 @@ pub fn run(a: ConformanceArgs) -> Result<ExitCode> {
         }
     }
     if let Some(dir) = &a.dir {
-        if !dir.is_dir() {
-            bail!("{} is not a folder", dir.display());
+        match std::fs::metadata(dir) {
+            Ok(m) if m.is_dir() => {}
+            Ok(_) => bail!("{} is not a directory", dir.display()),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+                bail!("{} does not exist", dir.display())
+            }
+            Err(e) => bail!("cannot read {}: {e}", dir.display()),
         }
         let mut files = Vec::new();
         programs(dir, &mut files);

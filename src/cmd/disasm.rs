@@ -16,8 +16,8 @@ pub struct DisasmArgs {
 
 /// Reads, checks and prints the image.
 pub fn run(a: DisasmArgs) -> Result<ExitCode> {
-    let bytes =
-        std::fs::read(&a.image).with_context(|| format!("cannot read {}", a.image.display()))?;
+    let bytes = super::input::read_bytes(&a.image)?;
+    super::input::require_image(&bytes, &a.image)?;
     let img = Image::from_bytes(&bytes).with_context(|| format!("{}", a.image.display()))?;
     print!("{}", listing(&img));
     Ok(ExitCode::SUCCESS)

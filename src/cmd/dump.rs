@@ -4,6 +4,7 @@ use super::input::{self, InputFormat};
 use anyhow::Result;
 use clap::Args;
 use microcode::tgsi::text::{print_with, PrintOptions};
+use microcode::tgsi::validate::{validate, Limits};
 use microcode::tgsi::Dialect;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -25,6 +26,17 @@ pub struct DumpArgs {
 pub fn run(args: DumpArgs) -> Result<ExitCode> {
     let input = input::read(&args.file, args.format)?;
     input::warn(&input);
+    // Only a valid program is sure to print as text that reads back (an empty write mask or a
+    // reversed range from tokens has no text form); say so rather than print it silently.
+    if let Err(errors) = validate(&input.loaded.program, &Limits::default()) {
+        eprintln!(
+            "{}: warning: the program does not validate ({} error(s), the first: {}); its text \
+             may not read back",
+            input.name,
+            errors.len(),
+            errors[0]
+        );
+    }
     let dialect = if args.v11 {
         Dialect::V11
     } else {

@@ -118,7 +118,7 @@ pub enum Loadable {
 /// Reads an image file or a TGSI program (text or tokens), reporting a bad file before any port
 /// is opened.
 pub fn read_loadable(path: &Path) -> Result<Loadable> {
-    let bytes = std::fs::read(path).with_context(|| format!("{}: cannot read", path.display()))?;
+    let bytes = super::input::read_bytes(path)?;
     if image::is_image(&bytes) {
         return Ok(Loadable::Image(
             image::parse(&bytes).with_context(|| format!("{}", path.display()))?,

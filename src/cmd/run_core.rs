@@ -14,7 +14,7 @@ use std::process::ExitCode;
 
 /// Runs the core engine for `tgsi-core run`.
 pub fn run(a: &RunArgs) -> Result<ExitCode> {
-    let bytes = std::fs::read(&a.file).with_context(|| format!("reading {}", a.file.display()))?;
+    let bytes = input::read_bytes(&a.file)?;
     let name = a.file.display().to_string();
     let mut inputs = RunInputs {
         budget: a.budget,

@@ -506,9 +506,15 @@ pub(crate) fn instruction(c: &mut Ctx, inst: &Instruction) -> Result<(), Compile
             c.fin(Op::Sel, d, 0xF, &[a, b]);
         }
         O::Clamp => {
+            // The spec's (x < y) ? y : (x > z) ? z : x as two compare-and-select pairs, inner
+            // select first (MIN/MAX would give Mesa's min(max(x, y), z), which differs when
+            // y > z and for a NaN x). SEL keeps the chosen bits and flushes a subnormal, as the
+            // spec's selects do.
             let t = c.scratch();
-            c.op(Op::Max, t, d.mask, &[a, b]);
-            c.fin(Op::Min, d, 0xF, &[Ctx::reg(t), cc]);
+            c.setp(Cond::Gt, d.mask, a, cc);
+            c.op(Op::Sel, t, d.mask, &[cc, a]);
+            c.setp(Cond::Lt, d.mask, a, b);
+            c.fin(Op::Sel, d, 0xF, &[b, Ctx::reg(t)]);
         }
         O::Ssg => {
             let (t, u) = (c.scratch(), c.scratch());

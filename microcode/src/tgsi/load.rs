@@ -31,10 +31,10 @@ pub struct Loaded {
 #[derive(Clone, Debug, PartialEq, Eq, Error)]
 pub enum LoadError {
     /// The text does not parse (line and column inside).
-    #[error("{0}")]
+    #[error(transparent)]
     Text(#[from] ParseError),
     /// The token stream does not decode (word offset inside).
-    #[error("{0}")]
+    #[error(transparent)]
     Tokens(#[from] DecodeError),
     /// Text that is not UTF-8.
     #[error("byte {offset}: TGSI text is not valid UTF-8")]
@@ -42,32 +42,173 @@ pub enum LoadError {
         /// Byte offset of the first invalid byte.
         offset: usize,
     },
+    /// A token stream of a major version this crate does not read.
+    #[error(
+        "found TGSI tokens of version {major}.{minor}; expected version {}.x tokens or TGSI text",
+        tokens::layout::MAJOR
+    )]
+    TokenVersion {
+        /// The VERSION token's major version.
+        major: u32,
+        /// Its minor version.
+        minor: u32,
+    },
+    /// A compiled core image where a TGSI program was expected.
+    #[error(
+        "found a compiled core image (magic \"TGCI\", version {major}.{minor}); expected a TGSI \
+         program (text or tokens): the core engines (`run --engine core`, `disasm`) read images"
+    )]
+    Image {
+        /// The image's major version.
+        major: u16,
+        /// Its minor version.
+        minor: u16,
+    },
+    /// An image header behind a magic that is not `TGCI`.
+    #[error(
+        "found what looks like a compiled core image with a damaged magic {magic:02x?} (expected \
+         \"TGCI\"); expected a TGSI program (text or tokens)"
+    )]
+    DamagedImage {
+        /// The four bytes found.
+        magic: [u8; 4],
+    },
+    /// Bytes that are neither text, tokens nor an image.
+    #[error(
+        "unrecognised format: not TGSI text ({}), not TGSI tokens (the first word {first_word:#010x} \
+         is not a VERSION token of major version {}) and not a compiled image (no \"TGCI\" magic)",
+        text_problem(*not_utf8_at, *nul_at), tokens::layout::MAJOR
+    )]
+    Unrecognised {
+        /// The first word, little-endian.
+        first_word: u32,
+        /// Offset of the first byte that is not UTF-8.
+        not_utf8_at: Option<usize>,
+        /// Offset of the first NUL byte.
+        nul_at: Option<usize>,
+    },
 }
 
-/// The format of `bytes`: tokens when the length is a whole number of words, the first word is a
-/// VERSION token of major version 1 (padding 0) and the bytes are not valid TGSI text; text
-/// otherwise. Text never starts with the byte 0x01, so the text parse is rarely needed.
-pub fn detect(bytes: &[u8]) -> Format {
-    let version = match bytes.get(..4) {
-        Some(&[a, b, c, d]) if bytes.len().is_multiple_of(4) => u32::from_le_bytes([a, b, c, d]),
-        _ => return Format::Text,
+/// What a file's first bytes say it is, before any parsing.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Sniffed {
+    /// No NUL bytes and a UTF-8 start (a leading byte order mark allowed): TGSI text.
+    Text,
+    /// A first word shaped like a VERSION token (padding 0, major not 0).
+    Tokens {
+        /// The VERSION token's major version (this crate reads 1).
+        major: u32,
+        /// Its minor version.
+        minor: u32,
+    },
+    /// A compiled core image: the `TGCI` magic.
+    Image {
+        /// The image's major version (0 when the file ends before it).
+        major: u16,
+        /// Its minor version.
+        minor: u16,
+    },
+    /// An image's version and header length behind a damaged magic.
+    DamagedImage {
+        /// The four bytes found where `TGCI` belongs.
+        magic: [u8; 4],
+    },
+    /// None of the above.
+    Unknown {
+        /// The first word (little-endian, zero-filled when shorter).
+        first_word: u32,
+    },
+}
+
+/// Byte order mark some editors put at the start of UTF-8 text; skipped before parsing.
+pub const UTF8_BOM: &str = "\u{feff}";
+
+fn text_problem(not_utf8_at: Option<usize>, nul_at: Option<usize>) -> String {
+    match (not_utf8_at, nul_at) {
+        (Some(at), _) => format!("byte {at} is not UTF-8"),
+        (None, Some(at)) => format!("byte {at} is NUL"),
+        (None, None) => "no text".into(),
+    }
+}
+
+/// Classifies `bytes` by their first bytes; nothing beyond the header is read, so the cost is
+/// constant apart from the UTF-8 check of text.
+pub fn sniff(bytes: &[u8]) -> Sniffed {
+    let le16 = |at: usize| {
+        bytes
+            .get(at..at + 2)
+            .map_or(0, |b| u16::from_le_bytes([b[0], b[1]]))
     };
-    let looks_like_version = version & 0xFF == tokens::layout::MAJOR && version >> 16 == 0;
-    let is_text = || std::str::from_utf8(bytes).is_ok_and(|s| text::parse(s).is_ok());
-    if looks_like_version && !is_text() {
-        Format::Tokens
-    } else {
-        Format::Text
+    if bytes.starts_with(&crate::core::image::MAGIC) {
+        return Sniffed::Image {
+            major: le16(4),
+            minor: le16(6),
+        };
+    }
+    let mut word = [0u8; 4];
+    let n = bytes.len().min(4);
+    word[..n].copy_from_slice(&bytes[..n]);
+    let first_word = u32::from_le_bytes(word);
+    // A VERSION token has a zero padding half-word, so its bytes 2 and 3 are NUL, which text never
+    // holds; a major version of 0 is not a version at all.
+    if bytes.len() >= 4 && first_word >> 16 == 0 && first_word & 0xFF != 0 {
+        return Sniffed::Tokens {
+            major: tokens::layout::VERSION_MAJOR.get(first_word),
+            minor: tokens::layout::VERSION_MINOR.get(first_word),
+        };
+    }
+    // The image header: version 3.0 and a header length of CONFIG_BYTES + 4.
+    let header_len = bytes
+        .get(8..12)
+        .map_or(0, |b| u32::from_le_bytes([b[0], b[1], b[2], b[3]]));
+    if bytes.len() >= 12
+        && le16(4) == crate::core::image::VERSION.0
+        && header_len as usize == crate::core::config::CONFIG_BYTES + 4
+    {
+        return Sniffed::DamagedImage { magic: word };
+    }
+    // Text with a bad byte further on is still text (the loader names the byte); bytes that
+    // start with no text at all are something else.
+    let text_prefix = match std::str::from_utf8(bytes) {
+        Ok(_) => true,
+        Err(e) => e.valid_up_to() > 0,
+    };
+    if !bytes.contains(&0) && text_prefix {
+        return Sniffed::Text;
+    }
+    Sniffed::Unknown { first_word }
+}
+
+/// The format of `bytes`: tokens when the first word looks like a VERSION token of major version
+/// 1, text when the bytes are UTF-8 without NUL bytes, otherwise the error naming what was found.
+pub fn detect(bytes: &[u8]) -> Result<Format, LoadError> {
+    match sniff(bytes) {
+        Sniffed::Text => Ok(Format::Text),
+        Sniffed::Tokens { major, .. } if major == tokens::layout::MAJOR => Ok(Format::Tokens),
+        Sniffed::Tokens { major, minor } => Err(LoadError::TokenVersion { major, minor }),
+        Sniffed::Image { major, minor } => Err(LoadError::Image { major, minor }),
+        Sniffed::DamagedImage { magic } => Err(LoadError::DamagedImage { magic }),
+        Sniffed::Unknown { first_word } => Err(LoadError::Unrecognised {
+            first_word,
+            not_utf8_at: std::str::from_utf8(bytes).err().map(|e| e.valid_up_to()),
+            nul_at: bytes.iter().position(|&b| b == 0),
+        }),
     }
 }
 
 /// Loads a program from `bytes` in `format`, or in the [`detect`]ed format when `None`.
 pub fn load(bytes: &[u8], format: Option<Format>) -> Result<Loaded, LoadError> {
-    match format.unwrap_or_else(|| detect(bytes)) {
+    let format = match format {
+        Some(f) => f,
+        None => detect(bytes)?,
+    };
+    match format {
         Format::Text => {
             let s = std::str::from_utf8(bytes).map_err(|e| LoadError::NotUtf8 {
                 offset: e.valid_up_to(),
             })?;
+            // A byte order mark carries no meaning in UTF-8; editors on some systems add one.
+            let s = s.strip_prefix(UTF8_BOM).unwrap_or(s);
             Ok(Loaded {
                 program: text::parse(s)?,
                 format: Format::Text,
@@ -103,13 +244,72 @@ mod tests {
 
     #[test]
     fn detects_text_and_tokens() {
-        assert_eq!(detect(TEXT.as_bytes()), Format::Text);
-        assert_eq!(detect(&tokens_of(TEXT)), Format::Tokens);
-        // Too short, or not a whole number of words: text.
-        assert_eq!(detect(&[1, 1, 0]), Format::Text);
-        assert_eq!(detect(&[1, 1, 0, 0, 2]), Format::Text);
-        // Major version 2 is not a VERSION token we know: text (which then fails to parse).
-        assert_eq!(detect(&[2, 1, 0, 0]), Format::Text);
+        assert_eq!(detect(TEXT.as_bytes()), Ok(Format::Text));
+        assert_eq!(detect(&tokens_of(TEXT)), Ok(Format::Tokens));
+        // Too short for a word: not tokens, and NUL is not text.
+        assert!(matches!(
+            detect(&[1, 1, 0]),
+            Err(LoadError::Unrecognised {
+                nul_at: Some(2),
+                ..
+            })
+        ));
+        // A partial word after a VERSION token: tokens, and the decoder names the partial word.
+        assert_eq!(detect(&[1, 1, 0, 0, 2]), Ok(Format::Tokens));
+        let e = load(&tokens_of(TEXT)[..7], None).unwrap_err();
+        assert!(e.to_string().contains("not a multiple of 4"), "{e}");
+        // Major version 2: named, with the version expected.
+        let e = load(&[2, 1, 0, 0, 0, 0, 0, 0], None).unwrap_err();
+        assert_eq!(e, LoadError::TokenVersion { major: 2, minor: 1 });
+        assert_eq!(
+            e.to_string(),
+            "found TGSI tokens of version 2.1; expected version 1.x tokens or TGSI text"
+        );
+    }
+
+    #[test]
+    fn images_and_unknown_bytes_are_named() {
+        use crate::core::image::{Image, MAGIC, VERSION};
+        let img = Image {
+            config: crate::core::CoreConfig::default(),
+            processor: 0,
+            code: Vec::new(),
+            constants: Vec::new(),
+            inputs: Vec::new(),
+            outputs: Vec::new(),
+            origin: Vec::new(),
+        }
+        .to_bytes();
+        let e = load(&img, None).unwrap_err();
+        assert_eq!(
+            e,
+            LoadError::Image {
+                major: VERSION.0,
+                minor: VERSION.1
+            }
+        );
+        assert!(e.to_string().contains("compiled core image"), "{e}");
+        let mut damaged = img.clone();
+        damaged[..4].copy_from_slice(b"TGCX");
+        assert_eq!(
+            load(&damaged, None).unwrap_err(),
+            LoadError::DamagedImage { magic: *b"TGCX" }
+        );
+        assert_ne!(&damaged[..4], &MAGIC);
+        let e = load(&[0xff, 0xfe, 0xfd, 0xfc, 0], None).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "unrecognised format: not TGSI text (byte 0 is not UTF-8), not TGSI tokens (the first \
+             word 0xfcfdfeff is not a VERSION token of major version 1) and not a compiled image \
+             (no \"TGCI\" magic)"
+        );
+    }
+
+    #[test]
+    fn a_byte_order_mark_is_skipped() {
+        let with_bom = format!("{UTF8_BOM}{TEXT}");
+        let loaded = load(with_bom.as_bytes(), None).expect("text with a BOM loads");
+        assert_eq!(loaded.program, load(TEXT.as_bytes(), None).unwrap().program);
     }
 
     #[test]

@@ -264,7 +264,7 @@ opcode_table! {
     Frc = 24, "FRC", ["FRAC"], 1, 1, ComponentWise, Float -> Float, Alu, None, ALL, OK, "EXT_vertex_shader",
         "src.c - floor(src.c)";
     Clamp = 25, "CLAMP", [], 1, 3, ComponentWise, Float -> Float, Alu, None, ALL, OK, "EXT_vertex_shader",
-        "min(max(src0.c, src1.c), src2.c) (selects)";
+        "(src0.c < src1.c) ? src1.c : (src0.c > src2.c) ? src2.c : src0.c (selects)";
     Flr = 26, "FLR", ["FLOOR"], 1, 1, ComponentWise, Float -> Float, Alu, None, ALL, OK, "EXT_vertex_shader",
         "floor(src.c), sign of zero kept";
     Round = 27, "ROUND", [], 1, 1, ComponentWise, Float -> Float, Alu, None, ALL, OK, "EXT_vertex_shader",

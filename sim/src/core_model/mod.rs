@@ -53,6 +53,73 @@ pub enum FaultKind {
     /// A DOP whose `target` names no double opcode (a hand-made or damaged image).
     #[error("DOP target {target} is not a double opcode")]
     BadDoubleOp { target: u16 },
+    /// The image holds more instructions than its core's program memory.
+    #[error("the image has {instructions} instructions; the core holds {program_size}")]
+    ProgramTooLarge {
+        instructions: usize,
+        program_size: usize,
+    },
+    /// The image's CODE section is empty.
+    #[error("the image has no instructions")]
+    EmptyCode,
+    /// No END instruction: the core would run past the program.
+    #[error("the image has no END instruction")]
+    MissingEnd,
+    /// A register of R beyond the core's register file.
+    #[error("{what} names R{reg}; the core has {registers} registers")]
+    RegisterOutOfRange {
+        what: &'static str,
+        reg: usize,
+        registers: usize,
+    },
+}
+
+/// Refuses an image its own core configuration cannot hold, as the hardware engines and the
+/// loader do: more instructions than `program_size`, no instructions, no END, or a register of R
+/// (an operand, a destination, an input or output mapping) beyond `registers`. The fault's `pc`
+/// is the offending instruction (0 for the image as a whole).
+pub fn check_image(image: &Image) -> Result<(), CoreFault> {
+    use microcode::core::isa::{DstKind, Op, SrcFile};
+    let whole = |kind| Err(CoreFault { pc: 0, kind });
+    let config = &image.config;
+    if image.code.is_empty() {
+        return whole(FaultKind::EmptyCode);
+    }
+    if image.code.len() > usize::from(config.program_size) {
+        return whole(FaultKind::ProgramTooLarge {
+            instructions: image.code.len(),
+            program_size: usize::from(config.program_size),
+        });
+    }
+    if !image.code.iter().any(|i| i.op == Op::End) {
+        return whole(FaultKind::MissingEnd);
+    }
+    let registers = usize::from(config.registers);
+    let beyond = |what, reg: usize| FaultKind::RegisterOutOfRange {
+        what,
+        reg,
+        registers,
+    };
+    for (pc, i) in image.code.iter().enumerate() {
+        let mut src = i.value_operands().map(|(_, o)| o);
+        if let Some(o) = src.find(|o| o.file == SrcFile::R && usize::from(o.index) >= registers) {
+            let kind = beyond("a source", usize::from(o.index));
+            return Err(CoreFault { pc, kind });
+        }
+        if i.op.info().dst == DstKind::Reg && usize::from(i.dst) >= registers {
+            let kind = beyond("the destination", usize::from(i.dst));
+            return Err(CoreFault { pc, kind });
+        }
+    }
+    for (what, map) in [
+        ("the input map", &image.inputs),
+        ("the output map", &image.outputs),
+    ] {
+        if let Some(m) = map.iter().find(|m| usize::from(m.reg) >= registers) {
+            return whole(beyond(what, usize::from(m.reg)));
+        }
+    }
+    Ok(())
 }
 
 /// The register file R (per register, per lane) and the constant file K a run starts with: zero,
@@ -144,6 +211,7 @@ pub fn sampled_units(image: &Image) -> std::collections::BTreeSet<usize> {
 
 /// Runs the image on `inputs`.
 pub fn run(image: &Image, inputs: &RunInputs) -> Result<RunOutput, CoreFault> {
+    check_image(image)?;
     exec::Machine::new(image, inputs).run(None)
 }
 
@@ -192,6 +260,7 @@ pub fn run_prefix(
     inputs: &RunInputs,
     n: u64,
 ) -> Result<(Vec<[[u32; 4]; LANES]>, Vec<usize>), CoreFault> {
+    check_image(image)?;
     exec::Machine::new(image, inputs).run_prefix(n)
 }
 
@@ -201,5 +270,72 @@ pub fn run_traced(
     inputs: &RunInputs,
     trace: &mut dyn FnMut(&str),
 ) -> Result<RunOutput, CoreFault> {
+    check_image(image)?;
     exec::Machine::new(image, inputs).run(Some(trace))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use microcode::core::isa::{Instr, Op, Operand};
+    use microcode::core::CoreConfig;
+
+    fn image(code: Vec<Instr>) -> Image {
+        Image {
+            config: CoreConfig::default(),
+            processor: 0,
+            origin: vec![0; code.len()],
+            code,
+            constants: Vec::new(),
+            inputs: Vec::new(),
+            outputs: Vec::new(),
+        }
+    }
+
+    fn instr(op: Op) -> Instr {
+        Instr::new(op)
+    }
+
+    /// Issue #20 item 6: images the core cannot hold are refused before they run.
+    #[test]
+    fn images_the_core_cannot_hold_are_refused() {
+        let kind = |img: &Image| run(img, &RunInputs::default()).unwrap_err().kind;
+        assert_eq!(kind(&image(Vec::new())), FaultKind::EmptyCode);
+        assert_eq!(kind(&image(vec![instr(Op::Mov)])), FaultKind::MissingEnd);
+        let size = usize::from(CoreConfig::default().program_size);
+        let mut big = vec![instr(Op::Mov); size];
+        big.push(instr(Op::End));
+        assert_eq!(
+            kind(&image(big)),
+            FaultKind::ProgramTooLarge {
+                instructions: size + 1,
+                program_size: size
+            }
+        );
+        let mut small = image(vec![instr(Op::Mov), instr(Op::End)]);
+        small.config.registers = 16;
+        small.code[0].src[0] = Operand {
+            file: microcode::core::isa::SrcFile::R,
+            index: 63,
+            ..Operand::default()
+        };
+        let f = run(&small, &RunInputs::default()).unwrap_err();
+        assert_eq!(f.pc, 0);
+        assert_eq!(
+            f.kind,
+            FaultKind::RegisterOutOfRange {
+                what: "a source",
+                reg: 63,
+                registers: 16
+            }
+        );
+        small.code[0].src[0].index = 1;
+        small.code[0].dst = 16;
+        assert!(matches!(
+            kind(&small),
+            FaultKind::RegisterOutOfRange { reg: 16, .. }
+        ));
+        small.code[0].dst = 15;
+        assert!(run(&small, &RunInputs::default()).is_ok());
+    }
 }

@@ -61,7 +61,18 @@ pub fn eval(op: Opcode, s: &[Vec4]) -> Option<Written> {
         O::Cmp => all(|c| flush(if f::lt(a[c], ZERO) { b[c] } else { c3[c] })),
         O::Min => all(|c| f::min(a[c], b[c])),
         O::Max => all(|c| f::max(a[c], b[c])),
-        O::Clamp => all(|c| f::min(f::max(a[c], b[c]), c3[c])),
+        // The spec's clamp(x, y, z) = (x < y) ? y : (x > z) ? z : x, literally (decisions.md),
+        // not Mesa's min(max(x, y), z): they differ when y > z and for a NaN x (kept).
+        O::Clamp => all(|c| {
+            let (x, y, z) = (a[c], b[c], c3[c]);
+            flush(if f::lt(x, y) {
+                y
+            } else if f::gt(x, z) {
+                z
+            } else {
+                x
+            })
+        }),
         O::Frc => all(|c| f::frc(a[c])),
         O::Flr => all(|c| f::floor(a[c])),
         O::Ceil => all(|c| f::ceil(a[c])),

@@ -46,11 +46,33 @@ pub struct LoadOptions {
 
 /// Reads and decodes a PNG file into a texture.
 pub fn load_png(path: &Path, options: &LoadOptions) -> Result<Texture, TextureError> {
-    let bytes = std::fs::read(path).map_err(|source| TextureError::Io {
+    let bytes = read_regular(path).map_err(|source| TextureError::Io {
         path: path.to_path_buf(),
         source,
     })?;
     decode_png(&bytes, path, options)
+}
+
+/// Largest texture file read; far beyond the textures any engine holds (a 4096x4096 RGBA PNG
+/// without compression is 64 MiB).
+pub const MAX_PNG_BYTES: u64 = 64 << 20;
+
+/// Reads a regular file of at most [`MAX_PNG_BYTES`]: a FIFO or device given as a texture would
+/// block or never end.
+fn read_regular(path: &Path) -> std::io::Result<Vec<u8>> {
+    use std::io::{Error, ErrorKind, Read};
+    if !std::fs::metadata(path)?.is_file() {
+        return Err(Error::new(ErrorKind::InvalidInput, "not a regular file"));
+    }
+    let mut bytes = Vec::new();
+    std::fs::File::open(path)?
+        .take(MAX_PNG_BYTES + 1)
+        .read_to_end(&mut bytes)?;
+    if bytes.len() as u64 > MAX_PNG_BYTES {
+        let msg = format!("larger than {} MiB", MAX_PNG_BYTES >> 20);
+        return Err(Error::new(ErrorKind::InvalidData, msg));
+    }
+    Ok(bytes)
 }
 
 /// Decodes PNG bytes into a texture; `path` only names the source in errors.
@@ -225,5 +247,19 @@ impl Texture {
     /// Reads a PNG file into a texture (see [`load_png`]).
     pub fn load_png(path: &Path, options: &LoadOptions) -> Result<Texture, TextureError> {
         load_png(path, options)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Issue #20 item 7: a device given as a texture is refused at once, not read forever.
+    #[test]
+    fn only_regular_files_are_read() {
+        let e = read_regular(Path::new("/dev/zero")).unwrap_err();
+        assert_eq!(e.to_string(), "not a regular file");
+        let e = read_regular(Path::new("/")).unwrap_err();
+        assert_eq!(e.kind(), std::io::ErrorKind::InvalidInput);
     }
 }

@@ -341,11 +341,20 @@ fn cmp_cnd_clamp() -> Vec<Vector> {
         sel3(
             Clamp,
             Ordinary,
-            "min(max(x, lo), hi)",
+            "(x < lo) ? lo : (x > hi) ? hi : x",
             fl([0.5, -1.0, 3.0, 1.0]),
             fl([0.0, 0.0, 0.0, 1.0]),
             fl([1.0, 1.0, 2.0, 2.0]),
             fl([0.5, 0.0, 2.0, 1.0]),
+        ),
+        sel3(
+            Clamp,
+            Ordinary,
+            "lo above hi: lo when x < lo, else hi when x > hi (Mesa's min(max()) gives hi)",
+            fl([0.5, 3.0, 1.5, -1.0]),
+            fl([1.0, 1.0, 2.0, 0.0]),
+            fl([0.0, 2.0, 1.0, -2.0]),
+            fl([1.0, 2.0, 2.0, 0.0]),
         ),
         sel3(
             Clamp,
@@ -359,11 +368,11 @@ fn cmp_cnd_clamp() -> Vec<Vector> {
         sel3(
             Clamp,
             SignedZero,
-            "max(-0, +0) = +0 (src1); min(-0, +0) = +0 (src2)",
+            "-0 and +0 compare equal: x's bits are kept",
             [NZ, PZ, NZ, NZ],
             [PZ, NZ, NZ, NZ],
             [ONE, ONE, PZ, NZ],
-            [PZ, NZ, PZ, NZ],
+            [NZ, PZ, NZ, NZ],
         ),
         sel3(
             Clamp,
@@ -377,11 +386,11 @@ fn cmp_cnd_clamp() -> Vec<Vector> {
         sel3(
             Clamp,
             Nan,
-            "NaN x: max picks lo; NaN lo: max picks lo, then min picks hi",
+            "NaN x compares false twice and is kept; a NaN bound is never chosen",
             [QNAN, ONE, ONE, 0x4000_0000],
             [PZ, XNAN, PZ, PZ],
             [ONE, ONE, XNAN, ONE],
-            [PZ, ONE, XNAN, ONE],
+            [QNAN, ONE, ONE, ONE],
         ),
         sel3(
             Clamp,

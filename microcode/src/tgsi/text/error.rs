@@ -32,9 +32,22 @@ impl ParseError {
             .nth((self.line as usize).saturating_sub(1))
             .unwrap_or("")
             .trim_end_matches('\r');
+        // A line of megabytes is shown as a window around the column.
+        let col = (self.col as usize).saturating_sub(1);
+        let skip = col.saturating_sub(MAX_ECHO_CHARS * 2);
+        let mut shown: String = text.chars().skip(skip).take(MAX_ECHO_CHARS * 4).collect();
+        let mut col = col - skip;
+        if skip > 0 {
+            shown.insert_str(0, "...");
+            col += 3;
+        }
+        if text.chars().count() > skip + MAX_ECHO_CHARS * 4 {
+            shown.push_str("...");
+        }
+        let text = shown;
         let pad: String = text
             .chars()
-            .take((self.col as usize).saturating_sub(1))
+            .take(col)
             .map(|c| if c == '\t' { '\t' } else { ' ' })
             .collect();
         format!(
@@ -103,7 +116,56 @@ impl<'a> LineMap<'a> {
         ParseError {
             line,
             col,
-            message: e.message,
+            message: shorten_quoted(&e.message),
         }
+    }
+}
+
+/// Longest text between backquotes a message echoes; longer tokens (a million-digit number)
+/// are cut, with their length named.
+pub(crate) const MAX_ECHO_CHARS: usize = 40;
+
+/// Cuts every `` `quoted` `` part of `message` longer than [`MAX_ECHO_CHARS`] characters.
+pub(crate) fn shorten_quoted(message: &str) -> String {
+    let parts: Vec<&str> = message.split('`').collect();
+    let mut out = String::new();
+    let mut closed = false;
+    for (k, part) in parts.iter().enumerate() {
+        if k > 0 && !std::mem::take(&mut closed) {
+            out.push('`');
+        }
+        let n = part.chars().count();
+        // Odd parts are inside backquotes (when a closing one follows).
+        if k % 2 == 1 && k + 1 < parts.len() && n > MAX_ECHO_CHARS {
+            out.extend(part.chars().take(MAX_ECHO_CHARS));
+            out.push_str("...");
+            out.push('`');
+            out.push_str(&format!(" ({n} characters)"));
+            // The closing backquote is written: the next part must not add it again.
+            closed = true;
+            continue;
+        }
+        out.push_str(part);
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn long_quoted_tokens_are_cut() {
+        let long = "9".repeat(1_000_000);
+        let m = shorten_quoted(&format!("bad number `{long}` here"));
+        assert_eq!(
+            m,
+            format!("bad number `{}...` (1000000 characters) here", &long[..40])
+        );
+        assert_eq!(shorten_quoted("`a` and `b`"), "`a` and `b`");
+        let e = crate::tgsi::text::parse(&format!("FRAG\nIMM FLT32 {{ 1{long}x }}\n")).unwrap_err();
+        assert!(e.message.len() < 200, "{}", e.message.len());
+        let r = e.render(&format!("FRAG\nIMM FLT32 {{ 1{long}x }}\n"), "f");
+        assert!(r.len() < 600, "{}", r.len());
     }
 }

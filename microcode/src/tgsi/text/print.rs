@@ -9,6 +9,10 @@ use crate::tgsi::ir::*;
 use crate::tgsi::opcode::Flow;
 use std::fmt::Write;
 
+/// Deepest nesting level the printer indents (two spaces each); deeper levels print at this one.
+/// Four times the validator's default nesting limit, so every valid program indents faithfully.
+pub const MAX_INDENT: usize = 64;
+
 /// Printing choices that do not change the program.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct PrintOptions {
@@ -62,7 +66,10 @@ pub fn print_with(p: &Program, opts: &PrintOptions) -> String {
         ) {
             depth = depth.saturating_sub(1);
         }
-        let _ = write!(out, "{n:3}: {}", "  ".repeat(depth));
+        // Capped so that the output stays linear in the program's size: a file of 10,000
+        // nested IFs (which the validator refuses, but `dump` prints) would otherwise print
+        // 100 MB of spaces.
+        let _ = write!(out, "{n:3}: {}", "  ".repeat(depth.min(MAX_INDENT)));
         instruction(&mut out, inst);
         out.push('\n');
         if matches!(

@@ -16,6 +16,7 @@
 //! [`Limits::max_nesting`]. A recursive call has no static bound and is an error.
 
 use super::{Limits, Rule, Validator};
+use crate::tgsi::ir::{Loc, Program};
 use crate::tgsi::opcode::{Flow, LabelUse, Opcode};
 use std::collections::{HashMap, HashSet};
 
@@ -58,6 +59,10 @@ struct Walk<'v, 'p> {
     stack: Vec<Open>,
     bodies: HashMap<usize, Body>,
     body: usize,
+    /// Openers beyond the nesting limit after the first (which alone gets an error, so that a
+    /// file of 10,000 nested IFs gives one line, not thousands), and that first error's index.
+    more_too_deep: usize,
+    first_too_deep: Option<usize>,
 }
 
 impl Walk<'_, '_> {
@@ -71,10 +76,15 @@ impl Walk<'_, '_> {
         let body = self.bodies.entry(self.body).or_default();
         body.max_depth = body.max_depth.max(depth);
         if depth > limits.max_nesting {
+            if self.first_too_deep.is_some() {
+                self.more_too_deep += 1;
+                return;
+            }
             let msg = format!(
                 "nesting depth {depth} exceeds the limit of {}",
                 limits.max_nesting
             );
+            self.first_too_deep = Some(self.v.errors.len());
             self.v.at(Rule::Nesting, at, msg);
         }
     }
@@ -111,6 +121,8 @@ pub(super) fn check(v: &mut Validator, limits: &Limits) {
         stack: Vec::new(),
         bodies: HashMap::new(),
         body: MAIN,
+        more_too_deep: 0,
+        first_too_deep: None,
     };
     let mut end: Option<usize> = None;
     let mut sub: Option<usize> = None;
@@ -224,12 +236,34 @@ pub(super) fn check(v: &mut Validator, limits: &Limits) {
     }
     let open = std::mem::take(&mut w.stack);
     w.report_unclosed(open, "the end of the program");
+    if let (Some(e), n @ 1..) = (w.first_too_deep, w.more_too_deep) {
+        w.v.errors[e].message += &format!(" (and {n} more blocks nested beyond it)");
+    }
     if end.is_none() {
-        let loc = p.instructions.last().map(|x| x.loc).unwrap_or_default();
+        // The last thing the file holds: with no instructions at all, its last declaration,
+        // immediate or property, so that a text file is located at a real line.
+        let loc = p
+            .instructions
+            .last()
+            .map(|x| x.loc)
+            .or_else(|| last_header_loc(p))
+            .unwrap_or_default();
         w.v.error(Rule::MissingEnd, loc, None, "the program has no END".into());
     }
     call_depths(w.v, &w.bodies, limits);
     branch_regions(w.v);
+}
+
+/// The location furthest into the file among the declarations, immediates and properties.
+fn last_header_loc(p: &Program) -> Option<Loc> {
+    let locs = p.declarations.iter().map(|d| d.loc);
+    let locs = locs.chain(p.immediates.iter().map(|i| i.loc));
+    let locs = locs.chain(p.properties.iter().map(|q| q.loc));
+    locs.max_by_key(|l| match *l {
+        Loc::None => (0, 0),
+        Loc::Text { line, col } => (line, col),
+        Loc::Token { offset } => (offset, 0),
+    })
 }
 
 /// BRA stays inside the body it is in (the main program or one subroutine): a jump into or out of a

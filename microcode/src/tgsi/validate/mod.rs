@@ -126,6 +126,7 @@ pub fn validate(p: &Program, limits: &Limits) -> Result<(), Vec<ValidationError>
     let mut v = Validator {
         p,
         errors: Vec::new(),
+        decls: registers::DeclIndex::new(&p.declarations),
     };
     v.declarations();
     v.immediates();
@@ -156,6 +157,8 @@ const MAX_IMMX_ELEMENTS: usize = (255 - 5) / 4;
 pub(crate) struct Validator<'a> {
     pub(crate) p: &'a Program,
     pub(crate) errors: Vec<ValidationError>,
+    /// The declarations indexed for the register checks.
+    pub(crate) decls: registers::DeclIndex,
 }
 
 fn fits_i16(v: i32) -> bool {
@@ -351,6 +354,15 @@ impl Validator<'_> {
                     Rule::FieldRange,
                     i,
                     format!("{what}: write mask or condition out of range"),
+                );
+            }
+            if d.write_mask & 0xF == 0 {
+                // Only a token stream can hold it; text has no spelling for an empty mask, and a
+                // destination that writes nothing is a producer's mistake.
+                self.at(
+                    Rule::FieldRange,
+                    i,
+                    format!("{what}: write mask is empty (writes no component)"),
                 );
             }
             self.register(i, &what, &d.reg);

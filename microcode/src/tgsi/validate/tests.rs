@@ -675,3 +675,86 @@ fn bra_stays_in_its_body() {
     p.instructions[4].label = Some(5);
     assert_eq!(validate(&p, &Limits::default()), Ok(()));
 }
+
+/// Issue #20 item 1: checking operands against declarations is linear, not declarations times
+/// operands (20,000 of each took 5 s when every operand scanned every declaration).
+#[test]
+fn many_declarations_and_operands_validate_quickly() {
+    let n = 20_000;
+    let mut text = String::from("FRAG\n");
+    for k in 0..n {
+        text += &format!("DCL TEMP[{k}]\n");
+    }
+    for k in 0..n {
+        text += &format!("MOV TEMP[{k}], TEMP[{}]\n", n - 1 - k);
+    }
+    text += "END\n";
+    let p = crate::tgsi::text::parse(&text).expect("parses");
+    let start = std::time::Instant::now();
+    assert_eq!(validate(&p, &Limits::default()), Ok(()));
+    // Tens of milliseconds in a debug build; the quadratic scan took seconds in release.
+    assert!(start.elapsed().as_secs_f64() < 1.0, "{:?}", start.elapsed());
+    // The index agrees with the scan on gaps, 2-D shapes and reversed ranges.
+    let p = crate::tgsi::text::parse(
+        "GEOM\nDCL IN[][0..1]\nDCL TEMP[0..1]\nDCL TEMP[5..6]\nDCL CONST[1][2..3]\n\
+         MOV TEMP[0], TEMP[6]\nMOV TEMP[1], TEMP[3]\nMOV TEMP[0], IN[4][1]\nMOV TEMP[0], CONST[1][3]\n\
+         MOV TEMP[0], CONST[2][3]\nMOV TEMP[0], CONST[1][4]\nEND\n",
+    )
+    .expect("parses");
+    let e = validate(&p, &Limits::default()).unwrap_err();
+    let msgs: Vec<String> = e.iter().map(|e| e.message.clone()).collect();
+    assert_eq!(
+        msgs,
+        [
+            "src 0: TEMP[3] is outside the declared ranges of TEMP",
+            "src 0: CONST[2][3] matches no 2-D declaration of CONST",
+            "src 0: CONST[1][4] is outside the declared ranges of CONST",
+        ]
+    );
+}
+
+/// Issue #20 item 2: 10,000 nested IFs give one nesting error with a count, not one per level.
+#[test]
+fn deep_nesting_is_reported_once() {
+    let n = 10_000;
+    let mut text = String::from("FRAG\nDCL IN[0]\n");
+    text += &"IF IN[0].xxxx\n".repeat(n);
+    text += &"ENDIF\n".repeat(n);
+    text += "END\n";
+    let p = crate::tgsi::text::parse(&text).expect("parses");
+    let e = validate(&p, &Limits::default()).unwrap_err();
+    assert_eq!(e.len(), 1, "{:?}", &e[..e.len().min(3)]);
+    assert_eq!(
+        e[0].message,
+        format!(
+            "nesting depth 17 exceeds the limit of 16 (and {} more blocks nested beyond it)",
+            n - 17
+        )
+    );
+    // The printer caps its indentation, so the text stays linear in the program's size.
+    let printed = crate::tgsi::text::print(&p);
+    assert!(printed.len() < 40 * text.len(), "{}", printed.len());
+    assert_eq!(crate::tgsi::text::parse(&printed).unwrap(), p);
+}
+
+/// Issue #20 item 3: an empty write mask (tokens only) has no text form, so it does not validate.
+#[test]
+fn an_empty_write_mask_is_refused() {
+    let mut p =
+        crate::tgsi::text::parse("FRAG\nDCL OUT[0]\nIMM FLT32 { 1.0 }\nMOV OUT[0], IMM[0]\nEND\n")
+            .expect("parses");
+    assert_eq!(validate(&p, &Limits::default()), Ok(()));
+    p.instructions[0].dst[0].write_mask = 0;
+    assert_eq!(
+        only(&p, Rule::FieldRange),
+        "4:1: instruction 0: dst 0: write mask is empty (writes no component)"
+    );
+}
+
+/// Issue #20 item 8: a text file without END (and without instructions) is located at its last
+/// line, not at `<generated>`.
+#[test]
+fn a_missing_end_is_located_in_the_file() {
+    let p = crate::tgsi::text::parse("FRAG\nDCL IN[0]\nDCL OUT[0]\n").expect("parses");
+    assert_eq!(only(&p, Rule::MissingEnd), "3:1: the program has no END");
+}

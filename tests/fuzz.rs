@@ -1,0 +1,522 @@
+//! In-process fuzzing of every entry point that reads user input (issue #20): format detection,
+//! text parse, token decode, validation, printing (a valid program prints as text that parses back
+//! to it), encode/decode round trip, compilation, image decode, disassembly and both models. Every
+//! call runs under `catch_unwind` and is timed; the run fails on any panic, any call over the
+//! time limit (1 s), or a valid program whose text or tokens do not read back, and a watchdog
+//! aborts it when one call hangs (30 s).
+//!
+//! Inputs are seeded mutations of the examples, the corpus (`../shared/corpus`, when present) and
+//! a built-in sample: byte and word edits, TGSI token soup, long numbers, repeated lines (for
+//! size), truncation, damaged image headers with and without a fresh checksum.
+//!
+//! The default suite runs a short bounded version; the full run is ignored:
+//! `FUZZ_INPUTS=1000000 FUZZ_SEED=1 cargo test --release --test fuzz -- --ignored --nocapture`.
+
+use microcode::compile::compile;
+use microcode::core::disasm::listing;
+use microcode::core::{CoreConfig, Image};
+use microcode::tgsi::text::{parse, print};
+use microcode::tgsi::validate::{validate, Limits};
+use microcode::tgsi::{load, tokens, Program};
+use sim::run_io::RunInputs;
+use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::path::Path;
+use std::time::{Duration, Instant};
+
+/// A call slower than this counts as a failure (the issue's bound).
+const CALL_LIMIT: Duration = Duration::from_secs(1);
+/// A call still running after this is a hang: the watchdog reports it and aborts the run, so a
+/// hang fails the test instead of stalling it.
+const HANG_LIMIT: Duration = Duration::from_secs(30);
+/// Instructions each model may execute per run: enough for every seed, bounded for loops.
+const BUDGET: u64 = 20_000;
+
+const SAMPLE: &str = "FRAG\n\
+DCL IN[0], COLOR, LINEAR\n\
+DCL IN[1], GENERIC[0], PERSPECTIVE\n\
+DCL OUT[0], COLOR\n\
+DCL TEMP[0..3]\n\
+DCL ADDR[0]\n\
+DCL CONST[0..3]\n\
+IMM FLT32 { 0.5, 1.0, -2.0, 0.0 }\n\
+IMM INT32 { 1, -3, 7, 0 }\n\
+  0: MAD TEMP[0], IN[0], IMM[0].xxxx, IMM[0].yyyy\n\
+  1: CLAMP TEMP[1], TEMP[0], IMM[0].wwww, IMM[0].yyyy\n\
+  2: ARL ADDR[0].x, IN[1].xxxx\n\
+  3: MOV TEMP[2], CONST[ADDR[0].x+1]\n\
+  4: IF TEMP[1].xxxx\n\
+  5:   RCP TEMP[3].x, TEMP[2].yyyy\n\
+  6: ELSE\n\
+  7:   EX2 TEMP[3].x, TEMP[2].zzzz\n\
+  8: ENDIF\n\
+  9: BGNLOOP\n\
+ 10:   ADD TEMP[0].x, TEMP[0], IMM[0].yyyy\n\
+ 11:   SGT TEMP[2].x, TEMP[0], IMM[0].yyyy\n\
+ 12:   IF TEMP[2].xxxx\n\
+ 13:     BRK\n\
+ 14:   ENDIF\n\
+ 15: ENDLOOP\n\
+ 16: UADD TEMP[2], IMM[1], IMM[1]\n\
+ 17: DP4 OUT[0], TEMP[0], TEMP[3]\n\
+ 18: END\n";
+
+/// TGSI fragments spliced into text.
+const SOUP: &[&str] = &[
+    "DCL TEMP[0..99999]\n",
+    "DCL IN[][0..3]\n",
+    "IF TEMP[0].xxxx\n",
+    "ENDIF\n",
+    "BGNLOOP\n",
+    "ENDLOOP\n",
+    "BGNSUB\n",
+    "ENDSUB\n",
+    "CAL :3\n",
+    "RET\n",
+    "END\n",
+    "MOV OUT[0], TEMP[99999]\n",
+    "TEMP[ADDR[0].x-32768]",
+    ".xyzw",
+    "_SAT",
+    "|",
+    "-",
+    "{",
+    "}",
+    "[",
+    "]",
+    "..",
+    "IMM[0]",
+    "0x7fc00000",
+    "1e-45",
+    "-inf",
+    "nan",
+    "99999999999999999999999999999999",
+    "\u{feff}",
+    "\t",
+    "\r\n",
+    "\0",
+    "GEOM\n",
+    "PROPERTY GS_MAX_OUTPUT_VERTICES 4\n",
+    "TEX TEMP[0], IN[0], SAMP[0], 2D\n",
+    "DDIV TEMP[0].xy, TEMP[0], TEMP[1]\n",
+    "UMUL_HI TEMP[0], TEMP[0], TEMP[1]\n",
+];
+
+/// xorshift64*: deterministic per seed, no dependency.
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
+    }
+
+    fn below(&mut self, n: usize) -> usize {
+        (self.next() % n.max(1) as u64) as usize
+    }
+}
+
+/// What a run found.
+#[derive(Default)]
+struct Report {
+    inputs: u64,
+    calls: u64,
+    panics: Vec<String>,
+    slow: Vec<(String, Duration)>,
+    round_trip: Vec<String>,
+    slowest: Duration,
+    /// Inputs that loaded as a program, validated, compiled.
+    loaded: u64,
+    valid: u64,
+    compiled: u64,
+}
+
+impl Report {
+    /// Runs one entry point under `catch_unwind` and the clock.
+    fn call<T>(&mut self, what: &str, f: impl FnOnce() -> T) -> Option<T> {
+        self.calls += 1;
+        let start = Instant::now();
+        watchdog::enter(what, self.inputs);
+        let r = catch_unwind(AssertUnwindSafe(f));
+        watchdog::leave();
+        let t = start.elapsed();
+        self.slowest = self.slowest.max(t);
+        if t > CALL_LIMIT {
+            self.slow
+                .push((format!("{what} (input {})", self.inputs), t));
+        }
+        match r {
+            Ok(v) => Some(v),
+            Err(e) => {
+                let msg = e
+                    .downcast_ref::<String>()
+                    .cloned()
+                    .or_else(|| e.downcast_ref::<&str>().map(|s| s.to_string()))
+                    .unwrap_or_default();
+                self.panics
+                    .push(format!("{what} (input {}): {msg}", self.inputs));
+                None
+            }
+        }
+    }
+}
+
+/// The per-call hang limit: a thread that aborts the process when one call runs past
+/// [`HANG_LIMIT`] (a call cannot be interrupted in-process).
+mod watchdog {
+    use super::HANG_LIMIT;
+    use std::sync::Mutex;
+    use std::time::Instant;
+
+    static CURRENT: Mutex<Option<(Instant, String)>> = Mutex::new(None);
+    static STARTED: std::sync::Once = std::sync::Once::new();
+
+    pub fn enter(what: &str, input: u64) {
+        STARTED.call_once(|| {
+            std::thread::spawn(|| loop {
+                std::thread::sleep(std::time::Duration::from_millis(500));
+                let current = CURRENT.lock().map(|c| c.clone()).unwrap_or(None);
+                if let Some((since, what)) = current {
+                    if since.elapsed() > HANG_LIMIT {
+                        eprintln!("fuzz: {what} has run for over {HANG_LIMIT:?}: aborting");
+                        std::process::abort();
+                    }
+                }
+            });
+        });
+        if let Ok(mut c) = CURRENT.lock() {
+            *c = Some((Instant::now(), format!("{what} (input {input})")));
+        }
+    }
+
+    pub fn leave() {
+        if let Ok(mut c) = CURRENT.lock() {
+            *c = None;
+        }
+    }
+}
+
+/// The seed programs: the sample, the examples, the corpus.
+fn seeds() -> Vec<Program> {
+    let mut texts = vec![SAMPLE.to_string()];
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut dirs = vec![root.join("examples"), root.join("../shared/corpus")];
+    while let Some(dir) = dirs.pop() {
+        let mut entries: Vec<_> = std::fs::read_dir(&dir)
+            .into_iter()
+            .flatten()
+            .flatten()
+            .map(|e| e.path())
+            .collect();
+        entries.sort();
+        for p in entries {
+            if p.is_dir() {
+                dirs.push(p);
+            } else if matches!(
+                p.extension().and_then(|x| x.to_str()),
+                Some("tgsi" | "sh" | "txt")
+            ) {
+                texts.extend(std::fs::read_to_string(&p).ok());
+            }
+        }
+    }
+    texts.iter().filter_map(|t| parse(t).ok()).collect()
+}
+
+fn mutate_bytes(rng: &mut Rng, b: &mut Vec<u8>, soup: bool) {
+    for _ in 0..1 + rng.below(4) {
+        let at = rng.below(b.len() + 1);
+        match rng.below(if soup { 8 } else { 6 }) {
+            0 if !b.is_empty() => {
+                let k = rng.below(b.len());
+                b[k] ^= 1 << rng.below(8);
+            }
+            1 if !b.is_empty() => {
+                let k = rng.below(b.len());
+                b[k] = rng.next() as u8;
+            }
+            2 => {
+                let end = (at + rng.below(32)).min(b.len());
+                b.drain(at..end);
+            }
+            3 => {
+                // A repeated slice: large inputs, deep nesting, many declarations.
+                let end = (at + 1 + rng.below(64)).min(b.len());
+                let piece = b[at.min(end)..end].to_vec();
+                let most = if rng.below(50) == 0 { 5000 } else { 8 };
+                let times = 1 + rng.below(most);
+                for _ in 0..times {
+                    b.splice(at..at, piece.iter().copied());
+                }
+            }
+            4 => b.truncate(at),
+            5 => {
+                let noise: Vec<u8> = (0..rng.below(8)).map(|_| rng.next() as u8).collect();
+                b.splice(at..at, noise);
+            }
+            6 => {
+                let s = SOUP[rng.below(SOUP.len())];
+                let times = if rng.below(30) == 0 { 2000 } else { 1 };
+                b.splice(at..at, s.repeat(times).bytes());
+            }
+            _ => {
+                let digits = "9".repeat(1 + rng.below(5000));
+                b.splice(at..at, digits.bytes());
+            }
+        }
+        // Bounded so that one input stays one input (the CLI reads at most 64 MiB).
+        b.truncate(4 << 20);
+    }
+}
+
+/// Line edits: programs that still parse, often still validate, and reach the later stages.
+fn mutate_lines(rng: &mut Rng, text: &str) -> Vec<u8> {
+    let mut lines: Vec<String> = text.lines().map(str::to_string).collect();
+    for _ in 0..1 + rng.below(3) {
+        let at = rng.below(lines.len() + 1);
+        match rng.below(5) {
+            0 if at < lines.len() => {
+                lines.remove(at);
+            }
+            1 if at < lines.len() => {
+                let most = if rng.below(40) == 0 { 3000 } else { 3 };
+                let line = lines[at].clone();
+                for _ in 0..1 + rng.below(most) {
+                    lines.insert(at, line.clone());
+                }
+            }
+            2 if lines.len() > 1 => {
+                let other = rng.below(lines.len());
+                let at = at.min(lines.len() - 1);
+                lines.swap(at, other);
+            }
+            3 => {
+                let s = SOUP[rng.below(SOUP.len())];
+                lines.insert(at, s.trim_end().to_string());
+            }
+            _ if at < lines.len() => {
+                // Renumber a register or change a number in place.
+                let line = &mut lines[at];
+                if let Some(k) = line.find(|c: char| c.is_ascii_digit()) {
+                    let n = [0u64, 1, 3, 15, 255, 4095, 32767, 65535, 1 << 31][rng.below(9)];
+                    line.replace_range(k..k + 1, &n.to_string());
+                }
+            }
+            _ => {}
+        }
+    }
+    let mut out = lines.join("\n");
+    out.push('\n');
+    out.into_bytes()
+}
+
+fn mutate_words(rng: &mut Rng, w: &mut Vec<u32>) {
+    for _ in 0..1 + rng.below(4) {
+        let at = rng.below(w.len() + 1);
+        match rng.below(6) {
+            0 if !w.is_empty() => {
+                let k = rng.below(w.len());
+                w[k] ^= 1 << rng.below(32);
+            }
+            1 if !w.is_empty() => {
+                let k = rng.below(w.len());
+                w[k] = rng.next() as u32;
+            }
+            2 => {
+                let end = (at + rng.below(8)).min(w.len());
+                w.drain(at..end);
+            }
+            3 => {
+                let end = (at + 1 + rng.below(16)).min(w.len());
+                let piece = w[at.min(end)..end].to_vec();
+                let most = if rng.below(50) == 0 { 3000 } else { 4 };
+                for _ in 0..1 + rng.below(most) {
+                    w.splice(at..at, piece.iter().copied());
+                }
+            }
+            4 => w.truncate(at),
+            _ => w.insert(at, rng.next() as u32),
+        }
+    }
+}
+
+/// Everything downstream of a loaded program.
+fn program_paths(r: &mut Report, p: &Program) {
+    r.loaded += 1;
+    let valid = r
+        .call("validate", || validate(p, &Limits::default()).is_ok())
+        .unwrap_or(false);
+    let text = r.call("print", || print(p));
+    if !valid {
+        return;
+    }
+    r.valid += 1;
+    if let Some(text) = text {
+        match r.call("parse printed", || parse(&text)) {
+            // A token stream of a newer minor version loads as not executable, which text does not
+            // carry; everything else must come back.
+            Some(Ok(q)) if same(&q, p) => {}
+            Some(q) => {
+                if let Ok(dir) = std::env::var("FUZZ_DEBUG_DIR") {
+                    let _ = std::fs::write(
+                        format!("{dir}/{}.txt", r.inputs),
+                        format!("{text}\n{p:#?}\n{q:#?}"),
+                    );
+                }
+                r.round_trip
+                    .push(format!("text (input {}): {text:.300}", r.inputs))
+            }
+            None => {}
+        }
+    }
+    if let Some(words) = r.call("encode", || tokens::encode(p)) {
+        match r.call("decode encoded", || tokens::decode(&words)) {
+            Some(Ok(d)) if same(&d.program, p) => {}
+            Some(_) => r
+                .round_trip
+                .push(format!("tokens (input {}): {:.300}", r.inputs, print(p))),
+            None => {}
+        }
+    }
+    let inputs = RunInputs {
+        budget: BUDGET,
+        ..RunInputs::default()
+    };
+    r.call("reference run", || sim::reference::run(p, &inputs).is_ok());
+    let compiled = r.call("compile", || compile(p, &CoreConfig::default()).ok());
+    if let Some(Some(c)) = compiled {
+        r.compiled += 1;
+        image_paths(r, &c.image.to_bytes());
+    }
+}
+
+/// Equal programs, but for the executable flag.
+fn same(a: &Program, b: &Program) -> bool {
+    let mut a = a.clone();
+    a.executable = b.executable;
+    a == *b
+}
+
+/// Image decode, disassembly and the core model.
+fn image_paths(r: &mut Report, bytes: &[u8]) {
+    let Some(Ok(img)) = r.call("image decode", || Image::from_bytes(bytes)) else {
+        return;
+    };
+    r.call("disassembly", || listing(&img));
+    let inputs = RunInputs {
+        budget: BUDGET,
+        ..RunInputs::default()
+    };
+    r.call("core model run", || {
+        sim::core_model::run(&img, &inputs).is_ok()
+    });
+}
+
+/// Fuzzes `n` inputs from `seed`; returns the report.
+fn fuzz(n: u64, seed: u64) -> Report {
+    let seeds = seeds();
+    assert!(!seeds.is_empty());
+    let images: Vec<Vec<u8>> = seeds
+        .iter()
+        .filter_map(|p| compile(p, &CoreConfig::default()).ok())
+        .map(|c| c.image.to_bytes())
+        .collect();
+    let mut rng = Rng(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1);
+    let mut r = Report::default();
+    for k in 0..n {
+        r.inputs = k;
+        let p = &seeds[rng.below(seeds.len())];
+        match k % 4 {
+            // Text: mutated, detected, loaded.
+            0 | 1 => {
+                let b = if k % 4 == 0 {
+                    mutate_lines(&mut rng, &print(p))
+                } else {
+                    let mut b = print(p).into_bytes();
+                    mutate_bytes(&mut rng, &mut b, true);
+                    b
+                };
+                if let Some(Ok(l)) = r.call("load text", || load::load(&b, None)) {
+                    program_paths(&mut r, &l.program);
+                }
+            }
+            // Tokens: mutated words, detected, loaded.
+            2 => {
+                let mut w = tokens::encode(p);
+                mutate_words(&mut rng, &mut w);
+                let b = tokens::to_bytes(&w);
+                if let Some(Ok(l)) = r.call("load tokens", || load::load(&b, None)) {
+                    program_paths(&mut r, &l.program);
+                }
+            }
+            // Images: mutated bytes, half of them with a fresh checksum so decoding goes deep.
+            _ => {
+                let Some(img) = images.get(rng.below(images.len())) else {
+                    continue;
+                };
+                let mut b = img.clone();
+                mutate_bytes(&mut rng, &mut b, false);
+                if rng.below(2) == 0 && b.len() >= 4 {
+                    let body = b.len() - 4;
+                    let crc = crc32fast::hash(&b[..body]);
+                    b[body..].copy_from_slice(&crc.to_le_bytes());
+                }
+                r.call("load image as a program", || load::load(&b, None).is_ok());
+                image_paths(&mut r, &b);
+            }
+        }
+    }
+    r.inputs = n;
+    r
+}
+
+fn check(r: &Report) {
+    eprintln!(
+        "fuzz: {} inputs ({} loaded, {} valid, {} compiled), {} calls, {} panics, {} calls over \
+         {:?}, {} round-trip failures, slowest call {:?}",
+        r.inputs,
+        r.loaded,
+        r.valid,
+        r.compiled,
+        r.calls,
+        r.panics.len(),
+        r.slow.len(),
+        CALL_LIMIT,
+        r.round_trip.len(),
+        r.slowest
+    );
+    assert!(
+        r.panics.is_empty(),
+        "{:#?}",
+        &r.panics[..r.panics.len().min(5)]
+    );
+    assert!(r.slow.is_empty(), "{:#?}", &r.slow[..r.slow.len().min(5)]);
+    assert!(
+        r.round_trip.is_empty(),
+        "{:#?}",
+        &r.round_trip[..r.round_trip.len().min(3)]
+    );
+}
+
+/// The bounded version in the default suite: a few thousand inputs.
+#[test]
+fn fuzz_short() {
+    check(&fuzz(20_000, 20));
+}
+
+/// The full run: `FUZZ_INPUTS` (default 1,000,000) inputs from `FUZZ_SEED` (default 1).
+#[test]
+#[ignore = "long: run with --ignored (FUZZ_INPUTS, FUZZ_SEED)"]
+fn fuzz_long() {
+    let env = |k: &str, d: u64| {
+        std::env::var(k)
+            .ok()
+            .and_then(|v| v.parse().ok())
+            .unwrap_or(d)
+    };
+    let start = Instant::now();
+    let r = fuzz(env("FUZZ_INPUTS", 1_000_000), env("FUZZ_SEED", 1));
+    eprintln!("fuzz: {:.0?} in all", start.elapsed());
+    check(&r);
+}
