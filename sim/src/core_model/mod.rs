@@ -240,6 +240,10 @@ impl<'i> Prepared<'i> {
         base: &RunInputs,
         quads: &[QuadInputs],
     ) -> Vec<Result<RunOutput, CoreFault>> {
+        // An image the core cannot hold fails every quad, as `run` would.
+        if let Err(e) = check_image(self.image) {
+            return quads.iter().map(|_| Err(e.clone())).collect();
+        }
         let mut machine = exec::Machine::new(self.image, base);
         quads
             .iter()
