@@ -1,6 +1,7 @@
 //! In-process fuzzing of every entry point that reads user input (issue #20): format detection,
 //! text parse, token decode, validation, printing (a valid program prints as text that parses back
-//! to it), encode/decode round trip, compilation, image decode, disassembly and both models. Every
+//! to it), encode/decode round trip, compilation, image decode, disassembly, both models, the
+//! command line's value parsers and PNG decoding. Every
 //! call runs under `catch_unwind` and is timed; the run fails on any panic, any call over the
 //! time limit (1 s), or a valid program whose text or tokens do not read back, and a watchdog
 //! aborts it when one call hangs (30 s).
@@ -413,6 +414,52 @@ fn image_paths(r: &mut Report, bytes: &[u8]) {
     });
 }
 
+/// A small RGBA8 PNG, the seed of the decoder's inputs.
+fn seed_png() -> Vec<u8> {
+    let mut out = Vec::new();
+    let mut e = png::Encoder::new(&mut out, 4, 2);
+    e.set_color(png::ColorType::Rgba);
+    e.set_depth(png::BitDepth::Eight);
+    let mut w = e.write_header().expect("PNG header");
+    let pixels: Vec<u8> = (0..32u8).map(|i| i.wrapping_mul(37)).collect();
+    w.write_image_data(&pixels).expect("PNG data");
+    drop(w);
+    out
+}
+
+/// The command line's value parsers (`--input`, `--const`, `--face`, `--texture`) and the PNG
+/// decoder, on mutated arguments and bytes.
+fn argument_and_png_paths(r: &mut Report, rng: &mut Rng, png: &[u8]) {
+    const ARGS: [&str; 6] = [
+        "0=0.5,1,2,3",
+        "1@2=1,-0,inf,0x7fc00000",
+        "0:3=1,2,3,4",
+        "0=examples/checker-8.png,bilinear,repeat",
+        "2=sky.png,cube,nearest,clamp",
+        "front",
+    ];
+    let mut a = ARGS[rng.below(ARGS.len())].as_bytes().to_vec();
+    mutate_bytes(rng, &mut a, true);
+    let a = String::from_utf8_lossy(&a).into_owned();
+    r.call("--input parser", || {
+        sim::run_io::args::parse_input_arg(&a).is_ok()
+    });
+    r.call("--const parser", || {
+        sim::run_io::args::parse_const_arg(&a).is_ok()
+    });
+    r.call("--face parser", || {
+        sim::run_io::args::parse_face(&a).is_ok()
+    });
+    r.call("--texture parser", || {
+        sim::run_io::args::parse_texture_arg(&a).is_ok()
+    });
+    let mut b = png.to_vec();
+    mutate_bytes(rng, &mut b, false);
+    r.call("PNG decoding", || {
+        sim::texture::png::decode_png(&b, Path::new("fuzz.png"), &Default::default()).is_ok()
+    });
+}
+
 /// Fuzzes `n` inputs from `seed`; returns the report.
 fn fuzz(n: u64, seed: u64) -> Report {
     let seeds = seeds();
@@ -422,10 +469,14 @@ fn fuzz(n: u64, seed: u64) -> Report {
         .filter_map(|p| compile(p, &CoreConfig::default()).ok())
         .map(|c| c.image.to_bytes())
         .collect();
+    let png = seed_png();
     let mut rng = Rng(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1);
     let mut r = Report::default();
     for k in 0..n {
         r.inputs = k;
+        if k % 8 == 5 {
+            argument_and_png_paths(&mut r, &mut rng, &png);
+        }
         let p = &seeds[rng.below(seeds.len())];
         match k % 4 {
             // Text: mutated, detected, loaded.
