@@ -12,23 +12,6 @@ use super::{CompileError, Ctx};
 use crate::core::isa::{Op, Operand};
 use crate::tgsi::{ExtSel, Instruction, Opcode, SrcOperand};
 
-/// True for the integer opcodes lowered here.
-pub(crate) fn is_int(op: Opcode) -> bool {
-    matches!(
-        op,
-        Opcode::I2f
-            | Opcode::Not
-            | Opcode::And
-            | Opcode::Or
-            | Opcode::Xor
-            | Opcode::Shl
-            | Opcode::Shr
-            | Opcode::Mod
-            | Opcode::Sad
-            | Opcode::Ara
-    )
-}
-
 /// The literal integer -1, whose low five bits shift by 31 (`SHR` shifts by `B & 31`).
 pub(crate) const INT_MINUS_ONE: u32 = 0xFFFF_FFFF;
 
