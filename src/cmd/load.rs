@@ -4,7 +4,7 @@ use super::input::{self, InputFormat};
 use anyhow::{Context, Result};
 use clap::Args;
 use firmware_loader::host::{Client, ClientOptions};
-use firmware_loader::image::{self, ImageFile};
+use firmware_loader::image::ImageFile;
 use firmware_loader::port::SerialTransport;
 use firmware_loader::protocol::DEFAULT_BAUD;
 use indicatif::{ProgressBar, ProgressStyle};
@@ -109,8 +109,8 @@ pub fn board_config<T: firmware_loader::port::Transport>(
 
 /// What `load` was given: an image file, or a validated TGSI program still to be compiled.
 pub enum Loadable {
-    /// An image file (it names the configuration it was compiled for) and its bytes.
-    Image(ImageFile, Vec<u8>),
+    /// An image file (it names the configuration it was compiled for).
+    Image(microcode::core::Image),
     /// A TGSI program and its display name.
     Program(microcode::tgsi::Program, String),
 }
@@ -119,11 +119,10 @@ pub enum Loadable {
 /// is opened.
 pub fn read_loadable(path: &Path) -> Result<Loadable> {
     let bytes = super::input::read_bytes(path)?;
-    if image::is_image(&bytes) {
-        return Ok(Loadable::Image(
-            image::parse(&bytes).with_context(|| format!("{}", path.display()))?,
-            bytes,
-        ));
+    if bytes.starts_with(&microcode::core::image::MAGIC) {
+        let image = microcode::core::Image::from_bytes(&bytes)
+            .with_context(|| format!("{}", path.display()))?;
+        return Ok(Loadable::Image(image));
     }
     let input = input::read(path, InputFormat::Auto).with_context(|| {
         format!(
@@ -139,13 +138,11 @@ pub fn read_loadable(path: &Path) -> Result<Loadable> {
 /// The image to upload: the file itself, or the program compiled for a core built for `config`.
 pub fn image_for(loadable: Loadable, config: &CoreConfig) -> Result<ImageFile> {
     match loadable {
-        Loadable::Image(f, _) => Ok(f),
+        Loadable::Image(image) => Ok(ImageFile::from_image(&image)),
         Loadable::Program(program, name) => {
             let compiled =
                 compile(&program, config).with_context(|| format!("compiling {name}"))?;
-            // The loader reads the same bytes `tgsi-core compile` would write.
-            image::parse(&compiled.image.to_bytes())
-                .with_context(|| format!("{name}: compiled image"))
+            Ok(ImageFile::from_image(&compiled.image))
         }
     }
 }
@@ -182,8 +179,7 @@ pub fn run(args: LoadArgs) -> Result<ExitCode> {
     } else {
         // The compiled image with the textures bound, as `run --engine board` uploads it.
         let core_image = match loadable {
-            Loadable::Image(_, bytes) => microcode::core::Image::from_bytes(&bytes)
-                .map_err(|e| anyhow::anyhow!("{}: {e}", args.file.display()))?,
+            Loadable::Image(image) => image,
             Loadable::Program(program, name) => {
                 compile(&program, &config)
                     .with_context(|| format!("compiling {name}"))?

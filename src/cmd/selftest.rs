@@ -11,7 +11,7 @@ use anyhow::{bail, Context, Result};
 use clap::Args;
 use firmware_loader::board::{run_image, Lanes};
 use firmware_loader::host::Client;
-use firmware_loader::image::{self, Upload};
+use firmware_loader::image::{ImageFile, Upload};
 use firmware_loader::port::Transport;
 use firmware_loader::protocol::{Begin, LoadState, Region, IMAGE_REGIONS};
 use microcode::compile::compile;
@@ -170,7 +170,7 @@ fn core_check<T: Transport>(c: &mut Client<T>, config: &CoreConfig, source: &str
         .map_err(|e| anyhow::anyhow!("built-in program: {e:?}"))?
         .program;
     let compiled = compile(&program, config)?;
-    let file = image::parse(&compiled.image.to_bytes())?;
+    let file = ImageFile::from_image(&compiled.image);
     c.upload(&file.upload, &mut |_, _| {})?;
     let quad = inputs();
     let board = run_image(c, &file, &[quad.to_vec()], &constant)?;

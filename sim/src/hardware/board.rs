@@ -78,7 +78,7 @@ pub fn upload_file(
     image: &microcode::core::Image,
     inputs: &crate::run_io::RunInputs,
 ) -> Result<firmware_loader::image::ImageFile, super::HwError> {
-    let mut file = firmware_loader::image::parse(&image.to_bytes())?;
+    let mut file = firmware_loader::image::ImageFile::from_image(image);
     if !file.texture_slots.is_empty() {
         let words = super::texture_words(image, inputs)?;
         let mut texels = vec![0u32; words.iter().map(|w| w.0 as usize + 1).max().unwrap_or(0)];

@@ -93,9 +93,6 @@ pub enum HwError {
     /// The Verilator engine could not be built or talked to.
     #[error("verilator engine: {0}")]
     Verilator(String),
-    /// The image's bytes do not read back as the loader's image file.
-    #[error("the image does not read back for the loader: {0}")]
-    Image(#[from] firmware_loader::image::ImageError),
 }
 
 /// Name of a fault code (the fault table's, `microcode::core::fault_code`).
