@@ -46,7 +46,7 @@ pub fn board_blocks(features: u32) -> Vec<(&'static str, u64)> {
         .copied()
         .filter(|(name, _)| {
             let need = match *name {
-                "core$misc$trans" => Features::SEQUENCER,
+                "core$misc$trans" => Features::TRANSCENDENTAL,
                 "core$misc$tex" => Features::TEXTURE,
                 _ => 0,
             };

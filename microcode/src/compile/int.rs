@@ -502,7 +502,7 @@ pub(crate) fn lower_ucmp(c: &mut Ctx, inst: &Instruction) -> Result<(), CompileE
 ///   (0xFFFFFFFF) from 2^32 up, +inf included;
 /// - `P = x >= 2^31`, select `w` or `y`, `F2IF`.
 ///
-/// 6 instructions on two scratch registers; compare/convert and multiply-add units only, so
+/// 6 instructions on two scratch registers; misc unit and multiply-add only, so
 /// the board build without the integer ALU runs it.
 pub(crate) fn lower_f2u(c: &mut Ctx, inst: &Instruction) -> Result<(), CompileError> {
     let a = match inst.src.as_slice() {

@@ -341,7 +341,7 @@ fn flow(c: &mut Ctx, inst: &Instruction) -> Result<(), CompileError> {
         O::EndFor => c.lower_endfor(inst),
         O::EndRep => c.lower_endrep(),
         O::Cont => c.lower_loop_control(Op::Cont),
-        // BRA is lowered before the instruction reaches here (`compile/cc.rs`).
+        // BRA is lowered before the instruction reaches here (`compile/condition_codes.rs`).
         _ => Err(c.unsupported("")),
     }
 }

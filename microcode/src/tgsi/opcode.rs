@@ -140,7 +140,7 @@ pub enum Lowering {
     None,
     /// Emits nothing (NOP).
     Nothing,
-    /// Structured control flow, subroutines, END (`compile/flow.rs`; BRA in `compile/cc.rs`).
+    /// Structured control flow, subroutines, END (`compile/flow.rs`; BRA in `compile/condition_codes.rs`).
     Flow,
     /// One core operation per component (`MOV`, `MIN`, `FLR`, `DDX`, ...).
     Direct,
@@ -167,7 +167,7 @@ pub enum Lowering {
     /// Unpacking bits into floats (`compile/int.rs`).
     Unpack,
     /// binary64 operations: integer sequences or calls of the binary64 library
-    /// (`compile/double.rs`, `compile/dlib.rs`).
+    /// (`compile/double.rs`, `compile/binary64.rs`).
     Double,
     /// The address stack's `PUSHA`/`POPA`.
     AddressStack,

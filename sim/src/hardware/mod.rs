@@ -524,7 +524,10 @@ mod tests {
             features: CoreConfig::default().features & !units,
             ..CoreConfig::default()
         };
-        let (no_int, no_seq) = (without(Features::INTEGER), without(Features::SEQUENCER));
+        let (no_int, no_seq) = (
+            without(Features::INTEGER),
+            without(Features::TRANSCENDENTAL),
+        );
         assert!(check_supported(&image(and, &CoreConfig::default()), "board").is_ok());
         match check_supported(&image(and, &no_int), "board") {
             Err(HwError::NotBuilt { op, unit, .. }) => {
