@@ -15,7 +15,7 @@
 //! absolute to each pair's sign); complement, bias, scale2x and ExtDivide, which would need
 //! binary64 arithmetic before the operation, are `Unsupported`.
 
-use super::lower::perm;
+use super::operand::perm;
 use super::operand::ONE;
 use super::{CompileError, Ctx};
 use crate::core::isa::{Instr, Op, Operand, SrcFile, DOP_SECOND};

@@ -9,7 +9,7 @@
 //! `FMAD a, 1, -b`, `a * b` is `FMAD a, b, -0`, dot products are FMAD chains.
 
 use super::alloc::Place;
-use super::operand::{splat, HALF, L128, ONE, TWO, ZERO};
+use super::operand::{negated, perm, sel, splat, HALF, L128, ONE, TWO, ZERO};
 use super::trans::Trans;
 use super::{CompileError, Ctx};
 use crate::core::isa::{Cond, Instr, Op, Operand, SrcFile, SWZ_ONE, SWZ_ZERO};
@@ -27,29 +27,6 @@ pub(crate) struct Dst {
     factor: u32,
     /// ADDR destinations: the float result is converted with this operation (F2IF, F2IR).
     conv: Option<Op>,
-}
-
-/// `o` with its components permuted: component c reads what component `p[c]` read.
-pub(crate) fn perm(o: Operand, p: [usize; 4]) -> Operand {
-    let mut r = o;
-    r.neg = 0;
-    for (c, &from) in p.iter().enumerate() {
-        r.swz[c] = o.swz[from];
-        r.neg |= ((o.neg >> from) & 1) << c;
-    }
-    r
-}
-
-pub(crate) fn negated(o: Operand) -> Operand {
-    Operand {
-        neg: o.neg ^ 0xF,
-        ..o
-    }
-}
-
-/// A scratch register read with a swizzle (0-3 components, SWZ_ZERO / SWZ_ONE literals).
-pub(crate) fn sel(r: u8, swz: [u8; 4]) -> Operand {
-    Operand { swz, ..Ctx::reg(r) }
 }
 
 impl Ctx<'_> {

@@ -102,7 +102,7 @@ pub enum LabelUse {
     Required,
 }
 
-/// Shader stages an opcode is allowed in (bit set of [`crate::tgsi::ir::Processor`]).
+/// Shader stages an opcode is allowed in (bit set; `Processor::stage` gives a program's).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Stages(pub u8);
 
@@ -112,14 +112,9 @@ impl Stages {
     pub const GEOMETRY: Stages = Stages(4);
     pub const ALL: Stages = Stages(7);
 
-    /// True when the stage is in the set.
-    pub fn allows(self, p: crate::tgsi::ir::Processor) -> bool {
-        let bit = match p {
-            crate::tgsi::ir::Processor::Fragment => 1,
-            crate::tgsi::ir::Processor::Vertex => 2,
-            crate::tgsi::ir::Processor::Geometry => 4,
-        };
-        self.0 & bit != 0
+    /// True when every stage of `other` is in the set.
+    pub fn contains(self, other: Stages) -> bool {
+        self.0 & other.0 == other.0
     }
 }
 
