@@ -173,7 +173,7 @@ fn board(p: &Program, i: &RunInputs) -> Result<RunOutput, String> {
     BOARD.with(|b| {
         let mut b = b.borrow_mut();
         if b.is_none() {
-            *b = Some(super::run_core::board_link(Some(port), 250).map_err(|e| format!("{e:#}"))?);
+            *b = Some(super::board::board_link(Some(port), 250).map_err(|e| format!("{e:#}"))?);
         }
         let (client, config) = b.as_mut().ok_or("no link")?;
         let image = compile(p, config).map_err(|e| e.to_string())?.image;
@@ -184,9 +184,9 @@ fn board(p: &Program, i: &RunInputs) -> Result<RunOutput, String> {
             }
         }
         // One upload per program: not worth a line each.
-        let file = super::run_core::board_upload(client, port, &image, i, &mut |_| {})
+        let file = super::board::board_upload(client, port, &image, i, &mut |_| {})
             .map_err(|e| format!("{e:#}"))?;
-        super::run_core::board_quad(client, &image, &file, i).map_err(|e| format!("{e:#}"))
+        super::board::board_quad(client, &image, &file, i).map_err(|e| format!("{e:#}"))
     })
 }
 

@@ -6,7 +6,7 @@
 //!    the board's core, loaded, run on one quad with fixed inputs and CONST values, and compared bit
 //!    for bit (live lanes) and by kill mask with the core model.
 
-use super::load::{connect, PortArgs};
+use super::board::{connect, PortArgs};
 use anyhow::{bail, Context, Result};
 use clap::Args;
 use firmware_loader::board::{run_image, Lanes};
@@ -248,7 +248,7 @@ pub fn run(args: SelftestArgs) -> Result<ExitCode> {
     let port = &args.link.port;
     let mut c = connect(&args.link)?;
     loader_check(&mut c, port)?;
-    let config = super::load::board_config(&mut c).with_context(|| port.clone())?;
+    let config = super::board::board_config(&mut c).with_context(|| port.clone())?;
     let (mut failed, mut skipped) = (0, 0);
     for (what, source) in PROGRAMS {
         match core_check(&mut c, &config, source) {
