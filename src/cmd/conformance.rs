@@ -231,21 +231,7 @@ fn program_inputs() -> RunInputs {
             inputs.geometry_inputs.insert((vertex, index), v);
         }
     }
-    let consts: [[f32; 4]; 12] = [
-        [0.4, 0.0, 0.0, 1.0],
-        [1.0, 1.0, 1.0, 1.0],
-        [2.0, 2.0, 2.0, 2.0],
-        [4.0, 8.0, 16.0, 32.0],
-        [3.0, 0.0, 0.0, 0.0],
-        [0.0, 0.5, 0.0, 0.0],
-        [1.0, 0.0, 0.0, 1.0],
-        [0.0, 0.0, 0.0, 1.0],
-        [1.0, 0.0, 0.0, 0.5],
-        [0.0, 1.0, 0.0, 0.5],
-        [0.0, 0.0, 1.0, 0.0],
-        [0.0, 0.0, 0.0, 1.0],
-    ];
-    for (i, v) in consts.iter().enumerate() {
+    for (i, v) in sim::vectors::MESA_GRAW_CONST0.iter().enumerate() {
         inputs.set_const(0, i as u32, v.map(f32::to_bits));
     }
     inputs
