@@ -69,7 +69,7 @@ impl ImageFile {
         let config = image.config.to_bytes().to_vec();
         let mut file = ImageFile {
             upload: Upload {
-                isa_hash: crc32fast::hash(&config),
+                isa_hash: image.config.isa_hash(),
                 regions: Default::default(),
             },
             config,

@@ -76,7 +76,7 @@ pub fn board_config<T: firmware_loader::port::Transport>(
         cfg.texture_texels = texels;
         for depth in (1..=default_depth).rev() {
             cfg.mask_stack_depth = depth;
-            if crc32fast::hash(&cfg.to_bytes()) == info.isa_hash {
+            if cfg.isa_hash() == info.isa_hash {
                 return Ok(cfg);
             }
         }

@@ -161,6 +161,12 @@ impl CoreConfig {
         self.features & feature != 0
     }
 
+    /// The ISA hash: the CRC-32 of [`CoreConfig::to_bytes`]. A board reports it in INFO and an
+    /// upload names it, so an image for another core is refused.
+    pub fn isa_hash(&self) -> u32 {
+        crc32fast::hash(&self.to_bytes())
+    }
+
     /// Little-endian fixed layout of [`CONFIG_BYTES`] bytes, in field order.
     pub fn to_bytes(&self) -> Vec<u8> {
         let mut v = Vec::with_capacity(CONFIG_BYTES);
