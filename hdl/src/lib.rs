@@ -22,6 +22,7 @@ pub mod lzc;
 pub mod mask_stack;
 pub mod misc_unit;
 pub mod operand_read;
+pub mod rel_index;
 pub mod rom;
 pub mod sequencer;
 pub mod shader_core;

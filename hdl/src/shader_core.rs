@@ -22,6 +22,7 @@ use crate::fadd::{AddOp, RoundMode};
 use crate::fmad_pipe::FmadPipe;
 use crate::misc_unit::MiscUnit;
 use crate::operand_read::OperandRead;
+use crate::rel_index::RelIndex;
 use crate::sequencer::Sequencer;
 use crate::writeback::Writeback;
 use microcode::core::config::ADDRESS_STACK_ENTRIES;
@@ -116,18 +117,8 @@ pub struct ShaderCore {
     cur_clk: Signal<Local, Bits<5>>,
     rd_valid: DFF<Bit>,
     rd_lane: DFF<Bits<2>>,
-    // i = x + sext10(target), in range when 0 <= i <= C.index (at most 63): the low 11 bits of
-    // the sum with its carry, and whether x's upper 21 bits are 0, 1 or all ones (a 32-bit
-    // adder otherwise).
-    rel_t11: Signal<Local, Bits<11>>,
-    rel_sum: Signal<Local, Bits<12>>,
-    rel_hi0: Signal<Local, Bit>,
-    rel_hi1: Signal<Local, Bit>,
-    rel_hi_f: Signal<Local, Bit>,
-    rel_hi_ok: Signal<Local, Bit>,
-    rel_in: Signal<Local, Bit>,
-    rel_i: [DFF<Bits<8>>; 4],
-    rel_ok: [DFF<Bit>; 4],
+    // Each lane's relative-move index and range flag.
+    rel: RelIndex,
     lane_i: Signal<Local, Bits<8>>,
     lane_ok: Signal<Local, Bit>,
     dst_eff: Signal<Local, Bits<8>>,
@@ -226,15 +217,7 @@ impl ShaderCore {
             cur_clk: Default::default(),
             rd_valid: Default::default(),
             rd_lane: Default::default(),
-            rel_t11: Default::default(),
-            rel_sum: Default::default(),
-            rel_hi0: Default::default(),
-            rel_hi1: Default::default(),
-            rel_hi_f: Default::default(),
-            rel_hi_ok: Default::default(),
-            rel_in: Default::default(),
-            rel_i: Default::default(),
-            rel_ok: Default::default(),
+            rel: Default::default(),
             lane_i: Default::default(),
             lane_ok: Default::default(),
             dst_eff: Default::default(),
@@ -305,12 +288,6 @@ impl Logic for ShaderCore {
         for i in 0..4 {
             self.sp[i].clock.next = self.clock.val();
             self.sp[i].d.next = self.sp[i].q.val();
-        }
-        for i in 0..4 {
-            self.rel_i[i].clock.next = self.clock.val();
-            self.rel_i[i].d.next = self.rel_i[i].q.val();
-            self.rel_ok[i].clock.next = self.clock.val();
-            self.rel_ok[i].d.next = self.rel_ok[i].q.val();
         }
         clock!(self, clock, seq, opa, opb, opc, fmad, misc, meta_ram);
         for i in 0..4 {
@@ -390,47 +367,12 @@ impl Logic for ShaderCore {
             self.opb.use_raw.next = true;
             self.rd_valid.d.next = true;
         }
-        self.rel_t11.next = bit_cast::<11, 10>(self.dec.target.val());
-        if self.dec.target.val().get_bit(9) {
-            self.rel_t11.next = self.rel_t11.val() | bits::<11>(0x400);
-        }
-        self.rel_sum.next = bit_cast::<12, 11>(self.opb.raw.val().get_bits::<11>(0))
-            + bit_cast::<12, 11>(self.rel_t11.val());
-        self.rel_hi0.next = !self.opb.raw.val().get_bits::<21>(11).any();
-        self.rel_hi1.next = self.opb.raw.val().get_bits::<21>(11) == bits::<21>(1);
-        // The sum's upper 21 bits are x's plus the carry, minus one for a negative offset: zero
-        // when x's are 0 (no carry) or all ones (a carry) for an offset >= 0, 0 (a carry) or 1
-        // (none) for a negative one.
-        self.rel_hi_f.next = self.opb.raw.val().get_bits::<21>(11) == bits::<21>(0x1F_FFFF);
-        self.rel_hi_ok.next = (!self.rel_sum.val().get_bit(11) & self.rel_hi0.val())
-            | (self.rel_sum.val().get_bit(11) & self.rel_hi_f.val());
-        if self.dec.target.val().get_bit(9) {
-            self.rel_hi_ok.next = (self.rel_sum.val().get_bit(11) & self.rel_hi0.val())
-                | (!self.rel_sum.val().get_bit(11) & self.rel_hi1.val());
-        }
-        self.rel_in.next = self.rel_hi_ok.val()
-            & !self.rel_sum.val().get_bits::<3>(8).any()
-            & (self.rel_sum.val().get_bits::<8>(0) <= self.dec.c_index.val());
-        if self.rd_valid.q.val() {
-            match self.rd_lane.q.val().index() {
-                0 => {
-                    self.rel_i[0].d.next = self.rel_sum.val().get_bits::<8>(0);
-                    self.rel_ok[0].d.next = self.rel_in.val();
-                }
-                1 => {
-                    self.rel_i[1].d.next = self.rel_sum.val().get_bits::<8>(0);
-                    self.rel_ok[1].d.next = self.rel_in.val();
-                }
-                2 => {
-                    self.rel_i[2].d.next = self.rel_sum.val().get_bits::<8>(0);
-                    self.rel_ok[2].d.next = self.rel_in.val();
-                }
-                _ => {
-                    self.rel_i[3].d.next = self.rel_sum.val().get_bits::<8>(0);
-                    self.rel_ok[3].d.next = self.rel_in.val();
-                }
-            }
-        }
+        self.rel.clock.next = self.clock.val();
+        self.rel.x.next = self.opb.raw.val();
+        self.rel.target.next = self.dec.target.val();
+        self.rel.limit.next = self.dec.c_index.val();
+        self.rel.capture.next = self.rd_valid.q.val();
+        self.rel.capture_lane.next = self.rd_lane.q.val();
 
         // ---- The address stack: the depth checks in the instruction's first clock (a fault
         // stops the run before any lane pushes or pops, as in the model); the depths change
@@ -477,24 +419,9 @@ impl Logic for ShaderCore {
         // ---- Issue (cycle t).
         self.lane.next = self.seq.slot.val().get_bits::<2>(2);
         self.comp.next = self.seq.slot.val().get_bits::<2>(0);
-        match self.lane.val().index() {
-            0 => {
-                self.lane_i.next = self.rel_i[0].q.val();
-                self.lane_ok.next = self.rel_ok[0].q.val();
-            }
-            1 => {
-                self.lane_i.next = self.rel_i[1].q.val();
-                self.lane_ok.next = self.rel_ok[1].q.val();
-            }
-            2 => {
-                self.lane_i.next = self.rel_i[2].q.val();
-                self.lane_ok.next = self.rel_ok[2].q.val();
-            }
-            _ => {
-                self.lane_i.next = self.rel_i[3].q.val();
-                self.lane_ok.next = self.rel_ok[3].q.val();
-            }
-        }
+        self.rel.lane.next = self.lane.val();
+        self.lane_i.next = self.rel.index.val();
+        self.lane_ok.next = self.rel.ok.val();
         match self.lane.val().index() {
             0 => {
                 self.lane_sp.next = self.sp[0].q.val();
