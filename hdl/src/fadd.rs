@@ -93,12 +93,6 @@ pub struct FAdd {
     s1c_i2f: Signal<Local, Bit>,
     s1c_aa: Signal<Local, Bits<32>>,
     s1c_sb: Signal<Local, Bit>,
-    s1c_a_zero: Signal<Local, Bit>,
-    s1c_b_zero: Signal<Local, Bit>,
-    s1c_a_inf: Signal<Local, Bit>,
-    s1c_b_inf: Signal<Local, Bit>,
-    s1c_a_nan: Signal<Local, Bit>,
-    s1c_b_nan: Signal<Local, Bit>,
     s1c_ma: Signal<Local, Bits<24>>,
     s1c_mb: Signal<Local, Bits<24>>,
     s1c_a_ge_b: Signal<Local, Bit>,
@@ -274,18 +268,12 @@ impl Logic for FAdd {
         self.s1c_sb.next = self.b.val().get_bit(31) ^ self.sub.val();
         self.unpack_a.x.next = self.s1c_aa.val();
         self.unpack_b.x.next = self.b.val();
-        self.s1c_a_zero.next = self.unpack_a.zero.val();
-        self.s1c_b_zero.next = self.unpack_b.zero.val();
-        self.s1c_a_inf.next = self.unpack_a.inf.val();
-        self.s1c_b_inf.next = self.unpack_b.inf.val();
-        self.s1c_a_nan.next = self.unpack_a.nan.val();
-        self.s1c_b_nan.next = self.unpack_b.nan.val();
         self.s1c_ma.next = self.unpack_a.sig.val();
-        if self.s1c_a_zero.val() | self.s1c_conv.val() {
+        if self.unpack_a.zero.val() | self.s1c_conv.val() {
             self.s1c_ma.next = bits::<24>(0);
         }
         self.s1c_mb.next = self.unpack_b.sig.val();
-        if self.s1c_b_zero.val() {
+        if self.unpack_b.zero.val() {
             self.s1c_mb.next = bits::<24>(0);
         }
         // Comparing the raw magnitudes orders the values (a subnormal only ever meets another
@@ -314,14 +302,14 @@ impl Logic for FAdd {
             }
         }
         self.s1_eff_sub.d.next = self.s1c_aa.val().get_bit(31) ^ self.s1c_sb.val();
-        self.s1_nan.d.next = self.s1c_a_nan.val()
-            | self.s1c_b_nan.val()
-            | (self.s1c_a_inf.val()
-                & self.s1c_b_inf.val()
+        self.s1_nan.d.next = self.unpack_a.nan.val()
+            | self.unpack_b.nan.val()
+            | (self.unpack_a.inf.val()
+                & self.unpack_b.inf.val()
                 & (self.s1c_aa.val().get_bit(31) ^ self.s1c_sb.val()));
-        self.s1_inf.d.next = self.s1c_a_inf.val() | self.s1c_b_inf.val();
+        self.s1_inf.d.next = self.unpack_a.inf.val() | self.unpack_b.inf.val();
         self.s1_inf_sign.d.next = self.s1c_sb.val();
-        if self.s1c_a_inf.val() {
+        if self.unpack_a.inf.val() {
             self.s1_inf_sign.d.next = self.s1c_aa.val().get_bit(31);
         }
         // IEEE round-to-nearest: an exact zero sum is -0 only for (-0) + (-0); a rounding

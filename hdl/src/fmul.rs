@@ -40,12 +40,6 @@ pub struct FMul {
     // Stage 1 combinational values.
     s1c_ma: Signal<Local, Bits<24>>,
     s1c_ma26: Signal<Local, Bits<26>>,
-    s1c_a_zero: Signal<Local, Bit>,
-    s1c_b_zero: Signal<Local, Bit>,
-    s1c_a_inf: Signal<Local, Bit>,
-    s1c_b_inf: Signal<Local, Bit>,
-    s1c_a_nan: Signal<Local, Bit>,
-    s1c_b_nan: Signal<Local, Bit>,
     // Stage 1 registers.
     s1_ma: DFF<Bits<24>>,
     s1_ma3: DFF<Bits<26>>,
@@ -204,12 +198,6 @@ impl Logic for FMul {
         // ---- Stage 1: unpack. A zero exponent field (zero or subnormal) is a zero operand.
         self.unpack_a.x.next = self.a.val();
         self.unpack_b.x.next = self.b.val();
-        self.s1c_a_zero.next = self.unpack_a.zero.val();
-        self.s1c_b_zero.next = self.unpack_b.zero.val();
-        self.s1c_a_inf.next = self.unpack_a.inf.val();
-        self.s1c_b_inf.next = self.unpack_b.inf.val();
-        self.s1c_a_nan.next = self.unpack_a.nan.val();
-        self.s1c_b_nan.next = self.unpack_b.nan.val();
         // The hidden bit is always set: a zero operand's significand is never used.
         self.s1c_ma.next = self.unpack_a.sig.val();
         self.s1c_ma26.next = bit_cast::<26, 24>(self.s1c_ma.val());
@@ -218,12 +206,12 @@ impl Logic for FMul {
         self.s1_mb.d.next = self.unpack_b.sig.val();
         self.s1_es.d.next = bit_cast::<9, 8>(self.a.val().get_bits::<8>(23))
             + bit_cast::<9, 8>(self.b.val().get_bits::<8>(23));
-        self.s1_nan.d.next = self.s1c_a_nan.val()
-            | self.s1c_b_nan.val()
-            | (self.s1c_a_inf.val() & self.s1c_b_zero.val())
-            | (self.s1c_a_zero.val() & self.s1c_b_inf.val());
-        self.s1_inf.d.next = self.s1c_a_inf.val() | self.s1c_b_inf.val();
-        self.s1_zero.d.next = self.s1c_a_zero.val() | self.s1c_b_zero.val();
+        self.s1_nan.d.next = self.unpack_a.nan.val()
+            | self.unpack_b.nan.val()
+            | (self.unpack_a.inf.val() & self.unpack_b.zero.val())
+            | (self.unpack_a.zero.val() & self.unpack_b.inf.val());
+        self.s1_inf.d.next = self.unpack_a.inf.val() | self.unpack_b.inf.val();
+        self.s1_zero.d.next = self.unpack_a.zero.val() | self.unpack_b.zero.val();
         self.s1_sign.d.next = self.a.val().get_bit(31) ^ self.b.val().get_bit(31);
 
         // ---- Stage 2: row k = (2-bit digit k of mb) * ma, a 4-way select per bit.
