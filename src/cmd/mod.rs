@@ -21,3 +21,4 @@ pub mod run;
 pub mod run_core;
 pub mod selftest;
 pub mod synth;
+pub mod translate;

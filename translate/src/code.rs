@@ -1,0 +1,632 @@
+//! The translator's own instruction list: TGSI instructions over virtual temporaries, then the
+//! passes that make it tight (copy coalescing, dead-code removal, register allocation) and the
+//! printer that turns it into TGSI text.
+
+use microcode::tgsi::opcode::{Kind, OutputMode};
+use microcode::tgsi::Opcode;
+use std::collections::{BTreeMap, HashMap};
+use std::fmt::Write;
+
+/// A register file the translator writes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum RegFile {
+    /// A virtual temporary before allocation, a `TEMP` register after it.
+    Temp,
+    /// `IN`.
+    In,
+    /// `OUT`.
+    Out,
+    /// `CONST`.
+    Const,
+    /// `IMM`.
+    Imm,
+    /// `SAMP`.
+    Samp,
+}
+
+/// One register.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Reg {
+    pub file: RegFile,
+    pub index: u32,
+}
+
+impl Reg {
+    pub fn temp(index: u32) -> Reg {
+        Reg {
+            file: RegFile::Temp,
+            index,
+        }
+    }
+}
+
+/// A source operand: a register, a swizzle (component `i` reads `swz[i]`), negate and absolute.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Src {
+    pub reg: Reg,
+    pub swz: [u8; 4],
+    pub neg: bool,
+    pub abs: bool,
+}
+
+impl Src {
+    pub fn reg(reg: Reg) -> Src {
+        Src {
+            reg,
+            swz: [0, 1, 2, 3],
+            neg: false,
+            abs: false,
+        }
+    }
+    /// Component `c` replicated to all four.
+    pub fn comp(self, c: usize) -> Src {
+        Src {
+            swz: [self.swz[c]; 4],
+            ..self
+        }
+    }
+    pub fn negated(self) -> Src {
+        Src {
+            neg: !self.neg,
+            ..self
+        }
+    }
+}
+
+/// A texture target name as the text syntax spells it.
+pub type Target = &'static str;
+
+/// One instruction.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Inst {
+    pub op: Opcode,
+    pub dst: Option<(Reg, u8)>,
+    pub src: Vec<Src>,
+    pub sat: bool,
+    pub target: Option<Target>,
+}
+
+fn mask_iter(mask: u8) -> impl Iterator<Item = usize> {
+    (0..4).filter(move |c| mask & (1 << c) != 0)
+}
+
+/// Which components of each source an instruction reads when it writes `mask`.
+fn src_reads(inst: &Inst, mask: u8) -> Vec<u8> {
+    let info = inst.op.info();
+    let all = |s: &Src, comps: &[usize]| comps.iter().fold(0u8, |m, &c| m | 1 << s.swz[c]);
+    inst.src
+        .iter()
+        .enumerate()
+        .map(|(i, s)| match (inst.op, info.output) {
+            (_, OutputMode::ComponentWise) => mask_iter(mask).fold(0, |m, c| m | 1 << s.swz[c]),
+            (Opcode::Dp2, _) => all(s, &[0, 1]),
+            (Opcode::Dp2a, _) => {
+                if i == 2 {
+                    all(s, &[0])
+                } else {
+                    all(s, &[0, 1])
+                }
+            }
+            (Opcode::Dp3 | Opcode::Nrm | Opcode::Xpd, _) => all(s, &[0, 1, 2]),
+            (Opcode::Pow, _) => all(s, &[0]),
+            (_, OutputMode::Replicated) => all(s, &[0]),
+            (Opcode::If, _) => all(s, &[0]),
+            _ => all(s, &[0, 1, 2, 3]),
+        })
+        .collect()
+}
+
+fn is_flow(op: Opcode) -> bool {
+    matches!(op.info().kind, Kind::Flow(_))
+}
+
+/// A program under construction: instructions, immediates and declarations.
+#[derive(Default)]
+pub struct Code {
+    pub insts: Vec<Inst>,
+    pub imms: Vec<Vec<u32>>,
+    pub next_temp: u32,
+    /// Declarations of IN: index -> (semantic text, interpolation text).
+    pub inputs: BTreeMap<u32, (String, Option<&'static str>)>,
+    /// Declarations of OUT: index -> semantic text.
+    pub outputs: BTreeMap<u32, String>,
+    /// Highest CONST index used plus one.
+    pub consts: u32,
+    /// SAMP indices used.
+    pub samplers: Vec<u32>,
+}
+
+impl Code {
+    pub fn temp(&mut self) -> Reg {
+        self.next_temp += 1;
+        Reg::temp(self.next_temp - 1)
+    }
+
+    pub fn push(&mut self, op: Opcode, dst: Option<(Reg, u8)>, src: Vec<Src>) {
+        self.insts.push(Inst {
+            op,
+            dst,
+            src,
+            sat: false,
+            target: None,
+        });
+    }
+
+    /// An immediate holding `values` (bit patterns), sharing an existing `IMM` where it can.
+    pub fn imm(&mut self, values: &[u32]) -> Src {
+        let mut slot = None;
+        for (i, imm) in self.imms.iter_mut().enumerate() {
+            let missing: Vec<u32> = values
+                .iter()
+                .copied()
+                .filter(|v| !imm.contains(v))
+                .fold(Vec::new(), |mut m, v| {
+                    if !m.contains(&v) {
+                        m.push(v);
+                    }
+                    m
+                });
+            if imm.len() + missing.len() <= 4 {
+                imm.extend(missing);
+                slot = Some(i);
+                break;
+            }
+        }
+        let i = slot.unwrap_or_else(|| {
+            let mut imm = Vec::new();
+            for v in values {
+                if !imm.contains(v) {
+                    imm.push(*v);
+                }
+            }
+            self.imms.push(imm);
+            self.imms.len() - 1
+        });
+        let imm = &self.imms[i];
+        let mut swz = [0u8; 4];
+        for (c, v) in values.iter().enumerate() {
+            swz[c] = imm.iter().position(|x| x == v).unwrap_or(0) as u8;
+        }
+        for c in values.len()..4 {
+            swz[c] = swz[values.len().saturating_sub(1)];
+        }
+        Src {
+            reg: Reg {
+                file: RegFile::Imm,
+                index: i as u32,
+            },
+            swz,
+            neg: false,
+            abs: false,
+        }
+    }
+
+    /// Runs the passes: coalescing, dead code, register allocation.
+    pub fn optimise(&mut self) {
+        loop {
+            let before = self.insts.len();
+            self.coalesce();
+            self.remove_dead();
+            if self.insts.len() == before {
+                break;
+            }
+        }
+        self.allocate();
+    }
+
+    /// Successors of each instruction (index `len` is the exit).
+    fn successors(&self) -> Vec<Vec<usize>> {
+        let n = self.insts.len();
+        let mut succ = vec![Vec::new(); n];
+        let mut stack: Vec<usize> = Vec::new();
+        // Matching pairs first.
+        let mut else_of = HashMap::new();
+        let mut end_of = HashMap::new();
+        let mut loop_end = HashMap::new();
+        let mut loop_of = vec![None; n];
+        let mut loops: Vec<usize> = Vec::new();
+        for (i, inst) in self.insts.iter().enumerate() {
+            match inst.op {
+                Opcode::If | Opcode::BgnLoop => {
+                    stack.push(i);
+                    if inst.op == Opcode::BgnLoop {
+                        loops.push(i);
+                    }
+                }
+                Opcode::Else => {
+                    if let Some(&o) = stack.last() {
+                        else_of.insert(o, i);
+                    }
+                }
+                Opcode::EndIf => {
+                    if let Some(o) = stack.pop() {
+                        end_of.insert(o, i);
+                        if let Some(&e) = else_of.get(&o) {
+                            end_of.insert(e, i);
+                        }
+                    }
+                }
+                Opcode::EndLoop => {
+                    if let Some(o) = stack.pop() {
+                        loop_end.insert(o, i);
+                        loop_end.insert(i, o);
+                        loops.pop();
+                    }
+                }
+                _ => {}
+            }
+            loop_of[i] = loops.last().copied();
+        }
+        for (i, inst) in self.insts.iter().enumerate() {
+            succ[i] = match inst.op {
+                Opcode::If => vec![
+                    i + 1,
+                    else_of.get(&i).map(|e| e + 1).unwrap_or(end_of[&i]),
+                ],
+                Opcode::Else => vec![end_of[&i]],
+                Opcode::EndLoop => vec![loop_end[&i] + 1],
+                Opcode::Brk => vec![loop_end[&loop_of[i].unwrap()] + 1],
+                Opcode::Cont => vec![loop_end[&loop_of[i].unwrap()]],
+                Opcode::Ret | Opcode::End => vec![n],
+                _ => vec![i + 1],
+            };
+            if inst.op == Opcode::EndLoop {
+                // The loop runs again or is left by a BRK: both reach BGNLOOP's successor or the exit.
+                succ[i] = vec![loop_end[&i] + 1];
+            }
+        }
+        succ
+    }
+
+    /// Live temporaries (per component mask) at the entry of each instruction.
+    fn liveness(&self) -> Vec<HashMap<u32, u8>> {
+        let n = self.insts.len();
+        let succ = self.successors();
+        let mut live_in: Vec<HashMap<u32, u8>> = vec![HashMap::new(); n + 1];
+        loop {
+            let mut changed = false;
+            for i in (0..n).rev() {
+                let mut out: HashMap<u32, u8> = HashMap::new();
+                for &s in &succ[i] {
+                    for (&r, &m) in &live_in[s] {
+                        *out.entry(r).or_default() |= m;
+                    }
+                }
+                let inst = &self.insts[i];
+                if let Some((d, mask)) = inst.dst {
+                    if d.file == RegFile::Temp {
+                        if let Some(m) = out.get_mut(&d.index) {
+                            *m &= !mask;
+                            if *m == 0 {
+                                out.remove(&d.index);
+                            }
+                        }
+                    }
+                }
+                let mask = inst.dst.map(|d| d.1).unwrap_or(0xF);
+                for (s, reads) in inst.src.iter().zip(src_reads(inst, mask)) {
+                    if s.reg.file == RegFile::Temp {
+                        *out.entry(s.reg.index).or_default() |= reads;
+                    }
+                }
+                if out != live_in[i] {
+                    live_in[i] = out;
+                    changed = true;
+                }
+            }
+            if !changed {
+                return live_in;
+            }
+        }
+    }
+
+    /// Live temporaries after each instruction (union over successors).
+    fn live_out(&self, live_in: &[HashMap<u32, u8>]) -> Vec<HashMap<u32, u8>> {
+        let succ = self.successors();
+        succ.iter()
+            .map(|ss| {
+                let mut out: HashMap<u32, u8> = HashMap::new();
+                for &s in ss {
+                    for (&r, &m) in &live_in[s] {
+                        *out.entry(r).or_default() |= m;
+                    }
+                }
+                out
+            })
+            .collect()
+    }
+
+    /// Removes writes to temporaries nobody reads; narrows write masks to what is read.
+    fn remove_dead(&mut self) {
+        let live_in = self.liveness();
+        let live_out = self.live_out(&live_in);
+        let mut keep = vec![true; self.insts.len()];
+        for (i, inst) in self.insts.iter_mut().enumerate() {
+            if let Some((d, mask)) = &mut inst.dst {
+                if d.file != RegFile::Temp {
+                    continue;
+                }
+                let live = live_out[i].get(&d.index).copied().unwrap_or(0) & *mask;
+                if live == 0 {
+                    keep[i] = false;
+                } else if matches!(
+                    inst.op.info().output,
+                    OutputMode::ComponentWise | OutputMode::Replicated
+                ) || matches!(inst.op, Opcode::Tex | Opcode::Txb | Opcode::Txl | Opcode::Txd)
+                {
+                    *mask = live;
+                }
+            }
+        }
+        let mut k = keep.into_iter();
+        self.insts.retain(|_| k.next().unwrap());
+    }
+
+    /// Folds `MOV x, t` into the instruction that computed `t` when `t` has no other use.
+    fn coalesce(&mut self) {
+        let mut i = 0;
+        while i < self.insts.len() {
+            if let Some(j) = self.coalesce_at(i) {
+                self.insts.remove(j);
+                i = 0;
+                continue;
+            }
+            i += 1;
+        }
+    }
+
+    /// Tries to fold the MOV at `i` into its source's definitions (all in the straight-line code
+    /// before it); returns the MOV's index to remove.
+    fn coalesce_at(&mut self, i: usize) -> Option<usize> {
+        let mv = &self.insts[i];
+        if mv.op != Opcode::Mov {
+            return None;
+        }
+        let (dst, dmask) = mv.dst?;
+        let s = mv.src[0];
+        if s.reg.file != RegFile::Temp || s.neg || s.abs || s.reg == dst {
+            return None;
+        }
+        // Uses of t anywhere else, and its definitions.
+        let mut defs = Vec::new();
+        for (k, inst) in self.insts.iter().enumerate() {
+            if k != i && inst.src.iter().any(|x| x.reg == s.reg) {
+                return None;
+            }
+            if inst.dst.map(|d| d.0) == Some(s.reg) {
+                defs.push(k);
+            }
+        }
+        if defs.is_empty() || defs.iter().any(|&d| d > i) {
+            return None;
+        }
+        let d0 = defs[0];
+        // Straight-line code between, and nothing else touching dst there.
+        for (k, inst) in self.insts[d0..i].iter().enumerate() {
+            if is_flow(inst.op) || inst.op.info().kind == Kind::Kill {
+                return None;
+            }
+            if inst.dst.map(|x| x.0) == Some(dst) || (k > 0 && inst.src.iter().any(|x| x.reg == dst))
+            {
+                return None;
+            }
+            if k > 0 && defs.contains(&(d0 + k)) && inst.src.iter().any(|x| x.reg == dst) {
+                return None;
+            }
+        }
+        // Component map: t's component s.swz[c] goes to dst component c.
+        let mut map = [None::<usize>; 4];
+        for c in mask_iter(dmask) {
+            let from = s.swz[c] as usize;
+            if map[from].is_some() {
+                return None;
+            }
+            map[from] = Some(c);
+        }
+        let mut news = Vec::new();
+        for &d in &defs {
+            let def = &self.insts[d];
+            let (_, tmask) = def.dst?;
+            let mut new_mask = 0u8;
+            for c in mask_iter(tmask) {
+                new_mask |= 1 << map[c]?;
+            }
+            let mut new = def.clone();
+            match def.op.info().output {
+                OutputMode::ComponentWise => {
+                    for src in &mut new.src {
+                        let mut swz = src.swz;
+                        for (from, to) in map.iter().enumerate() {
+                            if let Some(to) = to {
+                                swz[*to] = src.swz[from];
+                            }
+                        }
+                        src.swz = swz;
+                    }
+                }
+                OutputMode::Replicated => {}
+                _ => {
+                    if mask_iter(tmask).any(|c| map[c] != Some(c)) {
+                        return None;
+                    }
+                }
+            }
+            if mv.sat && !matches!(def.op.info().kind, Kind::Alu | Kind::Texture) {
+                return None;
+            }
+            new.dst = Some((dst, new_mask));
+            new.sat = def.sat || mv.sat;
+            news.push((d, new));
+        }
+        for (d, new) in news {
+            self.insts[d] = new;
+        }
+        Some(i)
+    }
+
+    /// Maps virtual temporaries onto as few TEMP registers as interference allows.
+    fn allocate(&mut self) {
+        let live_in = self.liveness();
+        let live_out = self.live_out(&live_in);
+        let n = self.next_temp as usize;
+        let mut interfere = vec![std::collections::BTreeSet::new(); n];
+        let mut used = vec![false; n];
+        for (i, inst) in self.insts.iter().enumerate() {
+            let mut live: Vec<u32> = live_out[i].keys().copied().collect();
+            if let Some((d, _)) = inst.dst {
+                if d.file == RegFile::Temp {
+                    used[d.index as usize] = true;
+                    live.push(d.index);
+                }
+            }
+            for s in &inst.src {
+                if s.reg.file == RegFile::Temp {
+                    used[s.reg.index as usize] = true;
+                }
+            }
+            live.sort_unstable();
+            live.dedup();
+            for &a in &live {
+                for &b in &live {
+                    if a != b {
+                        interfere[a as usize].insert(b);
+                    }
+                }
+            }
+        }
+        let mut colour = vec![u32::MAX; n];
+        for v in 0..n {
+            if !used[v] {
+                continue;
+            }
+            let taken: std::collections::BTreeSet<u32> = interfere[v]
+                .iter()
+                .map(|&w| colour[w as usize])
+                .filter(|&c| c != u32::MAX)
+                .collect();
+            colour[v] = (0..).find(|c| !taken.contains(c)).unwrap_or(0);
+        }
+        let map = |r: &mut Reg| {
+            if r.file == RegFile::Temp {
+                r.index = colour[r.index as usize];
+            }
+        };
+        for inst in &mut self.insts {
+            if let Some((d, _)) = &mut inst.dst {
+                map(d);
+            }
+            for s in &mut inst.src {
+                map(&mut s.reg);
+            }
+        }
+        self.next_temp = colour
+            .iter()
+            .filter(|&&c| c != u32::MAX)
+            .map(|c| c + 1)
+            .max()
+            .unwrap_or(0);
+    }
+
+    /// The program as TGSI text.
+    pub fn print(&self, header: &str) -> String {
+        let mut t = String::new();
+        let _ = writeln!(t, "{header}");
+        for (i, (sem, interp)) in &self.inputs {
+            let _ = write!(t, "DCL IN[{i}]");
+            if !sem.is_empty() {
+                let _ = write!(t, ", {sem}");
+            }
+            if let Some(ip) = interp {
+                let _ = write!(t, ", {ip}");
+            }
+            t.push('\n');
+        }
+        for (i, sem) in &self.outputs {
+            let _ = writeln!(t, "DCL OUT[{i}], {sem}");
+        }
+        let mut samps = self.samplers.clone();
+        samps.sort_unstable();
+        samps.dedup();
+        for s in samps {
+            let _ = writeln!(t, "DCL SAMP[{s}]");
+        }
+        if self.consts > 0 {
+            let _ = writeln!(t, "DCL CONST[0..{}]", self.consts - 1);
+        }
+        if self.next_temp > 0 {
+            let _ = writeln!(t, "DCL TEMP[0..{}]", self.next_temp - 1);
+        }
+        for imm in &self.imms {
+            let vals: Vec<String> = imm
+                .iter()
+                .map(|&b| microcode::tgsi::text::number::format_f32(b))
+                .collect();
+            let _ = writeln!(t, "IMM FLT32 {{ {} }}", vals.join(", "));
+        }
+        let mut depth = 0usize;
+        for (n, inst) in self.insts.iter().enumerate() {
+            if matches!(inst.op, Opcode::Else | Opcode::EndIf | Opcode::EndLoop) {
+                depth = depth.saturating_sub(1);
+            }
+            let _ = write!(t, "{n:3}: {}", "  ".repeat(depth));
+            t.push_str(inst.op.info().mnemonic);
+            if inst.sat {
+                t.push_str("_SAT");
+            }
+            let mut ops = Vec::new();
+            if let Some((d, mask)) = inst.dst {
+                let mut s = reg_name(d);
+                if mask != 0xF {
+                    s.push('.');
+                    for c in mask_iter(mask) {
+                        s.push(b"xyzw"[c] as char);
+                    }
+                }
+                ops.push(s);
+            }
+            for s in &inst.src {
+                ops.push(src_text(s));
+            }
+            if !ops.is_empty() {
+                t.push(' ');
+                t.push_str(&ops.join(", "));
+            }
+            if let Some(target) = inst.target {
+                let _ = write!(t, ", {target}");
+            }
+            t.push('\n');
+            if matches!(inst.op, Opcode::If | Opcode::Else | Opcode::BgnLoop) {
+                depth += 1;
+            }
+        }
+        t
+    }
+}
+
+fn reg_name(r: Reg) -> String {
+    let f = match r.file {
+        RegFile::Temp => "TEMP",
+        RegFile::In => "IN",
+        RegFile::Out => "OUT",
+        RegFile::Const => "CONST",
+        RegFile::Imm => "IMM",
+        RegFile::Samp => "SAMP",
+    };
+    format!("{f}[{}]", r.index)
+}
+
+fn src_text(s: &Src) -> String {
+    let mut r = reg_name(s.reg);
+    if s.reg.file != RegFile::Samp {
+        r.push('.');
+        for c in s.swz {
+            r.push(b"xyzw"[c as usize] as char);
+        }
+    }
+    match (s.neg, s.abs) {
+        (false, false) => r,
+        (true, false) => format!("-{r}"),
+        (false, true) => format!("|{r}|"),
+        (true, true) => format!("-|{r}|"),
+    }
+}
