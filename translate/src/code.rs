@@ -206,12 +206,150 @@ impl Code {
         loop {
             let before = self.insts.len();
             self.coalesce();
+            self.propagate_read_only();
             self.remove_dead();
             if self.insts.len() == before {
                 break;
             }
         }
         self.allocate();
+        self.remove_self_moves();
+        self.compact_immediates();
+    }
+
+    /// Replaces reads of a temporary written once, at the top level, by a MOV from a read-only
+    /// register (IN, CONST, IMM) with reads of that register.
+    fn propagate_read_only(&mut self) -> bool {
+        let mut depth = 0usize;
+        let mut changed = false;
+        let mut i = 0;
+        while i < self.insts.len() {
+            let inst = &self.insts[i];
+            if matches!(inst.op, Opcode::EndIf | Opcode::EndLoop) {
+                depth = depth.saturating_sub(1);
+            }
+            let top = depth == 0;
+            if matches!(inst.op, Opcode::If | Opcode::BgnLoop) {
+                depth += 1;
+            }
+            if !top || inst.op != Opcode::Mov || inst.sat {
+                i += 1;
+                continue;
+            }
+            let Some((t, mask)) = inst.dst else {
+                i += 1;
+                continue;
+            };
+            let s = inst.src[0];
+            if t.file != RegFile::Temp
+                || !matches!(s.reg.file, RegFile::In | RegFile::Const | RegFile::Imm)
+            {
+                i += 1;
+                continue;
+            }
+            let single = self
+                .insts
+                .iter()
+                .enumerate()
+                .all(|(k, x)| k == i || x.dst.map(|d| d.0) != Some(t));
+            let uses_ok = self.insts.iter().enumerate().all(|(k, x)| {
+                let m = x.dst.map(|d| d.1).unwrap_or(0xF);
+                x.src.iter().zip(src_reads(x, m)).all(|(y, reads)| {
+                    y.reg != t || (k > i && reads & !mask == 0)
+                })
+            });
+            if !single || !uses_ok {
+                i += 1;
+                continue;
+            }
+            for x in &mut self.insts[i + 1..] {
+                for y in &mut x.src {
+                    if y.reg == t {
+                        let mut swz = [0u8; 4];
+                        for c in 0..4 {
+                            swz[c] = s.swz[y.swz[c] as usize];
+                        }
+                        *y = Src {
+                            reg: s.reg,
+                            swz,
+                            abs: y.abs || s.abs,
+                            neg: if y.abs { y.neg } else { y.neg ^ s.neg },
+                        };
+                    }
+                }
+            }
+            self.insts.remove(i);
+            changed = true;
+        }
+        changed
+    }
+
+    /// `MOV R.m, R` with the identity swizzle on `m` (what allocation can leave) does nothing.
+    fn remove_self_moves(&mut self) {
+        self.insts.retain(|x| {
+            !(x.op == Opcode::Mov
+                && !x.sat
+                && x.dst.is_some_and(|(d, m)| {
+                    let s = x.src[0];
+                    d == s.reg && !s.neg && !s.abs && mask_iter(m).all(|c| s.swz[c] as usize == c)
+                }))
+        });
+    }
+
+    /// Drops immediate values no instruction reads and renumbers what is left.
+    fn compact_immediates(&mut self) {
+        let mut used: Vec<Vec<u32>> = Vec::new();
+        let mut remap: HashMap<(u32, u8), (u32, u8)> = HashMap::new();
+        let old = std::mem::take(&mut self.imms);
+        // Group per old register: an instruction's operand must stay inside one register.
+        for (oi, imm) in old.iter().enumerate() {
+            let mut comps: Vec<u8> = Vec::new();
+            for x in &self.insts {
+                let m = x.dst.map(|d| d.1).unwrap_or(0xF);
+                for (y, reads) in x.src.iter().zip(src_reads(x, m)) {
+                    if y.reg.file == RegFile::Imm && y.reg.index == oi as u32 {
+                        for c in mask_iter(reads) {
+                            if !comps.contains(&(c as u8)) {
+                                comps.push(c as u8);
+                            }
+                        }
+                    }
+                }
+            }
+            if comps.is_empty() {
+                continue;
+            }
+            comps.sort_unstable();
+            let ni = used.len() as u32;
+            used.push(comps.iter().map(|&c| imm[c as usize]).collect());
+            for (k, &c) in comps.iter().enumerate() {
+                remap.insert((oi as u32, c), (ni, k as u8));
+            }
+        }
+        for x in &mut self.insts {
+            let m = x.dst.map(|d| d.1).unwrap_or(0xF);
+            let reads = src_reads(x, m);
+            for (y, r) in x.src.iter_mut().zip(reads) {
+                if y.reg.file != RegFile::Imm {
+                    continue;
+                }
+                let oi = y.reg.index;
+                let mut ni = None;
+                for c in 0..4 {
+                    if let Some(&(n, k)) = remap.get(&(oi, y.swz[c])) {
+                        ni = Some(n);
+                        y.swz[c] = k;
+                    } else if r & (1 << y.swz[c]) == 0 {
+                        // An unread component: point it at one that exists.
+                        y.swz[c] = 0;
+                    }
+                }
+                if let Some(n) = ni {
+                    y.reg.index = n;
+                }
+            }
+        }
+        self.imms = used;
     }
 
     /// Successors of each instruction (index `len` is the exit).
@@ -617,10 +755,14 @@ fn reg_name(r: Reg) -> String {
 
 fn src_text(s: &Src) -> String {
     let mut r = reg_name(s.reg);
-    if s.reg.file != RegFile::Samp {
+    if s.reg.file != RegFile::Samp && s.swz != [0, 1, 2, 3] {
         r.push('.');
-        for c in s.swz {
-            r.push(b"xyzw"[c as usize] as char);
+        if s.swz.iter().all(|&c| c == s.swz[0]) {
+            r.push(b"xyzw"[s.swz[0] as usize] as char);
+        } else {
+            for c in s.swz {
+                r.push(b"xyzw"[c as usize] as char);
+            }
         }
     }
     match (s.neg, s.abs) {

@@ -1208,6 +1208,21 @@ impl<'a> Lower<'a> {
                         size: n,
                     },
                     UnaryOperator::LogicalNot => {
+                        // The negation of a comparison is the opposite comparison.
+                        if let Expression::Binary { op, left, right } = fun.expressions[*expr] {
+                            let inverse = match op {
+                                BinaryOperator::Less => Some(BinaryOperator::GreaterEqual),
+                                BinaryOperator::LessEqual => Some(BinaryOperator::Greater),
+                                BinaryOperator::Greater => Some(BinaryOperator::LessEqual),
+                                BinaryOperator::GreaterEqual => Some(BinaryOperator::Less),
+                                BinaryOperator::Equal => Some(BinaryOperator::NotEqual),
+                                BinaryOperator::NotEqual => Some(BinaryOperator::Equal),
+                                _ => None,
+                            };
+                            if let Some(inv) = inverse {
+                                return self.binary(inv, left, right, span);
+                            }
+                        }
                         let z = self.imm_s(0.0);
                         self.alu(Opcode::Seq, n, vec![s, z])
                     }
