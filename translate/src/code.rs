@@ -116,6 +116,17 @@ fn src_reads(inst: &Inst, mask: u8) -> Vec<u8> {
         .collect()
 }
 
+/// Liveness keys of outputs: the OUT index with this bit set (temporaries are plain indices).
+const OUT_KEY: u32 = 1 << 31;
+
+fn live_key(r: Reg) -> Option<u32> {
+    match r.file {
+        RegFile::Temp => Some(r.index),
+        RegFile::Out => Some(OUT_KEY | r.index),
+        _ => None,
+    }
+}
+
 fn is_flow(op: Opcode) -> bool {
     matches!(op.info().kind, Kind::Flow(_))
 }
@@ -416,11 +427,15 @@ impl Code {
         succ
     }
 
-    /// Live temporaries (per component mask) at the entry of each instruction.
+    /// Live temporaries and outputs (per component mask) at the entry of each instruction; an
+    /// output is keyed `OUT_KEY | index`, and every output is live at the exit.
     fn liveness(&self) -> Vec<HashMap<u32, u8>> {
         let n = self.insts.len();
         let succ = self.successors();
         let mut live_in: Vec<HashMap<u32, u8>> = vec![HashMap::new(); n + 1];
+        for &o in self.outputs.keys() {
+            live_in[n].insert(OUT_KEY | o, 0xF);
+        }
         loop {
             let mut changed = false;
             for i in (0..n).rev() {
@@ -432,11 +447,11 @@ impl Code {
                 }
                 let inst = &self.insts[i];
                 if let Some((d, mask)) = inst.dst {
-                    if d.file == RegFile::Temp {
-                        if let Some(m) = out.get_mut(&d.index) {
+                    if let Some(key) = live_key(d) {
+                        if let Some(m) = out.get_mut(&key) {
                             *m &= !mask;
                             if *m == 0 {
-                                out.remove(&d.index);
+                                out.remove(&key);
                             }
                         }
                     }
@@ -481,10 +496,10 @@ impl Code {
         let mut keep = vec![true; self.insts.len()];
         for (i, inst) in self.insts.iter_mut().enumerate() {
             if let Some((d, mask)) = &mut inst.dst {
-                if d.file != RegFile::Temp {
+                let Some(key) = live_key(*d) else {
                     continue;
-                }
-                let live = live_out[i].get(&d.index).copied().unwrap_or(0) & *mask;
+                };
+                let live = live_out[i].get(&key).copied().unwrap_or(0) & *mask;
                 if live == 0 {
                     keep[i] = false;
                 } else if matches!(
@@ -610,7 +625,11 @@ impl Code {
         let mut interfere = vec![std::collections::BTreeSet::new(); n];
         let mut used = vec![false; n];
         for (i, inst) in self.insts.iter().enumerate() {
-            let mut live: Vec<u32> = live_out[i].keys().copied().collect();
+            let mut live: Vec<u32> = live_out[i]
+                .keys()
+                .copied()
+                .filter(|k| k & OUT_KEY == 0)
+                .collect();
             if let Some((d, _)) = inst.dst {
                 if d.file == RegFile::Temp {
                     used[d.index as usize] = true;

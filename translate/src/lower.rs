@@ -950,8 +950,10 @@ impl<'a> Lower<'a> {
         }
     }
 
+    /// A vector or scalar operand; a scalar reads its one component in all four.
     fn vec(&mut self, h: Handle<Expression>) -> Result<(Src, usize), TranslateError> {
         match self.expr(h)? {
+            Value::V { src, size: 1 } => Ok((src.comp(0), 1)),
             Value::V { src, size } => Ok((src, size)),
             _ => Err(err(Construct::Other("a non-vector operand".into()), self.span_of(h))),
         }
@@ -965,10 +967,12 @@ impl<'a> Lower<'a> {
         }
         let r = self.code.temp();
         self.code.push(op, Some((r, (1u8 << size) - 1)), src);
-        Value::V {
-            src: Src::reg(r),
-            size,
-        }
+        let src = if size == 1 {
+            Src::reg(r).comp(0)
+        } else {
+            Src::reg(r)
+        };
+        Value::V { src, size }
     }
 
     fn fold(&mut self, op: Opcode, size: usize, src: &[Src]) -> Option<Value> {
