@@ -752,7 +752,13 @@ impl<'a> Lower<'a> {
                 accept,
                 reject,
             } => {
-                let c = self.scalar(*condition)?;
+                // `if (c) {} else { ... }` (what a for loop's test becomes) is `if (!c) { ... }`.
+                let (accept, reject, c) = if accept.is_empty() && !reject.is_empty() {
+                    let (s, _) = Self::v(self.not(*condition)?);
+                    (reject, accept, s)
+                } else {
+                    (accept, reject, self.scalar(*condition)?)
+                };
                 // `if (c) { discard; }` is one conditional KIL.
                 if reject.is_empty() && accept.len() == 1 {
                     if let Some(Statement::Kill) = accept.iter().next() {
@@ -1211,25 +1217,7 @@ impl<'a> Lower<'a> {
                         },
                         size: n,
                     },
-                    UnaryOperator::LogicalNot => {
-                        // The negation of a comparison is the opposite comparison.
-                        if let Expression::Binary { op, left, right } = fun.expressions[*expr] {
-                            let inverse = match op {
-                                BinaryOperator::Less => Some(BinaryOperator::GreaterEqual),
-                                BinaryOperator::LessEqual => Some(BinaryOperator::Greater),
-                                BinaryOperator::Greater => Some(BinaryOperator::LessEqual),
-                                BinaryOperator::GreaterEqual => Some(BinaryOperator::Less),
-                                BinaryOperator::Equal => Some(BinaryOperator::NotEqual),
-                                BinaryOperator::NotEqual => Some(BinaryOperator::Equal),
-                                _ => None,
-                            };
-                            if let Some(inv) = inverse {
-                                return self.binary(inv, left, right, span);
-                            }
-                        }
-                        let z = self.imm_s(0.0);
-                        self.alu(Opcode::Seq, n, vec![s, z])
-                    }
+                    UnaryOperator::LogicalNot => self.not(*expr)?,
                     UnaryOperator::BitwiseNot => {
                         return Err(err(Construct::Other("bitwise not".into()), span))
                     }
@@ -1323,6 +1311,29 @@ impl<'a> Lower<'a> {
             }
             other => return Err(err(Construct::Expression(expression_name(other)), span)),
         })
+    }
+
+    /// The negation of a boolean expression; of a comparison, the opposite comparison.
+    fn not(&mut self, h: Handle<Expression>) -> Result<Value, TranslateError> {
+        let fun = self.frame().fun;
+        let span = self.span_of(h);
+        if let Expression::Binary { op, left, right } = fun.expressions[h] {
+            let inverse = match op {
+                BinaryOperator::Less => Some(BinaryOperator::GreaterEqual),
+                BinaryOperator::LessEqual => Some(BinaryOperator::Greater),
+                BinaryOperator::Greater => Some(BinaryOperator::LessEqual),
+                BinaryOperator::GreaterEqual => Some(BinaryOperator::Less),
+                BinaryOperator::Equal => Some(BinaryOperator::NotEqual),
+                BinaryOperator::NotEqual => Some(BinaryOperator::Equal),
+                _ => None,
+            };
+            if let Some(inv) = inverse {
+                return self.binary(inv, left, right, span);
+            }
+        }
+        let (s, n) = self.vec(h)?;
+        let z = self.imm_s(0.0);
+        Ok(self.alu(Opcode::Seq, n, vec![s, z]))
     }
 
     fn const_index(&mut self, index: Handle<Expression>) -> Option<usize> {
