@@ -161,6 +161,16 @@ pub enum TranslateError {
     },
 }
 
+/// naga's message, starting with the file name when naga had no place to render.
+fn named(file: &str, message: String) -> String {
+    let message = message.trim_end().to_string();
+    if message.contains(file) {
+        message
+    } else {
+        format!("{file}: {message}")
+    }
+}
+
 fn position(file: &str, location: Option<(u32, u32)>) -> String {
     match location {
         Some((l, c)) => format!("{file}:{l}:{c}"),
@@ -233,7 +243,10 @@ fn translate_inner(
     let module = match language {
         Language::Wgsl => naga::front::wgsl::parse_str(text.as_deref().unwrap_or(""))
             .map_err(|e| {
-                TranslateError::Parse(e.emit_to_string_with_path(text.as_deref().unwrap_or(""), file))
+                TranslateError::Parse(named(
+                    file,
+                    e.emit_to_string_with_path(text.as_deref().unwrap_or(""), file),
+                ))
             })?,
         Language::Glsl(stage) => {
             let st = match stage {
@@ -243,7 +256,7 @@ fn translate_inner(
             let src = text.as_deref().unwrap_or("");
             naga::front::glsl::Frontend::default()
                 .parse(&naga::front::glsl::Options::from(st), src)
-                .map_err(|e| TranslateError::Parse(e.emit_to_string_with_path(src, file)))?
+                .map_err(|e| TranslateError::Parse(named(file, e.emit_to_string_with_path(src, file))))?
         }
         Language::SpirV => {
             if bytes.len() % 4 != 0 {
@@ -265,7 +278,7 @@ fn translate_inner(
     )
     .validate(&module)
     .map_err(|e| match &text {
-        Some(src) => TranslateError::Invalid(e.emit_to_string_with_path(src, file)),
+        Some(src) => TranslateError::Invalid(named(file, e.emit_to_string_with_path(src, file))),
         None => TranslateError::Invalid(format!("{file}: {}", e.as_inner())),
     })?;
 
