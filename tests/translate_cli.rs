@@ -47,7 +47,14 @@ fn twin(name: &str, extra: &[&str]) {
     for ext in ["tgsi", "wgsl"] {
         let out = scratch(&format!("{name}-{ext}.png"));
         let file = example(&format!("{name}.{ext}"));
-        let mut args = vec!["render", &file, "-o", out.to_str().unwrap(), "--size", "32x32"];
+        let mut args = vec![
+            "render",
+            &file,
+            "-o",
+            out.to_str().unwrap(),
+            "--size",
+            "32x32",
+        ];
         args.extend_from_slice(extra);
         let (ok, _, _, err) = tgsi_core(&args);
         assert!(ok, "{name}.{ext}: {err}");
@@ -94,7 +101,10 @@ fn translate_writes_a_program_the_other_commands_read() {
         out.to_str().unwrap(),
     ]);
     assert!(ok, "{err}");
-    assert!(err.contains("TGSI instructions") && err.contains("core instructions"), "{err}");
+    assert!(
+        err.contains("TGSI instructions") && err.contains("core instructions"),
+        "{err}"
+    );
     let text = std::fs::read_to_string(&out).unwrap();
     assert!(text.starts_with("FRAG\n"), "{text}");
     assert!(text.contains("DCL IN[0], GENERIC[0]"), "{text}");
@@ -150,7 +160,8 @@ fn unsupported_constructs_are_named_with_file_line_and_column() {
     )
     .unwrap();
     let o = scratch("atan.tgsi");
-    let (ok, code, _, err) = tgsi_core(&["translate", f.to_str().unwrap(), "-o", o.to_str().unwrap()]);
+    let (ok, code, _, err) =
+        tgsi_core(&["translate", f.to_str().unwrap(), "-o", o.to_str().unwrap()]);
     assert!(!ok && code == Some(1), "{err}");
     let want = format!("{}:3:13: unsupported built-in function Atan", f.display());
     assert!(err.contains(&want), "{err}");
@@ -160,15 +171,26 @@ fn unsupported_constructs_are_named_with_file_line_and_column() {
 #[test]
 fn syntax_and_validation_errors_come_from_naga_with_the_place() {
     let f = scratch("bad.wgsl");
-    std::fs::write(&f, "@fragment\nfn main() -> @location(0) vec4<f32> {\n  return vec4<f32>(1.0, 2.0;\n}\n").unwrap();
+    std::fs::write(
+        &f,
+        "@fragment\nfn main() -> @location(0) vec4<f32> {\n  return vec4<f32>(1.0, 2.0;\n}\n",
+    )
+    .unwrap();
     let (ok, code, _, err) = tgsi_core(&["check", f.to_str().unwrap()]);
     assert!(!ok && code == Some(1), "{err}");
     assert!(err.contains(&format!("{}:3:", f.display())), "{err}");
     let g = scratch("bad.frag");
-    std::fs::write(&g, "#version 450\nvoid main() { float x = undefined_name; }\n").unwrap();
+    std::fs::write(
+        &g,
+        "#version 450\nvoid main() { float x = undefined_name; }\n",
+    )
+    .unwrap();
     let (ok, code, _, err) = tgsi_core(&["check", g.to_str().unwrap()]);
     assert!(!ok && code == Some(1), "{err}");
-    assert!(err.contains("undefined_name") && err.contains(":2:"), "{err}");
+    assert!(
+        err.contains("undefined_name") && err.contains(":2:"),
+        "{err}"
+    );
 }
 
 #[test]
@@ -201,11 +223,27 @@ fn entry_points_are_chosen_by_name() {
     let path = f.to_str().unwrap();
     let o = scratch("two.tgsi");
     let (ok, _, _, err) = tgsi_core(&["translate", path, "-o", o.to_str().unwrap()]);
-    assert!(!ok && err.contains("--entry") && err.contains("green"), "{err}");
-    let (ok, _, _, err) = tgsi_core(&["translate", path, "-o", o.to_str().unwrap(), "--entry", "blue"]);
+    assert!(
+        !ok && err.contains("--entry") && err.contains("green"),
+        "{err}"
+    );
+    let (ok, _, _, err) = tgsi_core(&[
+        "translate",
+        path,
+        "-o",
+        o.to_str().unwrap(),
+        "--entry",
+        "blue",
+    ]);
     assert!(!ok && err.contains("\"blue\""), "{err}");
-    let (ok, _, _, err) =
-        tgsi_core(&["translate", path, "-o", o.to_str().unwrap(), "--entry", "green"]);
+    let (ok, _, _, err) = tgsi_core(&[
+        "translate",
+        path,
+        "-o",
+        o.to_str().unwrap(),
+        "--entry",
+        "green",
+    ]);
     assert!(ok, "{err}");
     let (ok, _, stdout, err) = tgsi_core(&["run", o.to_str().unwrap()]);
     assert!(ok, "{err}");
@@ -213,9 +251,19 @@ fn entry_points_are_chosen_by_name() {
         stdout.contains("[00000000 3f800000 00000000 3f800000]"),
         "{stdout}"
     );
-    let (ok, _, _, err) = tgsi_core(&["translate", path, "-o", o.to_str().unwrap(), "--entry", "vs"]);
+    let (ok, _, _, err) = tgsi_core(&[
+        "translate",
+        path,
+        "-o",
+        o.to_str().unwrap(),
+        "--entry",
+        "vs",
+    ]);
     assert!(ok, "{err}");
     let text = std::fs::read_to_string(&o).unwrap();
-    assert!(text.starts_with("VERT\n") && text.contains("DCL OUT[0], POSITION"), "{text}");
+    assert!(
+        text.starts_with("VERT\n") && text.contains("DCL OUT[0], POSITION"),
+        "{text}"
+    );
     assert!(text.contains("MUL OUT[0], IN[0], IMM[0].x"), "{text}");
 }

@@ -167,16 +167,17 @@ impl Code {
     pub fn imm(&mut self, values: &[u32]) -> Src {
         let mut slot = None;
         for (i, imm) in self.imms.iter_mut().enumerate() {
-            let missing: Vec<u32> = values
-                .iter()
-                .copied()
-                .filter(|v| !imm.contains(v))
-                .fold(Vec::new(), |mut m, v| {
-                    if !m.contains(&v) {
-                        m.push(v);
-                    }
-                    m
-                });
+            let missing: Vec<u32> =
+                values
+                    .iter()
+                    .copied()
+                    .filter(|v| !imm.contains(v))
+                    .fold(Vec::new(), |mut m, v| {
+                        if !m.contains(&v) {
+                            m.push(v);
+                        }
+                        m
+                    });
             if imm.len() + missing.len() <= 4 {
                 imm.extend(missing);
                 slot = Some(i);
@@ -266,9 +267,10 @@ impl Code {
                 .all(|(k, x)| k == i || x.dst.map(|d| d.0) != Some(t));
             let uses_ok = self.insts.iter().enumerate().all(|(k, x)| {
                 let m = x.dst.map(|d| d.1).unwrap_or(0xF);
-                x.src.iter().zip(src_reads(x, m)).all(|(y, reads)| {
-                    y.reg != t || (k > i && reads & !mask == 0)
-                })
+                x.src
+                    .iter()
+                    .zip(src_reads(x, m))
+                    .all(|(y, reads)| y.reg != t || (k > i && reads & !mask == 0))
             });
             if !single || !uses_ok {
                 i += 1;
@@ -277,10 +279,7 @@ impl Code {
             for x in &mut self.insts[i + 1..] {
                 for y in &mut x.src {
                     if y.reg == t {
-                        let mut swz = [0u8; 4];
-                        for c in 0..4 {
-                            swz[c] = s.swz[y.swz[c] as usize];
-                        }
+                        let swz = y.swz.map(|c| s.swz[c as usize]);
                         *y = Src {
                             reg: s.reg,
                             swz,
@@ -501,10 +500,7 @@ impl Code {
         }
         for (i, inst) in self.insts.iter().enumerate() {
             succ[i] = match inst.op {
-                Opcode::If => vec![
-                    i + 1,
-                    else_of.get(&i).map(|e| e + 1).unwrap_or(end_of[&i]),
-                ],
+                Opcode::If => vec![i + 1, else_of.get(&i).map(|e| e + 1).unwrap_or(end_of[&i])],
                 Opcode::Else => vec![end_of[&i]],
                 Opcode::EndLoop => vec![loop_end[&i] + 1],
                 Opcode::Brk => vec![loop_end[&loop_of[i].unwrap()] + 1],
@@ -598,8 +594,10 @@ impl Code {
                 } else if matches!(
                     inst.op.info().output,
                     OutputMode::ComponentWise | OutputMode::Replicated
-                ) || matches!(inst.op, Opcode::Tex | Opcode::Txb | Opcode::Txl | Opcode::Txd)
-                {
+                ) || matches!(
+                    inst.op,
+                    Opcode::Tex | Opcode::Txb | Opcode::Txl | Opcode::Txd
+                ) {
                     *mask = live;
                 }
             }
@@ -652,7 +650,8 @@ impl Code {
             if is_flow(inst.op) || inst.op.info().kind == Kind::Kill {
                 return None;
             }
-            if inst.dst.map(|x| x.0) == Some(dst) || (k > 0 && inst.src.iter().any(|x| x.reg == dst))
+            if inst.dst.map(|x| x.0) == Some(dst)
+                || (k > 0 && inst.src.iter().any(|x| x.reg == dst))
             {
                 return None;
             }

@@ -241,13 +241,14 @@ fn translate_inner(
         ),
     };
     let module = match language {
-        Language::Wgsl => naga::front::wgsl::parse_str(text.as_deref().unwrap_or(""))
-            .map_err(|e| {
+        Language::Wgsl => {
+            naga::front::wgsl::parse_str(text.as_deref().unwrap_or("")).map_err(|e| {
                 TranslateError::Parse(named(
                     file,
                     e.emit_to_string_with_path(text.as_deref().unwrap_or(""), file),
                 ))
-            })?,
+            })?
+        }
         Language::Glsl(stage) => {
             let st = match stage {
                 Stage::Vertex => ShaderStage::Vertex,
@@ -256,10 +257,12 @@ fn translate_inner(
             let src = text.as_deref().unwrap_or("");
             naga::front::glsl::Frontend::default()
                 .parse(&naga::front::glsl::Options::from(st), src)
-                .map_err(|e| TranslateError::Parse(named(file, e.emit_to_string_with_path(src, file))))?
+                .map_err(|e| {
+                    TranslateError::Parse(named(file, e.emit_to_string_with_path(src, file)))
+                })?
         }
         Language::SpirV => {
-            if bytes.len() % 4 != 0 {
+            if !bytes.len().is_multiple_of(4) {
                 return Err(TranslateError::Bytes {
                     file: file.to_string(),
                     problem: format!(
@@ -335,13 +338,10 @@ fn translate_inner(
             construct, span, ..
         } => TranslateError::Unsupported {
             file: file.to_string(),
-            location: text
-                .as_deref()
-                .filter(|_| span.is_defined())
-                .map(|src| {
-                    let l = span.location(src);
-                    (l.line_number, l.line_position)
-                }),
+            location: text.as_deref().filter(|_| span.is_defined()).map(|src| {
+                let l = span.location(src);
+                (l.line_number, l.line_position)
+            }),
             construct,
             span,
         },

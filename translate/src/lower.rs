@@ -21,7 +21,10 @@ pub enum Value {
     /// Struct members, array elements or matrix columns.
     Agg(Vec<Value>),
     /// A pointer: the storage (a tree of `V` over whole registers) and an optional component.
-    Ptr { storage: Box<Value>, comp: Option<usize> },
+    Ptr {
+        storage: Box<Value>,
+        comp: Option<usize>,
+    },
     /// A texture: its SAMP index and TGSI target.
     Image { samp: u32, target: &'static str },
     /// A sampler (textures carry the SAMP index).
@@ -92,11 +95,7 @@ fn err(construct: Construct, span: Span) -> TranslateError {
 }
 
 impl<'a> Lower<'a> {
-    pub fn new(
-        module: &'a Module,
-        info: &'a naga::valid::ModuleInfo,
-        stage: ShaderStage,
-    ) -> Self {
+    pub fn new(module: &'a Module, info: &'a naga::valid::ModuleInfo, stage: ShaderStage) -> Self {
         Lower {
             module,
             info,
@@ -245,12 +244,10 @@ impl<'a> Lower<'a> {
             match st {
                 Statement::Store { pointer, .. } => {
                     let mut h = *pointer;
-                    loop {
-                        match self.frame().fun.expressions[h] {
-                            Expression::AccessIndex { base, .. }
-                            | Expression::Access { base, .. } => h = base,
-                            _ => break,
-                        }
+                    while let Expression::AccessIndex { base, .. }
+                    | Expression::Access { base, .. } = self.frame().fun.expressions[h]
+                    {
+                        h = base;
                     }
                     let mut regs = Vec::new();
                     match self.frame().fun.expressions[h] {
@@ -382,9 +379,7 @@ impl<'a> Lower<'a> {
         for (h, g) in m.global_variables.iter() {
             match g.space {
                 AddressSpace::Handle => {
-                    if !self.globals.contains_key(&h) {
-                        self.globals.insert(h, Value::Sampler);
-                    }
+                    self.globals.entry(h).or_insert(Value::Sampler);
                 }
                 AddressSpace::Private => {
                     let st = self.storage(g.ty, m.global_variables.get_span(h))?;
@@ -471,7 +466,10 @@ impl<'a> Lower<'a> {
         match binding {
             None => {
                 let TypeInner::Struct { members, .. } = self.ty(ty) else {
-                    return Err(err(Construct::Other("an entry input without binding".into()), span));
+                    return Err(err(
+                        Construct::Other("an entry input without binding".into()),
+                        span,
+                    ));
                 };
                 let mut v = Vec::new();
                 for m in members {
@@ -559,7 +557,10 @@ impl<'a> Lower<'a> {
         match binding {
             None => {
                 let TypeInner::Struct { members, .. } = self.ty(ty) else {
-                    return Err(err(Construct::Other("an entry result without binding".into()), span));
+                    return Err(err(
+                        Construct::Other("an entry result without binding".into()),
+                        span,
+                    ));
                 };
                 for m in members {
                     self.output(m.ty, m.binding.as_ref(), next, regs)?;
@@ -659,7 +660,11 @@ impl<'a> Lower<'a> {
     }
 
     /// A module-level constant expression (`global` true) as a value of immediates.
-    fn const_value(&mut self, e: Handle<Expression>, _global: bool) -> Result<Value, TranslateError> {
+    fn const_value(
+        &mut self,
+        e: Handle<Expression>,
+        _global: bool,
+    ) -> Result<Value, TranslateError> {
         let flat = self.const_flat(e)?;
         let ty = &self.info[e];
         let inner = ty.inner_with(&self.module.types);
@@ -711,7 +716,12 @@ impl<'a> Lower<'a> {
                 let x = self.const_flat(*value)?;
                 vec![x[0]; *size as usize]
             }
-            _ => return Err(err(Construct::Other("this constant expression".into()), span)),
+            _ => {
+                return Err(err(
+                    Construct::Other("this constant expression".into()),
+                    span,
+                ))
+            }
         })
     }
 
@@ -789,8 +799,7 @@ impl<'a> Lower<'a> {
                 self.detach(&w);
                 self.code.push(Opcode::BgnLoop, None, vec![]);
                 self.frames.last_mut().unwrap().loop_depth += 1;
-                self.loops
-                    .push((continuing, *break_if, self.frames.len()));
+                self.loops.push((continuing, *break_if, self.frames.len()));
                 self.block(body, false)?;
                 self.continuing()?;
                 self.loops.pop();
@@ -826,7 +835,8 @@ impl<'a> Lower<'a> {
                             };
                             let src = if vs == 1 { src.comp(0) } else { src };
                             if *size == FRAG_DEPTH {
-                                self.code.push(Opcode::Mov, Some((*reg, 4)), vec![src.comp(0)]);
+                                self.code
+                                    .push(Opcode::Mov, Some((*reg, 4)), vec![src.comp(0)]);
                             } else {
                                 let mask = (1u8 << size) - 1;
                                 self.code.push(Opcode::Mov, Some((*reg, mask)), vec![src]);
@@ -862,7 +872,10 @@ impl<'a> Lower<'a> {
                 let p = self.expr(*pointer)?;
                 let v = self.expr(*value)?;
                 let Value::Ptr { storage, comp } = p else {
-                    return Err(err(Construct::Other("a store through this pointer".into()), span));
+                    return Err(err(
+                        Construct::Other("a store through this pointer".into()),
+                        span,
+                    ));
                 };
                 let mut regs = Vec::new();
                 storage.regs(&mut regs);
@@ -952,7 +965,10 @@ impl<'a> Lower<'a> {
     fn scalar(&mut self, h: Handle<Expression>) -> Result<Src, TranslateError> {
         match self.expr(h)? {
             Value::V { src, .. } => Ok(src),
-            _ => Err(err(Construct::Other("a non-vector operand".into()), self.span_of(h))),
+            _ => Err(err(
+                Construct::Other("a non-vector operand".into()),
+                self.span_of(h),
+            )),
         }
     }
 
@@ -961,7 +977,10 @@ impl<'a> Lower<'a> {
         match self.expr(h)? {
             Value::V { src, size: 1 } => Ok((src.comp(0), 1)),
             Value::V { src, size } => Ok((src, size)),
-            _ => Err(err(Construct::Other("a non-vector operand".into()), self.span_of(h))),
+            _ => Err(err(
+                Construct::Other("a non-vector operand".into()),
+                self.span_of(h),
+            )),
         }
     }
 
@@ -1085,7 +1104,10 @@ impl<'a> Lower<'a> {
             }
             Expression::Access { base, index } => {
                 let idx = self.const_index(*index).ok_or_else(|| {
-                    err(Construct::Other("indexing with a non-constant index".into()), span)
+                    err(
+                        Construct::Other("indexing with a non-constant index".into()),
+                        span,
+                    )
                 })?;
                 self.access(*base, idx, span)?
             }
@@ -1115,9 +1137,10 @@ impl<'a> Lower<'a> {
             }
             Expression::FunctionArgument(i) => self.frame().args[*i as usize].clone(),
             Expression::GlobalVariable(g) => {
-                let v = self.globals.get(g).cloned().ok_or_else(|| {
-                    err(Construct::Other("this global variable".into()), span)
-                })?;
+                let v =
+                    self.globals.get(g).cloned().ok_or_else(|| {
+                        err(Construct::Other("this global variable".into()), span)
+                    })?;
                 match v {
                     Value::Image { .. } | Value::Sampler => v,
                     other => Value::Ptr {
@@ -1154,9 +1177,15 @@ impl<'a> Lower<'a> {
                 depth_ref,
                 ..
             } => {
-                if gather.is_some() || array_index.is_some() || offset.is_some() || depth_ref.is_some()
+                if gather.is_some()
+                    || array_index.is_some()
+                    || offset.is_some()
+                    || depth_ref.is_some()
                 {
-                    return Err(err(Construct::Other("this texture sampling form".into()), span));
+                    return Err(err(
+                        Construct::Other("this texture sampling form".into()),
+                        span,
+                    ));
                 }
                 let Value::Image { samp, target } = self.expr(*image)? else {
                     return Err(err(Construct::Other("this texture".into()), span));
@@ -1170,7 +1199,9 @@ impl<'a> Lower<'a> {
                 let r = self.code.temp();
                 let (op, src) = match level {
                     naga::SampleLevel::Auto => (Opcode::Tex, vec![coord, sreg]),
-                    naga::SampleLevel::Zero | naga::SampleLevel::Exact(_) | naga::SampleLevel::Bias(_) => {
+                    naga::SampleLevel::Zero
+                    | naga::SampleLevel::Exact(_)
+                    | naga::SampleLevel::Bias(_) => {
                         let lod = match level {
                             naga::SampleLevel::Exact(x) | naga::SampleLevel::Bias(x) => {
                                 self.scalar(*x)?.comp(0)
@@ -1210,11 +1241,7 @@ impl<'a> Lower<'a> {
                 let (s, n) = self.vec(*expr)?;
                 match op {
                     UnaryOperator::Negate => Value::V {
-                        src: if s.abs {
-                            s.negated()
-                        } else {
-                            s.negated()
-                        },
+                        src: s.negated(),
                         size: n,
                     },
                     UnaryOperator::LogicalNot => self.not(*expr)?,
@@ -1272,9 +1299,7 @@ impl<'a> Lower<'a> {
                         let k = self.imm_s(n as f32);
                         self.alu(Opcode::Sge, 1, vec![dp.comp(0), k])
                     }
-                    other => {
-                        return Err(err(Construct::Function(format!("{other:?}")), span))
-                    }
+                    other => return Err(err(Construct::Function(format!("{other:?}")), span)),
                 }
             }
             Expression::Math {
@@ -1307,7 +1332,10 @@ impl<'a> Lower<'a> {
                 }
             }
             Expression::CallResult(_) => {
-                return Err(err(Construct::Other("a call result used before the call".into()), span))
+                return Err(err(
+                    Construct::Other("a call result used before the call".into()),
+                    span,
+                ))
             }
             other => return Err(err(Construct::Expression(expression_name(other)), span)),
         })
@@ -1445,7 +1473,8 @@ impl<'a> Lower<'a> {
                 mask |= 1 << i;
                 done[i] = true;
             }
-            self.code.push(Opcode::Mov, Some((r, mask)), vec![Src { swz, ..s }]);
+            self.code
+                .push(Opcode::Mov, Some((r, mask)), vec![Src { swz, ..s }]);
         }
         for i in 0..size {
             if done[i] {
@@ -1570,7 +1599,10 @@ impl<'a> Lower<'a> {
             _ => {}
         }
         let (Value::V { src: a, size: na }, Value::V { src: b, size: nb }) = (lv, rv) else {
-            return Err(err(Construct::Other(format!("{op:?} on these operands")), span));
+            return Err(err(
+                Construct::Other(format!("{op:?} on these operands")),
+                span,
+            ));
         };
         let n = na.max(nb);
         let a = if na == 1 { a.comp(0) } else { a };
@@ -1756,7 +1788,9 @@ impl<'a> Lower<'a> {
             M::SmoothStep => {
                 // t = clamp((x - e0) / (e1 - e0), 0, 1); t * t * (3 - 2 t)
                 let e1 = get(self, arg1)?;
-                let (xv, m) = self.vec(arg2.ok_or_else(|| err(Construct::Function("SmoothStep".into()), span))?)?;
+                let (xv, m) = self.vec(
+                    arg2.ok_or_else(|| err(Construct::Function("SmoothStep".into()), span))?,
+                )?;
                 let e0 = if n == 1 && m > 1 { x.comp(0) } else { x };
                 let e1 = if n == 1 && m > 1 { e1.comp(0) } else { e1 };
                 let k = m.max(n);
@@ -1895,7 +1929,12 @@ fn literal_bits(l: Literal, span: Span) -> Result<u32, TranslateError> {
         Literal::I64(x) | Literal::AbstractInt(x) => f(x as f32),
         Literal::U64(x) => f(x as f32),
         Literal::Bool(b) => f(if b { 1.0 } else { 0.0 }),
-        other => return Err(err(Construct::Other(format!("the literal {other:?}")), span)),
+        other => {
+            return Err(err(
+                Construct::Other(format!("the literal {other:?}")),
+                span,
+            ))
+        }
     })
 }
 

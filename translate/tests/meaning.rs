@@ -129,7 +129,11 @@ fn gradient() {
 fn checker() {
     check("checker", &[], |p| {
         let (cx, cy) = ((p.u * 8.0).floor(), (p.v * 8.0).floor());
-        let t = if fract((cx + cy) * 0.5) >= 0.5 { 1.0 } else { 0.0 };
+        let t = if fract((cx + cy) * 0.5) >= 0.5 {
+            1.0
+        } else {
+            0.0
+        };
         Some([mix(0.9, 1.0, t), mix(0.35, 1.0, t), mix(0.1, 1.0, t), 1.0])
     });
 }
@@ -254,8 +258,8 @@ fn powers() {
 fn trig() {
     check("trig", &[], |p| {
         Some([
-            (p.u * 6.283_185_3).sin() * 0.5 + 0.5,
-            (p.v * 6.283_185_3).cos() * 0.5 + 0.5,
+            (p.u * std::f32::consts::TAU).sin() * 0.5 + 0.5,
+            (p.v * std::f32::consts::TAU).cos() * 0.5 + 0.5,
             (p.u * 0.7).tan(),
             1.0,
         ])
@@ -311,7 +315,11 @@ fn clamps() {
 fn choose() {
     check("choose", &[], |p| {
         let a = if p.u < p.v { 1.0 } else { 0.2 };
-        let c = if p.u + p.v > 1.0 { [0.7, 0.9] } else { [0.1, 0.3] };
+        let c = if p.u + p.v > 1.0 {
+            [0.7, 0.9]
+        } else {
+            [0.1, 0.3]
+        };
         Some([a, mix(0.2, 0.9, p.u), c[0], c[1]])
     });
 }
