@@ -769,10 +769,14 @@ impl<'a> Lower<'a> {
                 } else {
                     (accept, reject, self.scalar(*condition)?)
                 };
-                // `if (c) { discard; }` is one conditional KIL.
+                // `if (c) { discard; }` is one conditional KIL; `if (x < 0.0)` tests x itself.
                 if reject.is_empty() && accept.len() == 1 {
                     if let Some(Statement::Kill) = accept.iter().next() {
-                        self.code.push(Opcode::Kil, None, vec![c.comp(0).negated()]);
+                        let operand = match self.sign_test(*condition)? {
+                            Some(x) => x,
+                            None => c.comp(0).negated(),
+                        };
+                        self.code.push(Opcode::Kil, None, vec![operand]);
                         return Ok(false);
                     }
                 }
@@ -1339,6 +1343,33 @@ impl<'a> Lower<'a> {
             }
             other => return Err(err(Construct::Expression(expression_name(other)), span)),
         })
+    }
+
+    /// For `x < 0.0` (or `0.0 > x`, `x > 0.0`, `0.0 < x`) on a scalar: the operand that is
+    /// negative exactly when the comparison holds (`x` or `-x`), which KIL tests directly.
+    fn sign_test(&mut self, h: Handle<Expression>) -> Result<Option<Src>, TranslateError> {
+        let fun = self.frame().fun;
+        let Expression::Binary { op, left, right } = fun.expressions[h] else {
+            return Ok(None);
+        };
+        let zero = |e: Handle<Expression>| {
+            matches!(
+                fun.expressions[e],
+                Expression::Literal(Literal::F32(z)) if z == 0.0
+            )
+        };
+        let (x, negate) = match op {
+            BinaryOperator::Less if zero(right) => (left, false),
+            BinaryOperator::Greater if zero(left) => (right, false),
+            BinaryOperator::Greater if zero(right) => (left, true),
+            BinaryOperator::Less if zero(left) => (right, true),
+            _ => return Ok(None),
+        };
+        let (s, n) = self.vec(x)?;
+        if n != 1 {
+            return Ok(None);
+        }
+        Ok(Some(if negate { s.negated() } else { s }))
     }
 
     /// The negation of a boolean expression; of a comparison, the opposite comparison.
