@@ -301,8 +301,8 @@ impl Code {
         let mut i = 0;
         while i < self.insts.len() {
             if let Some(d) = self.fuse_at(i) {
+                // The MUL before i is gone: the MAD is now at i - 1.
                 self.insts.remove(d);
-                i = 0;
                 continue;
             }
             i += 1;
@@ -610,12 +610,13 @@ impl Code {
     fn coalesce(&mut self) {
         let mut i = 0;
         while i < self.insts.len() {
-            if let Some(j) = self.coalesce_at(i) {
-                self.insts.remove(j);
-                i = 0;
-                continue;
+            match self.coalesce_at(i) {
+                // The MOV at i is gone: the next instruction is now at i.
+                Some(j) => {
+                    self.insts.remove(j);
+                }
+                None => i += 1,
             }
-            i += 1;
         }
     }
 

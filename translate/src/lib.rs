@@ -218,7 +218,8 @@ pub fn translate(
     match run {
         Ok(r) => r,
         Err(_) => Err(TranslateError::Parse(format!(
-            "{file}: the shader front end failed on this input (an internal panic in naga)"
+            "{file}: the translator failed on this input (an internal error in naga or the \
+             translator); please report"
         ))),
     }
 }

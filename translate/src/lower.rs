@@ -78,6 +78,10 @@ pub struct Lower<'a> {
     stage: ShaderStage,
 }
 
+/// The most instructions a translation may grow to before the passes: far beyond the core's 256
+/// instructions, and a bound on what hostile inlining (calls of calls of calls) can make.
+pub const MAX_INSTRUCTIONS: usize = 4096;
+
 /// The output size that marks `frag_depth`: one value written to POSITION.z.
 const FRAG_DEPTH: usize = 100;
 
@@ -728,6 +732,14 @@ impl<'a> Lower<'a> {
     fn block(&mut self, block: &'a naga::Block, tail: bool) -> Result<(), TranslateError> {
         let n = block.len();
         for (i, (st, span)) in block.span_iter().enumerate() {
+            if self.code.insts.len() > MAX_INSTRUCTIONS {
+                return Err(err(
+                    Construct::Other(format!(
+                        "a shader over {MAX_INSTRUCTIONS} TGSI instructions (after inlining)"
+                    )),
+                    *span,
+                ));
+            }
             let last = tail && i + 1 == n;
             let stop = self.statement(st, *span, last)?;
             if stop {

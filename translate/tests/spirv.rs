@@ -37,7 +37,15 @@ fn pixels(p: &Program) -> Vec<[u8; 4]> {
 #[test]
 fn spirv_modules_render_like_their_wgsl_sources() {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/shaders");
-    for name in ["glow", "sphere", "steps", "tri", "quadrants", "rotate", "slopes"] {
+    for name in [
+        "glow",
+        "sphere",
+        "steps",
+        "tri",
+        "quadrants",
+        "rotate",
+        "slopes",
+    ] {
         let path = dir.join(format!("{name}.wgsl"));
         let src = std::fs::read_to_string(&path).unwrap();
         let from_wgsl = translate::translate_file(&path, None).unwrap().program;
@@ -61,13 +69,12 @@ fn spirv_modules_render_like_their_wgsl_sources() {
 
 #[test]
 fn broken_spirv_is_an_error_naming_the_file() {
-    let mut spv = spirv_of(
-        "@fragment fn main() -> @location(0) vec4<f32> { return vec4<f32>(1.0); }",
-    );
+    let mut spv =
+        spirv_of("@fragment fn main() -> @location(0) vec4<f32> { return vec4<f32>(1.0); }");
     spv.truncate(spv.len() - 8);
     let e = translate::translate(&spv, translate::Language::SpirV, "cut.spv", None).unwrap_err();
     assert!(e.to_string().starts_with("cut.spv"), "{e}");
-    let e = translate::translate(&spv[..6], translate::Language::SpirV, "odd.spv", None)
-        .unwrap_err();
+    let e =
+        translate::translate(&spv[..6], translate::Language::SpirV, "odd.spv", None).unwrap_err();
     assert!(e.to_string().contains("32-bit words"), "{e}");
 }
