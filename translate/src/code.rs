@@ -215,13 +215,14 @@ impl Code {
 
     /// Runs the passes: coalescing, dead code, register allocation.
     pub fn optimise(&mut self) {
+        // Each pass can open work for the others (a narrowed mask, a removed use): to a fixed point.
         loop {
-            let before = self.insts.len();
+            let before = self.insts.clone();
             self.coalesce();
             self.fuse_mad();
             self.propagate_read_only();
             self.remove_dead();
-            if self.insts.len() == before {
+            if self.insts == before {
                 break;
             }
         }

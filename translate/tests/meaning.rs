@@ -443,3 +443,22 @@ fn at_least_twenty_shaders_in_both_languages() {
     assert_eq!(wgsl, glsl, "every shader comes in both languages");
     assert!(wgsl.len() >= 20, "{} shaders", wgsl.len());
 }
+
+#[test]
+fn matrix() {
+    // A uniform mat4 takes four CONST registers, one per column.
+    const COLS: [[f32; 4]; 4] = [
+        [0.5, 0.1, 0.2, 0.0],
+        [0.2, 0.6, 0.1, 0.1],
+        [0.1, 0.0, 0.4, 0.2],
+        [0.1, 0.2, 0.1, 0.3],
+    ];
+    let consts: Vec<(u32, [f32; 4])> = (0..4).map(|c| (c as u32, COLS[c])).collect();
+    check("matrix", &consts, |p| {
+        let v = [p.u, p.v, 0.5, 1.0];
+        // m * v: row r is sum over columns c of m[c][r] * v[c]; v * m: column c dotted with v.
+        let mv = |r: usize| (0..4).fold(0.0f32, |s, c| s + COLS[c][r] * v[c]);
+        let vm = |c: usize| (0..4).fold(0.0f32, |s, r| s + v[r] * COLS[c][r]);
+        Some([mv(0), mv(1), vm(2), vm(3)])
+    });
+}
