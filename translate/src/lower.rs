@@ -25,6 +25,8 @@ pub enum Value {
         storage: Box<Value>,
         comp: Option<usize>,
     },
+    /// A pointer to the component `index` (a run-time value) of a vector in `storage`.
+    DynPtr { storage: Box<Value>, index: Src },
     /// A texture: its SAMP index and TGSI target.
     Image { samp: u32, target: &'static str },
     /// A sampler (textures carry the SAMP index).
@@ -36,7 +38,7 @@ impl Value {
         match self {
             Value::V { src, .. } => out.push(src.reg),
             Value::Agg(v) => v.iter().for_each(|x| x.regs(out)),
-            Value::Ptr { storage, .. } => storage.regs(out),
+            Value::Ptr { storage, .. } | Value::DynPtr { storage, .. } => storage.regs(out),
             _ => {}
         }
     }
@@ -887,6 +889,24 @@ impl<'a> Lower<'a> {
             Statement::Store { pointer, value } => {
                 let p = self.expr(*pointer)?;
                 let v = self.expr(*value)?;
+                if let Value::DynPtr { storage, index } = &p {
+                    let mut regs = Vec::new();
+                    storage.regs(&mut regs);
+                    let set: BTreeSet<u32> = regs.iter().map(|r| r.index).collect();
+                    self.detach(&set);
+                    let (dst, n) = Self::v((**storage).clone());
+                    let Value::V { src: x, .. } = v else {
+                        return Err(err(Construct::Other("a store of this value".into()), span));
+                    };
+                    // Lane k of the vector takes the value where index == k.
+                    let onehot = self.onehot(*index, n);
+                    self.code.push(
+                        Opcode::Cmp,
+                        Some((dst.reg, (1u8 << n) - 1)),
+                        vec![onehot.negated(), x.comp(0), dst],
+                    );
+                    return Ok(false);
+                }
                 let Value::Ptr { storage, comp } = p else {
                     return Err(err(
                         Construct::Other("a store through this pointer".into()),
@@ -1118,15 +1138,29 @@ impl<'a> Lower<'a> {
                     }
                 }
             }
-            Expression::Access { base, index } => {
-                let idx = self.const_index(*index).ok_or_else(|| {
-                    err(
-                        Construct::Other("indexing with a non-constant index".into()),
-                        span,
-                    )
-                })?;
-                self.access(*base, idx, span)?
-            }
+            Expression::Access { base, index } => match self.const_index(*index) {
+                Some(idx) => self.access(*base, idx, span)?,
+                None => {
+                    let (i, _) = self.vec(*index)?;
+                    match self.expr(*base)? {
+                        Value::V { src, size } => self.select_component(src, size, i),
+                        Value::Ptr {
+                            storage,
+                            comp: None,
+                        } if matches!(*storage, Value::V { .. }) => {
+                            Value::DynPtr { storage, index: i }
+                        }
+                        _ => {
+                            return Err(err(
+                                Construct::Other(
+                                    "indexing an array or matrix with a non-constant index".into(),
+                                ),
+                                span,
+                            ))
+                        }
+                    }
+                }
+            },
             Expression::AccessIndex { base, index } => self.access(*base, *index as usize, span)?,
             Expression::Splat { size, value } => {
                 let (s, _) = self.vec(*value)?;
@@ -1170,6 +1204,10 @@ impl<'a> Lower<'a> {
                 comp: None,
             },
             Expression::Load { pointer } => match self.expr(*pointer)? {
+                Value::DynPtr { storage, index } => {
+                    let (s, n) = Self::v(*storage);
+                    self.select_component(s, n, index)
+                }
                 Value::Ptr { storage, comp } => match comp {
                     Some(c) => {
                         let (s, _) = Self::v(*storage);
@@ -1382,6 +1420,26 @@ impl<'a> Lower<'a> {
             return Ok(None);
         }
         Ok(Some(if negate { s.negated() } else { s }))
+    }
+
+    /// `(index == 0, index == 1, ...)` for the first `n` components, as 1.0 / 0.0.
+    fn onehot(&mut self, index: Src, n: usize) -> Src {
+        let lanes = self.code.imm(&[f(0.0), f(1.0), f(2.0), f(3.0)][..n]);
+        let (s, _) = Self::v(self.alu(Opcode::Seq, n, vec![index.comp(0), lanes]));
+        s
+    }
+
+    /// Component `index` (a run-time value) of a vector: a chain of selects, exact for every
+    /// value (an index out of range reads component 0).
+    fn select_component(&mut self, v: Src, n: usize, index: Src) -> Value {
+        let hot = self.onehot(index, n);
+        let mut r = v.comp(0);
+        for k in 1..n {
+            let (x, _) =
+                Self::v(self.alu(Opcode::Cmp, 1, vec![hot.comp(k).negated(), v.comp(k), r]));
+            r = x;
+        }
+        Value::V { src: r, size: 1 }
     }
 
     /// The negation of a boolean expression; of a comparison, the opposite comparison.

@@ -462,3 +462,16 @@ fn matrix() {
         Some([mv(0), mv(1), vm(2), vm(3)])
     });
 }
+
+#[test]
+fn dynindex() {
+    check("dynindex", &[], |p| {
+        let mut c = [0.0f32; 4];
+        c[(p.u * 4.0) as usize] = 1.0;
+        for i in 0..2 {
+            c[i + 2] += p.v * 0.25;
+        }
+        let w = [0.1, 0.4, 0.7, 1.0];
+        Some([c[0], c[1] + c[2] * 0.5, w[(p.v * 4.0) as usize], c[3]])
+    });
+}
