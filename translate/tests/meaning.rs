@@ -475,3 +475,20 @@ fn dynindex() {
         Some([c[0], c[1] + c[2] * 0.5, w[(p.v * 4.0) as usize], c[3]])
     });
 }
+
+#[test]
+fn carried() {
+    // Values read from variables before the variables change (in a loop, in a branch, a swap).
+    check("carried", &[], |p| {
+        let (mut a, mut x, mut y) = (p.u, p.u, p.v);
+        let b = a;
+        for _ in 0..3 {
+            a = a * 0.5 + b;
+            std::mem::swap(&mut x, &mut y);
+        }
+        if p.v > 0.5 {
+            a *= 0.25;
+        }
+        Some([a * 0.5, b, x, y])
+    });
+}
