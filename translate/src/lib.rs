@@ -213,15 +213,105 @@ pub fn translate(
     file: &str,
     entry: Option<&str>,
 ) -> Result<Translation, TranslateError> {
-    // naga is a large parser; a panic inside it on hostile input becomes an error, never a crash.
-    let run = std::panic::catch_unwind(|| translate_inner(bytes, language, file, entry));
+    check_depth(bytes, language, file)?;
+    // naga's parsers and validator recurse per nesting level: the translation runs on a thread
+    // with room for every depth `check_depth` lets through, and a panic inside naga on hostile
+    // input becomes an error, never a crash.
+    let run = std::thread::scope(|scope| {
+        std::thread::Builder::new()
+            .name("translate".into())
+            .stack_size(STACK_BYTES)
+            .spawn_scoped(scope, || {
+                std::panic::catch_unwind(|| translate_inner(bytes, language, file, entry))
+            })
+            .map(|h| h.join())
+    });
     match run {
-        Ok(r) => r,
-        Err(_) => Err(TranslateError::Parse(format!(
+        Ok(Ok(Ok(r))) => r,
+        Ok(Err(_)) | Err(_) => Err(TranslateError::Bytes {
+            file: file.to_string(),
+            problem: "cannot start the translation thread".into(),
+        }),
+        Ok(Ok(Err(_))) => Err(TranslateError::Parse(format!(
             "{file}: the translator failed on this input (an internal error in naga or the \
              translator); please report"
         ))),
     }
+}
+
+/// The deepest nesting of brackets (and the longest run of prefix operators) a source may have:
+/// far beyond any shader (the TGSI validator allows 16 nested blocks), shallow enough for naga's
+/// recursive parsers on [`STACK_BYTES`].
+pub const MAX_NESTING: usize = 256;
+
+/// The most structured control-flow merges (`OpSelectionMerge`, `OpLoopMerge`) a SPIR-V module may
+/// hold: a bound on its nesting for naga's recursive reader.
+pub const MAX_SPIRV_MERGES: usize = 4096;
+
+/// The translation thread's stack.
+const STACK_BYTES: usize = 256 << 20;
+
+/// Refuses sources nested deeper than naga's recursion can take (hostile input, never a shader).
+fn check_depth(bytes: &[u8], language: Language, file: &str) -> Result<(), TranslateError> {
+    let too_deep = |what: String| TranslateError::Bytes {
+        file: file.to_string(),
+        problem: what,
+    };
+    if language == Language::SpirV {
+        let merges = bytes
+            .chunks_exact(4)
+            .skip(5)
+            .filter(|w| matches!(u16::from_le_bytes([w[0], w[1]]), 246 | 247))
+            .count();
+        if merges > MAX_SPIRV_MERGES {
+            return Err(too_deep(format!(
+                "{merges} structured control-flow merges; at most {MAX_SPIRV_MERGES} are read"
+            )));
+        }
+        return Ok(());
+    }
+    let (mut depth, mut run) = (0usize, 0usize);
+    let mut i = 0;
+    while i < bytes.len() {
+        let c = bytes[i];
+        // Comments hold anything: skip them.
+        if c == b'/' && bytes.get(i + 1) == Some(&b'/') {
+            while i < bytes.len() && bytes[i] != b'\n' {
+                i += 1;
+            }
+            continue;
+        }
+        if c == b'/' && bytes.get(i + 1) == Some(&b'*') {
+            i += 2;
+            while i + 1 < bytes.len() && !(bytes[i] == b'*' && bytes[i + 1] == b'/') {
+                i += 1;
+            }
+            i += 2;
+            continue;
+        }
+        match c {
+            b'(' | b'[' | b'{' => depth += 1,
+            b')' | b']' | b'}' => depth = depth.saturating_sub(1),
+            _ => {}
+        }
+        match c {
+            b'-' | b'+' | b'!' | b'~' | b'*' | b'&' => run += 1,
+            b' ' | b'\t' | b'\r' | b'\n' => {}
+            _ => run = 0,
+        }
+        if depth > MAX_NESTING {
+            return Err(too_deep(format!(
+                "brackets nested deeper than {MAX_NESTING} (byte {i})"
+            )));
+        }
+        if run > MAX_NESTING {
+            return Err(too_deep(format!(
+                "more than {MAX_NESTING} operators in a row (byte {i})"
+            )));
+        }
+        i += 1;
+    }
+    Ok(())
 }
 
 fn translate_inner(

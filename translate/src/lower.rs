@@ -78,6 +78,8 @@ pub struct Lower<'a> {
     /// Loops being translated: (continuing block, break_if) of each, innermost last.
     loops: Vec<(&'a naga::Block, Option<Handle<Expression>>, usize)>,
     stage: ShaderStage,
+    /// Open IF and loop blocks of the TGSI being written.
+    nesting: usize,
 }
 
 /// The most instructions a translation may grow to before the passes: far beyond the core's 256
@@ -112,6 +114,7 @@ impl<'a> Lower<'a> {
             outputs: Outputs { regs: Vec::new() },
             loops: Vec::new(),
             stage,
+            nesting: 0,
         }
     }
 
@@ -798,13 +801,13 @@ impl<'a> Lower<'a> {
                 self.written_in(accept, &mut w);
                 self.written_in(reject, &mut w);
                 self.detach(&w);
-                self.code.push(Opcode::If, None, vec![c.comp(0)]);
+                self.open(Opcode::If, vec![c.comp(0)], span)?;
                 self.block(accept, tail)?;
                 if !reject.is_empty() {
                     self.code.push(Opcode::Else, None, vec![]);
                     self.block(reject, tail)?;
                 }
-                self.code.push(Opcode::EndIf, None, vec![]);
+                self.close(Opcode::EndIf);
             }
             Statement::Loop {
                 body,
@@ -815,14 +818,14 @@ impl<'a> Lower<'a> {
                 self.written_in(body, &mut w);
                 self.written_in(continuing, &mut w);
                 self.detach(&w);
-                self.code.push(Opcode::BgnLoop, None, vec![]);
+                self.open(Opcode::BgnLoop, vec![], span)?;
                 self.frames.last_mut().unwrap().loop_depth += 1;
                 self.loops.push((continuing, *break_if, self.frames.len()));
                 self.block(body, false)?;
                 self.continuing()?;
                 self.loops.pop();
                 self.frames.last_mut().unwrap().loop_depth -= 1;
-                self.code.push(Opcode::EndLoop, None, vec![]);
+                self.close(Opcode::EndLoop);
             }
             Statement::Break => {
                 self.code.push(Opcode::Brk, None, vec![]);
@@ -952,12 +955,12 @@ impl<'a> Lower<'a> {
                 let saved = std::mem::take(&mut self.loops);
                 self.init_locals()?;
                 if early {
-                    self.code.push(Opcode::BgnLoop, None, vec![]);
+                    self.open(Opcode::BgnLoop, vec![], span)?;
                 }
                 self.block(&callee.body, true)?;
                 if early {
                     self.code.push(Opcode::Brk, None, vec![]);
-                    self.code.push(Opcode::EndLoop, None, vec![]);
+                    self.close(Opcode::EndLoop);
                 }
                 self.loops = saved;
                 self.frames.pop();
@@ -972,6 +975,28 @@ impl<'a> Lower<'a> {
         Ok(false)
     }
 
+    /// Writes IF or BGNLOOP, refusing nesting the project's validator would refuse.
+    fn open(&mut self, op: Opcode, src: Vec<Src>, span: Span) -> Result<(), TranslateError> {
+        self.nesting += 1;
+        let limit = microcode::tgsi::validate::Limits::default().max_nesting;
+        if self.nesting > limit {
+            return Err(err(
+                Construct::Other(format!(
+                    "control flow nested deeper than {limit} (ifs, loops and early returns)"
+                )),
+                span,
+            ));
+        }
+        self.code.push(op, None, src);
+        Ok(())
+    }
+
+    /// Writes ENDIF or ENDLOOP.
+    fn close(&mut self, op: Opcode) {
+        self.nesting -= 1;
+        self.code.push(op, None, vec![]);
+    }
+
     /// The loop's continuing block and its break-if test, before CONT or ENDLOOP.
     fn continuing(&mut self) -> Result<(), TranslateError> {
         let Some(&(cont, break_if, _)) = self.loops.last() else {
@@ -980,9 +1005,10 @@ impl<'a> Lower<'a> {
         self.block(cont, false)?;
         if let Some(b) = break_if {
             let c = self.scalar(b)?;
-            self.code.push(Opcode::If, None, vec![c.comp(0)]);
+            let span = self.span_of(b);
+            self.open(Opcode::If, vec![c.comp(0)], span)?;
             self.code.push(Opcode::Brk, None, vec![]);
-            self.code.push(Opcode::EndIf, None, vec![]);
+            self.close(Opcode::EndIf);
         }
         Ok(())
     }

@@ -90,3 +90,25 @@ fn stages_and_languages_by_extension() {
         t.text
     );
 }
+
+#[test]
+fn hostile_nesting_is_refused_before_naga_recurses() {
+    let deep = format!(
+        "{HEAD}    return vec4<f32>({}1.0{});\n}}\n",
+        "(".repeat(100_000),
+        ")".repeat(100_000)
+    );
+    let e = translate(deep.as_bytes(), Language::Wgsl, "deep.wgsl", None).unwrap_err();
+    assert!(e.to_string().contains("nested deeper than 256"), "{e}");
+    // Within naga's reach, beyond the validator's 16 levels: refused while lowering.
+    let mut body = String::from("    var v = 0.0;\n");
+    body += &"    if (uv.x > 0.1) {\n".repeat(20);
+    body += "    v = 1.0;\n";
+    body += &"    }\n".repeat(20);
+    body += "    return vec4<f32>(v);";
+    let (c, _) = refused(&body);
+    assert!(
+        matches!(c, Construct::Other(ref s) if s.contains("nested deeper than 16")),
+        "{c}"
+    );
+}
