@@ -293,6 +293,11 @@ impl<'a> Lower<'a> {
                     self.written_in(body, out);
                     self.written_in(continuing, out);
                 }
+                Statement::Switch { cases, .. } => {
+                    for c in cases {
+                        self.written_in(&c.body, out);
+                    }
+                }
                 _ => {}
             }
         }
@@ -827,6 +832,9 @@ impl<'a> Lower<'a> {
                 self.frames.last_mut().unwrap().loop_depth -= 1;
                 self.close(Opcode::EndLoop);
             }
+            Statement::Switch { selector, cases } => {
+                self.switch(*selector, cases, span)?;
+            }
             Statement::Break => {
                 self.code.push(Opcode::Brk, None, vec![]);
                 return Ok(true);
@@ -973,6 +981,89 @@ impl<'a> Lower<'a> {
             }
         }
         Ok(false)
+    }
+
+    /// A switch: a one-trip loop (so that `break` leaves it) holding one `IF selector == value`
+    /// per case, each ending in BRK, then the default. Cases that fall through into a non-empty
+    /// case, and `continue` inside a switch, are refused.
+    fn switch(
+        &mut self,
+        selector: Handle<Expression>,
+        cases: &'a [naga::SwitchCase],
+        span: Span,
+    ) -> Result<(), TranslateError> {
+        if cases.iter().any(|c| has_continue(&c.body)) {
+            return Err(err(
+                Construct::Other("a continue inside a switch".into()),
+                span,
+            ));
+        }
+        let sel = self.scalar(selector)?.comp(0);
+        let mut groups: Vec<(Vec<naga::SwitchValue>, &'a naga::Block)> = Vec::new();
+        let mut pending = Vec::new();
+        for c in cases {
+            pending.push(c.value);
+            if c.fall_through {
+                if c.body.is_empty() {
+                    continue;
+                }
+                return Err(err(
+                    Construct::Other("a switch case that falls through into the next".into()),
+                    span,
+                ));
+            }
+            groups.push((std::mem::take(&mut pending), &c.body));
+        }
+        let mut w = BTreeSet::new();
+        for c in cases {
+            self.written_in(&c.body, &mut w);
+        }
+        self.detach(&w);
+        // The conditions first: every case tests the selector as it was before any case ran.
+        let mut tests = Vec::new();
+        for (values, _) in &groups {
+            if values.contains(&naga::SwitchValue::Default) {
+                tests.push(None);
+                continue;
+            }
+            let mut cond: Option<Src> = None;
+            for v in values {
+                let k = match v {
+                    naga::SwitchValue::I32(i) => *i as f32,
+                    naga::SwitchValue::U32(u) => *u as f32,
+                    naga::SwitchValue::Default => 0.0,
+                };
+                let k = self.imm_s(k);
+                let (eq, _) = Self::v(self.alu(Opcode::Seq, 1, vec![sel, k]));
+                cond = Some(match cond {
+                    None => eq,
+                    Some(c) => Self::v(self.alu(Opcode::Max, 1, vec![c, eq])).0,
+                });
+            }
+            tests.push(cond);
+        }
+        self.open(Opcode::BgnLoop, vec![], span)?;
+        self.frames.last_mut().unwrap().loop_depth += 1;
+        let saved = std::mem::take(&mut self.loops);
+        let mut default = None;
+        for ((_, body), test) in groups.iter().zip(tests) {
+            let Some(c) = test else {
+                default = Some(*body);
+                continue;
+            };
+            self.open(Opcode::If, vec![c.comp(0)], span)?;
+            self.block(body, false)?;
+            self.code.push(Opcode::Brk, None, vec![]);
+            self.close(Opcode::EndIf);
+        }
+        if let Some(body) = default {
+            self.block(body, false)?;
+        }
+        self.code.push(Opcode::Brk, None, vec![]);
+        self.loops = saved;
+        self.frames.last_mut().unwrap().loop_depth -= 1;
+        self.close(Opcode::EndLoop);
+        Ok(())
     }
 
     /// Writes IF or BGNLOOP, refusing nesting the project's validator would refuse.
@@ -1989,6 +2080,17 @@ fn flatten(v: &Value, out: &mut Vec<Value>) {
     }
 }
 
+/// True when `body` holds a `continue` of an enclosing loop (one not inside a loop of its own).
+fn has_continue(body: &naga::Block) -> bool {
+    body.iter().any(|s| match s {
+        Statement::Continue => true,
+        Statement::Block(b) => has_continue(b),
+        Statement::If { accept, reject, .. } => has_continue(accept) || has_continue(reject),
+        Statement::Switch { cases, .. } => cases.iter().any(|c| has_continue(&c.body)),
+        _ => false,
+    })
+}
+
 fn has_early_return(body: &naga::Block) -> bool {
     fn any_return(b: &naga::Block) -> bool {
         b.iter().any(|s| match s {
@@ -1998,6 +2100,7 @@ fn has_early_return(body: &naga::Block) -> bool {
             Statement::Loop {
                 body, continuing, ..
             } => any_return(body) || any_return(continuing),
+            Statement::Switch { cases, .. } => cases.iter().any(|c| any_return(&c.body)),
             _ => false,
         })
     }
@@ -2025,6 +2128,7 @@ fn has_early_return(body: &naga::Block) -> bool {
                 Statement::Loop {
                     body, continuing, ..
                 } => !any_return(body) && !any_return(continuing),
+                Statement::Switch { cases, .. } => !cases.iter().any(|c| any_return(&c.body)),
                 _ => true,
             }
         })

@@ -39,10 +39,13 @@ fn unsupported_constructs_name_the_construct_and_the_place() {
     );
     assert_eq!(at.map(|a| a.0), Some(5));
     let (c, _) = refused(
-        "    var x = 0.0;\n    switch i32(uv.x) { case 0: { x = 1.0; } default: { } }\n    \
+        "    var x = 0.0;\n    for (var i = 0; i < 3; i++) {\n        \
+         switch i { case 0: { continue; } default: { x += 1.0; } }\n    }\n    \
          return vec4<f32>(x);",
     );
-    assert_eq!(c, Construct::Statement("Switch".into()));
+    assert_eq!(c, Construct::Other("a continue inside a switch".into()));
+    let (c, _) = refused("    return vec4<f32>(bitcast<f32>(1u));");
+    assert_eq!(c, Construct::Other("a bit cast".into()));
 }
 
 #[test]
