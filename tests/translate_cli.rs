@@ -267,3 +267,22 @@ fn entry_points_are_chosen_by_name() {
     );
     assert!(text.contains("MUL OUT[0], IN[0], IMM[0].x"), "{text}");
 }
+
+#[test]
+fn every_example_shader_fits_the_boards_core() {
+    // `compile` targets the board's configuration (256 core instructions, 16 registers).
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("examples");
+    let mut shaders: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .unwrap()
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| translate::language_of(p).is_some())
+        .collect();
+    shaders.sort();
+    assert!(shaders.len() >= 7, "{shaders:?}");
+    for s in shaders {
+        let img = scratch("fit.img");
+        let (ok, _, _, err) =
+            tgsi_core(&["compile", s.to_str().unwrap(), "-o", img.to_str().unwrap()]);
+        assert!(ok, "{}: {err}", s.display());
+    }
+}
