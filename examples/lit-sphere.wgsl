@@ -16,7 +16,8 @@ fn main(@location(0) uv: vec2<f32>) -> @location(0) vec4<f32> {
     if (r2 > 1.0) {
         discard;
     }
-    let z = sqrt(1.0 - r2);
+    // 1 / inverseSqrt: RSQ then RCP, as the original computes sqrt.
+    let z = 1.0 / inverseSqrt(1.0 - r2);
     let n = vec3<f32>(p, z);
     let diffuse = max(dot(n, light.direction.xyz), 0.0);
     let half_vector = normalize(light.direction.xyz + vec3<f32>(0.0, 0.0, 1.0));
