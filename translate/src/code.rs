@@ -221,6 +221,7 @@ impl Code {
             self.coalesce();
             self.fuse_mad();
             self.propagate_read_only();
+            self.merge_adjacent();
             self.remove_dead();
             if self.insts == before {
                 break;
@@ -386,6 +387,52 @@ impl Code {
             return Some(d);
         }
         None
+    }
+
+    /// Two neighbouring component-wise instructions of one opcode writing different components of
+    /// one register from the same registers (`MUL R.x, A.x, B.x` then `MUL R.y, A.x, B.y`) are one
+    /// instruction (`MUL R.xy, A.x, B.xy`), unless the second reads what the first wrote.
+    fn merge_adjacent(&mut self) {
+        let mut i = 0;
+        while i + 1 < self.insts.len() {
+            let (a, b) = (&self.insts[i], &self.insts[i + 1]);
+            let mergeable = a.op == b.op
+                && a.op.info().output == OutputMode::ComponentWise
+                && a.op.info().kind == Kind::Alu
+                && a.sat == b.sat
+                && a.src.len() == b.src.len()
+                && match (a.dst, b.dst) {
+                    (Some((ra, ma)), Some((rb, mb))) => {
+                        ra == rb
+                            && ma & mb == 0
+                            && a.src
+                                .iter()
+                                .zip(&b.src)
+                                .all(|(x, y)| x.reg == y.reg && x.neg == y.neg && x.abs == y.abs)
+                            && b.src.iter().all(|y| {
+                                y.reg != ra || mask_iter(mb).all(|c| ma & (1 << y.swz[c]) == 0)
+                            })
+                    }
+                    _ => false,
+                };
+            if !mergeable {
+                i += 1;
+                continue;
+            }
+            let b = self.insts.remove(i + 1);
+            let a = &mut self.insts[i];
+            let (Some((_, ma)), Some((_, mb))) = (a.dst, b.dst) else {
+                continue;
+            };
+            for (x, y) in a.src.iter_mut().zip(&b.src) {
+                for c in mask_iter(mb) {
+                    x.swz[c] = y.swz[c];
+                }
+            }
+            if let Some((_, m)) = &mut a.dst {
+                *m = ma | mb;
+            }
+        }
     }
 
     /// `MOV R.m, R` with the identity swizzle on `m` (what allocation can leave) does nothing.
