@@ -22,6 +22,8 @@ pub enum RegFile {
     Imm,
     /// `SAMP`.
     Samp,
+    /// `ADDR` (only ADDR[0], only written by ARL).
+    Addr,
 }
 
 /// One register.
@@ -47,6 +49,8 @@ pub struct Src {
     pub swz: [u8; 4],
     pub neg: bool,
     pub abs: bool,
+    /// Read `reg.file[ADDR[0].x + reg.index]` (a uniform array indexed at run time).
+    pub rel: bool,
 }
 
 impl Src {
@@ -56,6 +60,7 @@ impl Src {
             swz: [0, 1, 2, 3],
             neg: false,
             abs: false,
+            rel: false,
         }
     }
     /// Component `c` replicated to all four.
@@ -145,6 +150,8 @@ pub struct Code {
     pub consts: u32,
     /// SAMP indices used.
     pub samplers: Vec<u32>,
+    /// ADDR[0] is written (ARL) for run-time indexing of uniform arrays.
+    pub uses_address: bool,
 }
 
 impl Code {
@@ -210,6 +217,7 @@ impl Code {
             swz,
             neg: false,
             abs: false,
+            rel: false,
         }
     }
 
@@ -257,6 +265,7 @@ impl Code {
             };
             let s = inst.src[0];
             if t.file != RegFile::Temp
+                || s.rel
                 || !matches!(s.reg.file, RegFile::In | RegFile::Const | RegFile::Imm)
             {
                 i += 1;
@@ -283,6 +292,7 @@ impl Code {
                     if y.reg == t {
                         let swz = y.swz.map(|c| s.swz[c as usize]);
                         *y = Src {
+                            rel: false,
                             reg: s.reg,
                             swz,
                             abs: y.abs || s.abs,
@@ -405,10 +415,13 @@ impl Code {
                     (Some((ra, ma)), Some((rb, mb))) => {
                         ra == rb
                             && ma & mb == 0
-                            && a.src
-                                .iter()
-                                .zip(&b.src)
-                                .all(|(x, y)| x.reg == y.reg && x.neg == y.neg && x.abs == y.abs)
+                            && a.src.iter().zip(&b.src).all(|(x, y)| {
+                                x.reg == y.reg
+                                    && x.neg == y.neg
+                                    && x.abs == y.abs
+                                    && !x.rel
+                                    && !y.rel
+                            })
                             && b.src.iter().all(|y| {
                                 y.reg != ra || mask_iter(mb).all(|c| ma & (1 << y.swz[c]) == 0)
                             })
@@ -848,6 +861,9 @@ impl Code {
         for s in samps {
             let _ = writeln!(t, "DCL SAMP[{s}]");
         }
+        if self.uses_address {
+            let _ = writeln!(t, "DCL ADDR[0]");
+        }
         if self.consts > 0 {
             let _ = writeln!(t, "DCL CONST[0..{}]", self.consts - 1);
         }
@@ -909,12 +925,17 @@ fn reg_name(r: Reg) -> String {
         RegFile::Const => "CONST",
         RegFile::Imm => "IMM",
         RegFile::Samp => "SAMP",
+        RegFile::Addr => "ADDR",
     };
     format!("{f}[{}]", r.index)
 }
 
 fn src_text(s: &Src) -> String {
     let mut r = reg_name(s.reg);
+    if s.rel {
+        let file = r.split('[').next().unwrap_or("CONST").to_string();
+        r = format!("{file}[ADDR[0].x+{}]", s.reg.index);
+    }
     if s.reg.file != RegFile::Samp && s.swz != [0, 1, 2, 3] {
         r.push('.');
         if s.swz.iter().all(|&c| c == s.swz[0]) {

@@ -1267,6 +1267,40 @@ impl<'a> Lower<'a> {
                         } if matches!(*storage, Value::V { .. }) => {
                             Value::DynPtr { storage, index: i }
                         }
+                        Value::Ptr {
+                            storage,
+                            comp: None,
+                        } if uniform_array(&storage).is_some() => {
+                            let (base, size, n) = uniform_array(&storage).unwrap_or((0, 1, 1));
+                            // ARL floors; the index is clamped into the array first.
+                            let lo = self.imm_s(0.0);
+                            let hi = self.imm_s((n - 1) as f32);
+                            let (a, _) = Self::v(self.alu(Opcode::Max, 1, vec![i, lo]));
+                            let (a, _) = Self::v(self.alu(Opcode::Min, 1, vec![a, hi]));
+                            let addr = Reg {
+                                file: RegFile::Addr,
+                                index: 0,
+                            };
+                            self.code.uses_address = true;
+                            self.code.push(Opcode::Arl, Some((addr, 1)), vec![a]);
+                            let t = self.code.temp();
+                            let src = Src {
+                                rel: true,
+                                ..Src::reg(Reg {
+                                    file: RegFile::Const,
+                                    index: base,
+                                })
+                            };
+                            self.code
+                                .push(Opcode::Mov, Some((t, (1u8 << size) - 1)), vec![src]);
+                            Value::Ptr {
+                                storage: Box::new(Value::V {
+                                    src: Src::reg(t),
+                                    size,
+                                }),
+                                comp: None,
+                            }
+                        }
                         _ => {
                             return Err(err(
                                 Construct::Other(
@@ -2127,6 +2161,30 @@ impl<'a> Lower<'a> {
         }
         self.alu(Opcode::Div, n, vec![a, b])
     }
+}
+
+/// An array of scalars or vectors in consecutive CONST registers: (first register, vector size,
+/// element count).
+fn uniform_array(v: &Value) -> Option<(u32, usize, usize)> {
+    let Value::Agg(items) = v else {
+        return None;
+    };
+    let mut first = None;
+    let mut size = 0;
+    for (k, item) in items.iter().enumerate() {
+        let Value::V { src, size: n } = item else {
+            return None;
+        };
+        if src.reg.file != RegFile::Const {
+            return None;
+        }
+        let base = *first.get_or_insert(src.reg.index);
+        if src.reg.index != base + k as u32 {
+            return None;
+        }
+        size = *n;
+    }
+    Some((first?, size, items.len()))
 }
 
 fn flatten(v: &Value, out: &mut Vec<Value>) {

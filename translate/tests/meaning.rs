@@ -505,3 +505,24 @@ fn cases() {
         Some([c[0], c[1], c[2], 1.0])
     });
 }
+
+#[test]
+fn palette() {
+    // A uniform array indexed at run time (ARL, CONST[ADDR[0].x+n]); out-of-range indices clamp.
+    const COLOURS: [[f32; 4]; 4] = [
+        [0.9, 0.1, 0.1, 1.0],
+        [0.1, 0.8, 0.2, 1.0],
+        [0.2, 0.3, 0.9, 0.5],
+        [0.7, 0.7, 0.1, 0.25],
+    ];
+    const GAIN: [f32; 4] = [0.75, 0.25, 0.0, 0.0];
+    let mut consts: Vec<(u32, [f32; 4])> = (0..4).map(|c| (c as u32, COLOURS[c])).collect();
+    consts.push((4, GAIN));
+    check("palette", &consts, |p| {
+        let i = ((p.u * 4.0) as i32).clamp(0, 3) as usize;
+        let j = ((p.v * 6.0) as i32 - 1).clamp(0, 3) as usize;
+        Some(std::array::from_fn(|c| {
+            COLOURS[i][c] * GAIN[0] + COLOURS[j][c] * GAIN[1]
+        }))
+    });
+}
