@@ -10,7 +10,7 @@
 
 use firmware_loader::board::run_image;
 use firmware_loader::host::{Client, ClientOptions, HostError};
-use firmware_loader::image::{self, ImageFile};
+use firmware_loader::image::ImageFile;
 use firmware_loader::port::{FaultyTransport, SerialTransport};
 use firmware_loader::protocol::{Begin, LoadState, Reason, Region, IMAGE_REGIONS};
 use microcode::core::CoreConfig;
@@ -126,7 +126,7 @@ fn compiled_text(text: &str) -> (microcode::core::Image, ImageFile) {
     let image = microcode::compile::compile(&program, &CoreConfig::default())
         .expect("compiles")
         .image;
-    let file = image::parse(&image.to_bytes()).expect("image file");
+    let file = ImageFile::from_image(&image);
     (image, file)
 }
 

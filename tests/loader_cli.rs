@@ -6,12 +6,17 @@ mod board_support;
 
 use board_support::{board, board_config, CoreRunner, Runner};
 use firmware_loader::device::CopyRunner;
-use firmware_loader::image::{write_image, KSlot, RegMap};
 use firmware_loader::protocol::LoadState;
+use microcode::core::image::{ConstSlot, ConstSource, Image, RegMap};
+use microcode::core::isa::{Instr, Op};
+use microcode::core::CoreConfig;
 use std::path::PathBuf;
 use std::process::{Command, Output};
 
-const CONFIG: [u8; 22] = *b"test core config bytes";
+/// The core the stand-in boards are: the default configuration.
+fn config() -> CoreConfig {
+    CoreConfig::default()
+}
 
 fn tgsi_core(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_tgsi-core"))
@@ -28,17 +33,51 @@ fn scratch(name: &str, bytes: &[u8]) -> PathBuf {
     p
 }
 
-/// Program bytes of `instructions` slots, the bytes past the 112-bit word zero as in any image.
-fn code(seed: u8, instructions: usize) -> Vec<u8> {
-    (0..instructions * 16)
+/// `instructions` MOVs (different for each `seed`) and END, as an image would hold them.
+fn instrs(seed: u8, instructions: usize) -> Vec<Instr> {
+    (0..instructions)
         .map(|i| {
-            if i % 16 >= firmware_loader::protocol::PROGRAM_WORD_BYTES {
-                0
+            let mut x = Instr::new(if i + 1 == instructions {
+                Op::End
             } else {
-                (i as u8).wrapping_mul(seed) ^ 0xC0
-            }
+                Op::Mov
+            });
+            x.dst = (i as u8).wrapping_mul(seed) % 32;
+            x.wmask = 1 + (seed + i as u8) % 15;
+            x
         })
         .collect()
+}
+
+/// The PROGRAM region of `instrs(seed, instructions)`: each 109-bit word in 16 little-endian
+/// bytes, as the image file's CODE section holds it.
+fn code(seed: u8, instructions: usize) -> Vec<u8> {
+    instrs(seed, instructions)
+        .iter()
+        .flat_map(|i| microcode::core::isa::encode(i).to_le_bytes())
+        .collect()
+}
+
+/// An image file for the core `config` with `instrs(seed, instructions)`.
+fn image_file(
+    config: &CoreConfig,
+    seed: u8,
+    instructions: usize,
+    constants: &[ConstSlot],
+    inputs: &[RegMap],
+    outputs: &[RegMap],
+) -> Vec<u8> {
+    let code = instrs(seed, instructions);
+    Image {
+        config: config.clone(),
+        processor: 0,
+        origin: vec![0; code.len()],
+        code,
+        constants: constants.to_vec(),
+        inputs: inputs.to_vec(),
+        outputs: outputs.to_vec(),
+    }
+    .to_bytes()
 }
 
 fn text(b: &[u8]) -> String {
@@ -47,13 +86,16 @@ fn text(b: &[u8]) -> String {
 
 #[test]
 fn load_replaces_the_image_and_verifies() {
-    let b = board(&CONFIG, Runner::Copy(CopyRunner));
+    let b = board(&config().to_bytes(), Runner::Copy(CopyRunner));
     let first = code(7, 40);
-    let file = write_image(
-        &CONFIG,
-        0,
-        &first,
-        &[KSlot::Data(0, [0x3F80_0000, 0, 0, 0x3F80_0000])],
+    let file = image_file(
+        &config(),
+        7,
+        40,
+        &[ConstSlot {
+            k: 0,
+            source: ConstSource::Data([0x3F80_0000, 0, 0, 0x3F80_0000]),
+        }],
         &[RegMap { tgsi: 0, reg: 0 }],
         &[RegMap { tgsi: 0, reg: 1 }],
     );
@@ -74,7 +116,7 @@ fn load_replaces_the_image_and_verifies() {
 
     // A second load at 3 Mbaud replaces the first.
     let second = code(13, 9);
-    let file = write_image(&CONFIG, 0, &second, &[], &[], &[]);
+    let file = image_file(&config(), 13, 9, &[], &[], &[]);
     let path = scratch("second.tgci", &file);
     let out = tgsi_core(&[
         "load",
@@ -95,16 +137,23 @@ fn load_replaces_the_image_and_verifies() {
 
 #[test]
 fn image_for_another_core_is_refused_and_the_old_one_stays() {
-    let b = board(&CONFIG, Runner::Copy(CopyRunner));
-    let mine = scratch(
-        "mine.tgci",
-        &write_image(&CONFIG, 0, &code(3, 4), &[], &[], &[]),
-    );
+    let b = board(&config().to_bytes(), Runner::Copy(CopyRunner));
+    let mine = scratch("mine.tgci", &image_file(&config(), 3, 4, &[], &[], &[]));
     let out = tgsi_core(&["load", "--port", &b.slave_path, mine.to_str().unwrap()]);
     assert!(out.status.success(), "stderr: {}", text(&out.stderr));
     let other = scratch(
         "other.tgci",
-        &write_image(b"another core's config", 0, &code(5, 4), &[], &[], &[]),
+        &image_file(
+            &CoreConfig {
+                registers: config().registers / 2,
+                ..config()
+            },
+            5,
+            4,
+            &[],
+            &[],
+            &[],
+        ),
     );
     let out = tgsi_core(&["load", "--port", &b.slave_path, other.to_str().unwrap()]);
     assert!(!out.status.success());
@@ -162,10 +211,7 @@ fn selftest_reports_a_board_that_computes_wrong() {
 
 #[test]
 fn clear_errors_for_missing_port_and_tgsi_input() {
-    let img = scratch(
-        "any.tgci",
-        &write_image(&CONFIG, 0, &code(1, 1), &[], &[], &[]),
-    );
+    let img = scratch("any.tgci", &image_file(&config(), 1, 1, &[], &[], &[]));
     let out = tgsi_core(&[
         "load",
         "--port",
@@ -208,7 +254,9 @@ fn load_compiles_tgsi_for_the_board_core() {
         img.to_str().unwrap(),
     ]);
     assert!(out.status.success(), "stderr: {}", text(&out.stderr));
-    let parsed = firmware_loader::image::parse(&std::fs::read(&img).unwrap()).unwrap();
+    let parsed = firmware_loader::image::ImageFile::from_image(
+        &Image::from_bytes(&std::fs::read(&img).unwrap()).unwrap(),
+    );
     assert!(!parsed.upload.regions[0].is_empty());
     let dev = b.device.lock().unwrap();
     let active = dev.active_image().expect("an active image");

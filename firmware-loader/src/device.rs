@@ -10,59 +10,14 @@
 
 use crate::frame::{self, Decoder, Frame};
 use crate::protocol::{
-    le32, Begin, Command, Info, Limits, LoadState, Reason, Region, RunRequest, RunSummary, Status,
+    le32, Begin, Command, Info, LoadState, Reason, Region, RunRequest, RunSummary, Status,
     ANSWER_BIT, BEGIN_BYTES, COMMIT_BYTES, IMAGE_REGIONS, PROGRAM_WORD_BYTES, PROTOCOL_VERSION,
     READ_BYTES, RESULT_PAUSE_LANES, RESULT_RECORD, RESUME_BYTES, RUN_SUMMARY_HEADER,
-    SET_BAUD_BYTES, SUPPORTED_BAUDS, WRITE_HEADER,
+    SET_BAUD_BYTES, WRITE_HEADER,
 };
 use microcode::core::fault_code::is_pause;
 
-/// What a device is and how big its memories are.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct DeviceConfig {
-    /// Core version reported by INFO.
-    pub core_version: (u16, u16),
-    /// CRC-32 of the core configuration bytes (BEGIN must name the same).
-    pub isa_hash: u32,
-    /// Feature bits of the core configuration.
-    pub features: u32,
-    /// Core clock in Hz.
-    pub clock_hz: u32,
-    /// Line rate at power-up.
-    pub baud: u32,
-    /// Rates SET_BAUD accepts ([`SUPPORTED_BAUDS`] on the model board; the on-chip loader's line
-    /// rate is fixed per build, so it accepts only its own).
-    pub bauds: &'static [u32],
-    /// Memory sizes.
-    pub limits: Limits,
-}
-
-impl DeviceConfig {
-    /// Sizes that fit the iCE40 HX8K's 32 block RAMs (16 KiB) next to the core's register file:
-    /// 4 KiB program (256 instructions), 1 KiB constants, 4 KiB textures, 1 KiB each for inputs,
-    /// outputs and parameters, 256 bytes of register maps.
-    pub fn board(isa_hash: u32) -> DeviceConfig {
-        DeviceConfig {
-            core_version: (1, 0),
-            isa_hash,
-            features: 0,
-            clock_hz: 100_000_000,
-            baud: crate::protocol::DEFAULT_BAUD,
-            bauds: &SUPPORTED_BAUDS,
-            limits: Limits {
-                program: 4096,
-                constants: 1024,
-                textures: 4096,
-                inputs: 1024,
-                outputs: 1024,
-                params: 1024,
-                maps: 256,
-                max_quads: 16,
-                max_payload: frame::MAX_PAYLOAD as u16,
-            },
-        }
-    }
-}
+pub use microcode::protocol::DeviceConfig;
 
 /// The active image as a runner sees it.
 #[derive(Clone, Copy, Debug)]

@@ -374,24 +374,33 @@ fn a_frame_cut_off_mid_way_is_dropped_by_the_interbyte_timeout() {
 #[test]
 fn run_image_maps_tgsi_registers_and_constants() {
     use firmware_loader::board::run_image;
-    use firmware_loader::image::{parse, write_image, KSlot, RegMap};
+    use firmware_loader::image::{ImageFile, RegMap};
+    use microcode::core::image::{ConstSlot, ConstSource, Image};
+    use microcode::core::isa::{Instr, Op};
     let (mut c, served) = setup(fast());
-    // The fixture device has a fixed ISA hash; it replaces the image's own (CRC-32 of "cfg").
-    // Two instructions of 16 bytes whose last two bytes are zero, as in every image (the device
-    // stores 14 bytes of each).
-    let mut program = [0xAB; 32];
-    for b in [14, 15, 30, 31] {
-        program[b] = 0;
-    }
-    let file = write_image(
-        b"cfg",
-        0,
-        &program,
-        &[KSlot::Data(0, [1, 2, 3, 4]), KSlot::Buffer(2, 0, 7)],
-        &[RegMap { tgsi: 0, reg: 0 }, RegMap { tgsi: 2, reg: 1 }],
-        &[RegMap { tgsi: 0, reg: 5 }, RegMap { tgsi: 1, reg: 6 }],
-    );
-    let mut img = parse(&file).unwrap();
+    // The fixture device has a fixed ISA hash; it replaces the image's own.
+    let code = vec![Instr::new(Op::Mov), Instr::new(Op::End)];
+    let mut img = ImageFile::from_image(&Image {
+        config: microcode::core::CoreConfig::default(),
+        processor: 0,
+        origin: vec![0; code.len()],
+        code,
+        constants: vec![
+            ConstSlot {
+                k: 0,
+                source: ConstSource::Data([1, 2, 3, 4]),
+            },
+            ConstSlot {
+                k: 2,
+                source: ConstSource::Buffer {
+                    buffer: 0,
+                    index: 7,
+                },
+            },
+        ],
+        inputs: vec![RegMap { tgsi: 0, reg: 0 }, RegMap { tgsi: 2, reg: 1 }],
+        outputs: vec![RegMap { tgsi: 0, reg: 5 }, RegMap { tgsi: 1, reg: 6 }],
+    });
     img.upload.isa_hash = ISA;
     c.upload(&img.upload, &mut |_, _| {}).unwrap();
     let in0 = [

@@ -15,7 +15,8 @@
 //! support crate does not name) from [`RESET_PAD`], [`RX_PAD`] and [`TX_PAD`]; [`BoardChip::pcf`]
 //! writes the constraints file from them (`constraints/alchitry_cu.pcf` is its output, checked by
 //! a test).
-use crate::board_top::BoardTop;
+use crate::board_top::{BoardError, BoardTop};
+use microcode::core::CoreConfig;
 use rust_hdl::fpga::lattice::ice40::ice_pll::ICE40PLLBlock;
 use rust_hdl::prelude::*;
 
@@ -91,4 +92,23 @@ impl Logic for BoardChip {
         self.tx.next = self.board.tx.val();
         self.leds.next = self.board.leds.val();
     }
+}
+
+// ---- The chip's Verilog and pin constraints for a core configuration and line rate.
+
+/// The Verilog synthesis reads (module `top`): [`BoardChip`], the PLL and the
+/// board top built for the PLL's clock ([`CORE_CLOCK_HZ`]), whose blocks are
+/// below the instance `board`.
+pub fn verilog(core: &CoreConfig, baud: u32) -> Result<String, BoardError> {
+    Ok(files(core, baud)?.0)
+}
+
+/// [`verilog`] and the chip's pin constraints ([`BoardChip::pcf`]).
+pub fn files(core: &CoreConfig, baud: u32) -> Result<(String, String), BoardError> {
+    let (top, _) = crate::board_top::build(core, CORE_CLOCK_HZ as u32, baud)?;
+    let mut chip = BoardChip::new(top);
+    chip.connect_all();
+    rust_hdl::core::check_error::check_all(&chip)
+        .map_err(|e| BoardError::Check(format!("{e:?}")))?;
+    Ok((generate_verilog(&chip), chip.pcf()))
 }

@@ -21,6 +21,7 @@ use crate::shader_core::ShaderCore;
 use crate::uart_rx::UartRx;
 use crate::uart_tx::UartTx;
 use microcode::core::CoreConfig;
+use microcode::protocol::DeviceConfig;
 use rust_hdl::prelude::*;
 
 /// The board's top level (see the module documentation).
@@ -122,4 +123,50 @@ impl Logic for BoardTop {
             | (bit_cast::<8, 1>(self.activity.q.val().into()) << 6)
             | (bit_cast::<8, 1>(self.dropped.q.val().into()) << 7);
     }
+}
+
+// ---- Building the board top for a core configuration, clock and line rate.
+
+/// Why a board top level cannot be built.
+#[derive(Debug, thiserror::Error)]
+pub enum BoardError {
+    /// The line rate cannot be made from the clock.
+    #[error("{baud} baud at {clock_hz} Hz: {source}")]
+    Baud {
+        baud: u32,
+        clock_hz: u32,
+        source: crate::baud::BaudError,
+    },
+    /// rust-hdl's structural checks refused the design.
+    #[error("the board top does not check: {0}")]
+    Check(String),
+}
+
+/// The board's top level (core for `core`, loader, UART at `baud` from a `clock_hz` clock),
+/// connected and checked, with the device it implements.
+pub fn build(
+    core: &CoreConfig,
+    clock_hz: u32,
+    baud: u32,
+) -> Result<(BoardTop, DeviceConfig), BoardError> {
+    let divisor =
+        BaudDivisor::for_rate(u64::from(clock_hz), u64::from(baud)).map_err(|source| {
+            BoardError::Baud {
+                baud,
+                clock_hz,
+                source,
+            }
+        })?;
+    let cfg = crate::loader::device_config(core, clock_hz, baud);
+    let mut top = BoardTop::new(core, crate::loader::for_device(&cfg), divisor);
+    top.connect_all();
+    rust_hdl::core::check_error::check_all(&top)
+        .map_err(|e| BoardError::Check(format!("{e:?}")))?;
+    Ok((top, cfg))
+}
+
+/// The Verilog of [`build`] (module `top`), as Verilator and the netlist tests read it.
+pub fn verilog(core: &CoreConfig, clock_hz: u32, baud: u32) -> Result<String, BoardError> {
+    let (top, _) = build(core, clock_hz, baud)?;
+    Ok(generate_verilog(&top))
 }

@@ -34,6 +34,7 @@
 //!    result when it does not depend on rounding (NaN, infinity, exact zero, flush);
 //! 5. round to nearest even (23-bit increment chain, an AND tree for its carry-out), overflow,
 //!    pack; or negate and saturate the integer (`F2i`), or make `2^n` of it (`Expx`).
+use crate::float_unpack::FloatUnpack;
 use crate::lzc::Lzc32;
 use rust_hdl::prelude::*;
 
@@ -152,6 +153,8 @@ pub struct FAdd {
     s3c_sum33: Signal<Local, Bits<33>>,
     s3c_frame: Signal<Local, Bits<32>>,
     s3c_sum32: Signal<Local, Bits<32>>,
+    unpack_a: FloatUnpack,
+    unpack_b: FloatUnpack,
     lzc: Lzc32,
     s3_sum: DFF<Bits<32>>,
     s3_lz: DFF<Bits<5>>,
@@ -269,23 +272,19 @@ impl Logic for FAdd {
             self.s1c_aa.next = (self.b.val() & !bits::<32>(0x7FFF_FFFF)) | bits::<32>(0x4B00_0000);
         }
         self.s1c_sb.next = self.b.val().get_bit(31) ^ self.sub.val();
-        self.s1c_a_zero.next = self.s1c_aa.val().get_bits::<8>(23) == 0;
-        self.s1c_b_zero.next = self.b.val().get_bits::<8>(23) == 0;
-        self.s1c_a_inf.next = (self.s1c_aa.val().get_bits::<8>(23) == 255)
-            & (self.s1c_aa.val().get_bits::<23>(0) == 0);
-        self.s1c_b_inf.next =
-            (self.b.val().get_bits::<8>(23) == 255) & (self.b.val().get_bits::<23>(0) == 0);
-        self.s1c_a_nan.next = (self.s1c_aa.val().get_bits::<8>(23) == 255)
-            & (self.s1c_aa.val().get_bits::<23>(0) != 0);
-        self.s1c_b_nan.next =
-            (self.b.val().get_bits::<8>(23) == 255) & (self.b.val().get_bits::<23>(0) != 0);
-        self.s1c_ma.next =
-            bit_cast::<24, 23>(self.s1c_aa.val().get_bits::<23>(0)) | bits::<24>(0x800000);
+        self.unpack_a.x.next = self.s1c_aa.val();
+        self.unpack_b.x.next = self.b.val();
+        self.s1c_a_zero.next = self.unpack_a.zero.val();
+        self.s1c_b_zero.next = self.unpack_b.zero.val();
+        self.s1c_a_inf.next = self.unpack_a.inf.val();
+        self.s1c_b_inf.next = self.unpack_b.inf.val();
+        self.s1c_a_nan.next = self.unpack_a.nan.val();
+        self.s1c_b_nan.next = self.unpack_b.nan.val();
+        self.s1c_ma.next = self.unpack_a.sig.val();
         if self.s1c_a_zero.val() | self.s1c_conv.val() {
             self.s1c_ma.next = bits::<24>(0);
         }
-        self.s1c_mb.next =
-            bit_cast::<24, 23>(self.b.val().get_bits::<23>(0)) | bits::<24>(0x800000);
+        self.s1c_mb.next = self.unpack_b.sig.val();
         if self.s1c_b_zero.val() {
             self.s1c_mb.next = bits::<24>(0);
         }

@@ -22,6 +22,7 @@
 //!
 //! The 24x24 significand product is never written as `*`: rust-hdl only multiplies 16x16 and
 //! yosys' generic multiplier is neither pipelined nor small on a LUT4 fabric.
+use crate::float_unpack::FloatUnpack;
 use rust_hdl::prelude::*;
 
 /// Pipelined binary32 multiplier; see the module documentation for semantics and timing.
@@ -142,6 +143,9 @@ pub struct FMul {
     s5c_ovf: Signal<Local, Bit>,
     s5c_sign32: Signal<Local, Bits<32>>,
     s5_result: DFF<Bits<32>>,
+
+    unpack_a: FloatUnpack,
+    unpack_b: FloatUnpack,
 }
 
 impl Logic for FMul {
@@ -198,24 +202,20 @@ impl Logic for FMul {
         );
 
         // ---- Stage 1: unpack. A zero exponent field (zero or subnormal) is a zero operand.
-        self.s1c_a_zero.next = self.a.val().get_bits::<8>(23) == 0;
-        self.s1c_b_zero.next = self.b.val().get_bits::<8>(23) == 0;
-        self.s1c_a_inf.next =
-            (self.a.val().get_bits::<8>(23) == 255) & (self.a.val().get_bits::<23>(0) == 0);
-        self.s1c_b_inf.next =
-            (self.b.val().get_bits::<8>(23) == 255) & (self.b.val().get_bits::<23>(0) == 0);
-        self.s1c_a_nan.next =
-            (self.a.val().get_bits::<8>(23) == 255) & (self.a.val().get_bits::<23>(0) != 0);
-        self.s1c_b_nan.next =
-            (self.b.val().get_bits::<8>(23) == 255) & (self.b.val().get_bits::<23>(0) != 0);
+        self.unpack_a.x.next = self.a.val();
+        self.unpack_b.x.next = self.b.val();
+        self.s1c_a_zero.next = self.unpack_a.zero.val();
+        self.s1c_b_zero.next = self.unpack_b.zero.val();
+        self.s1c_a_inf.next = self.unpack_a.inf.val();
+        self.s1c_b_inf.next = self.unpack_b.inf.val();
+        self.s1c_a_nan.next = self.unpack_a.nan.val();
+        self.s1c_b_nan.next = self.unpack_b.nan.val();
         // The hidden bit is always set: a zero operand's significand is never used.
-        self.s1c_ma.next =
-            bit_cast::<24, 23>(self.a.val().get_bits::<23>(0)) | bits::<24>(0x800000);
+        self.s1c_ma.next = self.unpack_a.sig.val();
         self.s1c_ma26.next = bit_cast::<26, 24>(self.s1c_ma.val());
         self.s1_ma.d.next = self.s1c_ma.val();
         self.s1_ma3.d.next = (self.s1c_ma26.val() << 1) + self.s1c_ma26.val();
-        self.s1_mb.d.next =
-            bit_cast::<24, 23>(self.b.val().get_bits::<23>(0)) | bits::<24>(0x800000);
+        self.s1_mb.d.next = self.unpack_b.sig.val();
         self.s1_es.d.next = bit_cast::<9, 8>(self.a.val().get_bits::<8>(23))
             + bit_cast::<9, 8>(self.b.val().get_bits::<8>(23));
         self.s1_nan.d.next = self.s1c_a_nan.val()

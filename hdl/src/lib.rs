@@ -10,6 +10,7 @@ pub mod crc32_serial;
 pub mod decoder;
 pub mod fadd;
 pub mod fcmp;
+pub mod float_unpack;
 pub mod fmad_pipe;
 pub mod fmul;
 pub mod frame_rx;

@@ -37,6 +37,11 @@ use crate::bram::Bram;
 use crate::crc32_serial::Crc32Serial;
 use crate::frame_rx::FrameRx;
 use crate::loader_isa::{decode_rom, io_rom, CpuOp, IoOp, MEMORY_WORDS};
+use microcode::core::config::Features;
+use microcode::core::CoreConfig;
+use microcode::protocol::{
+    DeviceConfig, Info, Limits, MAX_PAYLOAD, PROTOCOL_VERSION, SUPPORTED_BAUDS,
+};
 use rust_hdl::prelude::*;
 
 pub mod layout {
@@ -89,8 +94,7 @@ pub mod layout {
 /// `sim::run_io::DEFAULT_BUDGET`).
 pub const RUN_BUDGET: u64 = 1_000_000;
 
-/// Length of the INFO record.
-pub const INFO_BYTES: usize = 58;
+pub use microcode::protocol::INFO_BYTES;
 
 /// Where the accumulator's next top byte comes from (one 8-bit multiplexer, chosen by the
 /// operation and its step).
@@ -1041,6 +1045,69 @@ impl Logic for Loader {
             self.go.d.next = false;
         }
     }
+}
+
+// ---- The device this loader implements, in the protocol's terms: what the host tools, the
+// emulator and the tests describe.
+
+/// Core version the board reports in INFO.
+pub const CORE_VERSION: (u16, u16) = (1, 0);
+
+/// The device the on-chip loader implements for a core built for `core`, clocked at `clock_hz`,
+/// with its line rate fixed at `baud`.
+pub fn device_config(core: &CoreConfig, clock_hz: u32, baud: u32) -> DeviceConfig {
+    let bauds: &'static [u32] = match SUPPORTED_BAUDS.iter().position(|&b| b == baud) {
+        Some(i) => &SUPPORTED_BAUDS[i..=i],
+        // A non-standard rate (an emulator's): one small allocation per configuration.
+        None => Box::leak(Box::new([baud])),
+    };
+    DeviceConfig {
+        core_version: CORE_VERSION,
+        isa_hash: core.isa_hash(),
+        features: core.features,
+        clock_hz,
+        baud,
+        bauds,
+        limits: Limits {
+            program: layout::PROGRAM,
+            constants: layout::CONSTANTS,
+            // The region is the texture unit's memory: a build without the unit has none.
+            textures: if core.has(Features::TEXTURE) {
+                u32::from(core.texture_texels).min(layout::TEXTURES / 4) * 4
+            } else {
+                0
+            },
+            inputs: layout::INPUTS,
+            outputs: layout::OUTPUTS,
+            params: layout::PARAMS,
+            maps: layout::MAPS,
+            max_quads: layout::MAX_QUADS,
+            max_payload: (MAX_PAYLOAD as u16).min(layout::MAX_PAYLOAD),
+        },
+    }
+}
+
+/// The INFO record the loader's ROM holds for `cfg`.
+pub fn info_record(cfg: &DeviceConfig) -> [u8; INFO_BYTES] {
+    let info = Info {
+        protocol: PROTOCOL_VERSION,
+        core_version: cfg.core_version,
+        isa_hash: cfg.isa_hash,
+        features: cfg.features,
+        clock_hz: cfg.clock_hz,
+        baud: cfg.baud,
+        limits: cfg.limits,
+    };
+    let mut out = [0u8; INFO_BYTES];
+    let bytes = info.to_bytes();
+    out.copy_from_slice(&bytes[..INFO_BYTES]);
+    out
+}
+
+/// The on-chip loader for `cfg` (its INFO record, which carries the ISA hash, line rate and
+/// region sizes the firmware checks against).
+pub fn for_device(cfg: &DeviceConfig) -> Loader {
+    Loader::new(&info_record(cfg))
 }
 
 #[cfg(test)]

@@ -109,7 +109,7 @@ pub struct MiscUnit {
 
 impl MiscUnit {
     /// The unit for a build: the integer ALU only with the `INTEGER` feature, the
-    /// transcendental steps only with `SEQUENCER`, the texture unit (with the build's
+    /// transcendental steps only with `TRANSCENDENTAL`, the texture unit (with the build's
     /// `texture_texels`) only with `TEXTURE`. A left-out part's result is never selected and
     /// synthesis removes it.
     pub fn new(config: &CoreConfig) -> MiscUnit {
@@ -170,7 +170,7 @@ impl MiscUnit {
             cmp_true: Default::default(),
             c5: Default::default(),
             has_int: Constant::new(config.has(Features::INTEGER)),
-            has_trans: Constant::new(config.has(Features::SEQUENCER)),
+            has_trans: Constant::new(config.has(Features::TRANSCENDENTAL)),
             has_tex: Constant::new(config.has(Features::TEXTURE)),
         }
     }

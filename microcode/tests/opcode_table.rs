@@ -53,3 +53,60 @@ fn every_row_and_alias_parses_and_round_trips_through_tokens() {
     }
     assert!(checked > OPCODES.len(), "aliases were checked too");
 }
+
+/// Issue #22 item 4: every opcode's lowering is in its row; an opcode the validator accepts
+/// always has one, and one it rejects has none.
+#[test]
+fn every_supported_opcode_names_its_lowering() {
+    use microcode::tgsi::opcode::Lowering;
+    for info in microcode::tgsi::OPCODES {
+        assert_eq!(
+            info.is_supported(),
+            info.lowering != Lowering::None,
+            "{}: supported {} but lowering {:?}",
+            info.mnemonic,
+            info.is_supported(),
+            info.lowering
+        );
+        // The column agrees with the other columns where they overlap.
+        match info.lowering {
+            Lowering::Texture => assert!(info.is_texture(), "{}", info.mnemonic),
+            Lowering::Flow => assert!(info.flow().is_some(), "{}", info.mnemonic),
+            Lowering::Double => assert_eq!(
+                info.src_type,
+                microcode::tgsi::opcode::OperandType::Double,
+                "{}",
+                info.mnemonic
+            ),
+            Lowering::Matrix { rows, width } => {
+                assert!((2..=4).contains(&rows) && (3..=4).contains(&width));
+                assert_eq!(info.matrix(), Some((rows.into(), width.into())));
+            }
+            _ => assert!(info.matrix().is_none()),
+        }
+    }
+    // The matrix shapes decisions.md section 1 gives.
+    let shape = |m: &str| {
+        microcode::tgsi::OPCODES
+            .iter()
+            .find(|i| i.mnemonic == m)
+            .and_then(|i| i.matrix())
+    };
+    assert_eq!(shape("MULTIPLYMATRIX"), Some((4, 4)));
+    assert_eq!(shape("M4X3"), Some((3, 4)));
+    assert_eq!(shape("M3X4"), Some((4, 3)));
+    assert_eq!(shape("M3X3"), Some((3, 3)));
+    assert_eq!(shape("M3X2"), Some((2, 3)));
+}
+
+/// ARCHITECTURE.md's list of lowered opcodes is the table's, as `lowering_summary` prints it.
+#[test]
+fn architecture_lists_the_lowerings_of_the_table() {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../ARCHITECTURE.md");
+    let doc = std::fs::read_to_string(path).expect("ARCHITECTURE.md");
+    let summary = microcode::tgsi::opcode::lowering_summary();
+    assert!(
+        doc.contains(&summary),
+        "ARCHITECTURE.md must contain the generated lowering list:\n{summary}"
+    );
+}

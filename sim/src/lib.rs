@@ -2,6 +2,7 @@
 //! Verilator), the texture sampler, the rasteriser and the per-opcode test vectors.
 
 pub mod core_model;
+#[cfg(feature = "hardware")]
 pub mod hardware;
 pub mod reference;
 pub mod render;

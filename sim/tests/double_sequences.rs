@@ -1,4 +1,4 @@
-//! The binary64 library (`microcode/src/compile/dlib.rs`): DADD, DMUL, DMAD, DDIV, DRCP,
+//! The binary64 library (`microcode/src/compile/binary64.rs`): DADD, DMUL, DMAD, DDIV, DRCP,
 //! DSQRT, DFRAC, DFRACEXP and DLDEXP compiled to integer sequences give, on the core model, the
 //! bits host IEEE binary64 arithmetic gives (through the reference model), on edge cases and
 //! random operands. (The hardware engines run the same instructions: `hw_cross.rs`.)

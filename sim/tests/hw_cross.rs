@@ -88,18 +88,7 @@ fn cross(
             Ok(())
         }
         (Err(mf), Err(HwError::Fault { code, .. })) => {
-            use hdl::host_port::fault_code as f;
-            use sim::core_model::FaultKind as K;
-            let want = match mf.kind {
-                K::BudgetExhausted { .. } => f::BUDGET,
-                K::StackOverflow { .. } => f::STACK_OVERFLOW,
-                K::CallStackOverflow { .. } => f::CALL_OVERFLOW,
-                K::StackMismatch { .. } => f::STACK_MISMATCH,
-                K::DivergentBranch { .. } => f::DIVERGENT,
-                K::AddressStackOverflow { .. } => f::ADDRESS_OVERFLOW,
-                K::AddressStackUnderflow { .. } => f::ADDRESS_UNDERFLOW,
-                _ => f::MISSING_UNIT,
-            };
+            let want = mf.kind.code();
             if want == code {
                 Ok(())
             } else {

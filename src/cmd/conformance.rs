@@ -173,7 +173,7 @@ fn board(p: &Program, i: &RunInputs) -> Result<RunOutput, String> {
     BOARD.with(|b| {
         let mut b = b.borrow_mut();
         if b.is_none() {
-            *b = Some(super::run_core::board_link(Some(port), 250).map_err(|e| format!("{e:#}"))?);
+            *b = Some(super::board::board_link(Some(port), 250).map_err(|e| format!("{e:#}"))?);
         }
         let (client, config) = b.as_mut().ok_or("no link")?;
         let image = compile(p, config).map_err(|e| e.to_string())?.image;
@@ -184,9 +184,9 @@ fn board(p: &Program, i: &RunInputs) -> Result<RunOutput, String> {
             }
         }
         // One upload per program: not worth a line each.
-        let file = super::run_core::board_upload(client, port, &image, i, &mut |_| {})
+        let file = super::board::board_upload(client, port, &image, i, &mut |_| {})
             .map_err(|e| format!("{e:#}"))?;
-        super::run_core::board_quad(client, &image, &file, i).map_err(|e| format!("{e:#}"))
+        super::board::board_quad(client, &image, &file, i).map_err(|e| format!("{e:#}"))
     })
 }
 
@@ -231,21 +231,7 @@ fn program_inputs() -> RunInputs {
             inputs.geometry_inputs.insert((vertex, index), v);
         }
     }
-    let consts: [[f32; 4]; 12] = [
-        [0.4, 0.0, 0.0, 1.0],
-        [1.0, 1.0, 1.0, 1.0],
-        [2.0, 2.0, 2.0, 2.0],
-        [4.0, 8.0, 16.0, 32.0],
-        [3.0, 0.0, 0.0, 0.0],
-        [0.0, 0.5, 0.0, 0.0],
-        [1.0, 0.0, 0.0, 1.0],
-        [0.0, 0.0, 0.0, 1.0],
-        [1.0, 0.0, 0.0, 0.5],
-        [0.0, 1.0, 0.0, 0.5],
-        [0.0, 0.0, 1.0, 0.0],
-        [0.0, 0.0, 0.0, 1.0],
-    ];
-    for (i, v) in consts.iter().enumerate() {
+    for (i, v) in sim::vectors::MESA_GRAW_CONST0.iter().enumerate() {
         inputs.set_const(0, i as u32, v.map(f32::to_bits));
     }
     inputs

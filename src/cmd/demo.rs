@@ -203,7 +203,7 @@ pub fn run() -> Result<ExitCode> {
     let (clock, clock_source) = board_clock();
     let compute = cycles as f64 / clock;
     // The board's upload: the image's regions with the texture (texels and descriptors).
-    let upload = super::run_core::board_image(&image, &inputs()?)?
+    let upload = super::board::board_image(&image, &inputs()?)?
         .upload
         .total_bytes();
     let serial = (upload as f64 + WIRE_BYTES_PER_QUAD * frame.quads as f64) * 10.0 / BAUD;

@@ -2,6 +2,7 @@
 
 pub mod accuracy;
 pub mod bench;
+pub mod board;
 pub mod check;
 pub mod compile;
 pub mod conformance;
@@ -18,7 +19,7 @@ pub mod output;
 pub mod ports;
 pub mod render;
 pub mod run;
-pub mod run_core;
+
 pub mod selftest;
 pub mod synth;
 pub mod translate;

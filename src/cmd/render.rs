@@ -193,21 +193,20 @@ fn render_with(
             })
         }
         "board" => {
-            let (mut client, config) =
-                super::run_core::board_link(a.port.as_deref(), a.timeout_ms)?;
+            let (mut client, config) = super::board::board_link(a.port.as_deref(), a.timeout_ms)?;
             let image = compile(program, &config)
                 .context("compiling for the board's core")?
                 .image;
             let port = a.port.clone().unwrap_or_default();
-            let file = super::run_core::board_upload(
+            let file = super::board::board_upload(
                 &mut client,
                 &port,
                 &image,
                 &inputs,
-                &mut super::run_core::say_uploaded(&port),
+                &mut super::board::say_uploaded(&port),
             )?;
             Box::new(move |i: &RunInputs| {
-                super::run_core::board_quad(&mut client, &image, &file, i)
+                super::board::board_quad(&mut client, &image, &file, i)
                     .map_err(|e| format!("{e:#}"))
             })
         }

@@ -6,12 +6,12 @@
 //!    the board's core, loaded, run on one quad with fixed inputs and CONST values, and compared bit
 //!    for bit (live lanes) and by kill mask with the core model.
 
-use super::load::{connect, PortArgs};
+use super::board::{connect, PortArgs};
 use anyhow::{bail, Context, Result};
 use clap::Args;
 use firmware_loader::board::{run_image, Lanes};
 use firmware_loader::host::Client;
-use firmware_loader::image::{self, Upload};
+use firmware_loader::image::{ImageFile, Upload};
 use firmware_loader::port::Transport;
 use firmware_loader::protocol::{Begin, LoadState, Region, IMAGE_REGIONS};
 use microcode::compile::compile;
@@ -170,7 +170,7 @@ fn core_check<T: Transport>(c: &mut Client<T>, config: &CoreConfig, source: &str
         .map_err(|e| anyhow::anyhow!("built-in program: {e:?}"))?
         .program;
     let compiled = compile(&program, config)?;
-    let file = image::parse(&compiled.image.to_bytes())?;
+    let file = ImageFile::from_image(&compiled.image);
     c.upload(&file.upload, &mut |_, _| {})?;
     let quad = inputs();
     let board = run_image(c, &file, &[quad.to_vec()], &constant)?;
@@ -248,7 +248,7 @@ pub fn run(args: SelftestArgs) -> Result<ExitCode> {
     let port = &args.link.port;
     let mut c = connect(&args.link)?;
     loader_check(&mut c, port)?;
-    let config = super::load::board_config(&mut c).with_context(|| port.clone())?;
+    let config = super::board::board_config(&mut c).with_context(|| port.clone())?;
     let (mut failed, mut skipped) = (0, 0);
     for (what, source) in PROGRAMS {
         match core_check(&mut c, &config, source) {

@@ -43,9 +43,9 @@ pub struct SynthArgs {
     #[arg(long)]
     pub no_integer: bool,
     /// Leave out the transcendental step unit and its 5 block RAMs of tables (RSQ, EX2, LG2,
-    /// SIN, COS, POW fault MISSING_UNIT on the board).
-    #[arg(long)]
-    pub no_sequencer: bool,
+    /// SIN, COS, POW fault MISSING_UNIT on the board). `--no-sequencer` is its older name.
+    #[arg(long, alias = "no-sequencer")]
+    pub no_transcendental: bool,
     /// Leave out the per-lane address stack and its 4 block RAMs (PUSHA and POPA fault
     /// MISSING_UNIT on the board).
     #[arg(long)]
@@ -70,8 +70,8 @@ pub fn run(args: SynthArgs) -> Result<ExitCode> {
     if args.no_integer {
         core.features &= !Features::INTEGER;
     }
-    if args.no_sequencer {
-        core.features &= !Features::SEQUENCER;
+    if args.no_transcendental {
+        core.features &= !Features::TRANSCENDENTAL;
     }
     if args.no_address_stack {
         core.features &= !Features::ADDRESS_STACK;

@@ -46,7 +46,7 @@ pub fn board_blocks(features: u32) -> Vec<(&'static str, u64)> {
         .copied()
         .filter(|(name, _)| {
             let need = match *name {
-                "core$misc$trans" => Features::SEQUENCER,
+                "core$misc$trans" => Features::TRANSCENDENTAL,
                 "core$misc$tex" => Features::TEXTURE,
                 _ => 0,
             };
@@ -59,7 +59,7 @@ pub fn board_blocks(features: u32) -> Vec<(&'static str, u64)> {
 /// the loader and the UART at `baud`, normally [`BOARD_BAUD`], at [`BOARD_CLOCK_HZ`]) and its pin
 /// constraints (PCF), written from the pads the chip's ports carry.
 pub fn board_files(core: &CoreConfig, baud: u32) -> Result<(String, String), String> {
-    sim::hardware::board::board_chip_files(core, baud).map_err(|e| e.to_string())
+    hdl::board_chip::files(core, baud).map_err(|e| e.to_string())
 }
 
 #[cfg(test)]

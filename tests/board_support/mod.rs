@@ -7,7 +7,7 @@ use firmware_loader::device::{
 use firmware_loader::image::read_maps;
 use firmware_loader::port::pty_pair;
 use firmware_loader::server::{serve, ServeOptions};
-use microcode::core::image::{ConstSlot, ConstSource, RegMap};
+use microcode::core::image::{ConstSlot, ConstSource};
 use microcode::core::isa::decode;
 use microcode::core::{CoreConfig, Image};
 use sim::run_io::RunInputs;
@@ -76,18 +76,14 @@ impl QuadRunner for CoreRunner {
                 }
             })
             .collect();
-        let map = |m: &firmware_loader::image::RegMap| RegMap {
-            tgsi: m.tgsi,
-            reg: m.reg,
-        };
         let image = Image {
             config: CoreConfig::default(),
             processor: 0,
             origin: vec![0; code.len()],
             code,
             constants,
-            inputs: ins.iter().map(map).collect(),
-            outputs: outs.iter().map(map).collect(),
+            inputs: ins.clone(),
+            outputs: outs.clone(),
         };
         let mut run = RunInputs::default();
         for (i, m) in ins.iter().enumerate() {

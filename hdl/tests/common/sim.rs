@@ -8,8 +8,13 @@ use rust_hdl::prelude::*;
 /// Pipeline latency of `FMul` and `FAdd` in clocks.
 pub const LATENCY: usize = 5;
 
-/// One clock period: rising edge, settle, falling edge, settle.
+/// One clock period: settle the inputs just set, rising edge, settle, falling edge, settle.
+/// The first settle is what hardware guarantees (inputs stable before the edge): without it
+/// rust-hdl's simulation samples at the edge only what reaches a flip-flop in one evaluation
+/// pass, which a combinational child block (`FloatUnpack`) between an input and a flip-flop
+/// does not.
 pub fn tick<B: Block>(uut: &mut B, clock: impl Fn(&mut B) -> &mut Signal<In, Clock>) {
+    assert!(simulate(uut, 100), "did not settle before the rising edge");
     clock(uut).next = true.into();
     assert!(simulate(uut, 100), "did not settle after the rising edge");
     clock(uut).next = false.into();

@@ -1,7 +1,7 @@
 //! Conversions between floats and integers, and the exponent/significand helpers of `LOG` and
 //! `EXP`.
 //!
-//! Hardware (the convert part of the compare/convert unit):
+//! Hardware (the convert part of the misc unit):
 //! - float -> int: [`fround_integral`] in the wanted mode, then a 32-bit barrel shifter placing the
 //!   24-bit significand, a saturation check (`E >= 31`) and a negation (32-bit incrementer);
 //!   about 150 LUT4s, 2 clocks. NaN gives 0, magnitudes beyond int32 saturate.

@@ -1,6 +1,6 @@
 //! Rounding to an integral value: `FLR`, `CEIL`, `TRUNC`, `ROUND` and `FRC`.
 //!
-//! Algorithm (one unit with a mode input, in the compare/convert unit): with the unbiased
+//! Algorithm (one unit with a mode input, in the misc unit): with the unbiased
 //! exponent `E`,
 //! - `E >= 23`: the value is already integral (returned as is, NaN made canonical);
 //! - `E < 0` (`|x| < 1`): the result is a signed zero or +-1.0, chosen by the mode, the sign and,

@@ -15,7 +15,7 @@
 //! absolute to each pair's sign); complement, bias, scale2x and ExtDivide, which would need
 //! binary64 arithmetic before the operation, are `Unsupported`.
 
-use super::lower::perm;
+use super::operand::perm;
 use super::operand::ONE;
 use super::{CompileError, Ctx};
 use crate::core::isa::{Instr, Op, Operand, SrcFile, DOP_SECOND};
@@ -106,11 +106,11 @@ pub(crate) fn uses_library(p: &crate::tgsi::Program) -> bool {
     p.instructions.iter().any(|i| is_arithmetic(i.opcode))
 }
 
-/// Double arithmetic as calls of the binary64 library (`dlib`): operands into its argument
+/// Double arithmetic as calls of the binary64 library (`binary64`): operands into its argument
 /// registers (low words as they are, high words with the operand's negate and absolute), the
 /// routines, the result(s) moved to the destination(s).
 fn library(c: &mut Ctx, inst: &Instruction, src: [Operand; 3]) -> Result<(), CompileError> {
-    use super::dlib::{Routine, A, B};
+    use super::binary64::{Routine, A, B};
     const X_Z: u8 = 0b0101;
     const Y_W: u8 = 0b1010;
     let load = |c: &mut Ctx, r: u8, o: Operand| {

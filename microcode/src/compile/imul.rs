@@ -122,11 +122,6 @@ fn neg(o: Operand) -> Operand {
     Operand { neg: 0xF, ..o }
 }
 
-/// True for the opcodes lowered here.
-pub(crate) fn is_mul(op: Opcode) -> bool {
-    matches!(op, Opcode::Umul | Opcode::UmulHi | Opcode::ImulHi)
-}
-
 /// Lowers UMUL, UMUL_HI or IMUL_HI.
 pub(crate) fn lower(c: &mut Ctx, inst: &Instruction) -> Result<(), CompileError> {
     let (a, b) = match inst.src.as_slice() {

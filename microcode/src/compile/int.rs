@@ -12,23 +12,6 @@ use super::{CompileError, Ctx};
 use crate::core::isa::{Op, Operand};
 use crate::tgsi::{ExtSel, Instruction, Opcode, SrcOperand};
 
-/// True for the integer opcodes lowered here.
-pub(crate) fn is_int(op: Opcode) -> bool {
-    matches!(
-        op,
-        Opcode::I2f
-            | Opcode::Not
-            | Opcode::And
-            | Opcode::Or
-            | Opcode::Xor
-            | Opcode::Shl
-            | Opcode::Shr
-            | Opcode::Mod
-            | Opcode::Sad
-            | Opcode::Ara
-    )
-}
-
 /// The literal integer -1, whose low five bits shift by 31 (`SHR` shifts by `B & 31`).
 pub(crate) const INT_MINUS_ONE: u32 = 0xFFFF_FFFF;
 
@@ -519,7 +502,7 @@ pub(crate) fn lower_ucmp(c: &mut Ctx, inst: &Instruction) -> Result<(), CompileE
 ///   (0xFFFFFFFF) from 2^32 up, +inf included;
 /// - `P = x >= 2^31`, select `w` or `y`, `F2IF`.
 ///
-/// 6 instructions on two scratch registers; compare/convert and multiply-add units only, so
+/// 6 instructions on two scratch registers; misc unit and multiply-add only, so
 /// the board build without the integer ALU runs it.
 pub(crate) fn lower_f2u(c: &mut Ctx, inst: &Instruction) -> Result<(), CompileError> {
     let a = match inst.src.as_slice() {

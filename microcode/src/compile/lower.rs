@@ -9,11 +9,11 @@
 //! `FMAD a, 1, -b`, `a * b` is `FMAD a, b, -0`, dot products are FMAD chains.
 
 use super::alloc::Place;
-use super::operand::{splat, HALF, L128, ONE, TWO, ZERO};
+use super::operand::{negated, perm, sel, splat, HALF, L128, ONE, TWO, ZERO};
 use super::trans::Trans;
 use super::{CompileError, Ctx};
 use crate::core::isa::{Cond, Instr, Op, Operand, SrcFile, SWZ_ONE, SWZ_ZERO};
-use crate::tgsi::opcode::OperandType;
+use crate::tgsi::opcode::{Lowering, OperandType};
 use crate::tgsi::{File, Instruction, Opcode};
 
 /// The destination of the TGSI instruction on the core.
@@ -27,29 +27,6 @@ pub(crate) struct Dst {
     factor: u32,
     /// ADDR destinations: the float result is converted with this operation (F2IF, F2IR).
     conv: Option<Op>,
-}
-
-/// `o` with its components permuted: component c reads what component `p[c]` read.
-pub(crate) fn perm(o: Operand, p: [usize; 4]) -> Operand {
-    let mut r = o;
-    r.neg = 0;
-    for (c, &from) in p.iter().enumerate() {
-        r.swz[c] = o.swz[from];
-        r.neg |= ((o.neg >> from) & 1) << c;
-    }
-    r
-}
-
-pub(crate) fn negated(o: Operand) -> Operand {
-    Operand {
-        neg: o.neg ^ 0xF,
-        ..o
-    }
-}
-
-/// A scratch register read with a swizzle (0-3 components, SWZ_ZERO / SWZ_ONE literals).
-pub(crate) fn sel(r: u8, swz: [u8; 4]) -> Operand {
-    Operand { swz, ..Ctx::reg(r) }
 }
 
 impl Ctx<'_> {
@@ -267,148 +244,123 @@ pub(crate) fn instruction(c: &mut Ctx, inst: &Instruction) -> Result<(), Compile
         return Err(c.unsupported("condition codes"));
     }
     let op = inst.opcode;
-    match op {
-        O::Nop => return Ok(()),
+    // The row's lowering picks the routine; each routine refuses an opcode it does not know
+    // (a row naming the wrong routine fails the compiler's tests, never silently).
+    match op.info().lowering {
+        Lowering::None => Err(c.unsupported("")),
+        Lowering::Nothing => Ok(()),
+        Lowering::Flow => flow(c, inst),
+        Lowering::AddressStack => address_stack(c, inst),
+        Lowering::Geometry => {
+            c.emit(Instr::new(if op == O::Emit {
+                Op::Emit
+            } else {
+                Op::Endprim
+            }));
+            Ok(())
+        }
+        Lowering::Kill => kill(c, inst),
+        Lowering::Matrix { rows, width } => {
+            lower_matrix(c, inst, usize::from(rows), usize::from(width))
+        }
+        Lowering::Texture => super::texture::lower_texture(c, inst),
+        Lowering::Double => super::double::lower_double(c, inst),
+        Lowering::Pack if op == O::Pk2h => super::int::lower_pk2h(c, inst),
+        Lowering::Pack => super::int::lower_pack_unorm(c, inst),
+        Lowering::Unpack if op == O::Up2h => super::int::lower_up2h(c, inst),
+        Lowering::Unpack => super::int::lower_unpack(c, inst),
+        Lowering::Integer => match op {
+            O::Uadd => super::int::lower_uadd(c, inst),
+            O::Ucmp => super::int::lower_ucmp(c, inst),
+            O::F2u => super::int::lower_f2u(c, inst),
+            _ => super::int::lower(c, inst),
+        },
+        Lowering::IntegerMultiply => super::imul::lower(c, inst),
+        Lowering::Direct
+        | Lowering::Compare
+        | Lowering::Divide
+        | Lowering::Transcendental
+        | Lowering::Formula => alu(c, inst),
+    }
+}
+
+/// Control flow, subroutines and END ([`Lowering::Flow`]).
+fn flow(c: &mut Ctx, inst: &Instruction) -> Result<(), CompileError> {
+    use Opcode as O;
+    match inst.opcode {
         O::End => {
             c.emit(Instr::new(Op::End));
-            return Ok(());
+            Ok(())
         }
-        O::If | O::Ifc => return c.lower_if(inst),
-        O::Else => return c.lower_else(),
-        O::EndIf => return c.lower_endif(),
+        O::If | O::Ifc => c.lower_if(inst),
+        O::Else => c.lower_else(),
+        O::EndIf => c.lower_endif(),
         O::BgnLoop => {
             c.lower_bgnloop();
-            return Ok(());
+            Ok(())
         }
-        O::EndLoop => return c.lower_endloop(),
-        O::Brk => return c.lower_loop_control(Op::Brk),
-        O::BreakC => return c.lower_breakc(inst),
-        O::Cal => return c.lower_call(inst, false),
-        O::CallNz => return c.lower_call(inst, true),
+        O::EndLoop => c.lower_endloop(),
+        O::Brk => c.lower_loop_control(Op::Brk),
+        O::BreakC => c.lower_breakc(inst),
+        O::Cal => c.lower_call(inst, false),
+        O::CallNz => c.lower_call(inst, true),
         O::Ret => {
             c.emit(Instr::new(Op::Ret));
-            return Ok(());
+            Ok(())
         }
-        O::BgnSub => return Ok(()),
+        O::BgnSub => Ok(()),
         O::EndSub => {
             c.emit(Instr::new(Op::Endsub));
-            return Ok(());
+            Ok(())
         }
-        O::Rep => return c.lower_rep(inst),
-        O::BgnFor => return c.lower_bgnfor(inst),
-        O::EndFor => return c.lower_endfor(inst),
-        O::EndRep => return c.lower_endrep(),
-        O::Cont => return c.lower_loop_control(Op::Cont),
-        O::Pusha => {
-            let s = inst
-                .src
-                .first()
-                .ok_or_else(|| c.unsupported("PUSHA without a source"))?;
-            let a = c.int_src(s)?;
-            c.op(Op::Pusha, 0, 0xF, &[a]);
-            return Ok(());
-        }
-        O::Popa => {
-            let d = c.dst(inst)?;
-            c.fin(Op::Popa, d, 0xF, &[]);
-            return Ok(());
-        }
-        O::Emit => {
-            c.emit(Instr::new(Op::Emit));
-            return Ok(());
-        }
-        O::EndPrim => {
-            c.emit(Instr::new(Op::Endprim));
-            return Ok(());
-        }
-        O::Kilp => {
-            c.emit(Instr::new(Op::Kill));
-            return Ok(());
-        }
-        O::Kil => {
-            let s = inst
-                .src
-                .first()
-                .ok_or_else(|| c.unsupported("KIL without a source"))?;
-            let a = c.src(s)?;
-            let zero = c.lit(ZERO, false)?;
-            c.setp(Cond::Lt, 0xF, a, zero);
-            c.emit(Instr::new(Op::Kilp));
-            return Ok(());
-        }
-        _ => {}
+        O::Rep => c.lower_rep(inst),
+        O::BgnFor => c.lower_bgnfor(inst),
+        O::EndFor => c.lower_endfor(inst),
+        O::EndRep => c.lower_endrep(),
+        O::Cont => c.lower_loop_control(Op::Cont),
+        // BRA is lowered before the instruction reaches here (`compile/condition_codes.rs`).
+        _ => Err(c.unsupported("")),
     }
-    if let Some((rows, width)) = matrix_rows(op) {
-        return lower_matrix(c, inst, rows, width);
+}
+
+/// PUSHA / POPA ([`Lowering::AddressStack`]).
+fn address_stack(c: &mut Ctx, inst: &Instruction) -> Result<(), CompileError> {
+    if inst.opcode == Opcode::Pusha {
+        let s = inst
+            .src
+            .first()
+            .ok_or_else(|| c.unsupported("PUSHA without a source"))?;
+        let a = c.int_src(s)?;
+        c.op(Op::Pusha, 0, 0xF, &[a]);
+    } else {
+        let d = c.dst(inst)?;
+        c.fin(Op::Popa, d, 0xF, &[]);
     }
-    if op.info().is_texture() {
-        return super::texture::lower_texture(c, inst);
+    Ok(())
+}
+
+/// KIL (a predicate of `src < 0`, then `KILP`) and KILP ([`Lowering::Kill`]).
+fn kill(c: &mut Ctx, inst: &Instruction) -> Result<(), CompileError> {
+    if inst.opcode == Opcode::Kil {
+        let s = inst
+            .src
+            .first()
+            .ok_or_else(|| c.unsupported("KIL without a source"))?;
+        let a = c.src(s)?;
+        let zero = c.lit(ZERO, false)?;
+        c.setp(Cond::Lt, 0xF, a, zero);
+        c.emit(Instr::new(Op::Kilp));
+    } else {
+        c.emit(Instr::new(Op::Kill));
     }
-    if op.info().src_type == crate::tgsi::opcode::OperandType::Double {
-        return super::double::lower_double(c, inst);
-    }
-    if matches!(op, Opcode::Pk2us | Opcode::Pk4ub | Opcode::Pk4b) {
-        return super::int::lower_pack_unorm(c, inst);
-    }
-    if op == Opcode::Pk2h {
-        return super::int::lower_pk2h(c, inst);
-    }
-    if op == Opcode::Up2h {
-        return super::int::lower_up2h(c, inst);
-    }
-    if matches!(op, Opcode::Up2us | Opcode::Up4ub | Opcode::Up4b) {
-        return super::int::lower_unpack(c, inst);
-    }
-    if super::int::is_int(op) {
-        return super::int::lower(c, inst);
-    }
-    if super::imul::is_mul(op) {
-        return super::imul::lower(c, inst);
-    }
-    match op {
-        O::Uadd => return super::int::lower_uadd(c, inst),
-        O::Ucmp => return super::int::lower_ucmp(c, inst),
-        O::F2u => return super::int::lower_f2u(c, inst),
-        _ => {}
-    }
-    let is_alu = simple(op).is_some()
-        || scalar(op).is_some()
-        || op == O::Rcp
-        || op == O::Div
-        || set_cond(op).is_some()
-        || matches!(
-            op,
-            O::Abs
-                | O::Add
-                | O::Sub
-                | O::Mul
-                | O::Mad
-                | O::Dp2
-                | O::Dp3
-                | O::Dp4
-                | O::Dph
-                | O::Dp2a
-                | O::Frc
-                | O::Cmp
-                | O::Cnd
-                | O::Lrp
-                | O::Xpd
-                | O::Scs
-                | O::Exp
-                | O::Log
-                | O::Lit
-                | O::Nrm
-                | O::Nrm4
-                | O::Dst
-                | O::Ssg
-                | O::Clamp
-                | O::X2d
-                | O::Rfl
-                | O::Rcc
-        );
-    if !is_alu {
-        return Err(c.unsupported(""));
-    }
+    Ok(())
+}
+
+/// The float ALU opcodes: [`Lowering::Direct`], [`Lowering::Compare`], [`Lowering::Divide`],
+/// [`Lowering::Transcendental`] and [`Lowering::Formula`].
+fn alu(c: &mut Ctx, inst: &Instruction) -> Result<(), CompileError> {
+    use Opcode as O;
+    let op = inst.opcode;
     let s = c.srcs(inst)?;
     let a = s.first().copied().unwrap_or_default();
     let b = s.get(1).copied().unwrap_or_default();
@@ -417,7 +369,9 @@ pub(crate) fn instruction(c: &mut Ctx, inst: &Instruction) -> Result<(), Compile
     let one = c.lit(ONE, false)?;
     let zero = c.lit(ZERO, false)?;
     let mzero = c.lit(ZERO, true)?;
-    if let Some(cop) = simple(op) {
+    let lowering = op.info().lowering;
+    if lowering == Lowering::Direct {
+        let cop = simple(op).ok_or_else(|| c.unsupported(""))?;
         if matches!(cop, Op::Ddx | Op::Ddy)
             && a.file == crate::core::isa::SrcFile::R
             && usize::from(a.index) >= c.alloc.fixed_registers
@@ -428,7 +382,7 @@ pub(crate) fn instruction(c: &mut Ctx, inst: &Instruction) -> Result<(), Compile
         c.fin(cop, d, 0xF, &[a, b]);
         return Ok(());
     }
-    if op == O::Div || op == O::Rcp {
+    if lowering == Lowering::Divide {
         // Without the divider (the board build that fits) a multiply-add sequence (`div.rs`);
         // RCP is 1 / x. Else the divider's own operation.
         let (num, den) = if op == O::Div {
@@ -443,12 +397,14 @@ pub(crate) fn instruction(c: &mut Ctx, inst: &Instruction) -> Result<(), Compile
         }
         return Ok(());
     }
-    if let Some(f) = scalar(op) {
+    if lowering == Lowering::Transcendental {
+        let f = scalar(op).ok_or_else(|| c.unsupported(""))?;
         let (last, s) = c.trans(f, splat(a, 0), splat(b, 0))?;
         c.fin(last, d, 0xF, &s);
         return Ok(());
     }
-    if let Some(cond) = set_cond(op) {
+    if lowering == Lowering::Compare {
+        let cond = set_cond(op).ok_or_else(|| c.unsupported(""))?;
         if d.conv.is_some() {
             return Err(c.unsupported("comparison into an address register"));
         }
@@ -675,17 +631,6 @@ pub(crate) fn instruction(c: &mut Ctx, inst: &Instruction) -> Result<(), Compile
         _ => return Err(c.unsupported("")),
     }
     Ok(())
-}
-
-pub(crate) fn matrix_rows(op: Opcode) -> Option<(usize, usize)> {
-    match op {
-        Opcode::MultiplyMatrix => Some((4, 4)),
-        Opcode::M4x3 => Some((3, 4)),
-        Opcode::M3x4 => Some((4, 3)),
-        Opcode::M3x3 => Some((3, 3)),
-        Opcode::M3x2 => Some((2, 3)),
-        _ => None,
-    }
 }
 
 /// Matrices (`decisions.md` section 1): row r is DPn of src0 with src1's register + r; all rows

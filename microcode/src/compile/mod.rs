@@ -18,10 +18,10 @@
 //! much.
 
 mod alloc;
-mod cc;
+mod binary64;
+mod condition_codes;
 mod depth;
 mod div;
-mod dlib;
 mod double;
 mod flow;
 mod imul;
@@ -32,7 +32,7 @@ mod texture;
 mod trans;
 
 /// Registers of R the binary64 library takes in a program with double arithmetic.
-pub const LIBRARY_REGISTERS: usize = dlib::REGISTERS;
+pub const LIBRARY_REGISTERS: usize = binary64::REGISTERS;
 
 use crate::core::image::Image;
 use crate::core::isa::{DstKind, Instr, Op, Operand, SrcFile, Unit};
@@ -120,7 +120,7 @@ impl Compiled {
 
 /// Compiles a validated program for `config`.
 ///
-/// Double arithmetic becomes calls of the binary64 library (`dlib`), which runs on the
+/// Double arithmetic becomes calls of the binary64 library (`binary64`), which runs on the
 /// hardware; a program that cannot hold the library (its registers or its instructions beside
 /// the program's own) gets the model-only DOP instead, which only the core model executes.
 /// Likewise on a build without the divider: a program whose division sequences (`div`) do not
@@ -164,7 +164,7 @@ fn compile_with(
     let mut alloc = alloc::Alloc::new(program, config)?;
     let rep_base = alloc.fixed_registers;
     alloc.fixed_registers += flow::rep_count(program);
-    let cc_base = cc::uses_cc(program).then(|| {
+    let cc_base = condition_codes::uses_cc(program).then(|| {
         let b = alloc.fixed_registers.min(254) as u8;
         alloc.fixed_registers += 2;
         b
@@ -172,13 +172,13 @@ fn compile_with(
     // The binary64 library's registers: reserved when the program has double arithmetic and
     // can spare them, else DOP stands in (as it does, by the retry in `compile`, when the
     // program's own scratch or instructions then do not fit).
-    let mut dlib = dlib::Lib::default();
+    let mut dlib = binary64::Lib::default();
     if library
         && double::uses_library(program)
-        && alloc.fixed_registers + dlib::REGISTERS <= usize::from(config.registers)
+        && alloc.fixed_registers + binary64::REGISTERS <= usize::from(config.registers)
     {
         dlib.base = Some(alloc.fixed_registers.min(255) as u8);
-        alloc.fixed_registers += dlib::REGISTERS;
+        alloc.fixed_registers += binary64::REGISTERS;
     }
     // The shared division routine's registers (the retry after inline division sequences).
     let mut div_routine = div::DivRoutine::default();
@@ -217,7 +217,7 @@ fn compile_with(
         c.opcode = inst.opcode;
         c.scratch_used = 0;
         starts.push(c.code.len());
-        cc::instruction(&mut c, inst)?;
+        condition_codes::instruction(&mut c, inst)?;
     }
     c.patch_calls(&starts)?;
     if c.code.last().map(|i| i.op) != Some(Op::End) {
@@ -227,7 +227,7 @@ fn compile_with(
     c.div_routine_emit()?;
     // The compiler's subroutines are called from the program, never from each other.
     let lib_depth = if c.dlib.base.is_some() {
-        dlib::DEPTH
+        binary64::DEPTH
     } else {
         0
     }
@@ -314,8 +314,8 @@ pub(crate) struct Ctx<'a> {
     cc_base: Option<u8>,
     /// Write the current instruction's result here instead of its destination.
     redirect: Option<u8>,
-    /// The binary64 library (`dlib`).
-    dlib: dlib::Lib,
+    /// The binary64 library (`binary64`).
+    dlib: binary64::Lib,
     /// How divisions are compiled on a build without the divider (`div`).
     div_mode: div::DivMode,
     /// The shared division routine (`div`), in [`div::DivMode::Routine`].

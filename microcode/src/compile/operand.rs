@@ -276,3 +276,26 @@ pub(crate) struct Relative {
     pub off: i32,
     pub count: i32,
 }
+
+/// `o` with its components permuted: component c reads what component `p[c]` read.
+pub(crate) fn perm(o: Operand, p: [usize; 4]) -> Operand {
+    let mut r = o;
+    r.neg = 0;
+    for (c, &from) in p.iter().enumerate() {
+        r.swz[c] = o.swz[from];
+        r.neg |= ((o.neg >> from) & 1) << c;
+    }
+    r
+}
+
+pub(crate) fn negated(o: Operand) -> Operand {
+    Operand {
+        neg: o.neg ^ 0xF,
+        ..o
+    }
+}
+
+/// A scratch register read with a swizzle (0-3 components, SWZ_ZERO / SWZ_ONE literals).
+pub(crate) fn sel(r: u8, swz: [u8; 4]) -> Operand {
+    Operand { swz, ..Ctx::reg(r) }
+}

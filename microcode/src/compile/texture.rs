@@ -19,7 +19,7 @@
 //! of its own) compiles to the model-only `TEX` instead, which the core model runs and the
 //! hardware engines refuse by name, rather than a program that cannot be compiled at all.
 
-use super::lower::{negated, perm, sel};
+use super::operand::{negated, perm, sel};
 use super::operand::{splat, HALF, ONE};
 use super::{CompileError, Ctx};
 use crate::core::isa::{Cond, Instr, Op, Operand, SrcFile};

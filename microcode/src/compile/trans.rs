@@ -3,7 +3,7 @@
 //! RSQ, EX2, LG2, SIN, COS and POW have no unit of their own: each is the sequence of
 //! `arith::transcendental` written out as core instructions, one per step: multiply-adds
 //! (`fmul(a, b)` is `FMAD a, b, -0`, `fadd(a, b)` is `FMAD a, 1, b` or a product's addend),
-//! conversions, `MIN`/`MAX`, and the `Seq` unit's bit operations
+//! conversions, `MIN`/`MAX`, and the `Trans` unit's bit operations
 //! (`arith::transcendental::steps`). Every step rounds exactly as the function does, so the core
 //! computes the bits of `frsq`, `fex2`, `flg2`, `fsin`, `fcos` and `fpow`
 //! (`sim/tests/transcendental_sequences.rs` checks it on the core model, and the hardware

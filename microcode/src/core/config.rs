@@ -57,13 +57,13 @@ impl Features {
     pub const INTEGER: u32 = 4;
     /// The transcendental step unit (`Seq`: the bit operations and tables of the RSQ, EX2, LG2,
     /// SIN/COS sequences) exists.
-    pub const SEQUENCER: u32 = 8;
+    pub const TRANSCENDENTAL: u32 = 8;
     /// The per-lane address stack of PUSHA / POPA exists.
     pub const ADDRESS_STACK: u32 = 16;
 
     /// Every optional unit with the name the tools print for it.
     pub const UNITS: [(u32, &'static str); 5] = [
-        (Features::SEQUENCER, "transcendental steps"),
+        (Features::TRANSCENDENTAL, "transcendental steps"),
         (Features::ADDRESS_STACK, "address stack"),
         (Features::TEXTURE, "texture unit"),
         (Features::DIVIDER, "divider"),
@@ -120,7 +120,7 @@ impl Default for CoreConfig {
             address_stack_depth: ADDRESS_STACK_ENTRIES,
             features: Features::TEXTURE
                 | Features::INTEGER
-                | Features::SEQUENCER
+                | Features::TRANSCENDENTAL
                 | Features::ADDRESS_STACK,
             latency: 13,
             literals: BOARD_LITERALS,
@@ -159,6 +159,12 @@ impl CoreConfig {
     /// True when the feature bit is set.
     pub fn has(&self, feature: u32) -> bool {
         self.features & feature != 0
+    }
+
+    /// The ISA hash: the CRC-32 of [`CoreConfig::to_bytes`]. A board reports it in INFO and an
+    /// upload names it, so an image for another core is refused.
+    pub fn isa_hash(&self) -> u32 {
+        crc32fast::hash(&self.to_bytes())
     }
 
     /// Little-endian fixed layout of [`CONFIG_BYTES`] bytes, in field order.

@@ -11,7 +11,7 @@
 //! read-to-writeback latency L <= 13 needs no hazard logic. The iterative divider stalls issue for
 //! 15 clocks per enabled slot; a build without it runs DIV, RCP and IMOD's work as compiled
 //! sequences of the other units' operations (`compile/div.rs`). The transcendentals (RSQ, EX2, LG2, SIN, COS, POW) are compiled
-//! sequences of ordinary operations and the `Seq` unit's bit operations, 16 clocks each. Flow instructions that read predicates wait L clocks for the last SETP slot to reach
+//! sequences of ordinary operations and the `Trans` unit's bit operations, 16 clocks each. Flow instructions that read predicates wait L clocks for the last SETP slot to reach
 //! writeback. END waits L clocks for the last write.
 
 use std::fmt;
@@ -47,15 +47,16 @@ pub const SLOTS: u32 = 16;
 pub enum Unit {
     /// The float multiply-add pipeline (and its bypass for moves).
     Fmad,
-    /// Compare / select / convert unit.
-    Cmp,
+    /// The misc unit (`hdl::misc_unit::MiscUnit`): compare, select, convert and the short
+    /// path's other operations; it also hosts the integer, transcendental and texture units.
+    Misc,
     /// Integer ALU.
     Int,
     /// Iterative digit-recurrence divider (stalls issue).
     Div,
     /// The transcendental step unit: the bit operations and tables of the RSQ, EX2, LG2 and
     /// SIN/COS sequences (`microcode::arith::transcendental::steps`), pipelined like the others.
-    Seq,
+    Trans,
     /// Sequencer flow control: masks, stacks, branches, kills.
     Flow,
     /// Texture unit: the addressing steps and texel fetch from texture memory (`TIDX`, `TFRC`,
@@ -106,12 +107,12 @@ impl Unit {
         use crate::core::config::Features;
         match self {
             Unit::Div => Features::DIVIDER,
-            Unit::Seq => Features::SEQUENCER,
+            Unit::Trans => Features::TRANSCENDENTAL,
             Unit::Int => Features::INTEGER,
             Unit::Tex => Features::TEXTURE,
             Unit::Stack => Features::ADDRESS_STACK,
             // DOP runs on the core model whatever the build; the hardware refuses it.
-            Unit::Fmad | Unit::Cmp | Unit::Flow | Unit::Double => 0,
+            Unit::Fmad | Unit::Misc | Unit::Flow | Unit::Double => 0,
         }
     }
 }
@@ -131,7 +132,8 @@ macro_rules! op_table {
         #[repr(u8)]
         pub enum Op { $( $v = $n, )* }
 
-        /// Every core operation, in number order.
+        /// Every core operation, grouped by unit (table order, not number order: look a row up
+        /// by number with [`Op::info`]).
         pub static OPS: &[OpInfo] = &[ $( OpInfo {
             op: Op::$v, mnemonic: $mn, number: $n, unit: Unit::$unit, sources: $ns,
             dst: DstKind::$dst, issue: $issue, per_slot: $per, latency: $lat, semantics: $sem,
@@ -191,44 +193,44 @@ op_table! {
     Nop = 0, "NOP", Flow, 0, None, 1, 0, 0, "nothing";
     Mov = 1, "MOV", Fmad, 1, Reg, SLOTS, 0, MISC_LATENCY, "d.c = A.c (bits kept; bypass of the pipeline)";
     Fmad = 2, "FMAD", Fmad, 3, Reg, SLOTS, 0, LATENCY, "d.c = fmad(A.c, B.c, C.c) = round(round(A*B) + C)";
-    Min = 3, "MIN", Cmp, 2, Reg, SLOTS, 0, MISC_LATENCY, "d.c = fmin(A.c, B.c)";
-    Max = 4, "MAX", Cmp, 2, Reg, SLOTS, 0, MISC_LATENCY, "d.c = fmax(A.c, B.c)";
-    Set = 5, "SET", Cmp, 2, Reg, SLOTS, 0, MISC_LATENCY, "d.c = cond(A.c, B.c) ? 1.0 : 0.0";
-    Setp = 6, "SETP", Cmp, 2, Pred, SLOTS, 0, MISC_LATENCY, "P.c = cond(A.c, B.c)";
-    Sel = 7, "SEL", Cmp, 2, Reg, SLOTS, 0, MISC_LATENCY, "d.c = flush(P.c ? A.c : B.c)";
+    Min = 3, "MIN", Misc, 2, Reg, SLOTS, 0, MISC_LATENCY, "d.c = fmin(A.c, B.c)";
+    Max = 4, "MAX", Misc, 2, Reg, SLOTS, 0, MISC_LATENCY, "d.c = fmax(A.c, B.c)";
+    Set = 5, "SET", Misc, 2, Reg, SLOTS, 0, MISC_LATENCY, "d.c = cond(A.c, B.c) ? 1.0 : 0.0";
+    Setp = 6, "SETP", Misc, 2, Pred, SLOTS, 0, MISC_LATENCY, "P.c = cond(A.c, B.c)";
+    Sel = 7, "SEL", Misc, 2, Reg, SLOTS, 0, MISC_LATENCY, "d.c = flush(P.c ? A.c : B.c)";
     Flr = 8, "FLR", Fmad, 1, Reg, SLOTS, 0, LATENCY, "d.c = ffloor(A.c)";
     Ceil = 9, "CEIL", Fmad, 1, Reg, SLOTS, 0, LATENCY, "d.c = fceil(A.c)";
     Trnc = 10, "TRNC", Fmad, 1, Reg, SLOTS, 0, LATENCY, "d.c = ftrunc(A.c)";
     Rnde = 11, "RNDE", Fmad, 1, Reg, SLOTS, 0, LATENCY, "d.c = fround(A.c) (half to even)";
     Expx = 12, "EXPX", Fmad, 1, Reg, SLOTS, 0, LATENCY, "d.c = fexp2_floor(A.c) = 2^floor(A.c)";
-    Expn = 13, "EXPN", Cmp, 1, Reg, SLOTS, 0, MISC_LATENCY, "d.c = fexp_part(A.c) (unbiased exponent as float)";
-    Mant = 14, "MANT", Cmp, 1, Reg, SLOTS, 0, MISC_LATENCY, "d.c = fmant_part(A.c) (significand in [1,2))";
+    Expn = 13, "EXPN", Misc, 1, Reg, SLOTS, 0, MISC_LATENCY, "d.c = fexp_part(A.c) (unbiased exponent as float)";
+    Mant = 14, "MANT", Misc, 1, Reg, SLOTS, 0, MISC_LATENCY, "d.c = fmant_part(A.c) (significand in [1,2))";
     F2if = 15, "F2IF", Fmad, 1, Reg, SLOTS, 0, LATENCY, "d.c = f2i_floor(A.c) as bits";
     F2ir = 16, "F2IR", Fmad, 1, Reg, SLOTS, 0, LATENCY, "d.c = f2i_round(A.c) as bits";
     I2f = 17, "I2F", Fmad, 1, Reg, SLOTS, 0, LATENCY, "d.c = i2f(A.c as int32)";
     U2f = 18, "U2F", Fmad, 1, Reg, SLOTS, 0, LATENCY, "d.c = u2f(A.c)";
-    Isgn = 86, "ISGN", Cmp, 1, Reg, SLOTS, 0, MISC_LATENCY, "d.c = isgn(A.c as int32): -1.0, 0.0 or 1.0";
-    Usgn = 87, "USGN", Cmp, 1, Reg, SLOTS, 0, MISC_LATENCY, "d.c = usgn(A.c): 1.0 unless A.c is 0";
-    Movr = 19, "MOVR", Cmp, 3, Reg, 2 * SLOTS, 0, MISC_LATENCY, "i = int32(R[B.index].(B.swz[0])) + sext10(target); d.c = (0 <= i <= C.index) ? A[A.index + i].c : A of an all-zero vector (relative read; the first 16 clocks read each lane's i; A.index + C.index lies inside A's file)";
-    Movw = 43, "MOVW", Cmp, 3, Reg, 2 * SLOTS, 0, MISC_LATENCY, "i = int32(R[B.index].(B.swz[0])) + sext10(target); if 0 <= i <= C.index: R[dst + i].c = A.c (relative write; the first 16 clocks read each lane's i; dst + C.index lies inside R), else dropped";
+    Isgn = 86, "ISGN", Misc, 1, Reg, SLOTS, 0, MISC_LATENCY, "d.c = isgn(A.c as int32): -1.0, 0.0 or 1.0";
+    Usgn = 87, "USGN", Misc, 1, Reg, SLOTS, 0, MISC_LATENCY, "d.c = usgn(A.c): 1.0 unless A.c is 0";
+    Movr = 19, "MOVR", Misc, 3, Reg, 2 * SLOTS, 0, MISC_LATENCY, "i = int32(R[B.index].(B.swz[0])) + sext10(target); d.c = (0 <= i <= C.index) ? A[A.index + i].c : A of an all-zero vector (relative read; the first 16 clocks read each lane's i; A.index + C.index lies inside A's file)";
+    Movw = 43, "MOVW", Misc, 3, Reg, 2 * SLOTS, 0, MISC_LATENCY, "i = int32(R[B.index].(B.swz[0])) + sext10(target); if 0 <= i <= C.index: R[dst + i].c = A.c (relative write; the first 16 clocks read each lane's i; dst + C.index lies inside R), else dropped";
     Ddx = 22, "DDX", Fmad, 1, Reg, SLOTS + DERIV_BUBBLE, 0, LATENCY, "d.c = fsub(A(lane | 1).c, A(lane & 2).c): lanes 0,1 get 1 - 0, lanes 2,3 get 3 - 2";
     Ddy = 23, "DDY", Fmad, 1, Reg, SLOTS + DERIV_BUBBLE, 0, LATENCY, "d.c = fsub(A(lane | 2).c, A(lane & 1).c): lanes 0,2 get 2 - 0, lanes 1,3 get 3 - 1";
     Rcp = 20, "RCP", Div, 1, Reg, SLOTS, 15, LATENCY, "d.c = frcp(A.c), correctly rounded; slots issue one after another, so d must not be a register A reads (the core model's divider, `Features::DIVIDER`; the hardware has none: its builds run RCP as a multiply-add sequence, compile/div.rs)";
     Div = 21, "DIV", Div, 2, Reg, SLOTS, 15, LATENCY, "d.c = fdiv(A.c, B.c), correctly rounded; d must not be a register A or B reads (the core model's divider; on the hardware a multiply-add sequence, compile/div.rs)";
-    Rsqr = 24, "RSQR", Seq, 1, Reg, SLOTS, 0, MISC_LATENCY, "d.c = rsq_reduce(A.c): 1.f * 2^p in [1, 4), p the parity of exp - 127 (arith::transcendental::steps)";
-    Rsqt = 25, "RSQT", Seq, 1, Reg, SLOTS, 0, MISC_LATENCY, "d.c = rsq_seed(A.c): RSQ_SEED[p << 7 | f[22:16]] as an integer";
-    Rsqf = 26, "RSQF", Seq, 2, Reg, SLOTS, 0, MISC_LATENCY, "d.c = rsq_finish(A.c, B.c): specials of |A|, else ldexp(B, -(E - p)/2)";
-    Ex2t = 27, "EX2T", Seq, 1, Reg, SLOTS, 0, MISC_LATENCY, "d.c = ex2_table(A.c): EX2_TABLE[A & 255] (a float in [1, 2))";
-    Ex2f = 28, "EX2F", Seq, 3, Reg, SLOTS, 0, MISC_LATENCY, "d.c = ex2_finish(A.c, B.c, C.c): specials of A (x), else ldexp(B, C[17:8] sign-extended)";
-    Lg2m = 29, "LG2M", Seq, 1, Reg, SLOTS, 0, MISC_LATENCY, "d.c = lg2_reduce(A.c): the reduced significand m";
-    Lg2h = 30, "LG2H", Seq, 1, Reg, SLOTS, 0, MISC_LATENCY, "d.c = lg2_reduce_hi(A.c): m with its low 8 bits cleared";
-    Lg2e = 31, "LG2E", Seq, 1, Reg, SLOTS, 0, MISC_LATENCY, "d.c = lg2_exponent(A.c): the reduced exponent as int32";
-    Lg2i = 74, "LG2I", Seq, 1, Reg, SLOTS, 0, MISC_LATENCY, "d.c = lg2_inv(A.c): LG2_INV[f[22:15]] as an integer";
-    Lg2a = 75, "LG2A", Seq, 1, Reg, SLOTS, 0, MISC_LATENCY, "d.c = lg2_log_hi(A.c): LG2_LOG[f[22:15]] >> 16";
-    Lg2b = 76, "LG2B", Seq, 1, Reg, SLOTS, 0, MISC_LATENCY, "d.c = lg2_log_lo(A.c): LG2_LOG[f[22:15]] & 0xFFFF";
-    Lg2f = 77, "LG2F", Seq, 2, Reg, SLOTS, 0, MISC_LATENCY, "d.c = lg2_finish(A.c, B.c): specials of A (x), else B";
-    Scq = 78, "SCQ", Seq, 3, Reg, SLOTS, 0, MISC_LATENCY, "d.c = sincos_pick(A.c, B.c, C.c): by A & 3: B, C, -B, -C";
-    Scf = 79, "SCF", Seq, 2, Reg, SLOTS, 0, MISC_LATENCY, "d.c = sincos_finish(A.c, B.c): NaN when A is NaN or infinite, else B";
+    Rsqr = 24, "RSQR", Trans, 1, Reg, SLOTS, 0, MISC_LATENCY, "d.c = rsq_reduce(A.c): 1.f * 2^p in [1, 4), p the parity of exp - 127 (arith::transcendental::steps)";
+    Rsqt = 25, "RSQT", Trans, 1, Reg, SLOTS, 0, MISC_LATENCY, "d.c = rsq_seed(A.c): RSQ_SEED[p << 7 | f[22:16]] as an integer";
+    Rsqf = 26, "RSQF", Trans, 2, Reg, SLOTS, 0, MISC_LATENCY, "d.c = rsq_finish(A.c, B.c): specials of |A|, else ldexp(B, -(E - p)/2)";
+    Ex2t = 27, "EX2T", Trans, 1, Reg, SLOTS, 0, MISC_LATENCY, "d.c = ex2_table(A.c): EX2_TABLE[A & 255] (a float in [1, 2))";
+    Ex2f = 28, "EX2F", Trans, 3, Reg, SLOTS, 0, MISC_LATENCY, "d.c = ex2_finish(A.c, B.c, C.c): specials of A (x), else ldexp(B, C[17:8] sign-extended)";
+    Lg2m = 29, "LG2M", Trans, 1, Reg, SLOTS, 0, MISC_LATENCY, "d.c = lg2_reduce(A.c): the reduced significand m";
+    Lg2h = 30, "LG2H", Trans, 1, Reg, SLOTS, 0, MISC_LATENCY, "d.c = lg2_reduce_hi(A.c): m with its low 8 bits cleared";
+    Lg2e = 31, "LG2E", Trans, 1, Reg, SLOTS, 0, MISC_LATENCY, "d.c = lg2_exponent(A.c): the reduced exponent as int32";
+    Lg2i = 74, "LG2I", Trans, 1, Reg, SLOTS, 0, MISC_LATENCY, "d.c = lg2_inv(A.c): LG2_INV[f[22:15]] as an integer";
+    Lg2a = 75, "LG2A", Trans, 1, Reg, SLOTS, 0, MISC_LATENCY, "d.c = lg2_log_hi(A.c): LG2_LOG[f[22:15]] >> 16";
+    Lg2b = 76, "LG2B", Trans, 1, Reg, SLOTS, 0, MISC_LATENCY, "d.c = lg2_log_lo(A.c): LG2_LOG[f[22:15]] & 0xFFFF";
+    Lg2f = 77, "LG2F", Trans, 2, Reg, SLOTS, 0, MISC_LATENCY, "d.c = lg2_finish(A.c, B.c): specials of A (x), else B";
+    Scq = 78, "SCQ", Trans, 3, Reg, SLOTS, 0, MISC_LATENCY, "d.c = sincos_pick(A.c, B.c, C.c): by A & 3: B, C, -B, -C";
+    Scf = 79, "SCF", Trans, 2, Reg, SLOTS, 0, MISC_LATENCY, "d.c = sincos_finish(A.c, B.c): NaN when A is NaN or infinite, else B";
     Iadd = 32, "IADD", Int, 2, Reg, SLOTS, 0, MISC_LATENCY, "d.c = iadd(A.c, B.c) (wrapping; operand sign bits unused on integer operations)";
     Isub = 33, "ISUB", Int, 2, Reg, SLOTS, 0, MISC_LATENCY, "d.c = isub(A.c, B.c)";
     And = 36, "AND", Int, 2, Reg, SLOTS, 0, MISC_LATENCY, "d.c = A.c & B.c";

@@ -429,7 +429,7 @@ fn sampler(ctx: &Context) -> BoxedStrategy<SrcOperand> {
 pub fn plain_opcodes(processor: Processor) -> Vec<&'static OpcodeInfo> {
     OPCODES
         .iter()
-        .filter(|r| r.is_supported() && r.stages.allows(processor))
+        .filter(|r| r.is_supported() && r.stages.contains(processor.stage()))
         .filter(|r| {
             matches!(
                 r.kind,

@@ -5,7 +5,7 @@
 //! `program -> tokens -> program` and `program -> text -> program` are identities. Source locations
 //! ([`Loc`]) ride along for error messages but never take part in equality.
 
-use super::opcode::Opcode;
+use super::opcode::{Opcode, Stages};
 use std::fmt;
 
 /// Where something came from: a line and column of text, or a word offset in a token stream.
@@ -44,6 +44,17 @@ pub enum Processor {
     Fragment = 0,
     Vertex = 1,
     Geometry = 2,
+}
+
+impl Processor {
+    /// The processor's bit in an opcode's allowed [`Stages`].
+    pub fn stage(self) -> Stages {
+        match self {
+            Processor::Fragment => Stages::FRAGMENT,
+            Processor::Vertex => Stages::VERTEX,
+            Processor::Geometry => Stages::GEOMETRY,
+        }
+    }
 }
 
 /// The text header style. `V11` is `FRAG1.1` (Mesa <= 7.7), `Modern` is `FRAG` (Mesa 7.8+).

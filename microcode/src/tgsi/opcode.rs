@@ -102,7 +102,7 @@ pub enum LabelUse {
     Required,
 }
 
-/// Shader stages an opcode is allowed in (bit set of [`crate::tgsi::ir::Processor`]).
+/// Shader stages an opcode is allowed in (bit set; `Processor::stage` gives a program's).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Stages(pub u8);
 
@@ -112,14 +112,9 @@ impl Stages {
     pub const GEOMETRY: Stages = Stages(4);
     pub const ALL: Stages = Stages(7);
 
-    /// True when the stage is in the set.
-    pub fn allows(self, p: crate::tgsi::ir::Processor) -> bool {
-        let bit = match p {
-            crate::tgsi::ir::Processor::Fragment => 1,
-            crate::tgsi::ir::Processor::Vertex => 2,
-            crate::tgsi::ir::Processor::Geometry => 4,
-        };
-        self.0 & bit != 0
+    /// True when every stage of `other` is in the set.
+    pub fn contains(self, other: Stages) -> bool {
+        self.0 & other.0 == other.0
     }
 }
 
@@ -129,6 +124,123 @@ pub enum Support {
     Supported,
     /// Parses and decodes; the validator rejects it with this reason.
     Unsupported(&'static str),
+}
+
+/// How the compiler (`microcode::compile`) lowers an opcode: which of its routines emits the core
+/// instructions. Each routine handles exactly the opcodes whose row names it; ARCHITECTURE.md's
+/// list of lowered opcodes is generated from this column ([`lowering_summary`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Lowering {
+    /// Not executable: the validator rejects the opcode.
+    None,
+    /// Emits nothing (NOP).
+    Nothing,
+    /// Structured control flow, subroutines, END (`compile/flow.rs`; BRA in `compile/condition_codes.rs`).
+    Flow,
+    /// One core operation per component (`MOV`, `MIN`, `FLR`, `DDX`, ...).
+    Direct,
+    /// One `SET` with the opcode's condition.
+    Compare,
+    /// A division: the divider's `DIV`/`RCP`, or the multiply-add sequence of `compile/div.rs`.
+    Divide,
+    /// A transcendental unit sequence (`compile/trans.rs`).
+    Transcendental,
+    /// A short formula of core operations written out in `compile/lower.rs`, following the
+    /// reference model literally.
+    Formula,
+    /// A matrix product: `rows` dot products of `width` components with consecutive registers
+    /// of the second source (decisions.md section 1). The reference model reads the shape too.
+    Matrix { rows: u8, width: u8 },
+    /// The texture unit's sequence (`compile/texture.rs`).
+    Texture,
+    /// Integer operations on the integer ALU or as sequences (`compile/int.rs`).
+    Integer,
+    /// Exact 32-bit multiplications as multiply-add sequences (`compile/imul.rs`).
+    IntegerMultiply,
+    /// Packing floats into bits (`compile/int.rs`).
+    Pack,
+    /// Unpacking bits into floats (`compile/int.rs`).
+    Unpack,
+    /// binary64 operations: integer sequences or calls of the binary64 library
+    /// (`compile/double.rs`, `compile/binary64.rs`).
+    Double,
+    /// The address stack's `PUSHA`/`POPA`.
+    AddressStack,
+    /// KIL / KILP: a predicate and `KILP`.
+    Kill,
+    /// EMIT / ENDPRIM.
+    Geometry,
+}
+
+impl Lowering {
+    /// Every lowering but [`Lowering::None`], in the order the documentation lists them (matrix
+    /// shapes stand for all matrices).
+    pub const FAMILIES: &'static [Lowering] = &[
+        Lowering::Direct,
+        Lowering::Compare,
+        Lowering::Formula,
+        Lowering::Divide,
+        Lowering::Transcendental,
+        Lowering::Matrix { rows: 0, width: 0 },
+        Lowering::Integer,
+        Lowering::IntegerMultiply,
+        Lowering::Pack,
+        Lowering::Unpack,
+        Lowering::Double,
+        Lowering::Texture,
+        Lowering::Flow,
+        Lowering::AddressStack,
+        Lowering::Kill,
+        Lowering::Geometry,
+        Lowering::Nothing,
+    ];
+
+    /// The family's name in the documentation.
+    pub fn name(self) -> &'static str {
+        match self {
+            Lowering::None => "not supported",
+            Lowering::Nothing => "nothing",
+            Lowering::Flow => "control flow",
+            Lowering::Direct => "one core operation",
+            Lowering::Compare => "SET",
+            Lowering::Divide => "division",
+            Lowering::Transcendental => "transcendental sequence",
+            Lowering::Formula => "formula",
+            Lowering::Matrix { .. } => "matrix",
+            Lowering::Texture => "texture sequence",
+            Lowering::Integer => "integer",
+            Lowering::IntegerMultiply => "integer multiplication",
+            Lowering::Pack => "pack",
+            Lowering::Unpack => "unpack",
+            Lowering::Double => "binary64",
+            Lowering::AddressStack => "address stack",
+            Lowering::Kill => "kill",
+            Lowering::Geometry => "geometry",
+        }
+    }
+
+    /// True when `self` is `family` (matrices of any shape are one family).
+    pub fn is(self, family: Lowering) -> bool {
+        std::mem::discriminant(&self) == std::mem::discriminant(&family)
+    }
+}
+
+/// The lowered opcodes by family, one Markdown list item per family: the block ARCHITECTURE.md
+/// carries between its `lowering` markers (a test keeps the two equal).
+pub fn lowering_summary() -> String {
+    let mut out = String::new();
+    for family in Lowering::FAMILIES {
+        let names: Vec<String> = OPCODES
+            .iter()
+            .filter(|i| i.lowering.is(*family))
+            .map(|i| match i.lowering {
+                Lowering::Matrix { rows, width } => format!("{} ({rows}x{width})", i.mnemonic),
+                _ => i.mnemonic.to_string(),
+            })
+            .collect();
+        out.push_str(&format!("- {}: {}\n", family.name(), names.join(" ")));
+    }
+    out
 }
 
 /// One row of the opcode table.
@@ -150,6 +262,9 @@ pub struct OpcodeInfo {
     pub label: LabelUse,
     pub stages: Stages,
     pub support: Support,
+    /// How the compiler turns the opcode into core instructions ([`Lowering::None`] exactly when
+    /// the opcode is not supported).
+    pub lowering: Lowering,
     /// Extension or document group the opcode comes from.
     pub origin: &'static str,
     /// The definition the models implement, as a formula (decisions.md wins over the documents).
@@ -165,6 +280,13 @@ impl OpcodeInfo {
     pub fn is_texture(&self) -> bool {
         matches!(self.kind, Kind::Texture)
     }
+    /// The matrix shape (rows, components per row) of the matrix opcodes.
+    pub fn matrix(&self) -> Option<(usize, usize)> {
+        match self.lowering {
+            Lowering::Matrix { rows, width } => Some((usize::from(rows), usize::from(width))),
+            _ => None,
+        }
+    }
     /// The control-flow role, if any.
     pub fn flow(&self) -> Option<Flow> {
         match self.kind {
@@ -177,7 +299,7 @@ impl OpcodeInfo {
 macro_rules! opcode_table {
     ($( $variant:ident = $num:literal, $mn:literal, [$($alias:literal),*], $nd:literal, $ns:literal,
         $out:ident, $st:ident -> $dt:ident, $kind:expr, $label:ident, $stages:ident, $support:expr,
-        $origin:literal, $sem:literal; )*) => {
+        $lowering:expr, $origin:literal, $sem:literal; )*) => {
         /// A TGSI opcode. The discriminant is the token number.
         #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
         #[repr(u8)]
@@ -199,6 +321,7 @@ macro_rules! opcode_table {
                 label: LabelUse::$label,
                 stages: Stages::$stages,
                 support: $support,
+                lowering: $lowering,
                 origin: $origin,
                 semantics: $sem,
             },
@@ -208,282 +331,285 @@ macro_rules! opcode_table {
 
 use Flow as F;
 use Kind::{Alu, Texture};
+use Lowering as L;
 const OK: Support = Support::Supported;
+/// The lowering of the rows the validator rejects.
+const NONE: Lowering = Lowering::None;
 const REMOVED: Support = Support::Unsupported("removed from TGSI; no definition");
 const TBD: Support = Support::Unsupported("never defined by the documents (TBD)");
 
 opcode_table! {
-    Arl = 0, "ARL", [], 1, 1, ComponentWise, Float -> Int, Alu, None, ALL, OK, "NV_vertex_program",
+    Arl = 0, "ARL", [], 1, 1, ComponentWise, Float -> Int, Alu, None, ALL, OK, L::Direct, "NV_vertex_program",
         "dst.c = floor(src.c) as int32 (NaN -> 0, saturating)";
-    Mov = 1, "MOV", [], 1, 1, ComponentWise, Untyped -> Untyped, Alu, None, ALL, OK, "NV_vertex_program",
+    Mov = 1, "MOV", [], 1, 1, ComponentWise, Untyped -> Untyped, Alu, None, ALL, OK, L::Direct, "NV_vertex_program",
         "dst.c = src.c (bits kept)";
-    Lit = 2, "LIT", [], 1, 1, Special, Float -> Float, Alu, None, ALL, OK, "NV_vertex_program",
+    Lit = 2, "LIT", [], 1, 1, Special, Float -> Float, Alu, None, ALL, OK, L::Formula, "NV_vertex_program",
         "(1, max(x,0), x>0 ? (max(y,0) == 0 && clamp(w,-128,128) == 0 ? 1 : POW(max(y,0), clamp(w,-128,128))) : 0, 1)";
-    Rcp = 3, "RCP", ["RECIP"], 1, 1, Replicated, Float -> Float, Alu, None, ALL, OK, "NV_vertex_program",
+    Rcp = 3, "RCP", ["RECIP"], 1, 1, Replicated, Float -> Float, Alu, None, ALL, OK, L::Divide, "NV_vertex_program",
         "1 / src.x, correctly rounded";
-    Rsq = 4, "RSQ", ["RECIPSQRT"], 1, 1, Replicated, Float -> Float, Alu, None, ALL, OK, "NV_vertex_program",
+    Rsq = 4, "RSQ", ["RECIPSQRT"], 1, 1, Replicated, Float -> Float, Alu, None, ALL, OK, L::Transcendental, "NV_vertex_program",
         "1 / sqrt(|src.x|), <= 1 ULP";
-    Exp = 5, "EXP", ["EXPP"], 1, 1, Special, Float -> Float, Alu, None, ALL, OK, "NV_vertex_program",
+    Exp = 5, "EXP", ["EXPP"], 1, 1, Special, Float -> Float, Alu, None, ALL, OK, L::Formula, "NV_vertex_program",
         "(2^floor(x), x - floor(x), EX2(x), 1)";
-    Log = 6, "LOG", ["LOGP"], 1, 1, Special, Float -> Float, Alu, None, ALL, OK, "NV_vertex_program",
+    Log = 6, "LOG", ["LOGP"], 1, 1, Special, Float -> Float, Alu, None, ALL, OK, L::Formula, "NV_vertex_program",
         "(exponent(|x|), significand(|x|) in [1,2), LG2(|x|), 1)";
-    Mul = 7, "MUL", [], 1, 2, ComponentWise, Float -> Float, Alu, None, ALL, OK, "NV_vertex_program",
+    Mul = 7, "MUL", [], 1, 2, ComponentWise, Float -> Float, Alu, None, ALL, OK, L::Formula, "NV_vertex_program",
         "src0.c * src1.c";
-    Add = 8, "ADD", [], 1, 2, ComponentWise, Float -> Float, Alu, None, ALL, OK, "NV_vertex_program",
+    Add = 8, "ADD", [], 1, 2, ComponentWise, Float -> Float, Alu, None, ALL, OK, L::Formula, "NV_vertex_program",
         "src0.c + src1.c";
-    Dp3 = 9, "DP3", ["DOT3"], 1, 2, Replicated, Float -> Float, Alu, None, ALL, OK, "NV_vertex_program",
+    Dp3 = 9, "DP3", ["DOT3"], 1, 2, Replicated, Float -> Float, Alu, None, ALL, OK, L::Formula, "NV_vertex_program",
         "((x0*x1 + y0*y1) + z0*z1)";
-    Dp4 = 10, "DP4", ["DOT4"], 1, 2, Replicated, Float -> Float, Alu, None, ALL, OK, "NV_vertex_program",
+    Dp4 = 10, "DP4", ["DOT4"], 1, 2, Replicated, Float -> Float, Alu, None, ALL, OK, L::Formula, "NV_vertex_program",
         "(((x0*x1 + y0*y1) + z0*z1) + w0*w1)";
-    Dst = 11, "DST", [], 1, 2, Special, Float -> Float, Alu, None, ALL, OK, "NV_vertex_program",
+    Dst = 11, "DST", [], 1, 2, Special, Float -> Float, Alu, None, ALL, OK, L::Formula, "NV_vertex_program",
         "(1, src0.y*src1.y, src0.z, src1.w); z and w keep bits";
-    Min = 12, "MIN", [], 1, 2, ComponentWise, Float -> Float, Alu, None, ALL, OK, "NV_vertex_program",
+    Min = 12, "MIN", [], 1, 2, ComponentWise, Float -> Float, Alu, None, ALL, OK, L::Direct, "NV_vertex_program",
         "src0.c < src1.c ? src0.c : src1.c (select; chosen bits kept)";
-    Max = 13, "MAX", [], 1, 2, ComponentWise, Float -> Float, Alu, None, ALL, OK, "NV_vertex_program",
+    Max = 13, "MAX", [], 1, 2, ComponentWise, Float -> Float, Alu, None, ALL, OK, L::Direct, "NV_vertex_program",
         "src0.c > src1.c ? src0.c : src1.c (select; chosen bits kept)";
-    Slt = 14, "SLT", ["SETLT"], 1, 2, ComponentWise, Float -> Float, Alu, None, ALL, OK, "NV_vertex_program",
+    Slt = 14, "SLT", ["SETLT"], 1, 2, ComponentWise, Float -> Float, Alu, None, ALL, OK, L::Compare, "NV_vertex_program",
         "src0.c < src1.c ? 1 : 0";
-    Sge = 15, "SGE", ["SETGE"], 1, 2, ComponentWise, Float -> Float, Alu, None, ALL, OK, "NV_vertex_program",
+    Sge = 15, "SGE", ["SETGE"], 1, 2, ComponentWise, Float -> Float, Alu, None, ALL, OK, L::Compare, "NV_vertex_program",
         "src0.c >= src1.c ? 1 : 0";
-    Mad = 16, "MAD", ["MADD"], 1, 3, ComponentWise, Float -> Float, Alu, None, ALL, OK, "NV_vertex_program",
+    Mad = 16, "MAD", ["MADD"], 1, 3, ComponentWise, Float -> Float, Alu, None, ALL, OK, L::Formula, "NV_vertex_program",
         "round(round(src0.c*src1.c) + src2.c)";
-    Sub = 17, "SUB", [], 1, 2, ComponentWise, Float -> Float, Alu, None, ALL, OK, "ATI_fragment_shader",
+    Sub = 17, "SUB", [], 1, 2, ComponentWise, Float -> Float, Alu, None, ALL, OK, L::Formula, "ATI_fragment_shader",
         "src0.c - src1.c";
-    Lrp = 18, "LRP", ["LERP"], 1, 3, ComponentWise, Float -> Float, Alu, None, ALL, OK, "ATI_fragment_shader",
+    Lrp = 18, "LRP", ["LERP"], 1, 3, ComponentWise, Float -> Float, Alu, None, ALL, OK, L::Formula, "ATI_fragment_shader",
         "src0.c*(src1.c - src2.c) + src2.c";
-    Cnd = 19, "CND", [], 1, 3, ComponentWise, Float -> Float, Alu, None, ALL, OK, "ATI_fragment_shader",
+    Cnd = 19, "CND", [], 1, 3, ComponentWise, Float -> Float, Alu, None, ALL, OK, L::Formula, "ATI_fragment_shader",
         "src2.c > 0.5 ? src0.c : src1.c";
-    Cnd0 = 20, "CND0", [], 1, 3, ComponentWise, Float -> Float, Alu, None, ALL, REMOVED, "ATI_fragment_shader",
+    Cnd0 = 20, "CND0", [], 1, 3, ComponentWise, Float -> Float, Alu, None, ALL, REMOVED, NONE, "ATI_fragment_shader",
         "removed; use CMP";
-    Dp2a = 21, "DP2A", ["DOT2ADD", "DP2ADD"], 1, 3, Replicated, Float -> Float, Alu, None, ALL, OK, "ATI_fragment_shader",
+    Dp2a = 21, "DP2A", ["DOT2ADD", "DP2ADD"], 1, 3, Replicated, Float -> Float, Alu, None, ALL, OK, L::Formula, "ATI_fragment_shader",
         "((x0*x1 + y0*y1) + src2.x)";
-    Index = 22, "INDEX", [], 1, 2, ComponentWise, Float -> Float, Alu, None, ALL, REMOVED, "EXT_vertex_shader",
+    Index = 22, "INDEX", [], 1, 2, ComponentWise, Float -> Float, Alu, None, ALL, REMOVED, NONE, "EXT_vertex_shader",
         "removed";
-    Negate = 23, "NEGATE", [], 1, 1, ComponentWise, Float -> Float, Alu, None, ALL, REMOVED, "EXT_vertex_shader",
+    Negate = 23, "NEGATE", [], 1, 1, ComponentWise, Float -> Float, Alu, None, ALL, REMOVED, NONE, "EXT_vertex_shader",
         "removed";
-    Frc = 24, "FRC", ["FRAC"], 1, 1, ComponentWise, Float -> Float, Alu, None, ALL, OK, "EXT_vertex_shader",
+    Frc = 24, "FRC", ["FRAC"], 1, 1, ComponentWise, Float -> Float, Alu, None, ALL, OK, L::Formula, "EXT_vertex_shader",
         "src.c - floor(src.c)";
-    Clamp = 25, "CLAMP", [], 1, 3, ComponentWise, Float -> Float, Alu, None, ALL, OK, "EXT_vertex_shader",
+    Clamp = 25, "CLAMP", [], 1, 3, ComponentWise, Float -> Float, Alu, None, ALL, OK, L::Formula, "EXT_vertex_shader",
         "(src0.c < src1.c) ? src1.c : (src0.c > src2.c) ? src2.c : src0.c (selects)";
-    Flr = 26, "FLR", ["FLOOR"], 1, 1, ComponentWise, Float -> Float, Alu, None, ALL, OK, "EXT_vertex_shader",
+    Flr = 26, "FLR", ["FLOOR"], 1, 1, ComponentWise, Float -> Float, Alu, None, ALL, OK, L::Direct, "EXT_vertex_shader",
         "floor(src.c), sign of zero kept";
-    Round = 27, "ROUND", [], 1, 1, ComponentWise, Float -> Float, Alu, None, ALL, OK, "EXT_vertex_shader",
+    Round = 27, "ROUND", [], 1, 1, ComponentWise, Float -> Float, Alu, None, ALL, OK, L::Direct, "EXT_vertex_shader",
         "round half to even";
-    Ex2 = 28, "EX2", ["EXPBASE2"], 1, 1, Replicated, Float -> Float, Alu, None, ALL, OK, "EXT_vertex_shader",
+    Ex2 = 28, "EX2", ["EXPBASE2"], 1, 1, Replicated, Float -> Float, Alu, None, ALL, OK, L::Transcendental, "EXT_vertex_shader",
         "2^src.x, <= 2 ULP";
-    Lg2 = 29, "LG2", ["LOGBASE2"], 1, 1, Replicated, Float -> Float, Alu, None, ALL, OK, "EXT_vertex_shader",
+    Lg2 = 29, "LG2", ["LOGBASE2"], 1, 1, Replicated, Float -> Float, Alu, None, ALL, OK, L::Transcendental, "EXT_vertex_shader",
         "log2(src.x), <= 2 ULP relative";
-    Pow = 30, "POW", ["POWER"], 1, 2, Replicated, Float -> Float, Alu, None, ALL, OK, "EXT_vertex_shader",
+    Pow = 30, "POW", ["POWER"], 1, 2, Replicated, Float -> Float, Alu, None, ALL, OK, L::Transcendental, "EXT_vertex_shader",
         "EX2(src1.x * LG2(src0.x))";
-    Xpd = 31, "XPD", ["CROSSPRODUCT", "CRS"], 1, 2, Special, Float -> Float, Alu, None, ALL, OK, "EXT_vertex_shader",
+    Xpd = 31, "XPD", ["CROSSPRODUCT", "CRS"], 1, 2, Special, Float -> Float, Alu, None, ALL, OK, L::Formula, "EXT_vertex_shader",
         "(y0*z1 - z0*y1, z0*x1 - x0*z1, x0*y1 - y0*x1, 1)";
-    MultiplyMatrix = 32, "MULTIPLYMATRIX", ["M4X4"], 1, 2, Special, Float -> Float, Alu, None, ALL, OK, "EXT_vertex_shader / ps_2_0",
+    MultiplyMatrix = 32, "MULTIPLYMATRIX", ["M4X4"], 1, 2, Special, Float -> Float, Alu, None, ALL, OK, L::Matrix { rows: 4, width: 4 }, "EXT_vertex_shader / ps_2_0",
         "dst.r = DP4(src0, src1+r) for rows r = x..w";
-    Abs = 33, "ABS", [], 1, 1, ComponentWise, Float -> Float, Alu, None, ALL, OK, "NV_vertex_program1_1",
+    Abs = 33, "ABS", [], 1, 1, ComponentWise, Float -> Float, Alu, None, ALL, OK, L::Formula, "NV_vertex_program1_1",
         "src.c with the sign bit cleared (bits kept)";
-    Rcc = 34, "RCC", [], 1, 1, Replicated, Float -> Float, Alu, None, ALL, OK, "NV_vertex_program1_1",
+    Rcc = 34, "RCC", [], 1, 1, Replicated, Float -> Float, Alu, None, ALL, OK, L::Formula, "NV_vertex_program1_1",
         "1/src.x with |result| clamped to [2^-64, 2^64], sign kept; 0 -> 2^64";
-    Dph = 35, "DPH", [], 1, 2, Replicated, Float -> Float, Alu, None, ALL, OK, "NV_vertex_program1_1",
+    Dph = 35, "DPH", [], 1, 2, Replicated, Float -> Float, Alu, None, ALL, OK, L::Formula, "NV_vertex_program1_1",
         "(((x0*x1 + y0*y1) + z0*z1) + w1)";
-    Cos = 36, "COS", [], 1, 1, Replicated, Float -> Float, Alu, None, ALL, OK, "NV_fragment_program",
+    Cos = 36, "COS", [], 1, 1, Replicated, Float -> Float, Alu, None, ALL, OK, L::Transcendental, "NV_fragment_program",
         "cos(src.x), 2^-20 absolute";
-    Ddx = 37, "DDX", ["DSX"], 1, 1, ComponentWise, Float -> Float, Alu, None, FRAGMENT, OK, "NV_fragment_program",
+    Ddx = 37, "DDX", ["DSX"], 1, 1, ComponentWise, Float -> Float, Alu, None, FRAGMENT, OK, L::Direct, "NV_fragment_program",
         "fine: right lane - left lane of the row";
-    Ddy = 38, "DDY", ["DSY"], 1, 1, ComponentWise, Float -> Float, Alu, None, FRAGMENT, OK, "NV_fragment_program",
+    Ddy = 38, "DDY", ["DSY"], 1, 1, ComponentWise, Float -> Float, Alu, None, FRAGMENT, OK, L::Direct, "NV_fragment_program",
         "fine: bottom lane - top lane of the column";
-    Kilp = 39, "KILP", [], 0, 0, None, None -> None, Kind::Kill, None, FRAGMENT, OK, "NV_fragment_program",
+    Kilp = 39, "KILP", [], 0, 0, None, None -> None, Kind::Kill, None, FRAGMENT, OK, L::Kill, "NV_fragment_program",
         "kill the active lanes";
-    Pk2h = 40, "PK2H", [], 1, 1, Replicated, Float -> Uint, Alu, None, ALL, OK, "NV_fragment_program",
+    Pk2h = 40, "PK2H", [], 1, 1, Replicated, Float -> Uint, Alu, None, ALL, OK, L::Pack, "NV_fragment_program",
         "half(src.x) | half(src.y) << 16; half = IEEE binary16, nearest-even, subnormals kept, overflow -> inf, NaN -> 0x7E00";
-    Pk2us = 41, "PK2US", [], 1, 1, Replicated, Float -> Uint, Alu, None, ALL, OK, "NV_fragment_program",
+    Pk2us = 41, "PK2US", [], 1, 1, Replicated, Float -> Uint, Alu, None, ALL, OK, L::Pack, "NV_fragment_program",
         "round(65535*clamp(src.x,0,1)) | round(65535*clamp(src.y,0,1)) << 16; exact product, round half to even, NaN -> 0";
-    Pk4b = 42, "PK4B", [], 1, 1, Replicated, Float -> Uint, Alu, None, ALL, OK, "NV_fragment_program",
+    Pk4b = 42, "PK4B", [], 1, 1, Replicated, Float -> Uint, Alu, None, ALL, OK, L::Pack, "NV_fragment_program",
         "bytes round(127*clamp(src.c,-128/127,1)) + 128, x lowest; round half to even, NaN -> byte 0";
-    Pk4ub = 43, "PK4UB", [], 1, 1, Replicated, Float -> Uint, Alu, None, ALL, OK, "NV_fragment_program",
+    Pk4ub = 43, "PK4UB", [], 1, 1, Replicated, Float -> Uint, Alu, None, ALL, OK, L::Pack, "NV_fragment_program",
         "bytes round(255*clamp(src.c,0,1)), x lowest; round half to even, NaN -> 0";
-    Rfl = 44, "RFL", [], 1, 2, Special, Float -> Float, Alu, None, ALL, OK, "NV_fragment_program",
+    Rfl = 44, "RFL", [], 1, 2, Special, Float -> Float, Alu, None, ALL, OK, L::Formula, "NV_fragment_program",
         "((2*DP3(s0,s1))/DP3(s0,s0))*s0 - s1 for xyz, w = 1";
-    Seq = 45, "SEQ", [], 1, 2, ComponentWise, Float -> Float, Alu, None, ALL, OK, "NV_fragment_program",
+    Seq = 45, "SEQ", [], 1, 2, ComponentWise, Float -> Float, Alu, None, ALL, OK, L::Compare, "NV_fragment_program",
         "src0.c == src1.c ? 1 : 0";
-    Sfl = 46, "SFL", [], 1, 2, ComponentWise, Float -> Float, Alu, None, ALL, OK, "NV_fragment_program",
+    Sfl = 46, "SFL", [], 1, 2, ComponentWise, Float -> Float, Alu, None, ALL, OK, L::Compare, "NV_fragment_program",
         "0";
-    Sgt = 47, "SGT", [], 1, 2, ComponentWise, Float -> Float, Alu, None, ALL, OK, "NV_fragment_program",
+    Sgt = 47, "SGT", [], 1, 2, ComponentWise, Float -> Float, Alu, None, ALL, OK, L::Compare, "NV_fragment_program",
         "src0.c > src1.c ? 1 : 0";
-    Sin = 48, "SIN", [], 1, 1, Replicated, Float -> Float, Alu, None, ALL, OK, "NV_fragment_program",
+    Sin = 48, "SIN", [], 1, 1, Replicated, Float -> Float, Alu, None, ALL, OK, L::Transcendental, "NV_fragment_program",
         "sin(src.x), 2^-20 absolute";
-    Sle = 49, "SLE", [], 1, 2, ComponentWise, Float -> Float, Alu, None, ALL, OK, "NV_fragment_program",
+    Sle = 49, "SLE", [], 1, 2, ComponentWise, Float -> Float, Alu, None, ALL, OK, L::Compare, "NV_fragment_program",
         "src0.c <= src1.c ? 1 : 0";
-    Sne = 50, "SNE", [], 1, 2, ComponentWise, Float -> Float, Alu, None, ALL, OK, "NV_fragment_program",
+    Sne = 50, "SNE", [], 1, 2, ComponentWise, Float -> Float, Alu, None, ALL, OK, L::Compare, "NV_fragment_program",
         "src0.c != src1.c ? 1 : 0";
-    Str = 51, "STR", [], 1, 2, ComponentWise, Float -> Float, Alu, None, ALL, OK, "NV_fragment_program",
+    Str = 51, "STR", [], 1, 2, ComponentWise, Float -> Float, Alu, None, ALL, OK, L::Compare, "NV_fragment_program",
         "1";
-    Tex = 52, "TEX", ["TEXLD"], 1, 2, Special, Float -> Float, Texture, None, ALL, OK, "NV_fragment_program",
+    Tex = 52, "TEX", ["TEXLD"], 1, 2, Special, Float -> Float, Texture, None, ALL, OK, L::Texture, "NV_fragment_program",
         "sample(src1 sampler, src0 coordinates)";
-    Txd = 53, "TXD", ["TEXLDD"], 1, 4, Special, Float -> Float, Texture, None, ALL, OK, "NV_fragment_program",
+    Txd = 53, "TXD", ["TEXLDD"], 1, 4, Special, Float -> Float, Texture, None, ALL, OK, L::Texture, "NV_fragment_program",
         "sample(src3 sampler, src0); derivatives src1, src2 read, no effect (single level)";
-    Txp = 54, "TXP", [], 1, 2, Special, Float -> Float, Texture, None, ALL, OK, "NV_fragment_program",
+    Txp = 54, "TXP", [], 1, 2, Special, Float -> Float, Texture, None, ALL, OK, L::Texture, "NV_fragment_program",
         "sample(src1 sampler, src0.xyz / src0.w)";
-    Up2h = 55, "UP2H", [], 1, 1, Special, Uint -> Float, Alu, None, ALL, OK, "NV_fragment_program",
+    Up2h = 55, "UP2H", [], 1, 1, Special, Uint -> Float, Alu, None, ALL, OK, L::Unpack, "NV_fragment_program",
         "(f16(lo), f16(hi), f16(lo), f16(hi)) of src.x; exact, binary16 NaN -> 0x7FC00000";
-    Up2us = 56, "UP2US", [], 1, 1, Special, Uint -> Float, Alu, None, ALL, OK, "NV_fragment_program",
+    Up2us = 56, "UP2US", [], 1, 1, Special, Uint -> Float, Alu, None, ALL, OK, L::Unpack, "NV_fragment_program",
         "(lo/65535, hi/65535, lo/65535, hi/65535) of src.x; one correctly rounded division each";
-    Up4b = 57, "UP4B", [], 1, 1, Special, Uint -> Float, Alu, None, ALL, OK, "NV_fragment_program",
+    Up4b = 57, "UP4B", [], 1, 1, Special, Uint -> Float, Alu, None, ALL, OK, L::Unpack, "NV_fragment_program",
         "((byte_c - 128)/127) of src.x, x lowest; one correctly rounded division each";
-    Up4ub = 58, "UP4UB", [], 1, 1, Special, Uint -> Float, Alu, None, ALL, OK, "NV_fragment_program",
+    Up4ub = 58, "UP4UB", [], 1, 1, Special, Uint -> Float, Alu, None, ALL, OK, L::Unpack, "NV_fragment_program",
         "(byte_c / 255) of src.x, x lowest; one correctly rounded division each";
-    X2d = 59, "X2D", [], 1, 3, Special, Float -> Float, Alu, None, ALL, OK, "NV_fragment_program",
+    X2d = 59, "X2D", [], 1, 3, Special, Float -> Float, Alu, None, ALL, OK, L::Formula, "NV_fragment_program",
         "x,z: (s0.x + s1.x*s2.x) + s1.y*s2.y; y,w: (s0.y + s1.x*s2.z) + s1.y*s2.w";
-    Ara = 60, "ARA", [], 1, 1, Special, Int -> Int, Alu, None, ALL, OK, "NV_vertex_program2",
+    Ara = 60, "ARA", [], 1, 1, Special, Int -> Int, Alu, None, ALL, OK, L::Integer, "NV_vertex_program2",
         "(x+z, y+w, x+z, y+w) wrapping";
-    Arr = 61, "ARR", ["MOVA"], 1, 1, ComponentWise, Float -> Int, Alu, None, ALL, OK, "NV_vertex_program2",
+    Arr = 61, "ARR", ["MOVA"], 1, 1, ComponentWise, Float -> Int, Alu, None, ALL, OK, L::Direct, "NV_vertex_program2",
         "round half to even to int32";
-    Bra = 62, "BRA", [], 0, 0, None, None -> None, Kind::Flow(F::Bra), Required, ALL, OK, "NV_vertex_program2",
+    Bra = 62, "BRA", [], 0, 0, None, None -> None, Kind::Flow(F::Bra), Required, ALL, OK, L::Flow, "NV_vertex_program2",
         "jump to the label (whole quad); with a condition the active lanes must agree (else a run-time error)";
-    Cal = 63, "CAL", ["CALL"], 0, 0, None, None -> None, Kind::Flow(F::Cal), Required, ALL, OK, "NV_vertex_program2",
+    Cal = 63, "CAL", ["CALL"], 0, 0, None, None -> None, Kind::Flow(F::Cal), Required, ALL, OK, L::Flow, "NV_vertex_program2",
         "call the subroutine at the label (no call when no lane is active; call stack 32 deep, overflow is an error)";
-    Ret = 64, "RET", [], 0, 0, None, None -> None, Kind::Flow(F::Ret), None, ALL, OK, "NV_vertex_program2",
+    Ret = 64, "RET", [], 0, 0, None, None -> None, Kind::Flow(F::Ret), None, ALL, OK, L::Flow, "NV_vertex_program2",
         "return from subroutine (lanes leave until the call returns); in the main program the lanes stop";
-    Ssg = 65, "SSG", ["SGN"], 1, 1, ComponentWise, Float -> Float, Alu, None, ALL, OK, "NV_vertex_program2",
+    Ssg = 65, "SSG", ["SGN"], 1, 1, ComponentWise, Float -> Float, Alu, None, ALL, OK, L::Formula, "NV_vertex_program2",
         "src.c > 0 ? 1 : src.c < 0 ? -1 : 0";
-    Cmp = 66, "CMP", [], 1, 3, ComponentWise, Float -> Float, Alu, None, ALL, OK, "ARB_fragment_program",
+    Cmp = 66, "CMP", [], 1, 3, ComponentWise, Float -> Float, Alu, None, ALL, OK, L::Formula, "ARB_fragment_program",
         "src0.c < 0 ? src1.c : src2.c (select)";
-    Scs = 67, "SCS", ["SINCOS"], 1, 1, Special, Float -> Float, Alu, None, ALL, OK, "ARB_fragment_program",
+    Scs = 67, "SCS", ["SINCOS"], 1, 1, Special, Float -> Float, Alu, None, ALL, OK, L::Formula, "ARB_fragment_program",
         "(cos x, sin x, 0, 1)";
-    Txb = 68, "TXB", ["TEXLDB"], 1, 2, Special, Float -> Float, Texture, None, ALL, OK, "ARB_fragment_program",
+    Txb = 68, "TXB", ["TEXLDB"], 1, 2, Special, Float -> Float, Texture, None, ALL, OK, L::Texture, "ARB_fragment_program",
         "sample(src1 sampler, src0); bias src0.w read, no effect";
-    Nrm = 69, "NRM", [], 1, 1, Special, Float -> Float, Alu, None, ALL, OK, "NV_fragment_program2",
+    Nrm = 69, "NRM", [], 1, 1, Special, Float -> Float, Alu, None, ALL, OK, L::Formula, "NV_fragment_program2",
         "xyz * RSQ(DP3(src,src)), w = 1";
-    Div = 70, "DIV", [], 1, 2, ComponentWise, Float -> Float, Alu, None, ALL, OK, "NV_fragment_program2",
+    Div = 70, "DIV", [], 1, 2, ComponentWise, Float -> Float, Alu, None, ALL, OK, L::Divide, "NV_fragment_program2",
         "src0.c / src1.c, correctly rounded";
-    Dp2 = 71, "DP2", [], 1, 2, Replicated, Float -> Float, Alu, None, ALL, OK, "NV_fragment_program2",
+    Dp2 = 71, "DP2", [], 1, 2, Replicated, Float -> Float, Alu, None, ALL, OK, L::Formula, "NV_fragment_program2",
         "(x0*x1 + y0*y1)";
-    Txl = 72, "TXL", [], 1, 2, Special, Float -> Float, Texture, None, ALL, OK, "NV_fragment_program2",
+    Txl = 72, "TXL", [], 1, 2, Special, Float -> Float, Texture, None, ALL, OK, L::Texture, "NV_fragment_program2",
         "sample(src1 sampler, src0); lod src0.w read, no effect";
-    Brk = 73, "BRK", ["BREAK"], 0, 0, None, None -> None, Kind::Flow(F::Brk), None, ALL, OK, "NV_fragment_program2",
+    Brk = 73, "BRK", ["BREAK"], 0, 0, None, None -> None, Kind::Flow(F::Brk), None, ALL, OK, L::Flow, "NV_fragment_program2",
         "active lanes leave the innermost loop";
-    If = 74, "IF", [], 0, 1, None, Float -> None, Kind::Flow(F::If), Optional, ALL, OK, "NV_fragment_program2",
+    If = 74, "IF", [], 0, 1, None, Float -> None, Kind::Flow(F::If), Optional, ALL, OK, L::Flow, "NV_fragment_program2",
         "lanes with src.x != 0.0 (float test) take the IF branch";
-    BgnFor = 75, "BGNFOR", ["LOOP"], 1, 1, Special, Float -> Int, Kind::Flow(F::BgnFor), Optional, ALL, OK, "NV_fragment_program2",
+    BgnFor = 75, "BGNFOR", ["LOOP"], 1, 1, Special, Float -> Int, Kind::Flow(F::BgnFor), Optional, ALL, OK, L::Flow, "NV_fragment_program2",
         "LOOP[dst] = floor(src.xyz) (start, count, step); skip to ENDFOR when count <= 0";
-    Rep = 76, "REP", [], 0, 1, None, Float -> None, Kind::Flow(F::Rep), Optional, ALL, OK, "NV_fragment_program2",
+    Rep = 76, "REP", [], 0, 1, None, Float -> None, Kind::Flow(F::Rep), Optional, ALL, OK, L::Flow, "NV_fragment_program2",
         "repeat the body floor(src.x) times, per lane (count <= 0 skips the body)";
-    Else = 77, "ELSE", [], 0, 0, None, None -> None, Kind::Flow(F::Else), Optional, ALL, OK, "NV_fragment_program2",
+    Else = 77, "ELSE", [], 0, 0, None, None -> None, Kind::Flow(F::Else), Optional, ALL, OK, L::Flow, "NV_fragment_program2",
         "lanes that did not take the IF branch";
-    EndIf = 78, "ENDIF", [], 0, 0, None, None -> None, Kind::Flow(F::EndIf), None, ALL, OK, "NV_fragment_program2",
+    EndIf = 78, "ENDIF", [], 0, 0, None, None -> None, Kind::Flow(F::EndIf), None, ALL, OK, L::Flow, "NV_fragment_program2",
         "end of IF";
-    EndFor = 79, "ENDFOR", [], 1, 0, None, None -> Int, Kind::Flow(F::EndFor), Optional, ALL, OK, "NV_fragment_program2",
+    EndFor = 79, "ENDFOR", [], 1, 0, None, None -> Int, Kind::Flow(F::EndFor), Optional, ALL, OK, L::Flow, "NV_fragment_program2",
         "LOOP.x += LOOP.z; LOOP.y -= 1; repeat while LOOP.y > 0";
-    EndRep = 80, "ENDREP", [], 0, 0, None, None -> None, Kind::Flow(F::EndRep), Optional, ALL, OK, "NV_fragment_program2",
+    EndRep = 80, "ENDREP", [], 0, 0, None, None -> None, Kind::Flow(F::EndRep), Optional, ALL, OK, L::Flow, "NV_fragment_program2",
         "end of REP";
-    Pusha = 81, "PUSHA", [], 0, 1, None, Int -> None, Kind::AddressStack, None, ALL, OK, "NV_vertex_program2",
+    Pusha = 81, "PUSHA", [], 0, 1, None, Int -> None, Kind::AddressStack, None, ALL, OK, L::AddressStack, "NV_vertex_program2",
         "push src (int32 x4) on the lane's address stack (32 vectors; overflow is an error)";
-    Popa = 82, "POPA", [], 1, 0, Special, None -> Int, Kind::AddressStack, None, ALL, OK, "NV_vertex_program2",
+    Popa = 82, "POPA", [], 1, 0, Special, None -> Int, Kind::AddressStack, None, ALL, OK, L::AddressStack, "NV_vertex_program2",
         "pop the lane's address stack into dst (empty stack is an error)";
-    Ceil = 83, "CEIL", [], 1, 1, ComponentWise, Float -> Float, Alu, None, ALL, OK, "GLSL",
+    Ceil = 83, "CEIL", [], 1, 1, ComponentWise, Float -> Float, Alu, None, ALL, OK, L::Direct, "GLSL",
         "ceil(src.c), sign of zero kept";
-    I2f = 84, "I2F", [], 1, 1, ComponentWise, Int -> Float, Alu, None, ALL, OK, "GLSL",
+    I2f = 84, "I2F", [], 1, 1, ComponentWise, Int -> Float, Alu, None, ALL, OK, L::Integer, "GLSL",
         "int32 -> binary32, nearest-even";
-    Not = 85, "NOT", [], 1, 1, ComponentWise, Uint -> Uint, Alu, None, ALL, OK, "GLSL",
+    Not = 85, "NOT", [], 1, 1, ComponentWise, Uint -> Uint, Alu, None, ALL, OK, L::Integer, "GLSL",
         "~src.c";
-    Trunc = 86, "TRUNC", ["INT"], 1, 1, ComponentWise, Float -> Float, Alu, None, ALL, OK, "GLSL",
+    Trunc = 86, "TRUNC", ["INT"], 1, 1, ComponentWise, Float -> Float, Alu, None, ALL, OK, L::Direct, "GLSL",
         "IEEE truncation toward zero, sign of zero kept";
-    Shl = 87, "SHL", [], 1, 2, ComponentWise, Uint -> Uint, Alu, None, ALL, OK, "GLSL",
+    Shl = 87, "SHL", [], 1, 2, ComponentWise, Uint -> Uint, Alu, None, ALL, OK, L::Integer, "GLSL",
         "src0.c << (src1.x & 31)";
-    Shr = 88, "SHR", [], 1, 2, ComponentWise, Int -> Int, Alu, None, ALL, OK, "GLSL",
+    Shr = 88, "SHR", [], 1, 2, ComponentWise, Int -> Int, Alu, None, ALL, OK, L::Integer, "GLSL",
         "src0.c >> (src1.x & 31), arithmetic";
-    And = 89, "AND", [], 1, 2, ComponentWise, Uint -> Uint, Alu, None, ALL, OK, "GLSL",
+    And = 89, "AND", [], 1, 2, ComponentWise, Uint -> Uint, Alu, None, ALL, OK, L::Integer, "GLSL",
         "src0.c & src1.c";
-    Or = 90, "OR", [], 1, 2, ComponentWise, Uint -> Uint, Alu, None, ALL, OK, "GLSL",
+    Or = 90, "OR", [], 1, 2, ComponentWise, Uint -> Uint, Alu, None, ALL, OK, L::Integer, "GLSL",
         "src0.c | src1.c";
-    Mod = 91, "MOD", [], 1, 2, ComponentWise, Int -> Int, Alu, None, ALL, OK, "GLSL",
+    Mod = 91, "MOD", [], 1, 2, ComponentWise, Int -> Int, Alu, None, ALL, OK, L::Integer, "GLSL",
         "signed remainder, sign of the dividend; by 0 -> 0xFFFFFFFF";
-    Xor = 92, "XOR", [], 1, 2, ComponentWise, Uint -> Uint, Alu, None, ALL, OK, "GLSL",
+    Xor = 92, "XOR", [], 1, 2, ComponentWise, Uint -> Uint, Alu, None, ALL, OK, L::Integer, "GLSL",
         "src0.c ^ src1.c";
-    Sad = 93, "SAD", [], 1, 3, ComponentWise, Int -> Int, Alu, None, ALL, OK, "GLSL",
+    Sad = 93, "SAD", [], 1, 3, ComponentWise, Int -> Int, Alu, None, ALL, OK, L::Integer, "GLSL",
         "|src0.c - src1.c| + src2.c, wrapping";
-    Txf = 94, "TXF", [], 1, 2, Special, Int -> Float, Texture, None, ALL, OK, "GLSL",
+    Txf = 94, "TXF", [], 1, 2, Special, Int -> Float, Texture, None, ALL, OK, L::Texture, "GLSL",
         "texel at integer coordinates src0 (no filtering); src0.w (level) ignored";
-    Txq = 95, "TXQ", [], 1, 2, Special, Int -> Int, Texture, None, ALL, OK, "GLSL",
+    Txq = 95, "TXQ", [], 1, 2, Special, Int -> Int, Texture, None, ALL, OK, L::Texture, "GLSL",
         "(width, height, depth, levels=1) of the sampler's texture; src0 (lod) ignored";
-    Cont = 96, "CONT", [], 0, 0, None, None -> None, Kind::Flow(F::Cont), None, ALL, OK, "GLSL",
+    Cont = 96, "CONT", [], 0, 0, None, None -> None, Kind::Flow(F::Cont), None, ALL, OK, L::Flow, "GLSL",
         "active lanes skip to the end of this loop iteration";
-    Emit = 97, "EMIT", [], 0, 0, None, None -> None, Kind::Geometry, None, GEOMETRY, OK, "NV_geometry_program4",
+    Emit = 97, "EMIT", [], 0, 0, None, None -> None, Kind::Geometry, None, GEOMETRY, OK, L::Geometry, "NV_geometry_program4",
         "append the declared outputs as a vertex of the lane (outputs keep their values)";
-    EndPrim = 98, "ENDPRIM", [], 0, 0, None, None -> None, Kind::Geometry, None, GEOMETRY, OK, "NV_geometry_program4",
+    EndPrim = 98, "ENDPRIM", [], 0, 0, None, None -> None, Kind::Geometry, None, GEOMETRY, OK, L::Geometry, "NV_geometry_program4",
         "mark the lane's last emitted vertex as a primitive end (the program end does the same)";
-    BgnLoop = 99, "BGNLOOP", [], 0, 0, None, None -> None, Kind::Flow(F::BgnLoop), Optional, ALL, OK, "GLSL",
+    BgnLoop = 99, "BGNLOOP", [], 0, 0, None, None -> None, Kind::Flow(F::BgnLoop), Optional, ALL, OK, L::Flow, "GLSL",
         "start of an endless loop (left by BRK)";
-    BgnSub = 100, "BGNSUB", [], 0, 0, None, None -> None, Kind::Flow(F::BgnSub), None, ALL, OK, "GLSL",
+    BgnSub = 100, "BGNSUB", [], 0, 0, None, None -> None, Kind::Flow(F::BgnSub), None, ALL, OK, L::Flow, "GLSL",
         "start of a subroutine body";
-    EndLoop = 101, "ENDLOOP", [], 0, 0, None, None -> None, Kind::Flow(F::EndLoop), Optional, ALL, OK, "GLSL",
+    EndLoop = 101, "ENDLOOP", [], 0, 0, None, None -> None, Kind::Flow(F::EndLoop), Optional, ALL, OK, L::Flow, "GLSL",
         "jump back to BGNLOOP while any lane is in the loop";
-    EndSub = 102, "ENDSUB", [], 0, 0, None, None -> None, Kind::Flow(F::EndSub), None, ALL, OK, "GLSL",
+    EndSub = 102, "ENDSUB", [], 0, 0, None, None -> None, Kind::Flow(F::EndSub), None, ALL, OK, L::Flow, "GLSL",
         "end of a subroutine body (returns)";
-    Noise1 = 103, "NOISE1", [], 1, 1, Replicated, Float -> Float, Alu, None, ALL, TBD, "GLSL", "TBD";
-    Noise2 = 104, "NOISE2", [], 1, 1, Replicated, Float -> Float, Alu, None, ALL, TBD, "GLSL", "TBD";
-    Noise3 = 105, "NOISE3", [], 1, 1, Replicated, Float -> Float, Alu, None, ALL, TBD, "GLSL", "TBD";
-    Noise4 = 106, "NOISE4", [], 1, 1, Replicated, Float -> Float, Alu, None, ALL, TBD, "GLSL", "TBD";
-    Nop = 107, "NOP", [], 0, 0, None, None -> None, Kind::Nop, None, ALL, OK, "GLSL",
+    Noise1 = 103, "NOISE1", [], 1, 1, Replicated, Float -> Float, Alu, None, ALL, TBD, NONE, "GLSL", "TBD";
+    Noise2 = 104, "NOISE2", [], 1, 1, Replicated, Float -> Float, Alu, None, ALL, TBD, NONE, "GLSL", "TBD";
+    Noise3 = 105, "NOISE3", [], 1, 1, Replicated, Float -> Float, Alu, None, ALL, TBD, NONE, "GLSL", "TBD";
+    Noise4 = 106, "NOISE4", [], 1, 1, Replicated, Float -> Float, Alu, None, ALL, TBD, NONE, "GLSL", "TBD";
+    Nop = 107, "NOP", [], 0, 0, None, None -> None, Kind::Nop, None, ALL, OK, L::Nothing, "GLSL",
         "nothing";
-    M4x3 = 108, "M4X3", [], 1, 2, Special, Float -> Float, Alu, None, ALL, OK, "ps_2_0",
+    M4x3 = 108, "M4X3", [], 1, 2, Special, Float -> Float, Alu, None, ALL, OK, L::Matrix { rows: 3, width: 4 }, "ps_2_0",
         "dst.r = DP4(src0, src1+r) for rows r = x, y, z";
-    M3x4 = 109, "M3X4", [], 1, 2, Special, Float -> Float, Alu, None, ALL, OK, "ps_2_0",
+    M3x4 = 109, "M3X4", [], 1, 2, Special, Float -> Float, Alu, None, ALL, OK, L::Matrix { rows: 4, width: 3 }, "ps_2_0",
         "dst.r = DP3(src0, src1+r) for rows r = x..w";
-    M3x3 = 110, "M3X3", [], 1, 2, Special, Float -> Float, Alu, None, ALL, OK, "ps_2_0",
+    M3x3 = 110, "M3X3", [], 1, 2, Special, Float -> Float, Alu, None, ALL, OK, L::Matrix { rows: 3, width: 3 }, "ps_2_0",
         "dst.r = DP3(src0, src1+r) for rows r = x, y, z";
-    M3x2 = 111, "M3X2", [], 1, 2, Special, Float -> Float, Alu, None, ALL, OK, "ps_2_0",
+    M3x2 = 111, "M3X2", [], 1, 2, Special, Float -> Float, Alu, None, ALL, OK, L::Matrix { rows: 2, width: 3 }, "ps_2_0",
         "dst.r = DP3(src0, src1+r) for rows r = x, y";
-    Nrm4 = 112, "NRM4", [], 1, 1, ComponentWise, Float -> Float, Alu, None, ALL, OK, "NV_fragment_program2",
+    Nrm4 = 112, "NRM4", [], 1, 1, ComponentWise, Float -> Float, Alu, None, ALL, OK, L::Formula, "NV_fragment_program2",
         "src * RSQ(DP4(src,src)) component-wise";
-    CallNz = 113, "CALLNZ", [], 0, 1, None, Float -> None, Kind::Flow(F::CallNz), Required, ALL, OK, "ps_2_x",
+    CallNz = 113, "CALLNZ", [], 0, 1, None, Float -> None, Kind::Flow(F::CallNz), Required, ALL, OK, L::Flow, "ps_2_x",
         "CAL for lanes whose src.x != 0.0";
-    Ifc = 114, "IFC", [], 0, 1, None, Float -> None, Kind::Flow(F::Ifc), Optional, ALL, OK, "ps_2_x",
+    Ifc = 114, "IFC", [], 0, 1, None, Float -> None, Kind::Flow(F::Ifc), Optional, ALL, OK, L::Flow, "ps_2_x",
         "IF";
-    BreakC = 115, "BREAKC", [], 0, 1, None, Float -> None, Kind::Flow(F::BreakC), None, ALL, OK, "ps_2_x",
+    BreakC = 115, "BREAKC", [], 0, 1, None, Float -> None, Kind::Flow(F::BreakC), None, ALL, OK, L::Flow, "ps_2_x",
         "BRK for lanes whose src.x != 0.0";
-    Kil = 116, "KIL", ["TEXKILL"], 0, 1, None, Float -> None, Kind::Kill, None, FRAGMENT, OK, "ARB_fragment_program",
+    Kil = 116, "KIL", ["TEXKILL"], 0, 1, None, Float -> None, Kind::Kill, None, FRAGMENT, OK, L::Kill, "ARB_fragment_program",
         "kill active lanes where any of src.xyzw < 0";
-    End = 117, "END", [], 0, 0, None, None -> None, Kind::Flow(F::End), None, ALL, OK, "TGSI",
+    End = 117, "END", [], 0, 0, None, None -> None, Kind::Flow(F::End), None, ALL, OK, L::Flow, "TGSI",
         "end of the program";
-    Swz = 118, "SWZ", [], 1, 1, ComponentWise, Untyped -> Untyped, Alu, None, ALL, OK, "ARB_vertex_program",
+    Swz = 118, "SWZ", [], 1, 1, ComponentWise, Untyped -> Untyped, Alu, None, ALL, OK, L::Direct, "ARB_vertex_program",
         "dst.c = src.c through the extended swizzle (bits kept)";
-    Ucmp = 119, "UCMP", [], 1, 3, ComponentWise, Untyped -> Untyped, Alu, None, ALL, OK, "later Mesa (GLSL 1.30)",
+    Ucmp = 119, "UCMP", [], 1, 3, ComponentWise, Untyped -> Untyped, Alu, None, ALL, OK, L::Integer, "later Mesa (GLSL 1.30)",
         "src0.c != 0 ? src1.c : src2.c: a raw 32-bit test, the chosen bits kept (no flush); modifiers act on the sign bit";
-    Uadd = 120, "UADD", [], 1, 2, ComponentWise, Uint -> Int, Alu, None, ALL, OK, "later Mesa (GLSL 1.30)",
+    Uadd = 120, "UADD", [], 1, 2, ComponentWise, Uint -> Int, Alu, None, ALL, OK, L::Integer, "later Mesa (GLSL 1.30)",
         "src0.c + src1.c mod 2^32";
-    ImulHi = 121, "IMUL_HI", [], 1, 2, ComponentWise, Int -> Int, Alu, None, ALL, OK, "later Mesa (2013)",
+    ImulHi = 121, "IMUL_HI", [], 1, 2, ComponentWise, Int -> Int, Alu, None, ALL, OK, L::IntegerMultiply, "later Mesa (2013)",
         "the high 32 bits of the signed 64-bit product src0.c * src1.c";
-    UmulHi = 122, "UMUL_HI", [], 1, 2, ComponentWise, Uint -> Uint, Alu, None, ALL, OK, "later Mesa (2013)",
+    UmulHi = 122, "UMUL_HI", [], 1, 2, ComponentWise, Uint -> Uint, Alu, None, ALL, OK, L::IntegerMultiply, "later Mesa (2013)",
         "the high 32 bits of the unsigned 64-bit product src0.c * src1.c";
-    F2u = 123, "F2U", [], 1, 1, ComponentWise, Float -> Uint, Alu, None, ALL, OK, "later Mesa (GLSL 1.30)",
+    F2u = 123, "F2U", [], 1, 1, ComponentWise, Float -> Uint, Alu, None, ALL, OK, L::Integer, "later Mesa (GLSL 1.30)",
         "trunc(src.c) as uint32: NaN, negative values and subnormals -> 0, 2^32 and above (+inf) -> 0xFFFFFFFF";
-    Umul = 124, "UMUL", [], 1, 2, ComponentWise, Uint -> Uint, Alu, None, ALL, OK, "later Mesa (GLSL 1.30)",
+    Umul = 124, "UMUL", [], 1, 2, ComponentWise, Uint -> Uint, Alu, None, ALL, OK, L::IntegerMultiply, "later Mesa (GLSL 1.30)",
         "the low 32 bits of src0.c * src1.c (signed or unsigned alike)";
-    Dadd = 200, "DADD", [], 1, 2, Special, Double -> Double, Alu, None, ALL, OK, "double",
+    Dadd = 200, "DADD", [], 1, 2, Special, Double -> Double, Alu, None, ALL, OK, L::Double, "double",
         "src0 + src1 (binary64)";
-    Ddiv = 201, "DDIV", [], 1, 2, Special, Double -> Double, Alu, None, ALL, OK, "double",
+    Ddiv = 201, "DDIV", [], 1, 2, Special, Double -> Double, Alu, None, ALL, OK, L::Double, "double",
         "src0 / src1 (binary64)";
-    Dseq = 202, "DSEQ", [], 1, 2, Special, Double -> Float, Alu, None, ALL, OK, "double",
+    Dseq = 202, "DSEQ", [], 1, 2, Special, Double -> Float, Alu, None, ALL, OK, L::Double, "double",
         "src0 == src1 ? 1.0f : 0.0f in both words";
-    Dslt = 203, "DSLT", [], 1, 2, Special, Double -> Float, Alu, None, ALL, OK, "double",
+    Dslt = 203, "DSLT", [], 1, 2, Special, Double -> Float, Alu, None, ALL, OK, L::Double, "double",
         "src0 < src1 ? 1.0f : 0.0f in both words";
-    Dfrac = 204, "DFRAC", [], 1, 1, Special, Double -> Double, Alu, None, ALL, OK, "double",
+    Dfrac = 204, "DFRAC", [], 1, 1, Special, Double -> Double, Alu, None, ALL, OK, L::Double, "double",
         "src - floor(src)";
-    DfracExp = 205, "DFRACEXP", [], 2, 1, Special, Double -> Double, Alu, None, ALL, OK, "double",
+    DfracExp = 205, "DFRACEXP", [], 2, 1, Special, Double -> Double, Alu, None, ALL, OK, L::Double, "double",
         "dst0 = exponent (binary64 integer), dst1 = significand in [0.5, 1)";
-    Dldexp = 206, "DLDEXP", [], 1, 2, Special, Double -> Double, Alu, None, ALL, OK, "double",
+    Dldexp = 206, "DLDEXP", [], 1, 2, Special, Double -> Double, Alu, None, ALL, OK, L::Double, "double",
         "src0 * 2^trunc(src1)";
-    Dmin = 207, "DMIN", [], 1, 2, Special, Double -> Double, Alu, None, ALL, OK, "double",
+    Dmin = 207, "DMIN", [], 1, 2, Special, Double -> Double, Alu, None, ALL, OK, L::Double, "double",
         "min (select, no flush)";
-    Dmax = 208, "DMAX", [], 1, 2, Special, Double -> Double, Alu, None, ALL, OK, "double",
+    Dmax = 208, "DMAX", [], 1, 2, Special, Double -> Double, Alu, None, ALL, OK, L::Double, "double",
         "max (select, no flush)";
-    Dmul = 209, "DMUL", [], 1, 2, Special, Double -> Double, Alu, None, ALL, OK, "double",
+    Dmul = 209, "DMUL", [], 1, 2, Special, Double -> Double, Alu, None, ALL, OK, L::Double, "double",
         "src0 * src1";
-    Dmad = 210, "DMAD", [], 1, 3, Special, Double -> Double, Alu, None, ALL, OK, "double",
+    Dmad = 210, "DMAD", [], 1, 3, Special, Double -> Double, Alu, None, ALL, OK, L::Double, "double",
         "round(round(src0*src1) + src2)";
-    Drcp = 211, "DRCP", [], 1, 1, Special, Double -> Double, Alu, None, ALL, OK, "double",
+    Drcp = 211, "DRCP", [], 1, 1, Special, Double -> Double, Alu, None, ALL, OK, L::Double, "double",
         "1 / src";
-    Dsqrt = 212, "DSQRT", [], 1, 1, Special, Double -> Double, Alu, None, ALL, OK, "double",
+    Dsqrt = 212, "DSQRT", [], 1, 1, Special, Double -> Double, Alu, None, ALL, OK, L::Double, "double",
         "sqrt(src)";
 }
 

@@ -74,6 +74,32 @@ pub enum FaultKind {
     },
 }
 
+impl FaultKind {
+    /// The hardware's fault code for this kind (`microcode::core::fault_code`): what the host
+    /// port reports when the core meets the same condition. Kinds the core has no code of its
+    /// own for (a missing texture, a model-only operation, an image the loader refuses) stop the
+    /// hardware as an operation it does not implement.
+    pub fn code(&self) -> u8 {
+        use microcode::core::fault_code as f;
+        match self {
+            FaultKind::BudgetExhausted { .. } => f::BUDGET,
+            FaultKind::StackOverflow { .. } => f::STACK_OVERFLOW,
+            FaultKind::CallStackOverflow { .. } => f::CALL_OVERFLOW,
+            FaultKind::StackMismatch { .. } => f::STACK_MISMATCH,
+            FaultKind::DivergentBranch { .. } => f::DIVERGENT,
+            FaultKind::AddressStackOverflow { .. } => f::ADDRESS_OVERFLOW,
+            FaultKind::AddressStackUnderflow { .. } => f::ADDRESS_UNDERFLOW,
+            FaultKind::MissingTexture { .. }
+            | FaultKind::MissingUnit { .. }
+            | FaultKind::BadDoubleOp { .. }
+            | FaultKind::ProgramTooLarge { .. }
+            | FaultKind::EmptyCode
+            | FaultKind::MissingEnd
+            | FaultKind::RegisterOutOfRange { .. } => f::MISSING_UNIT,
+        }
+    }
+}
+
 /// Refuses an image its own core configuration cannot hold, as the hardware engines and the
 /// loader do: more instructions than `program_size`, no instructions, no END, or a register of R
 /// (an operand, a destination, an input or output mapping) beyond `registers`. The fault's `pc`

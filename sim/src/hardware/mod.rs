@@ -93,28 +93,11 @@ pub enum HwError {
     /// The Verilator engine could not be built or talked to.
     #[error("verilator engine: {0}")]
     Verilator(String),
-    /// The image's bytes do not read back as the loader's image file.
-    #[error("the image does not read back for the loader: {0}")]
-    Image(#[from] firmware_loader::image::ImageError),
 }
 
-/// Name of a fault code.
+/// Name of a fault code (the fault table's, `microcode::core::fault_code`).
 pub fn fault_name(code: u8) -> &'static str {
-    match code {
-        fault_code::NONE => "none",
-        fault_code::BUDGET => "instruction budget exhausted",
-        fault_code::STACK_OVERFLOW => "mask stack overflow",
-        fault_code::CALL_OVERFLOW => "call stack overflow",
-        fault_code::STACK_MISMATCH => "mask stack mismatch",
-        fault_code::DIVERGENT => "divergent conditional branch",
-        fault_code::MISSING_UNIT => "operation not built in this hardware",
-        fault_code::PC_RANGE => "program counter out of range",
-        fault_code::ADDRESS_OVERFLOW => "address stack overflow",
-        fault_code::ADDRESS_UNDERFLOW => "address stack underflow",
-        fault_code::EMIT => "paused at EMIT (a vertex for the host)",
-        fault_code::ENDPRIM => "paused at ENDPRIM (a primitive's end for the host)",
-        _ => "unknown fault",
-    }
+    fault_code::name(code)
 }
 
 /// A shader core reached through its host port.
@@ -541,7 +524,10 @@ mod tests {
             features: CoreConfig::default().features & !units,
             ..CoreConfig::default()
         };
-        let (no_int, no_seq) = (without(Features::INTEGER), without(Features::SEQUENCER));
+        let (no_int, no_seq) = (
+            without(Features::INTEGER),
+            without(Features::TRANSCENDENTAL),
+        );
         assert!(check_supported(&image(and, &CoreConfig::default()), "board").is_ok());
         match check_supported(&image(and, &no_int), "board") {
             Err(HwError::NotBuilt { op, unit, .. }) => {

@@ -15,14 +15,7 @@ const P128: u32 = 0x4300_0000;
 
 /// Matrix opcodes: (rows, dot-product width).
 pub fn matrix_rows(op: Opcode) -> Option<(usize, usize)> {
-    match op {
-        Opcode::MultiplyMatrix => Some((4, 4)),
-        Opcode::M4x3 => Some((3, 4)),
-        Opcode::M3x4 => Some((4, 3)),
-        Opcode::M3x3 => Some((3, 3)),
-        Opcode::M3x2 => Some((2, 3)),
-        _ => None,
-    }
+    op.info().matrix()
 }
 
 fn all(f: impl Fn(usize) -> u32) -> Written {

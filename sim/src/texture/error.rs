@@ -64,7 +64,7 @@ pub enum TextureError {
         depth: u32,
     },
     /// The image has more pixels than a texture may hold.
-    #[error("texture {} is {width}x{height}, more than {} texels", path.display(), super::image::MAX_TEXELS)]
+    #[error("texture {} is {width}x{height}, more than {limit} texels", path.display())]
     TooLarge {
         /// The file.
         path: PathBuf,
@@ -72,6 +72,8 @@ pub enum TextureError {
         width: u32,
         /// Image height in pixels.
         height: u32,
+        /// The most texels a texture holds (`texture::MAX_TEXELS`).
+        limit: u64,
     },
     /// The image's texture shape is invalid (a dimension beyond the limits).
     #[error("texture {}: {source}", path.display())]

@@ -150,6 +150,7 @@ fn decode_pixels(bytes: &[u8], path: &Path) -> Result<Decoded, TextureError> {
             path: owned,
             width: header_width,
             height: header_height,
+            limit: MAX_TEXELS,
         });
     }
     let size = reader

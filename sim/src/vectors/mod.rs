@@ -47,6 +47,24 @@ pub use harness::{run_vector_set, run_vectors};
 pub use program::{program_for, ADDRESS_TABLE_RADIUS};
 pub use report::{Deviation, OpcodeResult, VectorFailure, VectorReport};
 
+/// Constant buffer 0 as Mesa's graw test harness fills it for the corpus shaders
+/// (`shared/notes/tgsi-reference.md`, "Inputs Mesa's own graw tests feed these shaders"):
+/// `conformance` and the Mesa comparison of `sim/tests/corpus_mesa.rs` both feed it.
+pub const MESA_GRAW_CONST0: [[f32; 4]; 12] = [
+    [0.4, 0.0, 0.0, 1.0],
+    [1.0, 1.0, 1.0, 1.0],
+    [2.0, 2.0, 2.0, 2.0],
+    [4.0, 8.0, 16.0, 32.0],
+    [3.0, 0.0, 0.0, 0.0],
+    [0.0, 0.5, 0.0, 0.0],
+    [1.0, 0.0, 0.0, 1.0],
+    [0.0, 0.0, 0.0, 1.0],
+    [1.0, 0.0, 0.0, 0.5],
+    [0.0, 1.0, 0.0, 0.5],
+    [0.0, 0.0, 1.0, 0.0],
+    [0.0, 0.0, 0.0, 1.0],
+];
+
 use microcode::tgsi::{ExtSwizzle, Modulate, Opcode, Saturate, TextureTarget};
 use std::fmt;
 

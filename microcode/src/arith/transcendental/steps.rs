@@ -1,6 +1,6 @@
 //! The bit operations of the transcendental sequences.
 //!
-//! Each function here is one core operation of the `Seq` unit (`RSQR`, `RSQT`, ... in
+//! Each function here is one core operation of the `Trans` unit (`RSQR`, `RSQT`, ... in
 //! `crate::core::isa`), executed by the hardware's `TransUnit`; the float steps between them are
 //! ordinary multiply-add and convert operations. [`super::frsq`], [`super::fex2`],
 //! [`super::flg2`] and [`super::fsincos`] are written with these functions, and the compiler emits

@@ -293,7 +293,7 @@ impl Validator<'_> {
                 format!("{name} is not supported: {why}"),
             );
         }
-        if !info.stages.allows(self.p.processor) {
+        if !info.stages.contains(self.p.processor.stage()) {
             let stage = format!("{:?}", self.p.processor).to_lowercase();
             self.at(
                 Rule::Stage,

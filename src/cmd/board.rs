@@ -1,107 +1,93 @@
-//! `tgsi-core run --engine core|rtl|verilator|board`: compile the program (or load an image
-//! written by `compile`) and execute it on the core model, on the hardware (rust-hdl simulation or
-//! Verilator), or on the board over its serial port (uploading the image unless it is already
-//! the active one), printing the outputs like every engine, plus `--trace` lines (and `--vcd`).
+//! The board over its serial port, for every command that talks to it (`load`, `run`, `render`,
+//! `conformance`, `selftest`, `demo`): connecting, the board's core configuration, uploading an
+//! image with its textures, and running a quad.
 
-use super::input;
-use super::run::RunArgs;
 use anyhow::{Context, Result};
-use microcode::compile::compile;
-use microcode::core::image::MAGIC;
+use clap::Args;
+use firmware_loader::host::{Client, ClientOptions};
+use firmware_loader::port::SerialTransport;
+use firmware_loader::protocol::DEFAULT_BAUD;
 use microcode::core::{CoreConfig, Image};
-use sim::run_io::{args, RunInputs};
-use std::process::ExitCode;
+use sim::run_io::RunInputs;
+use std::time::Duration;
 
-/// Runs the core engine for `tgsi-core run`.
-pub fn run(a: &RunArgs) -> Result<ExitCode> {
-    let bytes = input::read_bytes(&a.file)?;
-    let name = a.file.display().to_string();
-    let mut inputs = RunInputs {
-        budget: a.budget,
-        ..RunInputs::default()
-    };
-    args::apply_args(&mut inputs, &a.inputs, &a.consts, a.face.as_deref())?;
-    args::apply_textures(&mut inputs, &a.textures)?;
-    // The board says what it was built for; every other engine builds the default core.
-    let mut board = None;
-    let config = if a.engine == "board" && !bytes.starts_with(&MAGIC) {
-        let (client, config) = board_link(a.port.as_deref(), a.timeout_ms)?;
-        board = Some(client);
-        config
-    } else {
-        CoreConfig::default()
-    };
-    let image = if bytes.starts_with(&MAGIC) {
-        let img = Image::from_bytes(&bytes).with_context(|| name.clone())?;
-        img.check_config(&CoreConfig::default())
-            .with_context(|| name.clone())?;
-        img
-    } else {
-        let input = input::read(&a.file, a.format)?;
-        input::warn(&input);
-        input::require_valid(&input)?;
-        let program = &input.loaded.program;
-        inputs.inputs = inputs.effective_inputs(program);
-        compile(program, &config)
-            .with_context(|| format!("compiling {name}"))?
-            .image
-    };
-    let out = match a.engine.as_str() {
-        "rtl" | "verilator" => run_hardware(a, &image, &inputs)?,
-        "board" => run_board(a, board, &image, &inputs)?,
-        _ => if a.trace {
-            sim::core_model::run_traced(&image, &inputs, &mut |line| eprintln!("{line}"))
-        } else {
-            sim::core_model::run(&image, &inputs)
-        }
-        .with_context(|| format!("running {name}"))?,
-    };
-    if a.json {
-        println!("{}", out.to_json());
-    } else {
-        print!("{}", out.to_table());
-    }
-    Ok(ExitCode::SUCCESS)
+/// Where the board is and how to talk to it (shared by `load` and `selftest`).
+#[derive(Args, Clone, Debug)]
+pub struct PortArgs {
+    /// Serial port of the board (see `tgsi-core ports`), e.g. /dev/ttyUSB1.
+    #[arg(long)]
+    pub port: String,
+    /// Line rate to switch to after connecting (the device starts at 115200; up to 3000000).
+    #[arg(long, default_value_t = DEFAULT_BAUD)]
+    pub baud: u32,
+    /// Wait per attempt for an answer, in milliseconds.
+    #[arg(long, default_value_t = 250)]
+    pub timeout_ms: u64,
+    /// Attempts after the first before giving up.
+    #[arg(long, default_value_t = 8)]
+    pub retries: u32,
 }
 
-/// Runs the image on a hardware engine.
-fn run_hardware(a: &RunArgs, image: &Image, inputs: &RunInputs) -> Result<sim::run_io::RunOutput> {
-    use sim::hardware::{rtl::RtlCore, run_image, verilator::VerilatorCore, HostPort};
-    // The hardware is built for the image's configuration (its optional units).
-    let cfg = image.config.clone();
-    let mut port: Box<dyn HostPort> = if a.engine == "rtl" {
-        let mut core = RtlCore::new(&cfg)?;
-        if let Some(path) = &a.vcd {
-            let file = std::fs::File::create(path)
-                .with_context(|| format!("creating {}", path.display()))?;
-            core.trace_vcd(Box::new(std::io::BufWriter::new(file)));
-        }
-        Box::new(core)
-    } else {
-        match &a.vcd {
-            Some(path) => Box::new(VerilatorCore::new_traced(&cfg, path, &mut |m| {
-                eprintln!("{m}")
-            })?),
-            None => Box::new(VerilatorCore::new(&cfg, &mut |m| eprintln!("{m}"))?),
-        }
+/// Opens the port at the power-up rate and switches to the requested one. A board whose loader
+/// was built for a fixed rate (`tgsi-core synth --baud`) does not switch: then the port is opened
+/// at the requested rate directly, and INFO must confirm it.
+pub fn connect(link: &PortArgs) -> Result<Client<SerialTransport>> {
+    let opts = ClientOptions {
+        timeout: Duration::from_millis(link.timeout_ms),
+        retries: link.retries,
+        ..ClientOptions::default()
     };
-    port.set_trace(a.trace);
-    let out = run_image(port.as_mut(), image, inputs)
-        .with_context(|| format!("running {} on the {} engine", a.file.display(), a.engine))?;
-    for (clk, pc) in port.take_trace() {
-        if let Some(i) = image.code.get(pc) {
-            eprintln!(
-                "{pc:4}: {:<52} clk={clk}",
-                microcode::core::disasm::instr_text(i)
-            );
+    let t = SerialTransport::open(&link.port, DEFAULT_BAUD)?;
+    let mut client = Client::new(t, opts);
+    if link.baud == DEFAULT_BAUD {
+        return Ok(client);
+    }
+    let switched = client.set_baud(link.baud);
+    let Err(first) = switched else {
+        return Ok(client);
+    };
+    drop(client);
+    let t = SerialTransport::open(&link.port, link.baud)?;
+    let mut client = Client::new(t, opts);
+    match client.info() {
+        Ok(info) if info.baud == link.baud => Ok(client),
+        _ => Err(anyhow::Error::new(first)
+            .context(format!("{}: switching to {} baud", link.port, link.baud))),
+    }
+}
+
+/// The core configuration the board was built with: the default one with the feature bits INFO
+/// reports (a board built with `synth --no-divider` or `--no-integer` leaves those units out),
+/// checked against INFO's ISA hash.
+pub fn board_config<T: firmware_loader::port::Transport>(
+    client: &mut Client<T>,
+) -> Result<CoreConfig> {
+    let info = client.device_info().context("INFO")?;
+    // INFO names the units and the texture memory (its TEXTURES region); a board build may also
+    // keep fewer mask-stack frames (`synth --minimal`), which only the hash tells apart.
+    let mut cfg = CoreConfig {
+        features: info.features,
+        ..CoreConfig::default()
+    };
+    let default_texels = cfg.texture_texels;
+    let region_texels = u16::try_from(info.limits.textures / 4).unwrap_or(u16::MAX);
+    let default_depth = cfg.mask_stack_depth;
+    for texels in [default_texels, region_texels] {
+        cfg.texture_texels = texels;
+        for depth in (1..=default_depth).rev() {
+            cfg.mask_stack_depth = depth;
+            if cfg.isa_hash() == info.isa_hash {
+                return Ok(cfg);
+            }
         }
     }
-    eprintln!(
-        "{} clocks simulated on the {} engine",
-        port.clocks(),
-        port.engine()
-    );
-    Ok(out)
+    anyhow::bail!(
+        "the board's core has ISA hash {:08x}, which is no configuration this tool builds \
+         (features {:#x}, {default_texels} or {region_texels} texels of texture memory, mask \
+         stacks of 1 to {default_depth} frames); compile for it and load the image file",
+        info.isa_hash,
+        info.features,
+    )
 }
 
 /// Connects to the board on `port` and reads the configuration its core was built with.
@@ -114,34 +100,15 @@ pub fn board_link(
 )> {
     let port =
         port.context("engine board needs --port (see `tgsi-core ports`, or `tgsi-core emulate`)")?;
-    let link = super::load::PortArgs {
+    let link = PortArgs {
         port: port.to_string(),
         baud: firmware_loader::protocol::DEFAULT_BAUD,
         timeout_ms,
         retries: 8,
     };
-    let mut client = super::load::connect(&link)?;
-    let config = super::load::board_config(&mut client).with_context(|| port.to_string())?;
+    let mut client = connect(&link)?;
+    let config = board_config(&mut client).with_context(|| port.to_string())?;
     Ok((client, config))
-}
-
-/// Runs the image on the board (or an emulated one) through the serial loader.
-fn run_board(
-    a: &RunArgs,
-    client: Option<firmware_loader::host::Client<firmware_loader::port::SerialTransport>>,
-    image: &Image,
-    inputs: &RunInputs,
-) -> Result<sim::run_io::RunOutput> {
-    let mut client = match client {
-        Some(c) => c,
-        None => board_link(a.port.as_deref(), a.timeout_ms)?.0,
-    };
-    let port = a.port.as_deref().unwrap_or("the board");
-    let file = board_upload(&mut client, port, image, inputs, &mut say_uploaded(port))?;
-    if a.budget != sim::run_io::DEFAULT_BUDGET {
-        eprintln!("note: the board runs every quad with its own budget (--budget is ignored)");
-    }
-    board_quad(&mut client, image, &file, inputs).with_context(|| format!("{port}: running"))
 }
 
 /// Makes `image` the board's active image (uploading it unless it already is); refuses, naming
