@@ -49,6 +49,8 @@ enum Command {
     Load(cmd::load::LoadArgs),
     /// Bring-up check of a board: loader round trip, core programs against the core model.
     Selftest(cmd::selftest::SelftestArgs),
+    /// Translate a WGSL, GLSL or SPIR-V shader (through naga) to TGSI text.
+    Translate(cmd::translate::TranslateArgs),
     /// Simulate the whole board and serve its serial port on a pseudo-terminal.
     Emulate(cmd::emulate::EmulateArgs),
 }
@@ -74,6 +76,7 @@ fn main() -> ExitCode {
         Some(Command::Load(a)) => cmd::load::run(a),
         Some(Command::Selftest(a)) => cmd::selftest::run(a),
         Some(Command::Emulate(a)) => cmd::emulate::run(a),
+        Some(Command::Translate(a)) => cmd::translate::run(a),
     };
     match result {
         Ok(code) => code,

@@ -1,7 +1,8 @@
 //! In-process fuzzing of every entry point that reads user input (issue #20): format detection,
 //! text parse, token decode, validation, printing (a valid program prints as text that parses back
 //! to it), encode/decode round trip, compilation, image decode, disassembly, both models, the
-//! command line's value parsers and PNG decoding. Every
+//! command line's value parsers, PNG decoding and the shader translator (mutated WGSL and GLSL,
+//! SPIR-V bytes). Every
 //! call runs under `catch_unwind` and is timed; the run fails on any panic, any call over the
 //! time limit (1 s), or a valid program whose text or tokens do not read back, and a watchdog
 //! aborts it when one call hangs (30 s).
@@ -460,6 +461,52 @@ fn argument_and_png_paths(r: &mut Report, rng: &mut Rng, png: &[u8]) {
     });
 }
 
+/// Shader sources the translator starts from: the examples' WGSL twins and a GLSL shader.
+fn shader_seeds() -> Vec<(translate::Language, Vec<u8>)> {
+    let mut v = Vec::new();
+    if let Ok(dir) = std::fs::read_dir("examples") {
+        let mut files: Vec<_> = dir.filter_map(|e| e.ok()).map(|e| e.path()).collect();
+        files.sort();
+        for f in files {
+            if let (Some(lang), Ok(b)) = (translate::language_of(&f), std::fs::read(&f)) {
+                v.push((lang, b));
+            }
+        }
+    }
+    v.push((
+        translate::Language::Glsl(translate::Stage::Fragment),
+        b"#version 450\nlayout(location = 0) in vec2 uv;\nlayout(location = 0) out vec4 c;\n\
+          float f(float x) { if (x < 0.5) { return x; } return 1.0 - x; }\n\
+          void main() { vec3 a = vec3(0.0); for (int i = 0; i < 3; i++) { a += vec3(f(uv.x)); }\n\
+          if (uv.y > 0.9) discard; c = vec4(a, 1.0); }\n"
+            .to_vec(),
+    ));
+    v
+}
+
+/// The translator on mutated shader text (and the same bytes read as SPIR-V); what translates
+/// goes through the program paths.
+fn shader_paths(r: &mut Report, rng: &mut Rng, seeds: &[(translate::Language, Vec<u8>)]) {
+    let (lang, src) = &seeds[rng.below(seeds.len())];
+    let b = if rng.below(2) == 0 {
+        mutate_lines(rng, &String::from_utf8_lossy(src))
+    } else {
+        let mut b = src.clone();
+        mutate_bytes(rng, &mut b, false);
+        b
+    };
+    if let Some(Ok(t)) = r.call("translate", || {
+        translate::translate(&b, *lang, "fuzz", None)
+    }) {
+        program_paths(r, &t.program);
+    }
+    let mut w = b.clone();
+    w.truncate(w.len() & !3);
+    r.call("translate SPIR-V", || {
+        translate::translate(&w, translate::Language::SpirV, "fuzz.spv", None).is_ok()
+    });
+}
+
 /// Fuzzes `n` inputs from `seed`; returns the report.
 fn fuzz(n: u64, seed: u64) -> Report {
     let seeds = seeds();
@@ -470,12 +517,16 @@ fn fuzz(n: u64, seed: u64) -> Report {
         .map(|c| c.image.to_bytes())
         .collect();
     let png = seed_png();
+    let shaders = shader_seeds();
     let mut rng = Rng(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1);
     let mut r = Report::default();
     for k in 0..n {
         r.inputs = k;
         if k % 8 == 5 {
             argument_and_png_paths(&mut r, &mut rng, &png);
+        }
+        if k % 8 == 3 && !shaders.is_empty() {
+            shader_paths(&mut r, &mut rng, &shaders);
         }
         let p = &seeds[rng.below(seeds.len())];
         match k % 4 {

@@ -114,6 +114,17 @@ pub fn require_image(bytes: &[u8], path: &Path) -> Result<()> {
 pub fn read(path: &Path, format: InputFormat) -> Result<Input> {
     let bytes = read_bytes(path)?;
     let name = path.display().to_string();
+    // WGSL, GLSL and SPIR-V (by extension) come in through the translator.
+    if let (InputFormat::Auto, Some(language)) = (format, translate::language_of(path)) {
+        let t = translate::translate(&bytes, language, &name, None)?;
+        let loaded = Loaded {
+            program: t.program,
+            format: Format::Text,
+            minor_version: None,
+            warnings: Vec::new(),
+        };
+        return Ok(Input { loaded, name });
+    }
     match load::load(&bytes, format.forced()) {
         Ok(loaded) => Ok(Input { loaded, name }),
         Err(LoadError::Text(e)) => {

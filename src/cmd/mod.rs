@@ -22,3 +22,4 @@ pub mod run;
 
 pub mod selftest;
 pub mod synth;
+pub mod translate;
