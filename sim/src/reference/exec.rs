@@ -226,6 +226,16 @@ impl<'a> Machine<'a> {
             .get(k)
             .ok_or_else(|| RunErrorKind::Unsupported(format!("missing source {k}")))?;
         let mut out = [[0u32; 4]; LANES];
+        // A register every lane reads alike is resolved and range-checked once (a register out
+        // of range takes the per-lane path, which warns per lane).
+        if let Some(slot) = operand::uniform_slot(src, offset).filter(|&s| self.st.in_range(s)) {
+            for l in 0..LANES {
+                if mask[l] {
+                    out[l] = operand::modify(self.st.read_in_range(l, slot), src, view)?;
+                }
+            }
+            return Ok(out);
+        }
         for l in 0..LANES {
             if mask[l] {
                 out[l] = fetch(&mut self.st, l, at, src, view, offset)?;
