@@ -6,6 +6,7 @@ use clap::Args;
 use microcode::compile::compile;
 use microcode::core::CoreConfig;
 use microcode::tgsi::text;
+use sim::run_io::batch::{BatchInputs, BatchOutputs};
 use sim::run_io::RunInputs;
 use std::process::ExitCode;
 use std::time::Instant;
@@ -43,9 +44,9 @@ const MODEL_SHADERS: [(&str, Option<&str>); 9] = [
 
 /// Quads per second of one engine over a 256x256 render on `threads` threads: the best of
 /// repeated renders for about `seconds` (at least three).
-fn model_rate(
+fn model_rate<E: std::fmt::Display>(
     program: &microcode::tgsi::Program,
-    engine: &sim::render::BatchEngine,
+    engine: &sim::render::BatchEngine<E>,
     threads: usize,
     seconds: f64,
 ) -> Result<f64> {
@@ -72,6 +73,90 @@ fn model_rate(
     Ok((128 * 128) as f64 / best)
 }
 
+/// The fixed reference job's quads per second on this thread (best CPU time of repeated runs
+/// for about `seconds`): a tiny fixed interpreter in plain Rust that shades 16,384 quads with a
+/// four-instruction program (MUL, MAD, DP4, MOV on four lanes of `f32` registers). It shares no
+/// code with the models, so its rate moves only with the machine: the models' rates divided by
+/// it, times the same job's rate next to another program (Mesa's `tgsi_exec`), compare the two
+/// on different days and machines. Never change it, or old ratios mean nothing.
+// Indexed loops on purpose: the job is written the way an interpreter indexes registers.
+#[allow(clippy::needless_range_loop)]
+fn fixed_job_rate(seconds: f64) -> f64 {
+    #[derive(Clone, Copy)]
+    enum Op {
+        Mul(usize, usize, usize),
+        Mad(usize, usize, usize, usize),
+        Dp4(usize, usize, usize),
+        Mov(usize, usize),
+    }
+    const PROGRAM: [Op; 4] = [
+        Op::Mul(2, 0, 1),
+        Op::Mad(3, 2, 0, 1),
+        Op::Dp4(2, 3, 1),
+        Op::Mov(4, 2),
+    ];
+    let job = || -> f32 {
+        let mut sum = 0.0f32;
+        for quad in 0..128 * 128u32 {
+            // Registers [register][component][lane]; 0 and 1 are the inputs.
+            let mut r = [[[0.0f32; 4]; 4]; 5];
+            for lane in 0..4 {
+                let x = (quad % 128 * 2 + lane % 2) as f32 / 256.0;
+                let y = (quad / 128 * 2 + lane / 2) as f32 / 256.0;
+                r[0][0][lane as usize] = x;
+                r[0][1][lane as usize] = y;
+                r[1][0][lane as usize] = 1.0 - x;
+                r[1][1][lane as usize] = 1.0 - y;
+                r[1][3][lane as usize] = 1.0;
+            }
+            for &op in std::hint::black_box(&PROGRAM) {
+                match op {
+                    Op::Mul(d, a, b) => {
+                        for c in 0..4 {
+                            for l in 0..4 {
+                                r[d][c][l] = r[a][c][l] * r[b][c][l];
+                            }
+                        }
+                    }
+                    Op::Mad(d, a, b, e) => {
+                        for c in 0..4 {
+                            for l in 0..4 {
+                                r[d][c][l] = r[a][c][l] * r[b][c][l] + r[e][c][l];
+                            }
+                        }
+                    }
+                    Op::Dp4(d, a, b) => {
+                        for l in 0..4 {
+                            let v = (0..4).map(|c| r[a][c][l] * r[b][c][l]).sum::<f32>();
+                            for c in 0..4 {
+                                r[d][c][l] = v;
+                            }
+                        }
+                    }
+                    Op::Mov(d, a) => r[d] = r[a],
+                }
+            }
+            sum += r[4][0].iter().sum::<f32>();
+        }
+        sum
+    };
+    let start = Instant::now();
+    let mut best = f64::INFINITY;
+    let mut runs = 0;
+    while runs < 3 || start.elapsed().as_secs_f64() < seconds {
+        let t = Instant::now();
+        let cpu = thread_cpu_ns();
+        std::hint::black_box(job());
+        let spent = match (cpu, thread_cpu_ns()) {
+            (Some(a), Some(b)) if b > a => (b - a) as f64 * 1e-9,
+            _ => t.elapsed().as_secs_f64(),
+        };
+        best = best.min(spent);
+        runs += 1;
+    }
+    (128 * 128) as f64 / best
+}
+
 /// CPU time of the calling thread in nanoseconds (Linux: the first field of
 /// `/proc/thread-self/schedstat`).
 fn thread_cpu_ns() -> Option<u64> {
@@ -94,6 +179,11 @@ fn models(a: &BenchArgs) -> Result<ExitCode> {
         } else {
             ""
         }
+    );
+    println!(
+        "fixed reference job (plain Rust, unchanged across versions; compare it with Mesa's \
+         tgsi_exec on the same machine): {} quads/s, 1 thread",
+        thousands(fixed_job_rate(a.seconds))
     );
     println!(
         "{:<14} {:>12} {:>12} {:>12} {:>12} {:>8}",
@@ -119,18 +209,11 @@ fn models(a: &BenchArgs) -> Result<ExitCode> {
             .with_context(|| format!("compiling {name}"))?
             .image;
         let core = sim::core_model::Prepared::new(&image);
-        let ref_engine = |base: &RunInputs, quads: &[sim::run_io::QuadInputs]| {
-            reference
-                .run_batch(base, quads)
-                .into_iter()
-                .map(|r| r.map_err(|e| e.to_string()))
-                .collect()
+        let ref_engine = |base: &RunInputs, quads: &BatchInputs, out: &mut BatchOutputs<_>| {
+            reference.run_flat(base, quads, out)
         };
-        let core_engine = |base: &RunInputs, quads: &[sim::run_io::QuadInputs]| {
-            core.run_batch(base, quads)
-                .into_iter()
-                .map(|r| r.map_err(|e| e.to_string()))
-                .collect()
+        let core_engine = |base: &RunInputs, quads: &BatchInputs, out: &mut BatchOutputs<_>| {
+            core.run_flat(base, quads, out)
         };
         let r1 = model_rate(&program, &ref_engine, 1, a.seconds)?;
         let rn = model_rate(&program, &ref_engine, threads, a.seconds)?;

@@ -110,6 +110,22 @@ pub fn fetch(
     } else {
         [0; 4]
     };
+    modify(raw, src, view)
+}
+
+/// The slot of a source that reads the same register in every lane (no relative addressing, one
+/// dimension), `offset` added to its index.
+pub fn uniform_slot(src: &SrcOperand, offset: i64) -> Option<Slot> {
+    (src.reg.indirect.is_none() && src.reg.dimension.is_none()).then(|| Slot {
+        file: src.reg.file,
+        dim: 0,
+        index: i64::from(src.reg.index) + offset,
+    })
+}
+
+/// The swizzles and modifiers of `src` applied to the register value `raw`.
+#[inline]
+pub fn modify(raw: [u32; 4], src: &SrcOperand, view: View) -> Result<[u32; 4], RunErrorKind> {
     let one = if view == View::Int { 1 } else { ONE };
     let mut v = [0u32; 4];
     for (c, out) in v.iter_mut().enumerate() {
