@@ -11,10 +11,10 @@
 use crate::frame::{self, Decoder, Frame};
 use crate::protocol::{
     le32, Begin, Command, Info, Limits, LoadState, Reason, Region, RenderEnd, RenderRequest,
-    RunRequest, RunSummary, Status, ANSWER_BIT, BEGIN_BYTES, COMMIT_BYTES, IMAGE_REGIONS, PROGRAM_WORD_BYTES, PROTOCOL_VERSION,
-    READ_BYTES, RESULT_PAUSE_LANES, RESULT_RECORD, RESUME_BYTES, RUN_SUMMARY_HEADER,
-    SET_BAUD_BYTES, SUPPORTED_BAUDS, WRITE_HEADER, RENDER_BLOCK, RENDER_BLOCK_HEADER, RENDER_BYTES,
-    RENDER_COORD_BIAS,
+    RunRequest, RunSummary, Status, ANSWER_BIT, BEGIN_BYTES, COMMIT_BYTES, IMAGE_REGIONS,
+    PROGRAM_WORD_BYTES, PROTOCOL_VERSION, READ_BYTES, RENDER_BLOCK, RENDER_BLOCK_HEADER,
+    RENDER_BYTES, RENDER_COORD_BIAS, RESULT_PAUSE_LANES, RESULT_RECORD, RESUME_BYTES,
+    RUN_SUMMARY_HEADER, SET_BAUD_BYTES, SUPPORTED_BAUDS, WRITE_HEADER,
 };
 use microcode::core::fault_code::is_pause;
 
@@ -511,7 +511,7 @@ impl<R: QuadRunner> Device<R> {
             Some((i, o, _)) if !i.is_empty() && !o.is_empty() => i.len(),
             _ => return Err(Reason::BadState),
         };
-                self.clear_run();
+        self.clear_run();
         self.params_into_constants();
         self.mem[Region::Outputs as usize].fill(0);
         let mut frames = Vec::new();
@@ -539,22 +539,27 @@ impl<R: QuadRunner> Device<R> {
             let o = self.runner.run_quad(&image, &inputs, &mut outputs);
             done += 1;
             cycles = cycles.saturating_add(o.cycles);
+            fault = o.fault;
+            if fault != 0 {
+                // The faulting quad sends no record; the block so far goes out if it has any.
+                if block.len() > RENDER_BLOCK_HEADER {
+                    frames.push(block);
+                }
+                break;
+            }
             block.push(o.kill_mask);
             for lane in 0..4 {
                 block.extend_from_slice(&outputs[16 * lane..][..4 * usize::from(r.lane_words)]);
             }
-            fault = o.fault;
             qx += 1;
             if qx == u32::from(r.row_quads) {
                 qx = 0;
                 qy += 1;
             }
-            let full = block.len() + record > RENDER_BLOCK_HEADER + usize::from(r.block_quads) * record;
-            if full || fault != 0 || done == r.quads {
+            let full =
+                block.len() + record > RENDER_BLOCK_HEADER + usize::from(r.block_quads) * record;
+            if full || done == r.quads {
                 frames.push(std::mem::take(&mut block));
-            }
-            if fault != 0 {
-                break;
             }
         }
         frames.push(

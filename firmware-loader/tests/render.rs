@@ -151,9 +151,15 @@ fn render_packs_one_word_per_lane_and_refuses_bad_shapes() {
         RenderRequest { row_quads: 0, ..r },
         RenderRequest { x: 32, ..r },
         RenderRequest { lane_words: 2, ..r },
-        RenderRequest { block_quads: 0, ..r },
+        RenderRequest {
+            block_quads: 0,
+            ..r
+        },
         // 4 + 15 * 17 = 259 bytes: beyond a payload.
-        RenderRequest { block_quads: 15, ..r },
+        RenderRequest {
+            block_quads: 15,
+            ..r
+        },
     ] {
         assert_eq!(nak(&mut d, bad), too_many, "{bad:?}");
     }
