@@ -173,3 +173,70 @@ fn render_packs_one_word_per_lane_and_refuses_bad_shapes() {
         [vec![Reason::NoValidImage as u8]]
     );
 }
+
+/// The host client's RENDER over a clean and a lossy line: every quad's record arrives intact
+/// (a lost or damaged block is asked for again), each equal to the coordinates of its pixels.
+#[test]
+fn the_client_renders_every_quad_intact_over_a_lossy_line() {
+    use firmware_loader::host::Client;
+    use firmware_loader::image::{maps_region, RegMap};
+    use firmware_loader::port::{mem_pipe, FaultyTransport};
+    use firmware_loader::server::{serve, ServeOptions};
+    use std::sync::atomic::AtomicBool;
+    use std::sync::{Arc, Mutex};
+    for (rate, seed) in [(0.0, 1u64), (0.002, 2), (0.004, 3)] {
+        let (host, dev) = mem_pipe(115_200);
+        let d = Arc::new(Mutex::new(Device::new(
+            DeviceConfig::board(ISA),
+            CopyRunner,
+        )));
+        let stop = Arc::new(AtomicBool::new(false));
+        let (d2, s2) = (d.clone(), stop.clone());
+        let server = std::thread::spawn(move || {
+            let mut dev = dev;
+            serve(&mut dev, &d2, &s2, ServeOptions::default()).expect("device server");
+        });
+        let mut c = Client::new(FaultyTransport::new(host, rate, seed), common::fast());
+        let u = Upload {
+            isa_hash: ISA,
+            regions: [
+                vec![0; 32],
+                Vec::new(),
+                Vec::new(),
+                maps_region(
+                    &[RegMap { tgsi: 0, reg: 0 }],
+                    &[RegMap { tgsi: 0, reg: 0 }],
+                    &[],
+                ),
+            ],
+        };
+        c.upload(&u, &mut |_, _| {}).expect("upload");
+        let req = RenderRequest {
+            row_quads: 16,
+            x: 0,
+            y: 0,
+            quads: 16 * 16,
+            lane_words: 1,
+            block_quads: 14,
+        };
+        let got = c.render(&req).expect("render");
+        assert_eq!((got.fault, got.records.len()), (0, 256), "rate {rate}");
+        for (q, r) in got.records.iter().enumerate() {
+            let qx = q as u32 % 16;
+            let want: Vec<u32> = (0..4u32)
+                .map(|l| RENDER_COORD_BIAS + 2 * qx + (l & 1))
+                .collect();
+            assert_eq!(
+                (r.kill_mask, &r.words),
+                (0, &want),
+                "quad {q} at rate {rate}"
+            );
+        }
+        if rate == 0.0 {
+            assert_eq!(got.requests, 1);
+        }
+        eprintln!("rate {rate}: {} RENDER requests", got.requests);
+        stop.store(true, std::sync::atomic::Ordering::Relaxed);
+        server.join().unwrap();
+    }
+}
