@@ -731,3 +731,37 @@ fn render_streams_quads_shaded_from_their_position_like_the_core_model() {
     }
     assert_eq!(got.cycles, cycles);
 }
+
+/// Measurement, not a check (run with `--ignored --nocapture`): a 64x64 RENDER (1,024 quads,
+/// one word a pixel, blocks of 14 quads) on the emulated board: wall time, bytes on the line and
+/// the core's cycles.
+#[test]
+#[ignore]
+fn measure_a_64x64_render_on_the_emulated_board() {
+    use firmware_loader::protocol::RenderRequest;
+    let emu = emulation();
+    let mut c = client(&emu.port);
+    let (_, f) = compiled("checker.tgsi");
+    c.upload(&f.upload, &mut |_, _| {}).expect("upload");
+    let before = c.stats;
+    let t = std::time::Instant::now();
+    let got = c
+        .render(&RenderRequest {
+            row_quads: 32,
+            x: 0,
+            y: 0,
+            quads: 1024,
+            lane_words: 1,
+            block_quads: 14,
+        })
+        .expect("render");
+    eprintln!(
+        "64x64 RENDER: {:.2} s wall, {} bytes received, {} sent, {} requests, fault {}, {} core cycles",
+        t.elapsed().as_secs_f64(),
+        c.stats.bytes_received - before.bytes_received,
+        c.stats.bytes_sent - before.bytes_sent,
+        got.requests,
+        got.fault,
+        got.cycles
+    );
+}
