@@ -677,3 +677,91 @@ fn synthesised_netlist_runs_programs_through_the_uart() {
     }
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// RENDER on the emulated board (the real core under Verilator): each lane's coordinate input
+/// made by the loader, the quads walked by it, the first output streamed; every record equals
+/// the core model's run of the program on the coordinate words the protocol defines, and the
+/// end frame's cycles the core model's.
+#[test]
+fn render_streams_quads_shaded_from_their_position_like_the_core_model() {
+    use firmware_loader::protocol::{RenderRequest, RENDER_COORD_BIAS};
+    let emu = emulation();
+    let mut c = client(&emu.port);
+    let (img, f) = compiled_text(
+        "FRAG\nDCL IN[0], GENERIC[0], PERSPECTIVE\nDCL OUT[0], COLOR\n\
+         IMM[0] FLT32 { -8388608.0, 0.5, 0.25, 1.0 }\n\
+         0: ADD OUT[0].xy, IN[0], IMM[0].xxxx\n\
+         1: MUL OUT[0].zw, IN[0].xxxy, IMM[0].zzzw\n2: END\n",
+    );
+    c.upload(&f.upload, &mut |_, _| {}).expect("upload");
+    let req = RenderRequest {
+        row_quads: 3,
+        x: 1,
+        y: 2,
+        quads: 7,
+        lane_words: 4,
+        block_quads: 3,
+    };
+    let got = c.render(&req).expect("render");
+    assert_eq!((got.fault, got.records.len(), got.requests), (0, 7, 1));
+    let mut cycles = 0;
+    for (q, r) in got.records.iter().enumerate() {
+        let index = 2 * 3 + 1 + q as u32;
+        let (qx, qy) = (index % 3, index / 3);
+        let coord: [[u32; 4]; 4] = std::array::from_fn(|l| {
+            let l = l as u32;
+            [
+                RENDER_COORD_BIAS + 2 * qx + (l & 1),
+                RENDER_COORD_BIAS + 2 * qy + (l >> 1),
+                0,
+                0,
+            ]
+        });
+        let mut inputs = RunInputs::default();
+        inputs.inputs.insert(0, coord);
+        let want = sim::core_model::run(&img, &inputs).expect("core model");
+        cycles += want.cycles.unwrap();
+        assert_eq!(r.kill_mask, 0);
+        for l in 0..4 {
+            let w = want.lanes[l].outputs[&0];
+            assert_eq!(&r.words[4 * l..4 * l + 4], &w, "quad {q} lane {l}");
+            // The coordinate came through as the pixel's x.
+            assert_eq!(f32::from_bits(w[0]), (2 * qx + (l as u32 & 1)) as f32);
+        }
+    }
+    assert_eq!(got.cycles, cycles);
+}
+
+/// Measurement, not a check (run with `--ignored --nocapture`): a 64x64 RENDER (1,024 quads,
+/// one word a pixel, blocks of 14 quads) on the emulated board: wall time, bytes on the line and
+/// the core's cycles.
+#[test]
+#[ignore]
+fn measure_a_64x64_render_on_the_emulated_board() {
+    use firmware_loader::protocol::RenderRequest;
+    let emu = emulation();
+    let mut c = client(&emu.port);
+    let (_, f) = compiled("checker.tgsi");
+    c.upload(&f.upload, &mut |_, _| {}).expect("upload");
+    let before = c.stats;
+    let t = std::time::Instant::now();
+    let got = c
+        .render(&RenderRequest {
+            row_quads: 32,
+            x: 0,
+            y: 0,
+            quads: 1024,
+            lane_words: 1,
+            block_quads: 14,
+        })
+        .expect("render");
+    eprintln!(
+        "64x64 RENDER: {:.2} s wall, {} bytes received, {} sent, {} requests, fault {}, {} core cycles",
+        t.elapsed().as_secs_f64(),
+        c.stats.bytes_received - before.bytes_received,
+        c.stats.bytes_sent - before.bytes_sent,
+        got.requests,
+        got.fault,
+        got.cycles
+    );
+}

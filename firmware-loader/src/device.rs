@@ -1,6 +1,6 @@
 //! The executable model of the device side: the state machine the on-chip loader implements.
 //!
-//! [`Device::handle`] answers one good frame; [`Device::receive`] takes wire bytes and returns wire
+//! [`Device::handle`] answers one good frame ([`Device::handle_stream`] a RENDER's stream); [`Device::receive`] takes wire bytes and returns wire
 //! bytes (the frame decoder included). Memories have configurable sizes; running a quad is delegated to
 //! a [`QuadRunner`], so the core model can be plugged in. The HDL loader is tested against this model.
 //!
@@ -10,10 +10,11 @@
 
 use crate::frame::{self, Decoder, Frame};
 use crate::protocol::{
-    le32, Begin, Command, Info, LoadState, Reason, Region, RunRequest, RunSummary, Status,
-    ANSWER_BIT, BEGIN_BYTES, COMMIT_BYTES, IMAGE_REGIONS, PROGRAM_WORD_BYTES, PROTOCOL_VERSION,
-    READ_BYTES, RESULT_PAUSE_LANES, RESULT_RECORD, RESUME_BYTES, RUN_SUMMARY_HEADER,
-    SET_BAUD_BYTES, WRITE_HEADER,
+    le32, Begin, Command, Info, LoadState, Reason, Region, RenderEnd, RenderRequest,
+    RunRequest, RunSummary, Status, ANSWER_BIT, BEGIN_BYTES, COMMIT_BYTES, IMAGE_REGIONS,
+    PROGRAM_WORD_BYTES, PROTOCOL_VERSION, READ_BYTES, RENDER_BLOCK, RENDER_BLOCK_HEADER,
+    RENDER_BYTES, RENDER_COORD_BIAS, RESULT_PAUSE_LANES, RESULT_RECORD, RESUME_BYTES,
+    RUN_SUMMARY_HEADER, SET_BAUD_BYTES, WRITE_HEADER,
 };
 use microcode::core::fault_code::is_pause;
 
@@ -276,7 +277,7 @@ impl<R: QuadRunner> Device<R> {
                 None => {}
                 Some(Err(_)) => self.bad_frames = self.bad_frames.saturating_add(1),
                 Some(Ok(f)) => {
-                    if let Some(answer) = self.handle(&f) {
+                    for answer in self.handle_stream(&f) {
                         // Answers are built within MAX_PAYLOAD, so encoding cannot fail.
                         if let Ok(wire) = frame::encode(&answer) {
                             out.extend(wire);
@@ -300,10 +301,35 @@ impl<R: QuadRunner> Device<R> {
         self.decoder.in_frame()
     }
 
-    /// The answer to one good frame (`None` for frames that are themselves answers).
+    /// Every frame the device sends for one good frame: one answer, none for frames that are
+    /// themselves answers, a RENDER's block frames and end frame (or its NAK).
+    pub fn handle_stream(&mut self, f: &Frame) -> Vec<Frame> {
+        if f.cmd & ANSWER_BIT == 0 && f.cmd == Command::Render as u8 {
+            self.revert_baud = None;
+            let frame = |payload| Frame {
+                cmd: f.cmd | ANSWER_BIT,
+                seq: f.seq,
+                payload,
+            };
+            return match self.render(&f.payload) {
+                Ok(payloads) => payloads.into_iter().map(frame).collect(),
+                Err(reason) => {
+                    self.last_nak = reason as u8;
+                    vec![frame(vec![reason as u8])]
+                }
+            };
+        }
+        self.handle(f).into_iter().collect()
+    }
+
+    /// The answer to one good frame (`None` for frames that are themselves answers). A RENDER
+    /// answers a stream: [`Device::handle_stream`]; this returns its last frame.
     pub fn handle(&mut self, f: &Frame) -> Option<Frame> {
         if f.cmd & ANSWER_BIT != 0 {
             return None;
+        }
+        if f.cmd == Command::Render as u8 {
+            return self.handle_stream(f).pop();
         }
         // Any good frame confirms a pending baud change.
         self.revert_baud = None;
@@ -394,7 +420,115 @@ impl<R: QuadRunner> Device<R> {
                 exact(RESUME_BYTES)?;
                 self.resume(le32(p, 0))
             }
+            // Streamed: `handle_stream` answers it.
+            Command::Render => self.render(p).map(|mut v| v.pop().unwrap_or_default()),
         }
+    }
+
+    /// The PARAMS slots MAPS names copied over CONSTANTS (zeros for slots beyond PARAMS), as
+    /// the on-chip loader does before a RUN's or a RENDER's first quad.
+    fn params_into_constants(&mut self) {
+        if let Some((_, _, slots)) = crate::image::read_maps(view(&self.mem, self.lengths).maps) {
+            for k in slots {
+                let at = 16 * usize::from(k);
+                let konst = Region::Constants as usize;
+                if at + 16 <= self.mem[konst].len() {
+                    let mut v = [0u8; 16];
+                    if let Some(p) = self.mem[Region::Params as usize].get(at..at + 16) {
+                        v.copy_from_slice(p);
+                    }
+                    self.mem[konst][at..at + 16].copy_from_slice(&v);
+                }
+            }
+        }
+    }
+
+    /// RENDER (PROTOCOL.md section 3.2): the payloads of its block frames and end frame.
+    fn render(&mut self, p: &[u8]) -> Result<Vec<Vec<u8>>, Reason> {
+        if p.len() != RENDER_BYTES {
+            return Err(Reason::BadLength);
+        }
+        let r = RenderRequest::from_bytes(p).map_err(|_| Reason::BadLength)?;
+        if self.state != LoadState::Valid {
+            return Err(Reason::NoValidImage);
+        }
+        let record = r.record_bytes();
+        if r.quads == 0
+            || r.row_quads == 0
+            || r.x >= r.row_quads
+            || !matches!(r.lane_words, 1 | 4)
+            || r.block_quads == 0
+            || RENDER_BLOCK_HEADER + usize::from(r.block_quads) * record > frame::MAX_PAYLOAD
+        {
+            return Err(Reason::TooManyQuads);
+        }
+        let inputs_n = match crate::image::read_maps(self.image_view().maps) {
+            Some((i, o, _)) if !i.is_empty() && !o.is_empty() => i.len(),
+            _ => return Err(Reason::BadState),
+        };
+        self.clear_run();
+        self.params_into_constants();
+        self.mem[Region::Outputs as usize].fill(0);
+        let mut frames = Vec::new();
+        let mut block: Vec<u8> = Vec::new();
+        let (mut qx, mut qy) = (u32::from(r.x), u32::from(r.y));
+        let (mut done, mut cycles, mut fault) = (0u16, 0u32, 0u8);
+        let mut inputs = vec![0u8; 64 * inputs_n];
+        let mut outputs = [0u8; 64];
+        while done < r.quads {
+            if block.is_empty() {
+                block.extend_from_slice(&[0, RENDER_BLOCK]);
+                block.extend_from_slice(&done.to_le_bytes());
+            }
+            // The coordinate input: lane L's pixel (2x + (L & 1), 2y + (L >> 1)).
+            inputs.fill(0);
+            for lane in 0..4u32 {
+                let px = RENDER_COORD_BIAS + 2 * qx + (lane & 1);
+                let py = RENDER_COORD_BIAS + 2 * qy + (lane >> 1);
+                let at = 16 * lane as usize;
+                inputs[at..at + 4].copy_from_slice(&px.to_le_bytes());
+                inputs[at + 4..at + 8].copy_from_slice(&py.to_le_bytes());
+            }
+            outputs.fill(0);
+            let image = view(&self.mem, self.lengths);
+            let o = self.runner.run_quad(&image, &inputs, &mut outputs);
+            done += 1;
+            cycles = cycles.saturating_add(o.cycles);
+            fault = o.fault;
+            if fault != 0 {
+                // The faulting quad sends no record; the block so far goes out if it has any.
+                if block.len() > RENDER_BLOCK_HEADER {
+                    frames.push(block);
+                }
+                break;
+            }
+            block.push(o.kill_mask);
+            for lane in 0..4 {
+                block.extend_from_slice(&outputs[16 * lane..][..4 * usize::from(r.lane_words)]);
+            }
+            qx += 1;
+            if qx == u32::from(r.row_quads) {
+                qx = 0;
+                qy += 1;
+            }
+            let full =
+                block.len() + record > RENDER_BLOCK_HEADER + usize::from(r.block_quads) * record;
+            if full || done == r.quads {
+                frames.push(std::mem::take(&mut block));
+            }
+        }
+        frames.push(
+            RenderEnd {
+                fault,
+                quads: done,
+                cycles,
+            }
+            .to_bytes(),
+        );
+        // The run state a RESUME would continue is gone, as after BEGIN: a RENDER leaves
+        // STATUS's run fields zero.
+        self.clear_run();
+        Ok(frames)
     }
 
     fn clear_run(&mut self) {
@@ -499,21 +633,8 @@ impl<R: QuadRunner> Device<R> {
         self.mem[Region::Inputs as usize][..r.inline_inputs.len()]
             .copy_from_slice(&r.inline_inputs);
         self.clear_run();
-        // Run-time constants live in the core's constant memory: the PARAMS slots named by MAPS
-        // are copied over CONSTANTS (zeros for slots beyond PARAMS), as the on-chip loader does.
-        if let Some((_, _, slots)) = crate::image::read_maps(view(&self.mem, self.lengths).maps) {
-            for k in slots {
-                let at = 16 * usize::from(k);
-                let konst = Region::Constants as usize;
-                if at + 16 <= self.mem[konst].len() {
-                    let mut v = [0u8; 16];
-                    if let Some(p) = self.mem[Region::Params as usize].get(at..at + 16) {
-                        v.copy_from_slice(p);
-                    }
-                    self.mem[konst][at..at + 16].copy_from_slice(&v);
-                }
-            }
-        }
+        // Run-time constants live in the core's constant memory.
+        self.params_into_constants();
         self.mem[Region::Outputs as usize].fill(0);
         self.run = Some(RunState {
             quads,

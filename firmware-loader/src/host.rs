@@ -6,8 +6,9 @@ use crate::image::Upload;
 use crate::port::{PortError, Transport};
 use crate::protocol::{
     read_payload, write_payload, Begin, Command, Info, LayoutError, LoadState, Reason, Region,
-    RunRequest, RunSummary, Status, ANSWER_BIT, IMAGE_REGIONS, PROTOCOL_VERSION,
-    RESULT_PAUSE_LANES, RESULT_RECORD, RUN_HEADER, WRITE_HEADER,
+    RenderEnd, RenderRequest, RunRequest, RunSummary, Status, ANSWER_BIT, IMAGE_REGIONS,
+    PROTOCOL_VERSION, RENDER_BLOCK, RENDER_BLOCK_HEADER, RENDER_END, RESULT_PAUSE_LANES,
+    RESULT_RECORD, RUN_HEADER, WRITE_HEADER,
 };
 use microcode::core::fault_code::{self, is_pause};
 use std::time::{Duration, Instant};
@@ -551,6 +552,161 @@ fn answer(cmd: Command, payload: Vec<u8>) -> Result<Vec<u8>, HostError> {
             Some(reason) => HostError::Nak { cmd, reason },
             None => HostError::UnknownNak { cmd, code },
         }),
+    }
+}
+
+/// One quad's record of a RENDER stream: its kill mask and, lane after lane, the words the
+/// request asked for (4 bytes each, little-endian).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RenderRecord {
+    /// Bit L: lane L was killed.
+    pub kill_mask: u8,
+    /// `4 x lane_words` words, lane 0 first.
+    pub words: Vec<u32>,
+}
+
+/// What a whole RENDER brought, after any re-requests.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Rendered {
+    /// One record per quad shaded, in request order (up to a faulting quad, which has none).
+    pub records: Vec<RenderRecord>,
+    /// The fault that ended the render (0: none).
+    pub fault: u8,
+    /// Cycles the device reported in the end frames received (a re-requested quad's shading
+    /// counts again; an end frame lost on the line does not count).
+    pub cycles: u64,
+    /// RENDER requests sent (1 on a clean line; each lost or damaged block costs one more).
+    pub requests: u32,
+}
+
+impl<T: Transport> Client<T> {
+    /// RENDER (PROTOCOL.md section 3.2) of `req`'s quads: the stream read block by block; a
+    /// block lost or damaged (its CRC) is asked for again with a RENDER from its first quad,
+    /// so every record returned arrived intact. A refused RENDER is [`HostError::Nak`]; a line
+    /// that loses the stream `retries + 1` times in a row is [`HostError::NoAnswer`].
+    pub fn render(&mut self, req: &RenderRequest) -> Result<Rendered, HostError> {
+        let total = usize::from(req.quads);
+        let record = req.record_bytes();
+        let mut got: Vec<Option<RenderRecord>> = vec![None; total];
+        let mut cycles: Vec<u64> = Vec::new();
+        let mut requests = 0u32;
+        let mut failures = 0u32;
+        let mut fault_at: Option<(usize, u8)> = None;
+        let row = u32::from(req.row_quads.max(1));
+        loop {
+            let end_at = fault_at.map_or(total, |(q, _)| q);
+            let Some(first) = (0..end_at).find(|&q| got[q].is_none()) else {
+                break;
+            };
+            // The first missing quad's position, from the request's first.
+            let index = u32::from(req.y) * row + u32::from(req.x) + first as u32;
+            let sub = RenderRequest {
+                x: (index % row) as u16,
+                y: u16::try_from(index / row).unwrap_or(u16::MAX),
+                quads: (total - first) as u16,
+                ..*req
+            };
+            self.seq = self.seq.wrapping_add(1);
+            let seq = self.seq;
+            let wire = frame::encode(&Frame {
+                cmd: Command::Render as u8,
+                seq,
+                payload: sub.to_bytes(),
+            })?;
+            requests += 1;
+            self.stats.requests += 1;
+            self.stats.attempts += 1;
+            self.t.write_all(&wire)?;
+            self.stats.bytes_sent += wire.len() as u64;
+            let mut buf = [0u8; 4096];
+            let mut deadline = Instant::now() + self.opts.run_timeout;
+            let mut ended = false;
+            let mut progress = false;
+            'read: while Instant::now() < deadline {
+                let n = self.t.read(&mut buf, deadline - Instant::now())?;
+                self.stats.bytes_received += n as u64;
+                for &b in &buf[..n] {
+                    let f = match self.decoder.push(b) {
+                        None => continue,
+                        Some(Err(_)) => {
+                            self.stats.bad_frames += 1;
+                            continue;
+                        }
+                        Some(Ok(f)) => f,
+                    };
+                    if f.seq != seq || f.cmd != Command::Render as u8 | ANSWER_BIT {
+                        continue;
+                    }
+                    // Each frame restarts the wait: a long render is a stream of them.
+                    deadline = Instant::now() + self.opts.run_timeout;
+                    let p = answer(Command::Render, f.payload)?;
+                    let malformed = |what| HostError::Malformed {
+                        cmd: Command::Render,
+                        source: LayoutError::Short {
+                            what,
+                            len: 0,
+                            need: 1,
+                        },
+                    };
+                    match p.first() {
+                        Some(&RENDER_BLOCK) if p.len() >= RENDER_BLOCK_HEADER - 1 => {
+                            let base = first + usize::from(u16::from_le_bytes([p[1], p[2]]));
+                            let body = &p[RENDER_BLOCK_HEADER - 1..];
+                            if body.len() % record != 0 || base + body.len() / record > total {
+                                return Err(malformed("RENDER block"));
+                            }
+                            for (i, r) in body.chunks(record).enumerate() {
+                                got[base + i] = Some(RenderRecord {
+                                    kill_mask: r[0],
+                                    words: r[1..]
+                                        .chunks(4)
+                                        .map(|w| u32::from_le_bytes([w[0], w[1], w[2], w[3]]))
+                                        .collect(),
+                                });
+                            }
+                            progress = true;
+                        }
+                        Some(&RENDER_END) => {
+                            let mut full = vec![0];
+                            full.extend_from_slice(&p);
+                            let e = RenderEnd::from_bytes(&full).map_err(|source| {
+                                HostError::Malformed {
+                                    cmd: Command::Render,
+                                    source,
+                                }
+                            })?;
+                            cycles.push(u64::from(e.cycles));
+                            if e.fault != 0 {
+                                let q = first + usize::from(e.quads).saturating_sub(1);
+                                fault_at = Some((q.min(total), e.fault));
+                            }
+                            ended = true;
+                            break 'read;
+                        }
+                        _ => return Err(malformed("RENDER frame")),
+                    }
+                }
+            }
+            if ended || progress {
+                failures = 0;
+            } else {
+                failures += 1;
+                if failures > self.opts.retries {
+                    return Err(HostError::NoAnswer {
+                        cmd: Command::Render,
+                        attempts: failures,
+                        timeout_ms: self.opts.run_timeout.as_millis() as u64,
+                    });
+                }
+            }
+        }
+        let end_at = fault_at.map_or(total, |(q, _)| q);
+        Ok(Rendered {
+            records: got.into_iter().take(end_at).flatten().collect(),
+            fault: fault_at.map_or(0, |(_, f)| f),
+            cycles: cycles.iter().sum(),
+            requests,
+        })
     }
 }
 

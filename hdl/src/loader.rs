@@ -17,7 +17,7 @@
 //! bytes before and after whole words, read back a byte at a time). The loader memory is one
 //! 1.5 KiB block RAM ([`Bram`], 3 x `SB_RAM40_4K`) holding the frame buffer, the INPUTS,
 //! OUTPUTS, RESULTS, PARAMS and MAPS regions, the firmware's variables and the INFO record
-//! ([`layout`]; the record is the memory's initial contents). The firmware memory (768 x 16, 3 x
+//! ([`layout`]; the record is the memory's initial contents). The firmware memory (1024 x 16, 4 x
 //! `SB_RAM40_4K`) holds the code with its tables and is read-only. One CRC-32 unit serves the
 //! frame receiver (while the firmware waits for a request), the answer (`TX` feeds it, `TXC`
 //! sends it) and COMMIT.

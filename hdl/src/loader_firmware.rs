@@ -21,8 +21,8 @@ use crate::loader_isa::VARS;
 use crate::loader_isa::{Asm, AsmError, CpuOp::*};
 use microcode::protocol::{
     Command, LoadState, Reason, Region, ANSWER_BIT, BEGIN_BYTES, COMMIT_BYTES, IMAGE_REGIONS,
-    READ_BYTES, RESUME_BYTES, RUN_HEADER, RUN_SUMMARY_HEADER, SET_BAUD_BYTES, STATUS_BYTES,
-    WRITE_HEADER,
+    READ_BYTES, RENDER_BLOCK_HEADER, RENDER_BYTES, RENDER_COORD_BIAS, RENDER_END, RENDER_END_BYTES,
+    RESUME_BYTES, RUN_HEADER, RUN_SUMMARY_HEADER, SET_BAUD_BYTES, STATUS_BYTES, WRITE_HEADER,
 };
 
 /// The protocol's numbers as the firmware's immediates.
@@ -95,6 +95,28 @@ const DIR: u32 = HEADN;
 const KSLOT: u32 = REM;
 /// RUN: a stride while the quads are checked against it; a temporary.
 const TMP: u32 = CNT;
+/// RENDER (a RENDER leaves no run: it reuses the run's variables and clears them at its end):
+/// quads left, quads per row, the quad's column and row, quads done, record bytes, quads per
+/// block, words per lane, quads in the block being filled, the buffer's next byte, the core
+/// byte addresses of the coordinate and the output register, the coordinate bias, the cycles.
+const R_LEFT: u32 = QUADS;
+const R_ROW: u32 = ISTR;
+const R_X: u32 = OSTR;
+const R_Y: u32 = QIN;
+const R_DONE: u32 = QOUT;
+const R_REC: u32 = RBASE;
+const R_BQ: u32 = CNT;
+const R_LW: u32 = REGION;
+const R_NB: u32 = LIM;
+const R_BP: u32 = ADDR;
+const R_IN: u32 = HEADN;
+const R_OUT: u32 = REM;
+const R_BIAS: u32 = RFAULT;
+const R_CYC: u32 = RCYC;
+/// RENDER's per-quad temporaries: the lane-0 coordinate words, then the output word's core
+/// address and the lanes left.
+const R_T1: u32 = QRUN;
+const R_T2: u32 = PAUSES;
 const _: () = assert!((REM as usize) < VARS);
 
 /// Loader-memory address of the INFO record's ISA hash and line rate.
@@ -116,8 +138,8 @@ const _: () = assert!(var(LENM) < IMAGE_LIMIT_BELOW && IMAGE_LIMIT_BELOW <= info
 
 /// Frame-buffer address of payload byte 0.
 const PAY: u32 = 4;
-/// Commands are 1..=10 (RESUME the last); the table has an entry for each of 0..NCMD.
-const NCMD: u32 = Command::Resume as u32 + 1;
+/// Commands are 1..=11 (RENDER the last); the table has an entry for each of 0..NCMD.
+const NCMD: u32 = Command::Render as u32 + 1;
 /// The handlers in command-code order (the table's entry 0 is "unknown").
 const HANDLERS: [(Command, &str); NCMD as usize - 1] = [
     (Command::Info, "info"),
@@ -130,6 +152,7 @@ const HANDLERS: [(Command, &str); NCMD as usize - 1] = [
     (Command::Reset, "reset"),
     (Command::SetBaud, "baud"),
     (Command::Resume, "resume"),
+    (Command::Render, "render"),
 ];
 const _: () = {
     let mut i = 0;
@@ -456,14 +479,16 @@ pub fn firmware() -> Result<Vec<u16>, AsmError> {
         .emit(Stw, results)
         .sh("SHR8");
     a.stv(QRUN).stv(RFAULT).io("LEDF").to(Jmp, "ranswer");
-    // PARAMS slots into K, once per RUN (slots past PARAMS read zeros, slots beyond K are
-    // skipped). EPTR points 2 bytes before an entry, so that its u16 is a word's high half.
-    a.label("rparams")
+    a.label("rparams").call("params").to(Jmp, "rquads");
+    // PARAMS slots into K, once per RUN or RENDER (slots past PARAMS read zeros: OUTPUTS, just
+    // cleared; slots beyond K are skipped). EPTR points 2 bytes before an entry, so that its
+    // u16 is a word's high half.
+    a.label("params")
         .emit(Ldh, maps)
         .emit(Ldh, maps + 2)
         .emit(Addt, 0);
     a.sh("SHL2").emit(Add, maps + 6).stv(EPTR);
-    a.emit(Ldh, maps + 4).stv(ENT).to(Jz, "rquads");
+    a.emit(Ldh, maps + 4).stv(ENT).to(Jz, "pret");
     a.label("rp1").ldv(EPTR).mov("PA").emit(Add, 4).stv(EPTR);
     a.emit(Lwp, 0).sh("SHR16").stv(KSLOT);
     a.emit(Cmp, layout::CONSTANTS / 16).to(Jnc, "rpnext");
@@ -479,6 +504,7 @@ pub fn firmware() -> Result<Vec<u16>, AsmError> {
         .emit(Sub, 1)
         .stv(ENT)
         .to(Jnz, "rp1");
+    a.label("pret").ret();
     // The quads; QIN and QOUT start a stride before INPUTS and OUTPUTS.
     a.label("rquads").ldv(ISTR).emit(Ldi, layout::INPUTS_BASE);
     a.emit(Subt, 0).stv(QIN);
@@ -577,6 +603,168 @@ pub fn firmware() -> Result<Vec<u16>, AsmError> {
         .emit(Cmp, u32::from(fault_code::EMIT))
         .to(Jc, "ranswer");
     a.io("RES").to(Jmp, "rdone");
+
+    // ---- RENDER: u16 row quads, u16 x, u16 y, u16 quads, u8 lane words, u8 block quads.
+    // Checked in the model's order; then quad by quad: the coordinate input written, the quad
+    // run, its record (kill mask, lane words of the first output entry) appended to the block
+    // built in the frame buffer from payload byte 4 (the request's fields are in variables by
+    // then), a full, last or faulting block sent as a frame; then the end frame.
+    a.label("render")
+        .emit(Cmp, RENDER_BYTES as u32)
+        .to(Jne, "nak1");
+    a.ldv(LD)
+        .emit(Cmp, state(LoadState::Valid))
+        .emit(Ldi, reason(Reason::NoValidImage))
+        .to(Jne, "nak");
+    a.emit(Ldh, PAY + 6).to(Jz, "nak10");
+    a.emit(Ldh, PAY).to(Jz, "nak10");
+    // T = row quads: x below it.
+    a.emit(Ldh, PAY + 2).emit(Cmpt, 0).to(Jnc, "nak10");
+    a.emit(Ldb, PAY + 8).stv(R_LW).emit(Cmp, 1).to(Je, "rlw");
+    a.emit(Cmp, 4).to(Jne, "nak10");
+    // The record's bytes, 1 + 16 x lane words; block quads of them within the payload.
+    a.label("rlw").ldv(R_LW).sh("SHL4").emit(Add, 1).stv(R_REC);
+    a.emit(Ldb, PAY + 9).mov("NA").to(Jz, "nak10").emit(Ldi, 0);
+    a.label("rmul").ldv(R_REC).emit(Addt, 0).to(Djn, "rmul");
+    a.emit(
+        Cmp,
+        (microcode::protocol::MAX_PAYLOAD - RENDER_BLOCK_HEADER) as u32 + 1,
+    )
+    .to(Jnc, "nak10");
+    // MAPS: an input and an output entry, within its length (T = n, n + m, p as for RUN).
+    a.emit(Ldh, maps)
+        .to(Jz, "nak4")
+        .emit(Ldh, maps + 2)
+        .to(Jz, "nak4");
+    a.emit(Addt, 0)
+        .emit(Ldh, maps + 4)
+        .emit(Addt, 0)
+        .sh("SHL2")
+        .emit(Add, 8);
+    a.ldv(LENM).emit(Cmpt, 0).to(Jc, "nak4");
+    a.call("zrun");
+    a.emit(Ldi, layout::OUTPUTS_BASE).mov("PA");
+    a.emit(Ldi, layout::OUTPUTS / 4).mov("NA");
+    a.emit(Ldi, 0).call("zloop").call("params");
+    // The fields (PARAMS used the scratch variables).
+    for (field, v) in [
+        (PAY, R_ROW),
+        (PAY + 2, R_X),
+        (PAY + 4, R_Y),
+        (PAY + 6, R_LEFT),
+    ] {
+        a.emit(Ldh, field).stv(v);
+    }
+    a.emit(Ldb, PAY + 8).stv(R_LW).emit(Ldb, PAY + 9).stv(R_BQ);
+    a.emit(Ldi, 0).stv(R_DONE).stv(R_NB);
+    // The registers of the first input and the first output entry, as core byte addresses.
+    a.emit(Ldh, maps + 10).call("rreg").stv(R_IN);
+    a.emit(Ldh, maps).sh("SHL2").emit(Add, maps + 10).stv(R_T1);
+    a.emit(Ldi, maps + 8).mov("PA");
+    // (the output entry's u16 register: a word's high half, P's word)
+    a.ldv(R_T1)
+        .emit(Sub, 2)
+        .mov("PA")
+        .emit(Lwp, 0)
+        .sh("SHR16")
+        .call("rreg")
+        .stv(R_OUT);
+    a.emit(Ldi, RENDER_COORD_BIAS >> 24);
+    for _ in 0..6 {
+        a.sh("SHL4");
+    }
+    a.stv(R_BIAS);
+    // A quad; a block begins with its header word (0, BLOCK, u16 quads done) at byte 4.
+    a.label("rquad").ldv(R_NB).to(Jnz, "rq1");
+    a.ldv(R_DONE).sh("SHL4").sh("SHL4").sh("SHL4").sh("SHL4");
+    a.emit(Stw, PAY)
+        .emit(Ldi, PAY + RENDER_BLOCK_HEADER as u32)
+        .stv(R_BP);
+    // The coordinate words of lane 0 (lanes 1 and 3 add 1 to x, lanes 2 and 3 to y).
+    a.label("rq1").io("CLR");
+    for (c, v) in [(R_X, R_T1), (R_Y, R_T2)] {
+        a.ldv(c)
+            .ldv(c)
+            .emit(Addt, 0)
+            .ldv(R_BIAS)
+            .emit(Addt, 0)
+            .stv(v);
+    }
+    a.ldv(R_IN).mov("HA");
+    for lane in 0..4u32 {
+        if lane > 0 {
+            a.io("H4").io("H4");
+        }
+        a.ldv(R_T1);
+        if lane & 1 == 1 {
+            a.emit(Add, 1);
+        }
+        a.io("HW4").ldv(R_T2);
+        if lane >> 1 == 1 {
+            a.emit(Add, 1);
+        }
+        a.io("HW4");
+    }
+    a.io("GO");
+    // T = the quad's cycles: added, saturating.
+    a.io("CYC").ldv(R_CYC).emit(Addt, 0).to(Jnc, "rc1");
+    a.emit(Ldi, 0).emit(Sub, 1);
+    a.label("rc1").stv(R_CYC);
+    a.ldv(R_DONE).emit(Add, 1).stv(R_DONE);
+    a.call("flt").to(Jnz, "rfault");
+    // The record: kill mask, then each lane's words.
+    a.ldv(R_BP).mov("HA").io("STAT").emit(Sbh, 0);
+    a.ldv(R_BP).emit(Add, 1).mov("PA");
+    a.ldv(R_OUT).stv(R_T1).emit(Ldi, 4).stv(R_T2);
+    a.label("rlane").ldv(R_T1).mov("HA").emit(Add, 16).stv(R_T1);
+    a.ldv(R_LW).mov("NA");
+    a.label("rword")
+        .io("HRD")
+        .emit(Swp, 0)
+        .io("H4")
+        .to(Djn, "rword");
+    a.ldv(R_T2).emit(Sub, 1).stv(R_T2).to(Jnz, "rlane");
+    a.ldv(R_BP).ldv(R_REC).emit(Addt, 0).stv(R_BP);
+    a.ldv(R_NB).emit(Add, 1).stv(R_NB);
+    // The next quad's position.
+    a.ldv(R_X)
+        .emit(Add, 1)
+        .stv(R_X)
+        .ldv(R_ROW)
+        .emit(Cmpt, 0)
+        .to(Jne, "rnx");
+    a.emit(Ldi, 0).stv(R_X).ldv(R_Y).emit(Add, 1).stv(R_Y);
+    a.label("rnx")
+        .ldv(R_LEFT)
+        .emit(Sub, 1)
+        .stv(R_LEFT)
+        .to(Jz, "rflush");
+    // T = block quads.
+    a.ldv(R_BQ).ldv(R_NB).emit(Cmpt, 0).to(Jne, "rquad");
+    a.to(Jmp, "rflush");
+    a.label("rfault").ldv(R_NB).to(Jz, "rend");
+    // The block as a frame: the payload from byte 4 (the result byte from REASON, 0).
+    a.label("rflush").ldv(R_BP).emit(Sub, PAY).call("head");
+    a.emit(Ldi, PAY + 1).mov("PA");
+    a.label("rsend").emit(Lbp, 0).io("TX").to(Jnn, "rsend");
+    a.io("TXC").io("TXC").io("TXC").io("TXC").io("TXE");
+    a.emit(Ldi, 0).stv(R_NB);
+    a.call("flt").to(Jnz, "rend");
+    a.ldv(R_LEFT).to(Jnz, "rquad");
+    // The end frame; the run's variables cleared.
+    a.label("rend")
+        .emit(Ldi, RENDER_END_BYTES as u32)
+        .call("head");
+    a.emit(Ldi, u32::from(RENDER_END)).io("TX");
+    a.call("flt").io("TX").ldv(R_DONE).call("tx2");
+    a.ldv(R_CYC).call("tx4").call("zrun").to(Jmp, "fin");
+    // A = the core byte address of register A & 0xFF.
+    a.label("rreg")
+        .emit(And, 0xFF)
+        .emit(Add, REG_BIAS)
+        .sh("SHL4")
+        .sh("SHL2")
+        .ret();
 
     // ---- READ: u8 region, u32 address, u16 length.
     a.label("read").emit(Cmp, READ_BYTES as u32).to(Jne, "nak1");

@@ -28,9 +28,9 @@
 use rust_hdl::prelude::*;
 use std::collections::BTreeMap;
 
-/// Words of firmware memory (code, tables and constants: one 768 x 16 memory, 3 block RAMs,
+/// Words of firmware memory (code, tables and constants: one 1024 x 16 memory, 4 block RAMs,
 /// read-only).
-pub const MEMORY_WORDS: usize = 768;
+pub const MEMORY_WORDS: usize = 1024;
 /// Variables available (32 bits each, in the loader memory from
 /// [`crate::loader::layout::VARS_BASE`]; `LDV v` and `STV v` are `LDW` and `STW` of their
 /// address).

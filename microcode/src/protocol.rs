@@ -71,6 +71,10 @@ pub enum Command {
     /// Continue a RUN paused at EMIT / ENDPRIM: the u32 count of its pauses the host has seen;
     /// ACK with [`RunSummary`] (a repeated RESUME answers again without running).
     Resume = 0x0A,
+    /// Shade a run of quads of an image whose inputs the device makes from each pixel's
+    /// position ([`RenderRequest`]); answered by a stream of block frames and an end frame
+    /// ([`RenderEnd`]) instead of one answer.
+    Render = 0x0B,
 }
 
 impl Command {
@@ -87,6 +91,7 @@ impl Command {
             0x08 => Command::Reset,
             0x09 => Command::SetBaud,
             0x0A => Command::Resume,
+            0x0B => Command::Render,
             _ => return None,
         })
     }
@@ -594,6 +599,103 @@ impl RunSummary {
             quads_run: le16(b, 1),
             cycles: le32(b, 3),
             kill_masks: b[RUN_SUMMARY_HEADER..].to_vec(),
+        })
+    }
+}
+
+/// Length of RENDER's payload: u16 row quads, u16 first quad's x and y (in quads), u16 quads,
+/// u8 words per lane, u8 quads per block.
+pub const RENDER_BYTES: usize = 10;
+/// What RENDER writes into component 0 (x) and 1 (y) of each lane's coordinate input: this
+/// plus the pixel's integer coordinate, the bit pattern of the float `2^23 + coordinate` (exact
+/// for coordinates below 2^23), so the shader gets the coordinate as a float with one exact
+/// subtraction of `2^23` and the device needs no conversion.
+pub const RENDER_COORD_BIAS: u32 = 0x4B00_0000;
+/// The float whose subtraction turns a coordinate word of RENDER into the coordinate: 2^23.
+pub const RENDER_COORD_FLOAT: f32 = 8_388_608.0;
+const _: () = assert!(RENDER_COORD_FLOAT.to_bits() == RENDER_COORD_BIAS);
+/// The kind byte (after the result byte) of a RENDER block frame.
+pub const RENDER_BLOCK: u8 = 0;
+/// The kind byte (after the result byte) of RENDER's end frame.
+pub const RENDER_END: u8 = 1;
+/// Bytes of a RENDER block frame's payload before its records: result byte, kind, u16 index
+/// (within the request) of the block's first quad.
+pub const RENDER_BLOCK_HEADER: usize = 4;
+/// Length of RENDER's end frame payload: result byte, kind, u8 fault, u16 quads, u32 cycles.
+pub const RENDER_END_BYTES: usize = 9;
+
+/// RENDER's request: quads `first .. first + quads` in row order of an image `row_quads` quads
+/// wide, the first at quad column `x` and row `y`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RenderRequest {
+    /// Quads per row of the image (its width / 2).
+    pub row_quads: u16,
+    /// The first quad's column (in quads, below `row_quads`).
+    pub x: u16,
+    /// The first quad's row (in quads).
+    pub y: u16,
+    /// Quads to shade (at least 1).
+    pub quads: u16,
+    /// Words of the first output entry's register sent per lane: 1 (component x, a packed
+    /// RGBA8 pixel) or 4 (the float vector).
+    pub lane_words: u8,
+    /// Quads per block frame (at least 1; the block's payload within [`MAX_PAYLOAD`]).
+    pub block_quads: u8,
+}
+
+impl RenderRequest {
+    /// Bytes of one quad's record in a block: kill mask, then 4 lanes of `lane_words` words.
+    pub fn record_bytes(&self) -> usize {
+        1 + 16 * usize::from(self.lane_words)
+    }
+    /// Wire layout.
+    pub fn to_bytes(&self) -> Vec<u8> {
+        let mut v = Vec::with_capacity(RENDER_BYTES);
+        for x in [self.row_quads, self.x, self.y, self.quads] {
+            v.extend_from_slice(&x.to_le_bytes());
+        }
+        v.push(self.lane_words);
+        v.push(self.block_quads);
+        v
+    }
+    /// Reads RENDER's payload.
+    pub fn from_bytes(b: &[u8]) -> Result<RenderRequest, LayoutError> {
+        need("RENDER", b, RENDER_BYTES)?;
+        Ok(RenderRequest {
+            row_quads: le16(b, 0),
+            x: le16(b, 2),
+            y: le16(b, 4),
+            quads: le16(b, 6),
+            lane_words: b[8],
+            block_quads: b[9],
+        })
+    }
+}
+
+/// RENDER's end frame: the first fault (0: none; a pause code counts as one), quads shaded
+/// (the faulting one included) and their cycles (saturating).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RenderEnd {
+    pub fault: u8,
+    pub quads: u16,
+    pub cycles: u32,
+}
+
+impl RenderEnd {
+    /// The end frame's payload (result byte and kind included).
+    pub fn to_bytes(&self) -> Vec<u8> {
+        let mut v = vec![0, RENDER_END, self.fault];
+        v.extend_from_slice(&self.quads.to_le_bytes());
+        v.extend_from_slice(&self.cycles.to_le_bytes());
+        v
+    }
+    /// Reads an end frame's payload (result byte and kind included).
+    pub fn from_bytes(b: &[u8]) -> Result<RenderEnd, LayoutError> {
+        need("RENDER end", b, RENDER_END_BYTES)?;
+        Ok(RenderEnd {
+            fault: b[2],
+            quads: le16(b, 3),
+            cycles: le32(b, 5),
         })
     }
 }

@@ -751,6 +751,40 @@ impl Session {
         }
     }
 
+    /// A RENDER of a random shape: mostly valid (small images, one or four words per lane, the
+    /// largest blocks and small ones), sometimes refused.
+    fn render(&mut self) {
+        let rng = &mut self.rng;
+        let row = 1 + rng.below(5) as u16;
+        let lw = if rng.below(2) == 0 { 1u8 } else { 4 };
+        let most = ((256 - 4) / (1 + 16 * usize::from(lw))) as u64;
+        let mut r = microcode::protocol::RenderRequest {
+            row_quads: row,
+            x: rng.below(u64::from(row)) as u16,
+            y: rng.below(3) as u16,
+            quads: 1 + rng.below(12) as u16,
+            lane_words: lw,
+            block_quads: if rng.below(2) == 0 {
+                most as u8
+            } else {
+                1 + rng.below(most) as u8
+            },
+        };
+        match rng.below(12) {
+            0 => r.quads = 0,
+            1 => r.x = r.row_quads,
+            2 => r.lane_words = rng.below(6) as u8,
+            3 => r.block_quads = if rng.below(2) == 0 { 0 } else { most as u8 + 1 },
+            4 => r.row_quads = 0,
+            _ => {}
+        }
+        let mut p = r.to_bytes();
+        if rng.below(16) == 0 {
+            p.pop();
+        }
+        self.request(11, p);
+    }
+
     fn random_request(&mut self) {
         let isa = self.cfg.isa_hash;
         match self.rng.below(16) {
@@ -965,6 +999,38 @@ fn loader_answers_like_the_protocol_model() {
     eprintln!(
         "{} requests, {} clocks; final state {:?}, bad frames {}; {} answers at a pause; answers {:?}",
         s.steps, s.bench.clocks, status.state, status.bad_frames, s.pause_answers, s.seen
+    );
+}
+
+/// RENDER (PROTOCOL.md section 3.2): the firmware's stream of block frames and end frame equals
+/// the model's, byte for byte, for random shapes, images (faulting ones and ones whose MAPS is
+/// short or lacks an entry) and refusals.
+#[test]
+fn render_streams_like_the_protocol_model() {
+    let mut s = Session::new(23, &CoreConfig::default());
+    s.render(); // no image yet
+    for i in 0..16 {
+        s.upload(i % 5 == 4, false);
+        for _ in 0..3 {
+            s.render();
+        }
+        if i % 4 == 0 {
+            s.request(2, vec![]);
+            s.request(6, vec![1, 0, 0, 0, 0, 0]);
+        }
+    }
+    let render = |r: u8| s.seen.get(&(11, r)).copied().unwrap_or(0);
+    assert!(render(0) >= 20, "{:?}", s.seen);
+    for reason in [1u8, 4, 7, 10] {
+        assert!(
+            render(reason) >= 1,
+            "RENDER NAK {reason} never given: {:?}",
+            s.seen
+        );
+    }
+    eprintln!(
+        "{} requests, {} clocks; answers {:?}",
+        s.steps, s.bench.clocks, s.seen
     );
 }
 
