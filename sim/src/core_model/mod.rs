@@ -11,6 +11,7 @@
 //! FACE input set from `RunInputs::face` pass `RunInputs::effective_inputs(program)` there.
 
 mod exec;
+mod fast;
 
 use crate::run_io::{QuadInputs, RunInputs, RunOutput, LANES};
 use microcode::arith::texel;
@@ -212,7 +213,7 @@ pub fn sampled_units(image: &Image) -> std::collections::BTreeSet<usize> {
 /// Runs the image on `inputs`.
 pub fn run(image: &Image, inputs: &RunInputs) -> Result<RunOutput, CoreFault> {
     check_image(image)?;
-    exec::Machine::new(image, inputs).run(None)
+    fast::Machine::new(image, inputs).run()
 }
 
 /// An image made ready to run many quads: one machine, its constant file K filled once from the
@@ -244,12 +245,12 @@ impl<'i> Prepared<'i> {
         if let Err(e) = check_image(self.image) {
             return quads.iter().map(|_| Err(e.clone())).collect();
         }
-        let mut machine = exec::Machine::new(self.image, base);
+        let mut machine = fast::Machine::new(self.image, base);
         quads
             .iter()
             .map(|q| {
                 machine.reset(q);
-                machine.run(None)
+                machine.run()
             })
             .collect()
     }
