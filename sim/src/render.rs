@@ -16,6 +16,7 @@
 //! `OUT` register with semantic `COLOR[0]` (or `OUT[0]`), clamped to [0, 1] (NaN to 0) and rounded
 //! to 8 bits; killed pixels are transparent (all zero).
 
+use crate::run_io::batch::{BatchInputs, BatchOutputs, CountUnit};
 use crate::run_io::{QuadInputs, RunInputs, RunOutput, LANES};
 use microcode::tgsi::{File, Program, PropertyName, SemanticName};
 use std::collections::BTreeMap;
@@ -178,14 +179,28 @@ fn pixel(x0: u32, y0: u32, lane: usize) -> (u32, u32) {
 
 /// The per-lane inputs of the quad at `(x0, y0)` into `out` (cleared first).
 fn quad_inputs(setup: &Setup, x0: u32, y0: u32, size: (u32, u32), out: &mut QuadInputs) {
+    let mut values = vec![[0u32; 4]; setup.sources.len() * LANES];
+    quad_values(setup, x0, y0, size, &mut values);
     out.clear();
-    for (index, source) in &setup.sources {
-        let lanes: [[u32; 4]; LANES] = std::array::from_fn(|lane| {
-            let (x, y) = pixel(x0, y0, lane);
-            input_at(source, x, y, size, setup.flags).map(f32::to_bits)
-        });
-        out.insert(*index, lanes);
+    for (s, (index, _)) in setup.sources.iter().enumerate() {
+        out.insert(*index, std::array::from_fn(|l| values[s * LANES + l]));
     }
+}
+
+/// The per-lane inputs of the quad at `(x0, y0)` as a flat batch quad: `out[s * LANES + lane]`
+/// is the input of `setup.sources[s]` (the registers of [`batch_registers`]).
+fn quad_values(setup: &Setup, x0: u32, y0: u32, size: (u32, u32), out: &mut [[u32; 4]]) {
+    for (s, (_, source)) in setup.sources.iter().enumerate() {
+        for lane in 0..LANES {
+            let (x, y) = pixel(x0, y0, lane);
+            out[s * LANES + lane] = input_at(source, x, y, size, setup.flags).map(f32::to_bits);
+        }
+    }
+}
+
+/// The input registers of a flat batch quad filled by [`quad_values`].
+fn batch_registers(setup: &Setup) -> Vec<u32> {
+    setup.sources.iter().map(|(index, _)| *index).collect()
 }
 
 impl Frame {
@@ -279,44 +294,54 @@ pub fn render(
     Ok(frame)
 }
 
-/// A batch engine: runs every quad of a batch with the constants and textures of the
-/// `RunInputs` (e.g. a model's `Prepared::run_batch`), one result per quad, errors as text.
-pub type BatchEngine<'a> =
-    dyn Fn(&RunInputs, &[QuadInputs]) -> Vec<Result<RunOutput, String>> + Sync + 'a;
+/// A batch engine: runs every quad of a flat batch with the constants and textures of the
+/// `RunInputs` into the outputs (e.g. a model's `Prepared::run_flat`).
+pub type BatchEngine<'a, E> = dyn Fn(&RunInputs, &BatchInputs, &mut BatchOutputs<E>) + Sync + 'a;
 
 /// [`render`] on a batch engine, the frame's quads split over `threads` threads (at least one).
 /// The frame is the same as `render`'s with the same engine run quad by quad; the first failing
 /// quad in row order is the error.
-pub fn render_batch(
+pub fn render_batch<E: std::fmt::Display>(
     program: &Program,
     width: u32,
     height: u32,
     corners: &BTreeMap<u32, Corners>,
     inputs: &RunInputs,
-    engine: &BatchEngine,
+    engine: &BatchEngine<E>,
     threads: usize,
 ) -> Result<Frame, RenderError> {
     let setup = setup(program, width, height, corners)?;
     let per_row = (width / 2) as usize;
     let total = per_row * (height / 2) as usize;
     let position = |n: usize| ((n % per_row) as u32 * 2, (n / per_row) as u32 * 2);
-    // Quads `range` in batches of `BATCH`: the inputs and outputs of one batch at a time, so
-    // that a large frame never holds every quad's run output at once.
+    // Quads `range` in batches of `BATCH`: the inputs and outputs of one batch at a time, in
+    // buffers reused from batch to batch, so that a large frame never holds every quad's run
+    // output at once and no quad allocates.
     const BATCH: usize = 512;
     let shade = |range: std::ops::Range<usize>| -> Result<Vec<QuadPixels>, (usize, String)> {
         let mut out = Vec::with_capacity(range.len());
-        let mut batch: Vec<QuadInputs> = Vec::with_capacity(BATCH);
+        let mut batch = BatchInputs::new(batch_registers(&setup));
+        let mut results = BatchOutputs::new(vec![setup.out_reg]);
         let mut start = range.start;
         while start < range.end {
             let end = (start + BATCH).min(range.end);
-            batch.resize_with(end - start, QuadInputs::new);
-            for (q, n) in batch.iter_mut().zip(start..end) {
+            batch.clear();
+            for n in start..end {
                 let (x0, y0) = position(n);
-                quad_inputs(&setup, x0, y0, (width, height), q);
+                quad_values(&setup, x0, y0, (width, height), batch.push_quad());
             }
-            for (k, r) in engine(inputs, &batch).into_iter().enumerate() {
-                let o = r.map_err(|m| (start + k, m))?;
-                out.push(QuadPixels::of(&o, setup.out_reg));
+            engine(inputs, &batch, &mut results);
+            if let Some((k, e)) = results.errors().first() {
+                return Err((start + k, e.to_string()));
+            }
+            let cycles = results.count_unit() == CountUnit::Cycles;
+            for k in 0..end - start {
+                let v = results.quad(k);
+                out.push(QuadPixels {
+                    rgba: std::array::from_fn(|l| v[l].map(to_byte)),
+                    killed: results.killed(k),
+                    cycles: cycles.then(|| results.count(k)),
+                });
             }
             start = end;
         }

@@ -7,6 +7,7 @@
 //! parsers shared by every engine's command line live in [`args`].
 
 pub mod args;
+pub mod batch;
 mod json;
 mod table;
 

@@ -5,6 +5,7 @@
 use microcode::compile::compile;
 use microcode::core::CoreConfig;
 use microcode::tgsi::text;
+use sim::run_io::batch::{BatchInputs, BatchOutputs, CountUnit};
 use sim::run_io::{Face, QuadInputs, RunInputs, LANES};
 
 /// Reads a temporary before writing it (so a register left over from the previous quad would
@@ -138,4 +139,104 @@ fn batch_errors_stay_with_their_quad() {
             sim::reference::RunErrorKind::BudgetExhausted { budget: 50 }
         ));
     }
+}
+
+/// `quads()` as a flat batch of `IN[0]` (the ninth quad's zero values read as its absent input).
+fn flat_quads() -> BatchInputs {
+    let mut flat = BatchInputs::new(vec![0]);
+    for q in quads() {
+        let values = flat.push_quad();
+        if let Some(lanes) = q.get(&0) {
+            values.copy_from_slice(lanes);
+        }
+    }
+    flat
+}
+
+/// Checks quad `q` of flat outputs for `OUT[0]` and the undeclared `OUT[5]` against a single run.
+fn assert_flat_quad<E>(out: &BatchOutputs<E>, q: usize, want: &sim::run_io::RunOutput, count: u64) {
+    let values = out.quad(q);
+    for l in 0..LANES {
+        assert_eq!(values[l], want.lanes[l].outputs[&0], "quad {q} lane {l}");
+        assert_eq!(values[LANES + l], [0; 4], "quad {q} lane {l}: OUT[5]");
+    }
+    assert_eq!(out.killed(q), std::array::from_fn(|l| want.lanes[l].killed));
+    assert_eq!(out.count(q), count);
+    let warnings = out
+        .warnings()
+        .iter()
+        .find(|(k, _)| *k == q)
+        .map(|(_, w)| w.clone());
+    assert_eq!(warnings.unwrap_or_default(), want.warnings, "quad {q}");
+}
+
+#[test]
+fn reference_flat_batch_equals_single_runs_twice_in_reused_buffers() {
+    let program = text::parse(PROGRAM).expect("parses");
+    let prepared = sim::reference::Prepared::new(&program).expect("prepares");
+    let base = base_inputs();
+    let flat = flat_quads();
+    let mut out = BatchOutputs::new(vec![0, 5]);
+    let mut warned = 0;
+    for _ in 0..2 {
+        prepared.run_flat(&base, &flat, &mut out);
+        assert_eq!(out.quads(), 9);
+        assert!(out.errors().is_empty());
+        assert_eq!(out.count_unit(), CountUnit::Instructions);
+        for (q, inputs) in quads().into_iter().enumerate() {
+            let mut single = base_inputs();
+            single.inputs = inputs;
+            let want = sim::reference::run(&program, &single).expect("runs");
+            assert_flat_quad(&out, q, &want, want.instructions.expect("counted"));
+            warned += usize::from(!want.warnings.is_empty());
+        }
+    }
+    // The address register leaves the constant range in some quads: warnings are exercised.
+    assert!(warned > 0);
+}
+
+#[test]
+fn core_flat_batch_equals_single_runs() {
+    let program = text::parse(PROGRAM).expect("parses");
+    let image = compile(&program, &CoreConfig::default())
+        .expect("compiles")
+        .image;
+    let prepared = sim::core_model::Prepared::new(&image);
+    let mut base = base_inputs();
+    base.face = None;
+    let mut out = BatchOutputs::new(vec![0, 5]);
+    prepared.run_flat(&base, &flat_quads(), &mut out);
+    assert_eq!(out.quads(), 9);
+    assert!(out.errors().is_empty());
+    assert_eq!(out.count_unit(), CountUnit::Cycles);
+    for (q, inputs) in quads().into_iter().enumerate() {
+        let single = RunInputs {
+            constants: base.constants.clone(),
+            inputs,
+            ..RunInputs::default()
+        };
+        let want = sim::core_model::run(&image, &single).expect("runs");
+        assert_flat_quad(&out, q, &want, want.cycles.expect("clocked"));
+    }
+}
+
+#[test]
+fn flat_batch_errors_stay_with_their_quad() {
+    let program = text::parse(
+        "FRAG\nDCL IN[0]\nDCL OUT[0]\nBGNLOOP\nADD OUT[0], OUT[0], IN[0]\nENDLOOP\nEND\n",
+    )
+    .expect("parses");
+    let prepared = sim::reference::Prepared::new(&program).expect("prepares");
+    let base = RunInputs {
+        budget: 50,
+        ..RunInputs::default()
+    };
+    let mut out = BatchOutputs::new(vec![0]);
+    prepared.run_flat(&base, &flat_quads(), &mut out);
+    let failed: Vec<usize> = out.errors().iter().map(|(q, _)| *q).collect();
+    assert_eq!(failed, (0..9).collect::<Vec<_>>());
+    assert!(out.errors().iter().all(|(_, e)| matches!(
+        e.kind,
+        sim::reference::RunErrorKind::BudgetExhausted { budget: 50 }
+    )));
 }

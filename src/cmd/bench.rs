@@ -6,6 +6,7 @@ use clap::Args;
 use microcode::compile::compile;
 use microcode::core::CoreConfig;
 use microcode::tgsi::text;
+use sim::run_io::batch::{BatchInputs, BatchOutputs};
 use sim::run_io::RunInputs;
 use std::process::ExitCode;
 use std::time::Instant;
@@ -43,9 +44,9 @@ const MODEL_SHADERS: [(&str, Option<&str>); 9] = [
 
 /// Quads per second of one engine over a 256x256 render on `threads` threads: the best of
 /// repeated renders for about `seconds` (at least three).
-fn model_rate(
+fn model_rate<E: std::fmt::Display>(
     program: &microcode::tgsi::Program,
-    engine: &sim::render::BatchEngine,
+    engine: &sim::render::BatchEngine<E>,
     threads: usize,
     seconds: f64,
 ) -> Result<f64> {
@@ -119,18 +120,11 @@ fn models(a: &BenchArgs) -> Result<ExitCode> {
             .with_context(|| format!("compiling {name}"))?
             .image;
         let core = sim::core_model::Prepared::new(&image);
-        let ref_engine = |base: &RunInputs, quads: &[sim::run_io::QuadInputs]| {
-            reference
-                .run_batch(base, quads)
-                .into_iter()
-                .map(|r| r.map_err(|e| e.to_string()))
-                .collect()
+        let ref_engine = |base: &RunInputs, quads: &BatchInputs, out: &mut BatchOutputs<_>| {
+            reference.run_flat(base, quads, out)
         };
-        let core_engine = |base: &RunInputs, quads: &[sim::run_io::QuadInputs]| {
-            core.run_batch(base, quads)
-                .into_iter()
-                .map(|r| r.map_err(|e| e.to_string()))
-                .collect()
+        let core_engine = |base: &RunInputs, quads: &BatchInputs, out: &mut BatchOutputs<_>| {
+            core.run_flat(base, quads, out)
         };
         let r1 = model_rate(&program, &ref_engine, 1, a.seconds)?;
         let rn = model_rate(&program, &ref_engine, threads, a.seconds)?;

@@ -8,7 +8,8 @@ use microcode::compile::compile;
 use microcode::core::CoreConfig;
 use microcode::tgsi::Program;
 use sim::render::{default_corners, render, render_batch, Corners, Frame};
-use sim::run_io::{args, QuadInputs, RunInputs, RunOutput};
+use sim::run_io::batch::{BatchInputs, BatchOutputs};
+use sim::run_io::{args, RunInputs, RunOutput};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -144,12 +145,8 @@ fn render_with(
         "reference" => {
             let prepared =
                 sim::reference::Prepared::new(program).map_err(|e| anyhow::anyhow!("{e}"))?;
-            let batch = |base: &RunInputs, quads: &[QuadInputs]| {
-                prepared
-                    .run_batch(base, quads)
-                    .into_iter()
-                    .map(|r| r.map_err(|e| e.to_string()))
-                    .collect()
+            let batch = |base: &RunInputs, quads: &BatchInputs, out: &mut BatchOutputs<_>| {
+                prepared.run_flat(base, quads, out)
             };
             return Ok(render_batch(
                 program, size.0, size.1, corners, &inputs, &batch, threads,
@@ -160,12 +157,8 @@ fn render_with(
                 .context("compiling for the core")?
                 .image;
             let prepared = sim::core_model::Prepared::new(&image);
-            let batch = |base: &RunInputs, quads: &[QuadInputs]| {
-                prepared
-                    .run_batch(base, quads)
-                    .into_iter()
-                    .map(|r| r.map_err(|e| e.to_string()))
-                    .collect()
+            let batch = |base: &RunInputs, quads: &BatchInputs, out: &mut BatchOutputs<_>| {
+                prepared.run_flat(base, quads, out)
             };
             return Ok(render_batch(
                 program, size.0, size.1, corners, &inputs, &batch, threads,

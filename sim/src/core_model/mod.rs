@@ -13,6 +13,7 @@
 mod exec;
 mod fast;
 
+use crate::run_io::batch::{BatchInputs, BatchOutputs, CountUnit};
 use crate::run_io::{QuadInputs, RunInputs, RunOutput, LANES};
 use microcode::arith::texel;
 use microcode::core::image::ConstSource;
@@ -253,6 +254,54 @@ impl<'i> Prepared<'i> {
                 machine.run()
             })
             .collect()
+    }
+
+    /// Runs every quad of `inputs` with the constants, textures and budget of `base`
+    /// (`base.inputs` is ignored) into `out`, whose buffers are reused: per quad the requested
+    /// output registers per lane, the killed lanes and the clock cycles, each equal to [`run`]'s;
+    /// warnings and errors only for the quads that have them.
+    pub fn run_flat(
+        &self,
+        base: &RunInputs,
+        inputs: &BatchInputs,
+        out: &mut BatchOutputs<CoreFault>,
+    ) {
+        self.run_flat_adapter(base, inputs, out)
+    }
+
+    /// ADAPTER (to be replaced by a native flat path): [`Prepared::run_flat`] through
+    /// [`Prepared::run_batch`] and its per-quad `RunOutput`s.
+    fn run_flat_adapter(
+        &self,
+        base: &RunInputs,
+        inputs: &BatchInputs,
+        out: &mut BatchOutputs<CoreFault>,
+    ) {
+        let quads: Vec<QuadInputs> = (0..inputs.quads()).map(|q| inputs.quad_inputs(q)).collect();
+        out.begin(quads.len(), CountUnit::Cycles);
+        let registers = out.registers().to_vec();
+        for (q, r) in self.run_batch(base, &quads).into_iter().enumerate() {
+            match r {
+                Ok(o) => {
+                    let values = out.quad_mut(q);
+                    for (s, reg) in registers.iter().enumerate() {
+                        for (l, lane) in o.lanes.iter().enumerate() {
+                            values[s * LANES + l] =
+                                lane.outputs.get(reg).copied().unwrap_or([0; 4]);
+                        }
+                    }
+                    out.set(
+                        q,
+                        std::array::from_fn(|l| o.lanes[l].killed),
+                        o.cycles.unwrap_or(0),
+                    );
+                    if !o.warnings.is_empty() {
+                        out.warn(q, o.warnings);
+                    }
+                }
+                Err(e) => out.fail(q, e),
+            }
+        }
     }
 }
 

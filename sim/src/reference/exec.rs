@@ -87,6 +87,35 @@ impl<'a> Machine<'a> {
     /// list, or every lane is killed. The machine is reset first, so it can run quad after quad.
     pub fn run(&mut self, quad: &BTreeMap<u32, [[u32; 4]; LANES]>) -> Result<RunOutput, RunError> {
         self.st.reset(quad);
+        self.execute()?;
+        Ok(self.finish())
+    }
+
+    /// Executes one quad of a flat batch (`registers` and `values` as `BatchInputs` holds them)
+    /// and writes `OUT[r]` of each `Some(r)` of `outputs` to `out` (`[slot * LANES + lane]`;
+    /// `None` slots are left as they are). Returns the killed lanes and the executed count;
+    /// warnings stay in `self.st.warnings`.
+    pub fn run_flat(
+        &mut self,
+        registers: &[u32],
+        values: &[[u32; 4]],
+        outputs: &[Option<u32>],
+        out: &mut [[u32; 4]],
+    ) -> Result<([bool; LANES], u64), RunError> {
+        self.st.reset_flat(registers, values);
+        self.execute()?;
+        for (s, r) in outputs.iter().enumerate() {
+            if let Some(r) = *r {
+                for (l, o) in out[s * LANES..(s + 1) * LANES].iter_mut().enumerate() {
+                    *o = self.st.output(l, r);
+                }
+            }
+        }
+        Ok((self.alive.map(|a| !a), self.count))
+    }
+
+    /// The main loop of one quad whose inputs are loaded: resets masks, stacks and count first.
+    fn execute(&mut self) -> Result<(), RunError> {
         self.alive = ALL;
         self.cond = ALL;
         self.loop_m = ALL;
@@ -123,7 +152,7 @@ impl<'a> Machine<'a> {
                 Next::Stop => break,
             }
         }
-        Ok(self.finish())
+        Ok(())
     }
 
     fn finish(&mut self) -> RunOutput {

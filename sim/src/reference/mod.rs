@@ -50,6 +50,7 @@ mod pack;
 mod state;
 mod texture;
 
+use crate::run_io::batch::{BatchInputs, BatchOutputs, CountUnit};
 use crate::run_io::{QuadInputs, RunInputs, RunOutput};
 use microcode::tgsi::{Opcode, Program};
 use thiserror::Error;
@@ -144,5 +145,46 @@ impl<'p> Prepared<'p> {
     ) -> Vec<Result<RunOutput, RunError>> {
         let mut machine = exec::Machine::new(self, base);
         quads.iter().map(|q| machine.run(q)).collect()
+    }
+
+    /// Runs every quad of `inputs` with the constants, face, textures and budget of `base`
+    /// (`base.inputs` is ignored) into `out`, whose buffers are reused: per quad the requested
+    /// output registers per lane, the killed lanes and the executed instruction count, each
+    /// equal to [`run`]'s; warnings and errors only for the quads that have them. Geometry
+    /// programs' vertices are not part of the flat outputs (use [`Prepared::run_batch`]).
+    pub fn run_flat(
+        &self,
+        base: &RunInputs,
+        inputs: &BatchInputs,
+        out: &mut BatchOutputs<RunError>,
+    ) {
+        let quads = inputs.quads();
+        out.begin(quads, CountUnit::Instructions);
+        let mut machine = exec::Machine::new(self, base);
+        // Undeclared output registers read zero, as they are absent from `run`'s outputs.
+        let outputs: Vec<Option<u32>> = out
+            .registers()
+            .iter()
+            .map(|&r| machine.st.declares_output(r).then_some(r))
+            .collect();
+        for q in 0..quads {
+            match machine.run_flat(
+                inputs.registers(),
+                inputs.quad(q),
+                &outputs,
+                out.quad_mut(q),
+            ) {
+                Ok((killed, count)) => out.set(q, killed, count),
+                Err(e) => out.fail(q, e),
+            }
+            if !machine.st.warnings.is_empty() {
+                out.warn(
+                    q,
+                    std::mem::take(&mut machine.st.warnings)
+                        .into_iter()
+                        .collect(),
+                );
+            }
+        }
     }
 }

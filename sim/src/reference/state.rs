@@ -281,6 +281,22 @@ impl<'a> State<'a> {
     /// Starts a new run on `quad` (the per-lane inputs; `RunInputs::face` applies as in
     /// [`RunInputs::effective_inputs`]): every register zero, condition codes EQ, no warnings.
     pub fn reset(&mut self, quad: &BTreeMap<u32, [[u32; 4]; LANES]>) {
+        self.load(quad.iter().map(|(&i, v)| (i, *v)));
+    }
+
+    /// [`State::reset`] from a flat batch quad: `IN[registers[s]]` of lane `l` is
+    /// `values[s * LANES + l]`.
+    pub fn reset_flat(&mut self, registers: &[u32], values: &[[u32; 4]]) {
+        self.load(
+            registers
+                .iter()
+                .enumerate()
+                .map(|(s, &i)| (i, std::array::from_fn(|l| values[s * LANES + l]))),
+        );
+    }
+
+    /// Clears the run state and loads the per-lane inputs `quad` (registers distinct).
+    fn load(&mut self, quad: impl Iterator<Item = (u32, [[u32; 4]; LANES])> + Clone) {
         self.regs.fill([[0; 4]; LANES]);
         self.other_regs.clear();
         self.cc = [[[Cc::Eq; 4]; 2]; LANES];
@@ -298,11 +314,11 @@ impl<'a> State<'a> {
                 self.lane_inputs_high.insert(index, v);
             }
         };
-        for (&index, v) in quad {
-            put(index, *v);
+        for (index, v) in quad.clone() {
+            put(index, v);
         }
         if let (Some(face), Some(index)) = (self.inputs.face, self.layout.face_index) {
-            if !quad.contains_key(&index) {
+            if !quad.map(|(i, _)| i).any(|i| i == index) {
                 put(index, [face.value(); LANES]);
             }
         }
@@ -423,6 +439,24 @@ impl<'a> State<'a> {
     /// Instruction-level test: passes when any of the four swizzled components passes.
     pub fn cc_any(&self, lane: usize, test: &CondTest) -> bool {
         (0..4).any(|c| self.cc_passes(lane, test, c))
+    }
+
+    /// Whether the program declares `OUT[index]`.
+    pub fn declares_output(&self, index: u32) -> bool {
+        self.layout.outputs.binary_search(&index).is_ok()
+    }
+
+    /// `OUT[index]` of one lane (zero when never written).
+    pub fn output(&self, lane: usize, index: u32) -> [u32; 4] {
+        let slot = Slot {
+            file: File::Output,
+            dim: 0,
+            index: i64::from(index),
+        };
+        match self.layout.flat_of(slot) {
+            Some((f, i)) => self.regs[f.base + i][lane],
+            None => self.other_regs.get(&slot).map_or([0; 4], |v| v[lane]),
+        }
     }
 
     /// Every declared output register of one lane, in index order (zero when never written).
