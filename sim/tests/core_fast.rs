@@ -1,6 +1,7 @@
 //! The core model's fast machine (`run`, `Prepared::run_batch`) against its exact stepping
 //! (`run_traced`, which executes every instruction with the trace hooked in): the same outputs,
-//! kills, vertices, instruction counts, cycle counts and faults, on the Mesa corpus, the
+//! kills, vertices, instruction counts, cycle counts and faults (and through the flat batch
+//! `Prepared::run_flat`: the outputs, kills, cycles and faults), on the Mesa corpus, the
 //! examples and random core images (any operation, write mask, predicated write, saturate,
 //! swizzle, branch target).
 
@@ -12,7 +13,8 @@ use microcode::core::{CoreConfig, Image};
 use microcode::tgsi::text;
 use proptest::prelude::*;
 use sim::core_model;
-use sim::run_io::{QuadInputs, RunInputs};
+use sim::run_io::batch::{BatchInputs, BatchOutputs};
+use sim::run_io::{QuadInputs, RunInputs, LANES};
 use std::path::{Path, PathBuf};
 
 mod common;
@@ -29,11 +31,55 @@ fn exact(
 /// Compares the fast paths with the exact stepping on `quads` (each quad's inputs in place of
 /// `base.inputs`); returns how many runs were compared.
 fn compare(image: &Image, base: &mut RunInputs, quads: &[QuadInputs], what: &str) -> usize {
-    let batch = core_model::Prepared::new(image).run_batch(base, quads);
+    let prepared = core_model::Prepared::new(image);
+    let batch = prepared.run_batch(base, quads);
+    // The flat batch: every input register the quads give, every output the image maps and
+    // one it does not.
+    let mut flat_in = BatchInputs::new(
+        quads
+            .first()
+            .map_or(Vec::new(), |q| q.keys().copied().collect()),
+    );
+    for quad in quads {
+        let values = flat_in.push_quad();
+        for (s, r) in flat_in_registers(quad).iter().enumerate() {
+            values[s * LANES..(s + 1) * LANES].copy_from_slice(&quad[r]);
+        }
+    }
+    let mut out_regs: Vec<u32> = image.outputs.iter().map(|m| u32::from(m.tgsi)).collect();
+    out_regs.sort_unstable();
+    out_regs.dedup();
+    out_regs.push(999);
+    let mut flat = BatchOutputs::new(out_regs.clone());
+    prepared.run_flat(base, &flat_in, &mut flat);
+    assert_eq!(flat.quads(), quads.len(), "{what}: flat batch");
     for (q, (quad, got)) in quads.iter().zip(&batch).enumerate() {
         base.inputs = quad.clone();
         let want = exact(image, base);
         assert_eq!(got, &want, "{what}: quad {q} of the batch");
+        let error = flat.errors().iter().find(|(n, _)| *n == q).map(|(_, e)| e);
+        match &want {
+            Ok(o) => {
+                assert_eq!(error, None, "{what}: quad {q} of the flat batch");
+                assert_eq!(flat.count(q), o.cycles.unwrap_or(0), "{what}: flat cycles");
+                assert_eq!(
+                    flat.killed(q),
+                    o.lanes.clone().map(|l| l.killed),
+                    "{what}: flat kills"
+                );
+                for (s, r) in out_regs.iter().enumerate() {
+                    for (l, lane) in o.lanes.iter().enumerate() {
+                        let v = lane.outputs.get(r).copied().unwrap_or([0; 4]);
+                        assert_eq!(
+                            flat.quad(q)[s * LANES + l],
+                            v,
+                            "{what}: flat OUT[{r}] lane {l}"
+                        );
+                    }
+                }
+            }
+            Err(e) => assert_eq!(error, Some(e), "{what}: quad {q} of the flat batch"),
+        }
         assert_eq!(
             &core_model::run(image, base),
             &want,
@@ -45,6 +91,11 @@ fn compare(image: &Image, base: &mut RunInputs, quads: &[QuadInputs], what: &str
 
 /// Quads of random inputs for TGSI inputs 0..8 (values of any kind: NaN, denormals, infinities,
 /// integers).
+/// The input registers of a quad in slot order (all quads of a test give the same ones).
+fn flat_in_registers(quad: &QuadInputs) -> Vec<u32> {
+    quad.keys().copied().collect()
+}
+
 fn random_quads(rng: &mut XorShift, n: usize) -> Vec<QuadInputs> {
     (0..n)
         .map(|_| {

@@ -8,6 +8,7 @@
 //! computes and drops. `sim/tests/core_fast.rs` checks both against each other.
 
 use super::{CoreFault, FaultKind, ENGINE};
+use crate::run_io::batch::{BatchInputs, BatchOutputs};
 use crate::run_io::{LaneOutput, QuadInputs, RunInputs, RunOutput, Vertex, LANES};
 use microcode::arith;
 use microcode::arith::texel;
@@ -155,8 +156,64 @@ impl<'a> Machine<'a> {
         CoreFault { pc, kind }
     }
 
+    /// Starts a new run on quad `q` of a flat batch, keeping the constant file; `slots` pairs
+    /// each input slot of the batch with the register the image's input map loads it into, in
+    /// the map's order (what [`Machine::reset`] does with a quad's map).
+    pub fn reset_flat(&mut self, inputs: &BatchInputs, q: usize, slots: &[(usize, usize)]) {
+        self.reset(&QuadInputs::new());
+        let values = inputs.quad(q);
+        for &(slot, reg) in slots {
+            self.r[reg] = std::array::from_fn(|l| values[slot * LANES + l]);
+        }
+    }
+
+    /// The input slots of a flat batch paired with the registers the input map loads them into.
+    pub fn input_slots(&self, inputs: &BatchInputs) -> Vec<(usize, usize)> {
+        self.input_map
+            .iter()
+            .filter_map(|&(tgsi, reg)| {
+                let slot = inputs.registers().iter().position(|&r| r == tgsi)?;
+                Some((slot, reg))
+            })
+            .collect()
+    }
+
+    /// For each requested output register, the register of R that holds it (the output map's
+    /// last entry for it, as the outputs of [`Machine::run`] keep), if the image maps it.
+    pub fn output_regs(&self, registers: &[u32]) -> Vec<Option<usize>> {
+        registers
+            .iter()
+            .map(|&tgsi| {
+                self.img
+                    .outputs
+                    .iter()
+                    .rev()
+                    .find(|m| u32::from(m.tgsi) == tgsi)
+                    .map(|m| usize::from(m.reg))
+            })
+            .collect()
+    }
+
+    /// Quad `q`'s results after [`Machine::execute`]: the requested outputs per lane (`regs` from
+    /// [`Machine::output_regs`]), the killed lanes and the clock cycles.
+    pub fn store_flat(&self, out: &mut BatchOutputs<CoreFault>, q: usize, regs: &[Option<usize>]) {
+        let values = out.quad_mut(q);
+        for (s, reg) in regs.iter().enumerate() {
+            let v = reg.and_then(|r| self.r.get(r)).copied().unwrap_or_default();
+            values[s * LANES..(s + 1) * LANES].copy_from_slice(&v);
+        }
+        out.set(q, self.killed, self.timing.clocks());
+    }
+
     /// Runs the quad from the start to END, a fault or the end of every lane.
     pub fn run(&mut self) -> Result<RunOutput, CoreFault> {
+        self.execute()?;
+        Ok(self.finish())
+    }
+
+    /// Executes the quad from the start to END, a fault or the end of every lane, leaving the
+    /// results in the machine's state.
+    pub fn execute(&mut self) -> Result<(), CoreFault> {
         let img = self.img;
         let mut pc = 0usize;
         while let Some(i) = img.code.get(pc) {
@@ -178,7 +235,7 @@ impl<'a> Machine<'a> {
                 None => break,
             }
         }
-        Ok(self.finish())
+        Ok(())
     }
 
     /// The output registers of one lane, by TGSI index.
