@@ -118,6 +118,7 @@ impl<'a> Machine<'a> {
         self.count = 0;
     }
 
+    #[inline]
     fn read(&self, o: &Operand, lane: usize) -> [u32; 4] {
         let base = match o.file {
             SrcFile::R => self.r.get(usize::from(o.index)).map_or([0; 4], |v| v[lane]),
@@ -135,20 +136,16 @@ impl<'a> Machine<'a> {
         if o.swz == [0, 1, 2, 3] && !o.abs && o.neg == 0 {
             return base;
         }
+        // Swizzle by table (selectors beyond ONE read 0), abs and neg as masks: no branch per
+        // component.
+        let mut ext = [0u32; 8];
+        ext[..4].copy_from_slice(&base);
+        ext[usize::from(SWZ_ZERO)] = 0;
+        ext[usize::from(SWZ_ONE)] = ONE;
+        let abs = if o.abs { !SIGN } else { !0 };
         std::array::from_fn(|c| {
-            let mut v = match o.swz[c] {
-                s @ 0..=3 => base[usize::from(s)],
-                SWZ_ZERO => 0,
-                SWZ_ONE => ONE,
-                _ => 0,
-            };
-            if o.abs {
-                v &= !SIGN;
-            }
-            if o.neg & (1 << c) != 0 {
-                v ^= SIGN;
-            }
-            v
+            let v = ext.get(usize::from(o.swz[c])).copied().unwrap_or(0);
+            (v & abs) ^ (u32::from((o.neg >> c) & 1) << 31)
         })
     }
 
