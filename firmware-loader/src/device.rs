@@ -10,11 +10,11 @@
 
 use crate::frame::{self, Decoder, Frame};
 use crate::protocol::{
-    le32, Begin, Command, Info, LoadState, Reason, Region, RenderEnd, RenderRequest,
-    RunRequest, RunSummary, Status, ANSWER_BIT, BEGIN_BYTES, COMMIT_BYTES, IMAGE_REGIONS,
-    PROGRAM_WORD_BYTES, PROTOCOL_VERSION, READ_BYTES, RENDER_BLOCK, RENDER_BLOCK_HEADER,
-    RENDER_BYTES, RENDER_COORD_BIAS, RESULT_PAUSE_LANES, RESULT_RECORD, RESUME_BYTES,
-    RUN_SUMMARY_HEADER, SET_BAUD_BYTES, WRITE_HEADER,
+    le32, Begin, Command, Info, LoadState, Reason, Region, RenderEnd, RenderRequest, RunRequest,
+    RunSummary, Status, ANSWER_BIT, BEGIN_BYTES, COMMIT_BYTES, IMAGE_REGIONS, PROGRAM_WORD_BYTES,
+    PROTOCOL_VERSION, READ_BYTES, RENDER_BLOCK, RENDER_BLOCK_HEADER, RENDER_BYTES,
+    RENDER_COORD_BIAS, RESULT_PAUSE_LANES, RESULT_RECORD, RESUME_BYTES, RUN_SUMMARY_HEADER,
+    SET_BAUD_BYTES, WRITE_HEADER,
 };
 use microcode::core::fault_code::is_pause;
 

@@ -1,7 +1,9 @@
-//! The core model's machine: state and the per-instruction step.
+//! The core model's exact stepping: state and the per-instruction step, with the trace of
+//! `run_traced` and the register file of `run_prefix` (the fast machine of `run` and `run_batch`,
+//! [`super::fast`], is checked against it).
 
 use super::{CoreFault, FaultKind, ENGINE};
-use crate::run_io::{LaneOutput, QuadInputs, RunInputs, RunOutput, Vertex, LANES};
+use crate::run_io::{LaneOutput, RunInputs, RunOutput, Vertex, LANES};
 use microcode::arith;
 use microcode::arith::texel;
 use microcode::arith::transcendental::steps;
@@ -39,8 +41,6 @@ pub(super) struct Machine<'a> {
     count: u64,
     /// Addresses of the executed instructions, when recorded.
     pcs: Option<Vec<usize>>,
-    /// Input map entries that fit the register file: (TGSI input, register).
-    input_map: Vec<(u32, usize)>,
 }
 
 fn any(m: Mask) -> bool {
@@ -83,35 +83,7 @@ impl<'a> Machine<'a> {
             timing: Default::default(),
             count: 0,
             pcs: None,
-            input_map: img
-                .inputs
-                .iter()
-                .map(|m| (u32::from(m.tgsi), usize::from(m.reg)))
-                .filter(|&(_, reg)| reg < usize::from(img.config.registers))
-                .collect(),
         }
-    }
-
-    /// Starts a new run on `quad` (in place of `RunInputs::inputs`), keeping the constant file:
-    /// the state [`super::initial_state`] gives for the same inputs, without recomputing K.
-    pub fn reset(&mut self, quad: &QuadInputs) {
-        self.r.fill([[0; 4]; LANES]);
-        for &(tgsi, reg) in &self.input_map {
-            if let Some(v) = quad.get(&tgsi) {
-                self.r[reg] = *v;
-            }
-        }
-        self.p = [[false; 4]; LANES];
-        self.e = [true; LANES];
-        self.killed = [false; LANES];
-        self.main_live = [true; LANES];
-        self.stack.clear();
-        for l in 0..LANES {
-            self.addr_stack[l].clear();
-            self.vertices[l].clear();
-        }
-        self.timing = Default::default();
-        self.count = 0;
     }
 
     fn read(&self, o: &Operand, lane: usize) -> [u32; 4] {

@@ -11,6 +11,7 @@
 //! FACE input set from `RunInputs::face` pass `RunInputs::effective_inputs(program)` there.
 
 mod exec;
+mod fast;
 
 use crate::run_io::batch::{BatchInputs, BatchOutputs, CountUnit};
 use crate::run_io::{QuadInputs, RunInputs, RunOutput, LANES};
@@ -239,7 +240,7 @@ pub fn sampled_units(image: &Image) -> std::collections::BTreeSet<usize> {
 /// Runs the image on `inputs`.
 pub fn run(image: &Image, inputs: &RunInputs) -> Result<RunOutput, CoreFault> {
     check_image(image)?;
-    exec::Machine::new(image, inputs).run(None)
+    fast::Machine::new(image, inputs).run()
 }
 
 /// An image made ready to run many quads: one machine, its constant file K filled once from the
@@ -271,12 +272,12 @@ impl<'i> Prepared<'i> {
         if let Err(e) = check_image(self.image) {
             return quads.iter().map(|_| Err(e.clone())).collect();
         }
-        let mut machine = exec::Machine::new(self.image, base);
+        let mut machine = fast::Machine::new(self.image, base);
         quads
             .iter()
             .map(|q| {
                 machine.reset(q);
-                machine.run(None)
+                machine.run()
             })
             .collect()
     }
@@ -291,39 +292,22 @@ impl<'i> Prepared<'i> {
         inputs: &BatchInputs,
         out: &mut BatchOutputs<CoreFault>,
     ) {
-        self.run_flat_adapter(base, inputs, out)
-    }
-
-    /// ADAPTER (to be replaced by a native flat path): [`Prepared::run_flat`] through
-    /// [`Prepared::run_batch`] and its per-quad `RunOutput`s.
-    fn run_flat_adapter(
-        &self,
-        base: &RunInputs,
-        inputs: &BatchInputs,
-        out: &mut BatchOutputs<CoreFault>,
-    ) {
-        let quads: Vec<QuadInputs> = (0..inputs.quads()).map(|q| inputs.quad_inputs(q)).collect();
-        out.begin(quads.len(), CountUnit::Cycles);
-        let registers = out.registers().to_vec();
-        for (q, r) in self.run_batch(base, &quads).into_iter().enumerate() {
-            match r {
-                Ok(o) => {
-                    let values = out.quad_mut(q);
-                    for (s, reg) in registers.iter().enumerate() {
-                        for (l, lane) in o.lanes.iter().enumerate() {
-                            values[s * LANES + l] =
-                                lane.outputs.get(reg).copied().unwrap_or([0; 4]);
-                        }
-                    }
-                    out.set(
-                        q,
-                        std::array::from_fn(|l| o.lanes[l].killed),
-                        o.cycles.unwrap_or(0),
-                    );
-                    if !o.warnings.is_empty() {
-                        out.warn(q, o.warnings);
-                    }
-                }
+        let quads = inputs.quads();
+        out.begin(quads, CountUnit::Cycles);
+        // An image the core cannot hold fails every quad, as `run` would.
+        if let Err(e) = check_image(self.image) {
+            for q in 0..quads {
+                out.fail(q, e.clone());
+            }
+            return;
+        }
+        let mut machine = fast::Machine::new(self.image, base);
+        let slots = machine.input_slots(inputs);
+        let regs = machine.output_regs(out.registers());
+        for q in 0..quads {
+            machine.reset_flat(inputs, q, &slots);
+            match machine.execute() {
+                Ok(()) => machine.store_flat(out, q, &regs),
                 Err(e) => out.fail(q, e),
             }
         }

@@ -1,0 +1,893 @@
+//! The core model's fast machine: the runs of `run` and `run_batch`, without trace or prefix.
+//!
+//! It executes the same instructions as [`super::exec`] (the exact stepping that `run_traced`
+//! and `run_prefix` use) with the same state, cycle count and faults, but evaluates only the
+//! components an instruction writes (its write mask, and the predicate of a predicated write)
+//! in the lanes it writes: the core's sequences (transcendental steps, dot products, texel
+//! addressing) are mostly one-component instructions, whose other components the exact stepping
+//! computes and drops. `sim/tests/core_fast.rs` checks both against each other.
+
+use super::{CoreFault, FaultKind, ENGINE};
+use crate::run_io::batch::{BatchInputs, BatchOutputs};
+use crate::run_io::{LaneOutput, QuadInputs, RunInputs, RunOutput, Vertex, LANES};
+use microcode::arith;
+use microcode::arith::texel;
+use microcode::arith::transcendental::steps;
+use microcode::core::isa::{Cond, DstKind, Instr, Op, Operand, SrcFile, Unit, SWZ_ONE, SWZ_ZERO};
+use microcode::core::Image;
+
+const SIGN: u32 = 0x8000_0000;
+const ONE: u32 = 0x3F80_0000;
+type Mask = [bool; LANES];
+
+enum Frame {
+    If { entry: Mask, cond: Mask },
+    Loop { entry: Mask, live: Mask },
+    Call { entry: Mask, live: Mask, ret: usize },
+}
+
+pub(super) struct Machine<'a> {
+    img: &'a Image,
+    inputs: &'a RunInputs,
+    budget: u64,
+    r: Vec<[[u32; 4]; LANES]>,
+    k: Vec<[u32; 4]>,
+    p: [[bool; 4]; LANES],
+    e: Mask,
+    killed: Mask,
+    /// Lanes that have not executed RET in the main program.
+    main_live: Mask,
+    stack: Vec<Frame>,
+    /// PUSHA / POPA stacks, per lane.
+    addr_stack: [Vec<[u32; 4]>; LANES],
+    /// Geometry programs: the vertices each lane emitted.
+    vertices: [Vec<Vertex>; LANES],
+    timing: microcode::core::isa::Timing,
+    count: u64,
+    /// Input map entries that fit the register file: (TGSI input, register).
+    input_map: Vec<(u32, usize)>,
+}
+
+fn any(m: Mask) -> bool {
+    m.iter().any(|&x| x)
+}
+
+fn and_not(a: Mask, b: Mask) -> Mask {
+    std::array::from_fn(|l| a[l] && !b[l])
+}
+
+fn cond(c: Cond, a: u32, b: u32) -> bool {
+    match c {
+        Cond::Lt => arith::flt(a, b),
+        Cond::Ge => arith::fge(a, b),
+        Cond::Eq => arith::feq(a, b),
+        Cond::Ne => arith::fne(a, b),
+        Cond::Gt => arith::fgt(a, b),
+        Cond::Le => arith::fle(a, b),
+        Cond::Fl => false,
+        Cond::Tr => true,
+    }
+}
+
+impl<'a> Machine<'a> {
+    pub fn new(img: &'a Image, inputs: &'a RunInputs) -> Machine<'a> {
+        let (r, k) = super::initial_state(img, inputs);
+        Machine {
+            img,
+            inputs,
+            budget: inputs.budget,
+            r,
+            k,
+            p: [[false; 4]; LANES],
+            e: [true; LANES],
+            killed: [false; LANES],
+            main_live: [true; LANES],
+            stack: Vec::new(),
+            vertices: Default::default(),
+            addr_stack: Default::default(),
+            timing: Default::default(),
+            count: 0,
+            input_map: img
+                .inputs
+                .iter()
+                .map(|m| (u32::from(m.tgsi), usize::from(m.reg)))
+                .filter(|&(_, reg)| reg < usize::from(img.config.registers))
+                .collect(),
+        }
+    }
+
+    /// Starts a new run on `quad` (in place of `RunInputs::inputs`), keeping the constant file:
+    /// the state [`super::initial_state`] gives for the same inputs, without recomputing K.
+    pub fn reset(&mut self, quad: &QuadInputs) {
+        self.r.fill([[0; 4]; LANES]);
+        for &(tgsi, reg) in &self.input_map {
+            if let Some(v) = quad.get(&tgsi) {
+                self.r[reg] = *v;
+            }
+        }
+        self.p = [[false; 4]; LANES];
+        self.e = [true; LANES];
+        self.killed = [false; LANES];
+        self.main_live = [true; LANES];
+        self.stack.clear();
+        for l in 0..LANES {
+            self.addr_stack[l].clear();
+            self.vertices[l].clear();
+        }
+        self.timing = Default::default();
+        self.count = 0;
+    }
+
+    #[inline]
+    fn read(&self, o: &Operand, lane: usize) -> [u32; 4] {
+        let base = match o.file {
+            SrcFile::R => self.r.get(usize::from(o.index)).map_or([0; 4], |v| v[lane]),
+            SrcFile::K => self.k.get(usize::from(o.index)).copied().unwrap_or([0; 4]),
+            SrcFile::L => {
+                [self.img
+                    .config
+                    .literals
+                    .get(usize::from(o.index))
+                    .copied()
+                    .unwrap_or(0); 4]
+            }
+        };
+        // Most operands read the register as it is.
+        if o.swz == [0, 1, 2, 3] && !o.abs && o.neg == 0 {
+            return base;
+        }
+        // Swizzle by table (selectors beyond ONE read 0), abs and neg as masks: no branch per
+        // component.
+        let mut ext = [0u32; 8];
+        ext[..4].copy_from_slice(&base);
+        ext[usize::from(SWZ_ZERO)] = 0;
+        ext[usize::from(SWZ_ONE)] = ONE;
+        let abs = if o.abs { !SIGN } else { !0 };
+        std::array::from_fn(|c| {
+            let v = ext.get(usize::from(o.swz[c])).copied().unwrap_or(0);
+            (v & abs) ^ (u32::from((o.neg >> c) & 1) << 31)
+        })
+    }
+
+    fn fault(&self, pc: usize, kind: FaultKind) -> CoreFault {
+        CoreFault { pc, kind }
+    }
+
+    /// Starts a new run on quad `q` of a flat batch, keeping the constant file; `slots` pairs
+    /// each input slot of the batch with the register the image's input map loads it into, in
+    /// the map's order (what [`Machine::reset`] does with a quad's map).
+    pub fn reset_flat(&mut self, inputs: &BatchInputs, q: usize, slots: &[(usize, usize)]) {
+        self.reset(&QuadInputs::new());
+        let values = inputs.quad(q);
+        for &(slot, reg) in slots {
+            self.r[reg] = std::array::from_fn(|l| values[slot * LANES + l]);
+        }
+    }
+
+    /// The input slots of a flat batch paired with the registers the input map loads them into.
+    pub fn input_slots(&self, inputs: &BatchInputs) -> Vec<(usize, usize)> {
+        self.input_map
+            .iter()
+            .filter_map(|&(tgsi, reg)| {
+                let slot = inputs.registers().iter().position(|&r| r == tgsi)?;
+                Some((slot, reg))
+            })
+            .collect()
+    }
+
+    /// For each requested output register, the register of R that holds it (the output map's
+    /// last entry for it, as the outputs of [`Machine::run`] keep), if the image maps it.
+    pub fn output_regs(&self, registers: &[u32]) -> Vec<Option<usize>> {
+        registers
+            .iter()
+            .map(|&tgsi| {
+                self.img
+                    .outputs
+                    .iter()
+                    .rev()
+                    .find(|m| u32::from(m.tgsi) == tgsi)
+                    .map(|m| usize::from(m.reg))
+            })
+            .collect()
+    }
+
+    /// Quad `q`'s results after [`Machine::execute`]: the requested outputs per lane (`regs` from
+    /// [`Machine::output_regs`]), the killed lanes and the clock cycles.
+    pub fn store_flat(&self, out: &mut BatchOutputs<CoreFault>, q: usize, regs: &[Option<usize>]) {
+        let values = out.quad_mut(q);
+        for (s, reg) in regs.iter().enumerate() {
+            let v = reg.and_then(|r| self.r.get(r)).copied().unwrap_or_default();
+            values[s * LANES..(s + 1) * LANES].copy_from_slice(&v);
+        }
+        out.set(q, self.killed, self.timing.clocks());
+    }
+
+    /// Runs the quad from the start to END, a fault or the end of every lane.
+    pub fn run(&mut self) -> Result<RunOutput, CoreFault> {
+        self.execute()?;
+        Ok(self.finish())
+    }
+
+    /// Executes the quad from the start to END, a fault or the end of every lane, leaving the
+    /// results in the machine's state.
+    pub fn execute(&mut self) -> Result<(), CoreFault> {
+        let img = self.img;
+        let mut pc = 0usize;
+        while let Some(i) = img.code.get(pc) {
+            if !any(and_not(self.main_live, self.killed)) {
+                break;
+            }
+            if self.count >= self.budget {
+                return Err(self.fault(
+                    pc,
+                    FaultKind::BudgetExhausted {
+                        budget: self.budget,
+                    },
+                ));
+            }
+            self.count += 1;
+            self.timing.step(i);
+            match self.step(pc, i)? {
+                Some(next) => pc = next,
+                None => break,
+            }
+        }
+        Ok(())
+    }
+
+    /// The output registers of one lane, by TGSI index.
+    fn outputs(&self, l: usize) -> std::collections::BTreeMap<u32, [u32; 4]> {
+        self.img
+            .outputs
+            .iter()
+            .map(|m| {
+                let v = self.r.get(usize::from(m.reg)).map_or([0; 4], |v| v[l]);
+                (u32::from(m.tgsi), v)
+            })
+            .collect()
+    }
+
+    fn finish(&mut self) -> RunOutput {
+        let lanes: [LaneOutput; LANES] = std::array::from_fn(|l| {
+            let mut vertices = std::mem::take(&mut self.vertices[l]);
+            if let Some(v) = vertices.last_mut() {
+                v.primitive_end = true;
+            }
+            LaneOutput {
+                killed: self.killed[l],
+                outputs: self.outputs(l),
+                vertices,
+            }
+        });
+        RunOutput {
+            engine: ENGINE.to_string(),
+            lanes,
+            instructions: Some(self.count),
+            cycles: Some(self.timing.clocks()),
+            fault: None,
+            geometry: self.img.processor == 2,
+            warnings: Vec::new(),
+        }
+    }
+
+    fn require(&self, pc: usize, i: &Instr) -> Result<(), CoreFault> {
+        let need = i.op.info().unit.feature();
+        if need != 0 && !self.img.config.has(need) {
+            return Err(self.fault(
+                pc,
+                FaultKind::MissingUnit {
+                    op: i.op.mnemonic(),
+                },
+            ));
+        }
+        Ok(())
+    }
+
+    /// Executes one instruction; returns the next address, or `None` at END.
+    fn step(&mut self, pc: usize, i: &Instr) -> Result<Option<usize>, CoreFault> {
+        self.require(pc, i)?;
+        let info = i.op.info();
+        if matches!(i.op, Op::Pusha | Op::Popa) {
+            self.address_stack(pc, i)?;
+            return Ok(Some(pc + 1));
+        }
+        if i.op == Op::Tfet {
+            self.texel_fetch(pc, i)?;
+            return Ok(Some(pc + 1));
+        }
+        if i.op == Op::Txq {
+            // A move of the size descriptor, once a texture is known to be bound.
+            let unit = usize::from(i.target);
+            if self
+                .inputs
+                .textures
+                .get(unit)
+                .and_then(Option::as_ref)
+                .is_none()
+            {
+                return Err(self.fault(pc, FaultKind::MissingTexture { unit }));
+            }
+            self.alu(i);
+            return Ok(Some(pc + 1));
+        }
+        if matches!(i.op, Op::Tex | Op::Txf) {
+            self.texture(pc, i)?;
+            return Ok(Some(pc + 1));
+        }
+        if i.op == Op::Dop {
+            self.double(pc, i)?;
+            return Ok(Some(pc + 1));
+        }
+        if info.unit != Unit::Flow {
+            match info.dst {
+                DstKind::Pred => self.setp(i),
+                _ => self.alu(i),
+            }
+            return Ok(Some(pc + 1));
+        }
+        let next = pc + 1;
+        let target = usize::from(i.target);
+        let mismatch = |op| CoreFault {
+            pc,
+            kind: FaultKind::StackMismatch { op },
+        };
+        match i.op {
+            Op::If => {
+                let cond: Mask = std::array::from_fn(|l| {
+                    (0..4).any(|c| i.wmask & (1 << c) != 0 && self.p[l][c])
+                });
+                self.push(
+                    pc,
+                    Frame::If {
+                        entry: self.e,
+                        cond,
+                    },
+                )?;
+                self.e = std::array::from_fn(|l| self.e[l] && cond[l]);
+                if !any(self.e) {
+                    return Ok(Some(target));
+                }
+            }
+            Op::Else => match self.stack.last() {
+                Some(Frame::If { entry, cond }) => {
+                    self.e = and_not(*entry, *cond);
+                    if !any(self.e) {
+                        return Ok(Some(target));
+                    }
+                }
+                _ => return Err(mismatch("ELSE")),
+            },
+            Op::Endif => match self.stack.pop() {
+                Some(Frame::If { entry, .. }) => self.e = entry,
+                _ => return Err(mismatch("ENDIF")),
+            },
+            Op::Loop => self.push(
+                pc,
+                Frame::Loop {
+                    entry: self.e,
+                    live: self.e,
+                },
+            )?,
+            Op::Endloop => match self.stack.last() {
+                Some(Frame::Loop { entry, live }) => {
+                    if any(*live) {
+                        self.e = *live;
+                        return Ok(Some(target));
+                    }
+                    self.e = *entry;
+                    self.stack.pop();
+                }
+                _ => return Err(mismatch("ENDLOOP")),
+            },
+            Op::Brk | Op::Brkp | Op::Cont => {
+                let lanes: Mask = if i.op == Op::Brkp {
+                    std::array::from_fn(|l| self.e[l] && self.p[l][0])
+                } else {
+                    self.e
+                };
+                self.e = and_not(self.e, lanes);
+                for f in self.stack.iter_mut().rev() {
+                    match f {
+                        Frame::If { entry, .. } => *entry = and_not(*entry, lanes),
+                        Frame::Call { .. } => break,
+                        Frame::Loop { live, .. } => {
+                            if i.op != Op::Cont {
+                                *live = and_not(*live, lanes);
+                            }
+                            break;
+                        }
+                    }
+                }
+            }
+            Op::Kilp => {
+                let lanes: Mask = std::array::from_fn(|l| {
+                    self.e[l] && (0..4).any(|c| i.wmask & (1 << c) != 0 && self.p[l][c])
+                });
+                self.kill(lanes);
+            }
+            Op::Kill => self.kill(self.e),
+            Op::Jmp => return Ok(Some(target)),
+            Op::Jmpp => {
+                let active = and_not(self.e, self.killed);
+                let taken: Mask = std::array::from_fn(|l| {
+                    active[l] && (0..4).any(|c| i.wmask & (1 << c) != 0 && self.p[l][c])
+                });
+                let all = (0..LANES).all(|l| !active[l] || taken[l]);
+                if any(taken) && !all {
+                    return Err(self.fault(pc, FaultKind::DivergentBranch { taken }));
+                }
+                if any(taken) {
+                    return Ok(Some(target));
+                }
+            }
+            Op::Emit => {
+                for l in (0..LANES).filter(|&l| self.e[l]) {
+                    let outputs = self.outputs(l);
+                    self.vertices[l].push(Vertex {
+                        outputs,
+                        primitive_end: false,
+                    });
+                }
+            }
+            Op::Endprim => {
+                for l in (0..LANES).filter(|&l| self.e[l]) {
+                    if let Some(v) = self.vertices[l].last_mut() {
+                        v.primitive_end = true;
+                    }
+                }
+            }
+            Op::Cal | Op::Calp => {
+                let callers: Mask = if i.op == Op::Calp {
+                    std::array::from_fn(|l| self.e[l] && self.p[l][0])
+                } else {
+                    self.e
+                };
+                if !any(callers) {
+                    return Ok(Some(next));
+                }
+                let depth = usize::from(self.img.config.call_stack_depth);
+                let calls = self
+                    .stack
+                    .iter()
+                    .filter(|f| matches!(f, Frame::Call { .. }))
+                    .count();
+                if calls >= depth {
+                    return Err(self.fault(pc, FaultKind::CallStackOverflow { depth }));
+                }
+                // Call frames live on the mask stack too.
+                let mask_depth = usize::from(self.img.config.mask_stack_depth);
+                if self.stack.len() >= mask_depth {
+                    return Err(self.fault(pc, FaultKind::StackOverflow { depth: mask_depth }));
+                }
+                self.stack.push(Frame::Call {
+                    entry: self.e,
+                    live: callers,
+                    ret: next,
+                });
+                self.e = callers;
+                return Ok(Some(target));
+            }
+            Op::Ret => return Ok(self.ret(next)),
+            Op::Endsub if self.stack.iter().any(|f| matches!(f, Frame::Call { .. })) => {
+                return Ok(Some(self.return_from_call()));
+            }
+            Op::Loopp => {
+                let live: Mask = std::array::from_fn(|l| self.e[l] && self.p[l][0]);
+                self.push(
+                    pc,
+                    Frame::Loop {
+                        entry: self.e,
+                        live,
+                    },
+                )?;
+                self.e = live;
+                if !any(live) {
+                    return Ok(Some(target));
+                }
+            }
+            Op::Next => match self.stack.last() {
+                Some(Frame::Loop { live, .. }) => self.e = *live,
+                _ => return Err(mismatch("NEXT")),
+            },
+            Op::Endloopp => {
+                let p = self.p;
+                match self.stack.last_mut() {
+                    Some(Frame::Loop { entry, live }) => {
+                        *live = std::array::from_fn(|l| live[l] && p[l][0]);
+                        if any(*live) {
+                            self.e = *live;
+                            return Ok(Some(target));
+                        }
+                        self.e = *entry;
+                        self.stack.pop();
+                    }
+                    _ => return Err(mismatch("ENDLOOPP")),
+                }
+            }
+            Op::End => return Ok(None),
+            _ => {}
+        }
+        Ok(Some(next))
+    }
+
+    fn push(&mut self, pc: usize, f: Frame) -> Result<(), CoreFault> {
+        let depth = usize::from(self.img.config.mask_stack_depth);
+        if self.stack.len() >= depth {
+            return Err(self.fault(pc, FaultKind::StackOverflow { depth }));
+        }
+        self.stack.push(f);
+        Ok(())
+    }
+
+    /// RET: the active lanes leave the innermost function (or the program).
+    fn ret(&mut self, next: usize) -> Option<usize> {
+        let lanes = self.e;
+        self.e = [false; LANES];
+        let mut in_call = false;
+        for f in self.stack.iter_mut().rev() {
+            match f {
+                Frame::If { entry, .. } => *entry = and_not(*entry, lanes),
+                Frame::Loop { entry, live } => {
+                    *entry = and_not(*entry, lanes);
+                    *live = and_not(*live, lanes);
+                }
+                Frame::Call { live, .. } => {
+                    *live = and_not(*live, lanes);
+                    in_call = true;
+                    if any(and_not(*live, self.killed)) {
+                        return Some(next);
+                    }
+                    break;
+                }
+            }
+        }
+        if in_call {
+            return Some(self.return_from_call());
+        }
+        self.main_live = and_not(self.main_live, lanes);
+        if any(and_not(self.main_live, self.killed)) {
+            Some(next)
+        } else {
+            None
+        }
+    }
+
+    /// Pops frames up to and including the innermost call frame; returns its return address.
+    fn return_from_call(&mut self) -> usize {
+        while let Some(f) = self.stack.pop() {
+            if let Frame::Call { entry, ret, .. } = f {
+                self.e = and_not(entry, self.killed);
+                return ret;
+            }
+        }
+        0
+    }
+
+    fn kill(&mut self, lanes: Mask) {
+        for (k, &x) in self.killed.iter_mut().zip(lanes.iter()) {
+            *k |= x;
+        }
+        self.e = and_not(self.e, lanes);
+        for f in &mut self.stack {
+            match f {
+                Frame::If { entry, .. } => *entry = and_not(*entry, lanes),
+                Frame::Loop { entry, live } | Frame::Call { entry, live, .. } => {
+                    *entry = and_not(*entry, lanes);
+                    *live = and_not(*live, lanes);
+                }
+            }
+        }
+    }
+
+    /// DOP: the double opcode `target & 0xFF` through the reference model's binary64 kernels
+    /// (`crate::reference::ops_double`), on operands whose swizzles the core applies and whose
+    /// neg (high components) and abs act on each pair's sign.
+    fn double(&mut self, pc: usize, i: &Instr) -> Result<(), CoreFault> {
+        let bad = |m: &Self| m.fault(pc, FaultKind::BadDoubleOp { target: i.target });
+        let op = microcode::tgsi::Opcode::from_number((i.target & 0xFF) as u8)
+            .filter(|o| o.info().src_type == microcode::tgsi::opcode::OperandType::Double)
+            .ok_or_else(|| bad(self))?;
+        let second = i.target & microcode::core::isa::DOP_SECOND != 0;
+        let active = self.e;
+        for l in (0..LANES).filter(|&l| active[l]) {
+            let s = i.src.map(|o| {
+                let mut v = self.read(
+                    &Operand {
+                        neg: 0,
+                        abs: false,
+                        ..o
+                    },
+                    l,
+                );
+                for hi in [1, 3] {
+                    if o.abs {
+                        v[hi] &= 0x7FFF_FFFF;
+                    }
+                    if o.neg & (1 << hi) != 0 {
+                        v[hi] ^= 0x8000_0000;
+                    }
+                }
+                v
+            });
+            let results = crate::reference::ops_double::eval(op, &s).ok_or_else(|| bad(self))?;
+            let out = results[usize::from(second)].map(|w| w.unwrap_or(0));
+            self.write(i, l, out);
+        }
+        Ok(())
+    }
+
+    /// TEX / TXF / TXQ through the sampler bound to the unit (the texture memory's contents and
+    /// the filtering sequence, shared with the reference model: `decisions.md` section 6).
+    fn texture(&mut self, pc: usize, i: &Instr) -> Result<(), CoreFault> {
+        let unit = usize::from(i.src[1].index);
+        let sampler = self
+            .inputs
+            .textures
+            .get(unit)
+            .and_then(Option::as_ref)
+            .ok_or(CoreFault {
+                pc,
+                kind: FaultKind::MissingTexture { unit },
+            })?;
+        let target = microcode::tgsi::TextureTarget::from_number(u32::from(i.src[2].index))
+            .unwrap_or(microcode::tgsi::TextureTarget::Unknown);
+        let active = self.e;
+        for l in (0..LANES).filter(|&l| active[l]) {
+            let a = self.read(&i.src[0], l);
+            let out = match i.op {
+                Op::Txf => sampler.fetch(target, a.map(|x| x as i32)),
+                _ => sampler.sample(target, a.map(|x| f32::from_bits(arith::bits::flush(x)))),
+            };
+            self.write(i, l, out);
+        }
+        Ok(())
+    }
+
+    /// TFET: channel c of the texel at address A.c of the texture bound to unit `target` (the
+    /// address is relative to the texture's base: `arith::texel::SamplerLayout::texel_of`).
+    fn texel_fetch(&mut self, pc: usize, i: &Instr) -> Result<(), CoreFault> {
+        let unit = usize::from(i.target);
+        let sampler = self
+            .inputs
+            .textures
+            .get(unit)
+            .and_then(Option::as_ref)
+            .ok_or(CoreFault {
+                pc,
+                kind: FaultKind::MissingTexture { unit },
+            })?;
+        let layout = sampler.layout();
+        let active = self.e;
+        for l in (0..LANES).filter(|&l| active[l]) {
+            let a = self.read(&i.src[0], l);
+            let out: [u32; 4] = std::array::from_fn(|c| {
+                if a[c] & texel::OUTSIDE != 0 {
+                    return 0;
+                }
+                layout.map_or(0, |layout| {
+                    let (x, y, z) = layout.texel_of(a[c]);
+                    sampler.fetch(layout.fetch_target(), [x as i32, y as i32, z as i32, 0])[c]
+                })
+            });
+            self.write(i, l, out);
+        }
+        Ok(())
+    }
+
+    fn address_stack(&mut self, pc: usize, i: &Instr) -> Result<(), CoreFault> {
+        let depth = usize::from(self.img.config.address_stack_depth);
+        let active = self.e;
+        for l in (0..LANES).filter(|&l| active[l]) {
+            if i.op == Op::Pusha {
+                if self.addr_stack[l].len() >= depth {
+                    return Err(self.fault(pc, FaultKind::AddressStackOverflow { lane: l, depth }));
+                }
+                let v = self.read(&i.src[0], l);
+                self.addr_stack[l].push(v);
+            } else {
+                let v = self.addr_stack[l].pop().ok_or(CoreFault {
+                    pc,
+                    kind: FaultKind::AddressStackUnderflow { lane: l },
+                })?;
+                self.write(i, l, v);
+            }
+        }
+        Ok(())
+    }
+
+    fn setp(&mut self, i: &Instr) {
+        for l in (0..LANES).filter(|&l| self.e[l]) {
+            let a = self.read(&i.src[0], l);
+            let b = self.read(&i.src[1], l);
+            for c in (0..4).filter(|c| i.wmask & (1 << c) != 0) {
+                self.p[l][c] = cond(i.cond, a[c], b[c]);
+            }
+        }
+    }
+
+    /// MOVR's relative read for one lane (see its row in the ISA table).
+    fn read_relative(&self, i: &Instr, lane: usize) -> [u32; 4] {
+        let addr_reg = self
+            .r
+            .get(usize::from(i.src[1].index))
+            .map_or([0; 4], |v| v[lane]);
+        let addr = i64::from(addr_reg[usize::from(i.src[1].swz[0] & 3)] as i32);
+        // The target field holds a 10-bit two's complement offset.
+        let off = i64::from(((i.target << 6) as i16) >> 6);
+        let k = addr + off;
+        let mut o = i.src[0];
+        if (0..=i64::from(i.src[2].index)).contains(&k) {
+            // In range: the slot index fits the 8-bit operand index by construction.
+            o.index = (i64::from(o.index) + k).clamp(0, 255) as u8;
+            self.read(&o, lane)
+        } else {
+            o.file = SrcFile::L;
+            o.index = 0;
+            o.swz = o.swz.map(|s| if s < 4 { SWZ_ZERO } else { s });
+            self.read(&o, lane)
+        }
+    }
+
+    /// MOVW's relative write (see its row in the ISA table).
+    fn write_relative(&mut self, i: &Instr) {
+        let active = self.e;
+        for l in (0..LANES).filter(|&l| active[l]) {
+            let addr_reg = self
+                .r
+                .get(usize::from(i.src[1].index))
+                .map_or([0; 4], |v| v[l]);
+            let addr = i64::from(addr_reg[usize::from(i.src[1].swz[0] & 3)] as i32);
+            let off = i64::from(((i.target << 6) as i16) >> 6);
+            let k = addr + off;
+            if !(0..=i64::from(i.src[2].index)).contains(&k) {
+                continue;
+            }
+            let v = self.read(&i.src[0], l);
+            let mut to = *i;
+            to.dst = (i64::from(i.dst) + k).clamp(0, 255) as u8;
+            self.write(&to, l, v);
+        }
+    }
+
+    fn alu(&mut self, i: &Instr) {
+        if i.op == Op::Movw {
+            self.write_relative(i);
+            return;
+        }
+        // Derivatives read every lane's operand; nothing else needs them.
+        let all: [[u32; 4]; LANES] = if matches!(i.op, Op::Ddx | Op::Ddy) {
+            std::array::from_fn(|l| self.read(&i.src[0], l))
+        } else {
+            [[0; 4]; LANES]
+        };
+        let active = self.e;
+        // Operands the operation does not read (its ISA row's source count) stay zero.
+        let sources = i.op.info().sources;
+        let dst = usize::from(i.dst);
+        if dst >= self.r.len() {
+            return;
+        }
+        for l in (0..LANES).filter(|&l| active[l]) {
+            // The components this lane writes: only those are evaluated.
+            let p = self.p[l];
+            let written: [bool; 4] = std::array::from_fn(|c| {
+                i.wmask & (1 << c) != 0
+                    && match i.pw {
+                        1 => p[c],
+                        2 => !p[c],
+                        _ => true,
+                    }
+            });
+            if !written.iter().any(|&w| w) {
+                continue;
+            }
+            let a = if i.op == Op::Movr {
+                self.read_relative(i, l)
+            } else {
+                self.read(&i.src[0], l)
+            };
+            let b = if sources >= 2 {
+                self.read(&i.src[1], l)
+            } else {
+                [0; 4]
+            };
+            let c3 = if sources >= 3 {
+                self.read(&i.src[2], l)
+            } else {
+                [0; 4]
+            };
+            for c in (0..4).filter(|&c| written[c]) {
+                let (x, y, z) = (a[c], b[c], c3[c]);
+                let v = match i.op {
+                    Op::Rsqr => steps::rsq_reduce(x),
+                    Op::Rsqt => steps::rsq_seed(x),
+                    Op::Rsqf => steps::rsq_finish(x, y),
+                    Op::Ex2t => steps::ex2_table(x),
+                    Op::Ex2f => steps::ex2_finish(x, y, z),
+                    Op::Lg2m => steps::lg2_reduce(x),
+                    Op::Lg2h => steps::lg2_reduce_hi(x),
+                    Op::Lg2e => steps::lg2_exponent(x),
+                    Op::Lg2i => steps::lg2_inv(x),
+                    Op::Lg2a => steps::lg2_log_hi(x),
+                    Op::Lg2b => steps::lg2_log_lo(x),
+                    Op::Lg2f => steps::lg2_finish(x, y),
+                    Op::Scq => steps::sincos_pick(x, y, z),
+                    Op::Scf => steps::sincos_finish(x, y),
+                    Op::Tidx => texel::tidx(x, y, z),
+                    Op::Tidxf => texel::tidx_fetch(x, y),
+                    Op::Tfrc => texel::tfrc(x, y, z),
+                    Op::Tsel => texel::tsel(x, y, z),
+                    Op::Tor => x | y,
+                    Op::Mov | Op::Movr | Op::Txq => x,
+                    Op::Ddx => arith::fsub(all[l | 1][c], all[l & 2][c]),
+                    Op::Ddy => arith::fsub(all[l | 2][c], all[l & 1][c]),
+                    Op::Fmad => arith::fmad(x, y, z),
+                    Op::Min => arith::fmin(x, y),
+                    Op::Max => arith::fmax(x, y),
+                    Op::Set if cond(i.cond, x, y) => ONE,
+                    Op::Set => 0,
+                    Op::Sel => arith::bits::flush(if p[c] { x } else { y }),
+                    Op::Flr => arith::ffloor(x),
+                    Op::Ceil => arith::fceil(x),
+                    Op::Trnc => arith::ftrunc(x),
+                    Op::Rnde => arith::fround(x),
+                    Op::Expx => arith::fexp2_floor(x),
+                    Op::Expn => arith::fexp_part(x),
+                    Op::Mant => arith::fmant_part(x),
+                    Op::F2if => arith::f2i_floor(x) as u32,
+                    Op::F2ir => arith::f2i_round(x) as u32,
+                    Op::I2f => arith::i2f(x as i32),
+                    Op::U2f => arith::u2f(x),
+                    Op::Isgn => arith::isgn(x as i32),
+                    Op::Usgn => arith::usgn(x),
+                    Op::Rcp => arith::frcp(x),
+                    Op::Iadd => arith::iadd(x, y),
+                    Op::Isub => arith::isub(x, y),
+                    Op::And => x & y,
+                    Op::Or => x | y,
+                    Op::Xor => x ^ y,
+                    Op::Not => !x,
+                    Op::Shl => arith::ishl(x, y),
+                    Op::Shr => arith::ishr(x, y),
+                    Op::Imod => arith::imod(x, y),
+                    Op::Div => arith::fdiv(x, y),
+                    _ => 0,
+                };
+                self.r[dst][l][c] = match i.sat {
+                    1 => arith::fsat01(v),
+                    2 => arith::fsat11(v),
+                    _ => v,
+                };
+            }
+        }
+    }
+
+    /// The destination stage: write mask, predicated write, saturate.
+    fn write(&mut self, i: &Instr, l: usize, out: [u32; 4]) {
+        let Some(dst) = self.r.get_mut(usize::from(i.dst)) else {
+            return;
+        };
+        {
+            for (c, &v) in out.iter().enumerate() {
+                if i.wmask & (1 << c) == 0 {
+                    continue;
+                }
+                let pass = match i.pw {
+                    1 => self.p[l][c],
+                    2 => !self.p[l][c],
+                    _ => true,
+                };
+                if !pass {
+                    continue;
+                }
+                let mut v = v;
+                v = match i.sat {
+                    1 => arith::fsat01(v),
+                    2 => arith::fsat11(v),
+                    _ => v,
+                };
+                dst[l][c] = v;
+            }
+        }
+    }
+}
