@@ -783,7 +783,8 @@ mod tests {
         }
         assert_eq!(Command::from_code(0x09), Some(Command::SetBaud));
         assert_eq!(Command::from_code(0x0A), Some(Command::Resume));
-        assert_eq!(Command::from_code(0x0B), None);
+        assert_eq!(Command::from_code(0x0B), Some(Command::Render));
+        assert_eq!(Command::from_code(0x0C), None);
         assert_eq!(Region::from_code(7), Some(Region::Maps));
         assert_eq!(Region::from_code(8), None);
     }
