@@ -52,26 +52,48 @@ fn model_rate<E: std::fmt::Display>(
 ) -> Result<f64> {
     let inputs = RunInputs::default();
     let corners = std::collections::BTreeMap::new();
-    let start = Instant::now();
-    let mut best = f64::INFINITY;
-    let mut runs = 0;
-    while runs < 3 || start.elapsed().as_secs_f64() < seconds {
-        let t = Instant::now();
-        // One thread runs on this one: its CPU time, which other jobs on the machine do not
-        // inflate (wall time where the system does not report it).
-        let cpu = if threads == 1 { thread_cpu_ns() } else { None };
+    let mut render = || -> Result<()> {
         let frame =
             sim::render::render_batch(program, 256, 256, &corners, &inputs, engine, threads)?;
-        let spent = match (cpu, thread_cpu_ns()) {
-            (Some(a), Some(b)) if b > a => (b - a) as f64 * 1e-9,
-            _ => t.elapsed().as_secs_f64(),
-        };
-        best = best.min(spent);
         anyhow::ensure!(frame.quads == 128 * 128, "the render lost quads");
-        runs += 1;
-    }
-    Ok((128 * 128) as f64 / best)
+        Ok(())
+    };
+    best_rate(seconds, threads == 1, &mut render)
 }
+
+/// Quads per second of `job` (one 256x256 render, 16,384 quads, per call): the best of samples
+/// taken for about `seconds`. Each sample repeats the call for at least [`SAMPLE_SECONDS`] of
+/// wall time, because the thread's CPU time (`cpu`: one thread, whose CPU time other jobs on the
+/// machine do not inflate) advances in scheduler ticks of a few milliseconds, longer than one
+/// fast render: a single call's CPU time can read near zero.
+fn best_rate(seconds: f64, cpu: bool, job: &mut dyn FnMut() -> Result<()>) -> Result<f64> {
+    let start = Instant::now();
+    let mut best = 0.0f64;
+    let mut samples = 0;
+    while samples < 3 || start.elapsed().as_secs_f64() < seconds {
+        let t = Instant::now();
+        let c0 = if cpu { thread_cpu_ns() } else { None };
+        let mut calls = 0u64;
+        while calls == 0 || t.elapsed().as_secs_f64() < SAMPLE_SECONDS {
+            job()?;
+            calls += 1;
+        }
+        let wall = t.elapsed().as_secs_f64();
+        let spent = match (c0, thread_cpu_ns()) {
+            // A CPU time far below the wall time of a busy loop is a stale reading.
+            (Some(a), Some(b)) if b > a && (b - a) as f64 * 1e-9 > 0.2 * wall => {
+                (b - a) as f64 * 1e-9
+            }
+            _ => wall,
+        };
+        best = best.max((128 * 128) as f64 * calls as f64 / spent);
+        samples += 1;
+    }
+    Ok(best)
+}
+
+/// The shortest stretch of repeated calls one speed sample measures.
+const SAMPLE_SECONDS: f64 = 0.1;
 
 /// The fixed reference job's quads per second on this thread (best CPU time of repeated runs
 /// for about `seconds`): a tiny fixed interpreter in plain Rust that shades 16,384 quads with a
@@ -140,21 +162,11 @@ fn fixed_job_rate(seconds: f64) -> f64 {
         }
         sum
     };
-    let start = Instant::now();
-    let mut best = f64::INFINITY;
-    let mut runs = 0;
-    while runs < 3 || start.elapsed().as_secs_f64() < seconds {
-        let t = Instant::now();
-        let cpu = thread_cpu_ns();
+    best_rate(seconds, true, &mut || {
         std::hint::black_box(job());
-        let spent = match (cpu, thread_cpu_ns()) {
-            (Some(a), Some(b)) if b > a => (b - a) as f64 * 1e-9,
-            _ => t.elapsed().as_secs_f64(),
-        };
-        best = best.min(spent);
-        runs += 1;
-    }
-    (128 * 128) as f64 / best
+        Ok(())
+    })
+    .unwrap_or(0.0)
 }
 
 /// CPU time of the calling thread in nanoseconds (Linux: the first field of
