@@ -49,7 +49,7 @@ pub struct BoardTop {
 
 impl BoardTop {
     /// A top level with a core built for `core`, the loader `loader` (see
-    /// `sim::hardware::board::loader`) and a serial link of `divisor` clocks per bit.
+    /// `crate::loader::for_device`) and a serial link of `divisor` clocks per bit.
     pub fn new(core: &CoreConfig, loader: Loader, divisor: BaudDivisor) -> BoardTop {
         BoardTop {
             clock: Default::default(),
