@@ -1,4 +1,4 @@
-//! The core model's fast machine (`run`, `Prepared::run_batch`) against its exact stepping
+//! The core model's untraced runs (`run`, `Prepared::run_batch`) against traced single runs
 //! (`run_traced`, which executes every instruction with the trace hooked in): the same outputs,
 //! kills, vertices, instruction counts, cycle counts and faults (and through the flat batch
 //! `Prepared::run_flat`: the outputs, kills, cycles and faults), on the Mesa corpus, the
@@ -20,7 +20,7 @@ use std::path::{Path, PathBuf};
 mod common;
 use common::programs::random_inputs;
 
-/// The exact stepping's result for `inputs`.
+/// A traced single run's result for `inputs`.
 fn exact(
     image: &Image,
     inputs: &RunInputs,
@@ -28,7 +28,7 @@ fn exact(
     core_model::run_traced(image, inputs, &mut |_| {})
 }
 
-/// Compares the fast paths with the exact stepping on `quads` (each quad's inputs in place of
+/// Compares the fast paths with traced single runs on `quads` (each quad's inputs in place of
 /// `base.inputs`); returns how many runs were compared.
 fn compare(image: &Image, base: &mut RunInputs, quads: &[QuadInputs], what: &str) -> usize {
     let prepared = core_model::Prepared::new(image);

@@ -10,8 +10,7 @@
 //! Inputs are read from `RunInputs::inputs` through the image's input map; callers that want the
 //! FACE input set from `RunInputs::face` pass `RunInputs::effective_inputs(program)` there.
 
-mod exec;
-mod fast;
+mod machine;
 
 use crate::run_io::batch::{BatchInputs, BatchOutputs, CountUnit};
 use crate::run_io::{QuadInputs, RunInputs, RunOutput, LANES};
@@ -240,7 +239,7 @@ pub fn sampled_units(image: &Image) -> std::collections::BTreeSet<usize> {
 /// Runs the image on `inputs`.
 pub fn run(image: &Image, inputs: &RunInputs) -> Result<RunOutput, CoreFault> {
     check_image(image)?;
-    fast::Machine::new(image, inputs).run()
+    machine::Machine::new(image, inputs).run()
 }
 
 /// An image made ready to run many quads: one machine, its constant file K filled once from the
@@ -272,7 +271,7 @@ impl<'i> Prepared<'i> {
         if let Err(e) = check_image(self.image) {
             return quads.iter().map(|_| Err(e.clone())).collect();
         }
-        let mut machine = fast::Machine::new(self.image, base);
+        let mut machine = machine::Machine::new(self.image, base);
         quads
             .iter()
             .map(|q| {
@@ -301,7 +300,7 @@ impl<'i> Prepared<'i> {
             }
             return;
         }
-        let mut machine = fast::Machine::new(self.image, base);
+        let mut machine = machine::Machine::new(self.image, base);
         let slots = machine.input_slots(inputs);
         let regs = machine.output_regs(out.registers());
         for q in 0..quads {
@@ -324,7 +323,7 @@ pub fn run_prefix(
     n: u64,
 ) -> Result<(Vec<[[u32; 4]; LANES]>, Vec<usize>), CoreFault> {
     check_image(image)?;
-    exec::Machine::new(image, inputs).run_prefix(n)
+    machine::Machine::new(image, inputs).run_prefix(n)
 }
 
 /// Runs the image and hands every executed instruction's trace line to `trace`.
@@ -334,7 +333,7 @@ pub fn run_traced(
     trace: &mut dyn FnMut(&str),
 ) -> Result<RunOutput, CoreFault> {
     check_image(image)?;
-    exec::Machine::new(image, inputs).run(Some(trace))
+    machine::Machine::new(image, inputs).run_traced(trace)
 }
 
 #[cfg(test)]

@@ -1,9 +1,12 @@
-//! The core model's exact stepping: state and the per-instruction step, with the trace of
-//! `run_traced` and the register file of `run_prefix` (the fast machine of `run` and `run_batch`,
-//! [`super::fast`], is checked against it).
+//! The core model's machine: state and the per-instruction step, for every run (`run`,
+//! `run_batch`, `run_flat`, `run_traced`, `run_prefix`). It evaluates only the components an
+//! instruction writes (its write mask, and the predicate of a predicated write) in the lanes it
+//! writes: the core's sequences (transcendental steps, dot products, texel addressing) are mostly
+//! one-component instructions. Cycle counts come from the ISA's timing table (`isa::Timing`).
 
 use super::{CoreFault, FaultKind, ENGINE};
-use crate::run_io::{LaneOutput, RunInputs, RunOutput, Vertex, LANES};
+use crate::run_io::batch::{BatchInputs, BatchOutputs};
+use crate::run_io::{LaneOutput, QuadInputs, RunInputs, RunOutput, Vertex, LANES};
 use microcode::arith;
 use microcode::arith::texel;
 use microcode::arith::transcendental::steps;
@@ -39,8 +42,8 @@ pub(super) struct Machine<'a> {
     vertices: [Vec<Vertex>; LANES],
     timing: microcode::core::isa::Timing,
     count: u64,
-    /// Addresses of the executed instructions, when recorded.
-    pcs: Option<Vec<usize>>,
+    /// Input map entries that fit the register file: (TGSI input, register).
+    input_map: Vec<(u32, usize)>,
 }
 
 fn any(m: Mask) -> bool {
@@ -82,10 +85,38 @@ impl<'a> Machine<'a> {
             addr_stack: Default::default(),
             timing: Default::default(),
             count: 0,
-            pcs: None,
+            input_map: img
+                .inputs
+                .iter()
+                .map(|m| (u32::from(m.tgsi), usize::from(m.reg)))
+                .filter(|&(_, reg)| reg < usize::from(img.config.registers))
+                .collect(),
         }
     }
 
+    /// Starts a new run on `quad` (in place of `RunInputs::inputs`), keeping the constant file:
+    /// the state [`super::initial_state`] gives for the same inputs, without recomputing K.
+    pub fn reset(&mut self, quad: &QuadInputs) {
+        self.r.fill([[0; 4]; LANES]);
+        for &(tgsi, reg) in &self.input_map {
+            if let Some(v) = quad.get(&tgsi) {
+                self.r[reg] = *v;
+            }
+        }
+        self.p = [[false; 4]; LANES];
+        self.e = [true; LANES];
+        self.killed = [false; LANES];
+        self.main_live = [true; LANES];
+        self.stack.clear();
+        for l in 0..LANES {
+            self.addr_stack[l].clear();
+            self.vertices[l].clear();
+        }
+        self.timing = Default::default();
+        self.count = 0;
+    }
+
+    #[inline]
     fn read(&self, o: &Operand, lane: usize) -> [u32; 4] {
         let base = match o.file {
             SrcFile::R => self.r.get(usize::from(o.index)).map_or([0; 4], |v| v[lane]),
@@ -103,20 +134,16 @@ impl<'a> Machine<'a> {
         if o.swz == [0, 1, 2, 3] && !o.abs && o.neg == 0 {
             return base;
         }
+        // Swizzle by table (selectors beyond ONE read 0), abs and neg as masks: no branch per
+        // component.
+        let mut ext = [0u32; 8];
+        ext[..4].copy_from_slice(&base);
+        ext[usize::from(SWZ_ZERO)] = 0;
+        ext[usize::from(SWZ_ONE)] = ONE;
+        let abs = if o.abs { !SIGN } else { !0 };
         std::array::from_fn(|c| {
-            let mut v = match o.swz[c] {
-                s @ 0..=3 => base[usize::from(s)],
-                SWZ_ZERO => 0,
-                SWZ_ONE => ONE,
-                _ => 0,
-            };
-            if o.abs {
-                v &= !SIGN;
-            }
-            if o.neg & (1 << c) != 0 {
-                v ^= SIGN;
-            }
-            v
+            let v = ext.get(usize::from(o.swz[c])).copied().unwrap_or(0);
+            (v & abs) ^ (u32::from((o.neg >> c) & 1) << 31)
         })
     }
 
@@ -124,35 +151,67 @@ impl<'a> Machine<'a> {
         CoreFault { pc, kind }
     }
 
-    /// Runs the first `n` instructions (or to the end); returns the whole register file and the
-    /// address of every executed instruction.
-    #[allow(clippy::type_complexity)]
-    pub fn run_prefix(mut self, n: u64) -> Result<(Vec<[[u32; 4]; LANES]>, Vec<usize>), CoreFault> {
-        self.pcs = Some(Vec::new());
-        self.budget = self.budget.max(n);
-        let mut pc = 0usize;
-        while let Some(i) = self.img.code.get(pc).copied() {
-            if !any(and_not(self.main_live, self.killed)) || self.count >= n {
-                break;
-            }
-            if let Some(pcs) = self.pcs.as_mut() {
-                pcs.push(pc);
-            }
-            self.count += 1;
-            match self.step(pc, &i)? {
-                Some(next) => pc = next,
-                None => break,
-            }
+    /// Starts a new run on quad `q` of a flat batch, keeping the constant file; `slots` pairs
+    /// each input slot of the batch with the register the image's input map loads it into, in
+    /// the map's order (what [`Machine::reset`] does with a quad's map).
+    pub fn reset_flat(&mut self, inputs: &BatchInputs, q: usize, slots: &[(usize, usize)]) {
+        self.reset(&QuadInputs::new());
+        let values = inputs.quad(q);
+        for &(slot, reg) in slots {
+            self.r[reg] = std::array::from_fn(|l| values[slot * LANES + l]);
         }
-        Ok((
-            std::mem::take(&mut self.r),
-            self.pcs.take().unwrap_or_default(),
-        ))
     }
 
-    pub fn run(&mut self, mut trace: Option<&mut dyn FnMut(&str)>) -> Result<RunOutput, CoreFault> {
+    /// The input slots of a flat batch paired with the registers the input map loads them into.
+    pub fn input_slots(&self, inputs: &BatchInputs) -> Vec<(usize, usize)> {
+        self.input_map
+            .iter()
+            .filter_map(|&(tgsi, reg)| {
+                let slot = inputs.registers().iter().position(|&r| r == tgsi)?;
+                Some((slot, reg))
+            })
+            .collect()
+    }
+
+    /// For each requested output register, the register of R that holds it (the output map's
+    /// last entry for it, as the outputs of [`Machine::run`] keep), if the image maps it.
+    pub fn output_regs(&self, registers: &[u32]) -> Vec<Option<usize>> {
+        registers
+            .iter()
+            .map(|&tgsi| {
+                self.img
+                    .outputs
+                    .iter()
+                    .rev()
+                    .find(|m| u32::from(m.tgsi) == tgsi)
+                    .map(|m| usize::from(m.reg))
+            })
+            .collect()
+    }
+
+    /// Quad `q`'s results after [`Machine::execute`]: the requested outputs per lane (`regs` from
+    /// [`Machine::output_regs`]), the killed lanes and the clock cycles.
+    pub fn store_flat(&self, out: &mut BatchOutputs<CoreFault>, q: usize, regs: &[Option<usize>]) {
+        let values = out.quad_mut(q);
+        for (s, reg) in regs.iter().enumerate() {
+            let v = reg.and_then(|r| self.r.get(r)).copied().unwrap_or_default();
+            values[s * LANES..(s + 1) * LANES].copy_from_slice(&v);
+        }
+        out.set(q, self.killed, self.timing.clocks());
+    }
+
+    /// Runs the quad from the start to END, a fault or the end of every lane.
+    pub fn run(&mut self) -> Result<RunOutput, CoreFault> {
+        self.execute()?;
+        Ok(self.finish())
+    }
+
+    /// Executes the quad from the start to END, a fault or the end of every lane, leaving the
+    /// results in the machine's state.
+    pub fn execute(&mut self) -> Result<(), CoreFault> {
+        let img = self.img;
         let mut pc = 0usize;
-        while let Some(i) = self.img.code.get(pc).copied() {
+        while let Some(i) = img.code.get(pc) {
             if !any(and_not(self.main_live, self.killed)) {
                 break;
             }
@@ -165,21 +224,68 @@ impl<'a> Machine<'a> {
                 ));
             }
             self.count += 1;
-            self.timing.step(&i);
-            if let Some(t) = trace.as_mut() {
-                let e: String = self.e.iter().map(|&x| if x { '1' } else { '0' }).collect();
-                t(&format!(
-                    "{pc:4}: {:<52} E={e} clk={}",
-                    instr_text(&i),
-                    self.timing.clocks()
+            self.timing.step(i);
+            match self.step(pc, i)? {
+                Some(next) => pc = next,
+                None => break,
+            }
+        }
+        Ok(())
+    }
+
+    /// Runs the quad like [`Machine::run`], handing every executed instruction's trace line
+    /// (address, instruction, execution mask, clocks so far) to `trace`.
+    pub fn run_traced(&mut self, trace: &mut dyn FnMut(&str)) -> Result<RunOutput, CoreFault> {
+        let img = self.img;
+        let mut pc = 0usize;
+        while let Some(i) = img.code.get(pc) {
+            if !any(and_not(self.main_live, self.killed)) {
+                break;
+            }
+            if self.count >= self.budget {
+                return Err(self.fault(
+                    pc,
+                    FaultKind::BudgetExhausted {
+                        budget: self.budget,
+                    },
                 ));
             }
-            match self.step(pc, &i)? {
+            self.count += 1;
+            self.timing.step(i);
+            let e: String = self.e.iter().map(|&x| if x { '1' } else { '0' }).collect();
+            trace(&format!(
+                "{pc:4}: {:<52} E={e} clk={}",
+                instr_text(i),
+                self.timing.clocks()
+            ));
+            match self.step(pc, i)? {
                 Some(next) => pc = next,
                 None => break,
             }
         }
         Ok(self.finish())
+    }
+
+    /// Runs the first `n` instructions (or to the end); returns the whole register file and the
+    /// address of every executed instruction.
+    #[allow(clippy::type_complexity)]
+    pub fn run_prefix(mut self, n: u64) -> Result<(Vec<[[u32; 4]; LANES]>, Vec<usize>), CoreFault> {
+        let mut pcs = Vec::new();
+        self.budget = self.budget.max(n);
+        let img = self.img;
+        let mut pc = 0usize;
+        while let Some(i) = img.code.get(pc) {
+            if !any(and_not(self.main_live, self.killed)) || self.count >= n {
+                break;
+            }
+            pcs.push(pc);
+            self.count += 1;
+            match self.step(pc, i)? {
+                Some(next) => pc = next,
+                None => break,
+            }
+        }
+        Ok((std::mem::take(&mut self.r), pcs))
     }
 
     /// The output registers of one lane, by TGSI index.
@@ -710,7 +816,24 @@ impl<'a> Machine<'a> {
         let active = self.e;
         // Operands the operation does not read (its ISA row's source count) stay zero.
         let sources = i.op.info().sources;
+        let dst = usize::from(i.dst);
+        if dst >= self.r.len() {
+            return;
+        }
         for l in (0..LANES).filter(|&l| active[l]) {
+            // The components this lane writes: only those are evaluated.
+            let p = self.p[l];
+            let written: [bool; 4] = std::array::from_fn(|c| {
+                i.wmask & (1 << c) != 0
+                    && match i.pw {
+                        1 => p[c],
+                        2 => !p[c],
+                        _ => true,
+                    }
+            });
+            if !written.iter().any(|&w| w) {
+                continue;
+            }
             let a = if i.op == Op::Movr {
                 self.read_relative(i, l)
             } else {
@@ -726,10 +849,9 @@ impl<'a> Machine<'a> {
             } else {
                 [0; 4]
             };
-            let mut out = [0u32; 4];
-            for c in 0..4 {
+            for c in (0..4).filter(|&c| written[c]) {
                 let (x, y, z) = (a[c], b[c], c3[c]);
-                out[c] = match i.op {
+                let v = match i.op {
                     Op::Rsqr => steps::rsq_reduce(x),
                     Op::Rsqt => steps::rsq_seed(x),
                     Op::Rsqf => steps::rsq_finish(x, y),
@@ -757,7 +879,7 @@ impl<'a> Machine<'a> {
                     Op::Max => arith::fmax(x, y),
                     Op::Set if cond(i.cond, x, y) => ONE,
                     Op::Set => 0,
-                    Op::Sel => arith::bits::flush(if self.p[l][c] { x } else { y }),
+                    Op::Sel => arith::bits::flush(if p[c] { x } else { y }),
                     Op::Flr => arith::ffloor(x),
                     Op::Ceil => arith::fceil(x),
                     Op::Trnc => arith::ftrunc(x),
@@ -784,8 +906,12 @@ impl<'a> Machine<'a> {
                     Op::Div => arith::fdiv(x, y),
                     _ => 0,
                 };
+                self.r[dst][l][c] = match i.sat {
+                    1 => arith::fsat01(v),
+                    2 => arith::fsat11(v),
+                    _ => v,
+                };
             }
-            self.write(i, l, out);
         }
     }
 
