@@ -78,11 +78,7 @@ impl Ctx<'_> {
         let r = super::lower::instruction(self, inst);
         self.redirect = None;
         r?;
-        let written = inst
-            .opcode
-            .info()
-            .matrix()
-            .map_or(0xF, |(rows, _)| (1u8 << rows) - 1);
+        let written = inst.opcode.info().result_mask();
         let mask = inst.dst.first().map_or(0, |d| d.write_mask) & written;
         self.movw(rel, t, mask, 0);
         Ok(())
@@ -227,11 +223,7 @@ pub(crate) fn instruction(c: &mut Ctx, inst: &Instruction) -> Result<(), Compile
         c.redirect = None;
         r?;
         // Matrices leave the components beyond their rows untouched: so does the final write.
-        let written = inst
-            .opcode
-            .info()
-            .matrix()
-            .map_or(0xF, |(rows, _)| (1u8 << rows) - 1);
+        let written = inst.opcode.info().result_mask();
         let mask = d.write_mask & written;
         let pw = if let Some(test) = &dst_cond {
             c.cc_test(test, mask)?;

@@ -287,6 +287,11 @@ impl OpcodeInfo {
             _ => None,
         }
     }
+    /// The destination components the opcode can write (xyzw as bits 0-3): a matrix writes
+    /// only its rows, everything else all four.
+    pub fn result_mask(&self) -> u8 {
+        self.matrix().map_or(0xF, |(rows, _)| (1u8 << rows) - 1)
+    }
     /// The control-flow role, if any.
     pub fn flow(&self) -> Option<Flow> {
         match self.kind {

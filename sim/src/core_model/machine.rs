@@ -209,6 +209,18 @@ impl<'a> Machine<'a> {
     /// Executes the quad from the start to END, a fault or the end of every lane, leaving the
     /// results in the machine's state.
     pub fn execute(&mut self) -> Result<(), CoreFault> {
+        self.execute_traced(None)
+    }
+
+    /// Runs the quad like [`Machine::run`], handing every executed instruction's trace line
+    /// (address, instruction, execution mask, clocks so far) to `trace`.
+    pub fn run_traced(&mut self, trace: &mut dyn FnMut(&str)) -> Result<RunOutput, CoreFault> {
+        self.execute_traced(Some(trace))?;
+        Ok(self.finish())
+    }
+
+    /// [`Machine::execute`], with the trace lines handed to `trace` when there is one.
+    fn execute_traced(&mut self, mut trace: Option<&mut dyn FnMut(&str)>) -> Result<(), CoreFault> {
         let img = self.img;
         let mut pc = 0usize;
         while let Some(i) = img.code.get(pc) {
@@ -225,45 +237,20 @@ impl<'a> Machine<'a> {
             }
             self.count += 1;
             self.timing.step(i);
+            if let Some(t) = trace.as_mut() {
+                let e: String = self.e.iter().map(|&x| if x { '1' } else { '0' }).collect();
+                t(&format!(
+                    "{pc:4}: {:<52} E={e} clk={}",
+                    instr_text(i),
+                    self.timing.clocks()
+                ));
+            }
             match self.step(pc, i)? {
                 Some(next) => pc = next,
                 None => break,
             }
         }
         Ok(())
-    }
-
-    /// Runs the quad like [`Machine::run`], handing every executed instruction's trace line
-    /// (address, instruction, execution mask, clocks so far) to `trace`.
-    pub fn run_traced(&mut self, trace: &mut dyn FnMut(&str)) -> Result<RunOutput, CoreFault> {
-        let img = self.img;
-        let mut pc = 0usize;
-        while let Some(i) = img.code.get(pc) {
-            if !any(and_not(self.main_live, self.killed)) {
-                break;
-            }
-            if self.count >= self.budget {
-                return Err(self.fault(
-                    pc,
-                    FaultKind::BudgetExhausted {
-                        budget: self.budget,
-                    },
-                ));
-            }
-            self.count += 1;
-            self.timing.step(i);
-            let e: String = self.e.iter().map(|&x| if x { '1' } else { '0' }).collect();
-            trace(&format!(
-                "{pc:4}: {:<52} E={e} clk={}",
-                instr_text(i),
-                self.timing.clocks()
-            ));
-            match self.step(pc, i)? {
-                Some(next) => pc = next,
-                None => break,
-            }
-        }
-        Ok(self.finish())
     }
 
     /// Runs the first `n` instructions (or to the end); returns the whole register file and the
