@@ -18,6 +18,7 @@ pub mod host_port;
 pub mod loader;
 pub mod loader_firmware;
 pub mod loader_isa;
+pub mod loader_layout;
 pub mod lzc;
 pub mod mask_stack;
 pub mod misc_unit;

@@ -37,58 +37,13 @@ use crate::bram::Bram;
 use crate::crc32_serial::Crc32Serial;
 use crate::frame_rx::FrameRx;
 use crate::loader_isa::{decode_rom, io_rom, CpuOp, IoOp, MEMORY_WORDS};
+use crate::loader_layout as layout;
 use microcode::core::config::Features;
 use microcode::core::CoreConfig;
 use microcode::protocol::{
     DeviceConfig, Info, Limits, MAX_PAYLOAD, PROTOCOL_VERSION, SUPPORTED_BAUDS,
 };
 use rust_hdl::prelude::*;
-
-pub mod layout {
-    /// PROGRAM: 256 instructions of 16 bytes (the core's instruction memory).
-    pub const PROGRAM: u32 = 4096;
-    /// CONSTANTS: 64 slots of 16 bytes (the core's K memory).
-    pub const CONSTANTS: u32 = 1024;
-    /// TEXTURES: the texture unit's memory, at most 512 RGBA8 texels of 4 bytes (a build's
-    /// region is its `texture_texels` times 4, 0 without the unit).
-    pub const TEXTURES: u32 = 2048;
-    /// INPUTS region size (six input registers of a quad: 6 x 4 lanes x 16 bytes); base in the
-    /// loader memory [`INPUTS_BASE`].
-    pub const INPUTS: u32 = 384;
-    /// OUTPUTS region size (six output registers of a quad).
-    pub const OUTPUTS: u32 = 384;
-    /// PARAMS: 10 K slots of run-time constants (an image whose CONST slots reach further gets
-    /// its CONST values in CONSTANTS from the host, `ImageFile::bind_buffer_constants`).
-    pub const PARAMS: u32 = 160;
-    /// MAPS region size: the 8-byte header and 22 entries (six inputs, six outputs and the ten
-    /// PARAMS slots).
-    pub const MAPS: u32 = 96;
-    /// Most quads per RUN (RESULTS holds one 8-byte record each).
-    pub const MAX_QUADS: u16 = 8;
-    /// Largest payload (`microcode::protocol::MAX_PAYLOAD`).
-    pub const MAX_PAYLOAD: u16 = microcode::protocol::MAX_PAYLOAD as u16;
-    /// Loader-memory base of RESULTS (the frame buffer is at 0).
-    pub const RESULTS_BASE: u32 = 0x110;
-    /// Loader-memory base of MAPS.
-    pub const MAPS_BASE: u32 = 0x150;
-    /// Loader-memory base of the firmware's variables (32 bits each,
-    /// [`crate::loader_isa::VARS`] of them).
-    pub const VARS_BASE: u32 = 0x1B0;
-    /// Loader-memory base of the INFO record (initial contents of the memory, never written; 2
-    /// more than a multiple of 4, so that its u32 fields from byte 10 on are aligned words).
-    pub const INFO_BASE: u32 = 0x21A;
-    /// Loader-memory address of a u32 holding the RESULTS region's size (initial contents after
-    /// the INFO record, never written: READ's limit, as the record's sizes are the others').
-    pub const RESULTS_SIZE_WORD: u32 = 0x254;
-    /// Loader-memory base of PARAMS.
-    pub const PARAMS_BASE: u32 = 0x260;
-    /// Loader-memory base of INPUTS.
-    pub const INPUTS_BASE: u32 = 0x300;
-    /// Loader-memory base of OUTPUTS (ends at the memory's end, [`MEMORY`]).
-    pub const OUTPUTS_BASE: u32 = 0x480;
-    /// Bytes of loader memory: three 512 x 8 block RAMs.
-    pub const MEMORY: u32 = 0x600;
-}
 
 /// Instruction budget of every quad a RUN executes (the default of the software engines,
 /// `sim::run_io::DEFAULT_BUDGET`).
@@ -1108,37 +1063,4 @@ pub fn info_record(cfg: &DeviceConfig) -> [u8; INFO_BYTES] {
 /// region sizes the firmware checks against).
 pub fn for_device(cfg: &DeviceConfig) -> Loader {
     Loader::new(&info_record(cfg))
-}
-
-#[cfg(test)]
-mod tests {
-    use super::layout::*;
-
-    #[test]
-    fn the_regions_tile_the_loader_memory() {
-        // The frame buffer (header and largest payload) at 0, then each region in address order.
-        let regions = [
-            (0, u32::from(MAX_PAYLOAD) + 16),
-            (RESULTS_BASE, u32::from(MAX_QUADS) * 8),
-            (MAPS_BASE, MAPS),
-            (VARS_BASE, 4 * crate::loader_isa::VARS as u32),
-            (INFO_BASE, super::INFO_BYTES as u32),
-            (RESULTS_SIZE_WORD, 4),
-            (PARAMS_BASE, PARAMS),
-            (INPUTS_BASE, INPUTS),
-            (OUTPUTS_BASE, OUTPUTS),
-        ];
-        for w in regions.windows(2) {
-            assert!(
-                w[0].0 + w[0].1 <= w[1].0,
-                "{:x?} overlaps {:x?}",
-                w[0],
-                w[1]
-            );
-        }
-        let (base, size) = regions[regions.len() - 1];
-        assert!(base + size <= MEMORY);
-        // Three 512 x 8 block RAMs.
-        assert_eq!(MEMORY, 3 * 512);
-    }
 }

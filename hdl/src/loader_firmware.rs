@@ -16,13 +16,13 @@
 //! (the comments say what `T` holds where it matters). The dispatcher enters a handler with the
 //! payload length in `A`.
 use crate::host_port::fault_code;
-use crate::loader::{layout, INFO_BYTES};
-use crate::loader_isa::VARS;
 use crate::loader_isa::{Asm, AsmError, CpuOp::*};
+use crate::loader_layout::{self as layout, VARS};
 use microcode::protocol::{
     Command, LoadState, Reason, Region, ANSWER_BIT, BEGIN_BYTES, COMMIT_BYTES, IMAGE_REGIONS,
-    READ_BYTES, RENDER_BLOCK_HEADER, RENDER_BYTES, RENDER_COORD_BIAS, RENDER_END, RENDER_END_BYTES,
-    RESUME_BYTES, RUN_HEADER, RUN_SUMMARY_HEADER, SET_BAUD_BYTES, STATUS_BYTES, WRITE_HEADER,
+    INFO_BYTES, READ_BYTES, RENDER_BLOCK_HEADER, RENDER_BYTES, RENDER_COORD_BIAS, RENDER_END,
+    RENDER_END_BYTES, RESUME_BYTES, RUN_HEADER, RUN_SUMMARY_HEADER, SET_BAUD_BYTES, STATUS_BYTES,
+    WRITE_HEADER,
 };
 
 /// The protocol's numbers as the firmware's immediates.
@@ -37,7 +37,7 @@ const fn region(r: Region) -> u32 {
 }
 const ANSWER: u32 = ANSWER_BIT as u32;
 
-// Variables (32-bit each; `loader_isa::VARS` of them). The first ones live across requests (a
+// Variables (32-bit each; `loader_layout::VARS` of them). The first ones live across requests (a
 // RUN's through its RESUMEs); the last ones are per-command scratch.
 /// Load state (`microcode::protocol::LoadState`).
 const LD: u32 = 0;

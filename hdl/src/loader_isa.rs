@@ -25,16 +25,13 @@
 //! `CMPT` compares `y` with `x`; `ADDT`, `SUBT` and `CMPT` read `T`'s bytes as they turn. No
 //! move to `T` is needed (nor built: loading `T` from `A` in one clock would cost a
 //! multiplexer per bit).
+use crate::loader_layout::{VARS, VARS_BASE};
 use rust_hdl::prelude::*;
 use std::collections::BTreeMap;
 
 /// Words of firmware memory (code, tables and constants: one 1024 x 16 memory, 4 block RAMs,
 /// read-only).
 pub const MEMORY_WORDS: usize = 1024;
-/// Variables available (32 bits each, in the loader memory from
-/// [`crate::loader::layout::VARS_BASE`]; `LDV v` and `STV v` are `LDW` and `STW` of their
-/// address).
-pub const VARS: usize = 26;
 
 /// The processor's operations, in operation-number order (the table's order).
 #[derive(Copy, Clone, Debug, PartialEq, Eq, LogicState)]
@@ -494,7 +491,7 @@ impl Asm {
                 value: v,
             });
         }
-        self.emit(op, crate::loader::layout::VARS_BASE + 4 * v)
+        self.emit(op, VARS_BASE + 4 * v)
     }
 
     /// `IO name`.

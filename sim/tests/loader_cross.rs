@@ -14,7 +14,8 @@ use firmware_loader::device::{ActiveImage, Device, DeviceConfig, QuadOutcome, Qu
 use firmware_loader::frame::{encode, Frame};
 use firmware_loader::image::read_maps;
 use hdl::host_port::fault_code::{self, is_pause};
-use hdl::loader::{layout, Loader};
+use hdl::loader::Loader;
+use hdl::loader_layout as layout;
 use microcode::core::CoreConfig;
 use rust_hdl::core::check_error::check_all;
 use rust_hdl::prelude::*;
