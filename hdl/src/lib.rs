@@ -1,6 +1,7 @@
 //! The shader core in rust-hdl: its blocks (float units, operand paths, decoder,
 //! sequencer, mask stack, writeback), the host port, the serial link blocks and the board top.
 
+pub mod address_stack;
 pub mod baud;
 pub mod board_chip;
 pub mod board_top;

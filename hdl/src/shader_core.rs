@@ -16,6 +16,7 @@
 //! it: two clocks in flip-flops, then a block RAM read at either tap.
 //!
 //! Ports: the host port ([`crate::host_port`]). Timing: see above and the sequencer.
+use crate::address_stack::AddressStack;
 use crate::bram::Bram;
 use crate::decoder::{Decoder, ExecKind, IntOp, ResultSel, TexOp, TransOp};
 use crate::fadd::{AddOp, RoundMode};
@@ -25,7 +26,6 @@ use crate::operand_read::OperandRead;
 use crate::rel_index::RelIndex;
 use crate::sequencer::Sequencer;
 use crate::writeback::Writeback;
-use microcode::core::config::ADDRESS_STACK_ENTRIES;
 use microcode::core::CoreConfig;
 use rust_hdl::prelude::*;
 
@@ -129,25 +129,15 @@ pub struct ShaderCore {
     // PUSHA slot writes two clocks after issue, when the line's word would belong to that
     // (non-multiply-add) slot; a POPA slot reads at issue, which the retire rule puts at least
     // 5 clocks after the last multiply-add slot, whose addend the line read 4 clocks after it.
-    // Each lane's depth; the push write two clocks after issue (with the operand), the pop read
-    // at issue into the misc unit's operand A.
+    // The stack's control ([`AddressStack`]): each lane's depth, the push write two clocks
+    // after issue (with the operand), the pop read at issue into the misc unit's operand A.
     ast: Bram<32, 8>,
     acnt: DFF<Bits<3>>,
     // The line's read word (a sized local: the emitted Verilog would widen `acnt - 4` to 32
     // bits before the cast to the address width).
     aread: Signal<Local, Bits<3>>,
-    sp: [DFF<Bits<4>>; 4],
-    astk_depth: Constant<Bits<4>>,
-    lane_sp: Signal<Local, Bits<4>>,
-    lane_sp_p1: Signal<Local, Bits<4>>,
-    sp_full: Signal<Local, Bits<4>>,
-    sp_empty: Signal<Local, Bits<4>>,
+    astack: AddressStack,
     ext_fault: Signal<Local, Bits<4>>,
-    push_we: DFF<Bit>,
-    push_wa: DFF<Bits<8>>,
-    push_we2: DFF<Bit>,
-    push_wa2: DFF<Bits<8>>,
-    x1_pop: DFF<Bit>,
     // Issue.
     lane: Signal<Local, Bits<2>>,
     comp: Signal<Local, Bits<2>>,
@@ -224,20 +214,8 @@ impl ShaderCore {
             ast: Default::default(),
             acnt: Default::default(),
             aread: Default::default(),
-            sp: Default::default(),
-            astk_depth: Constant::new(
-                u64::from(config.address_stack_depth.min(ADDRESS_STACK_ENTRIES)).to_bits(),
-            ),
-            lane_sp: Default::default(),
-            lane_sp_p1: Default::default(),
-            sp_full: Default::default(),
-            sp_empty: Default::default(),
+            astack: AddressStack::new(config.address_stack_depth),
             ext_fault: Default::default(),
-            push_we: Default::default(),
-            push_wa: Default::default(),
-            push_we2: Default::default(),
-            push_wa2: Default::default(),
-            x1_pop: Default::default(),
             x1_i2f: Default::default(),
             x1_cond: Default::default(),
             x1_p: Default::default(),
@@ -281,14 +259,9 @@ impl Logic for ShaderCore {
         dff_setup!(
             self, clock, x1_sel, x1_round, x1_add_op, x1_int, x1_trans, x1_tex, x1_comp, x1_i2f,
             x1_cond, x1_p, hr_prog, hr_tex, hr_const, hr_bank, rdata, wb_we, wb_wa, wb_wd, wb_pwe,
-            wb_pval, pclk, rd_valid, rd_lane, push_we, push_wa, push_we2, push_wa2, x1_pop,
-            meta_cnt, acnt, meta
+            wb_pval, pclk, rd_valid, rd_lane, meta_cnt, acnt, meta
         );
-        clock!(self, clock, ast, kmem);
-        for i in 0..4 {
-            self.sp[i].clock.next = self.clock.val();
-            self.sp[i].d.next = self.sp[i].q.val();
-        }
+        clock!(self, clock, ast, kmem, astack);
         clock!(self, clock, seq, opa, opb, opc, fmad, misc, meta_ram);
         for i in 0..4 {
             self.imem[i].clock.next = self.clock.val();
@@ -377,44 +350,14 @@ impl Logic for ShaderCore {
         // ---- The address stack: the depth checks in the instruction's first clock (a fault
         // stops the run before any lane pushes or pops, as in the model); the depths change
         // after the last slot.
-        self.sp_full.next = bit_cast::<4, 1>((self.sp[0].q.val() >= self.astk_depth.val()).into())
-            | (bit_cast::<4, 1>((self.sp[1].q.val() >= self.astk_depth.val()).into()) << 1)
-            | (bit_cast::<4, 1>((self.sp[2].q.val() >= self.astk_depth.val()).into()) << 2)
-            | (bit_cast::<4, 1>((self.sp[3].q.val() >= self.astk_depth.val()).into()) << 3);
-        self.sp_empty.next = bit_cast::<4, 1>((self.sp[0].q.val() == 0).into())
-            | (bit_cast::<4, 1>((self.sp[1].q.val() == 0).into()) << 1)
-            | (bit_cast::<4, 1>((self.sp[2].q.val() == 0).into()) << 2)
-            | (bit_cast::<4, 1>((self.sp[3].q.val() == 0).into()) << 3);
-        self.ext_fault.next = bits::<4>(0);
-        if self.seq.first.val() & (self.dec.kind.val() == ExecKind::Alu) {
-            if (self.dec.astack.val() == 1) & (self.sp_full.val() & self.seq.e.val()).any() {
-                self.ext_fault.next = bits::<4>(8);
-            }
-            if (self.dec.astack.val() == 2) & (self.sp_empty.val() & self.seq.e.val()).any() {
-                self.ext_fault.next = bits::<4>(9);
-            }
-        }
+        self.astack.clear_depths.next = self.start.val() & !self.seq.busy.val();
+        self.astack.check.next = self.seq.first.val() & (self.dec.kind.val() == ExecKind::Alu);
+        self.astack.op.next = self.dec.astack.val();
+        self.astack.e.next = self.seq.e.val();
+        self.astack.slot_valid.next = self.seq.slot_valid.val();
+        self.astack.slot.next = self.seq.slot.val();
+        self.ext_fault.next = self.astack.fault.val();
         self.seq.ext_fault.next = self.ext_fault.val();
-        if self.start.val() & !self.seq.busy.val() {
-            for i in 0..4 {
-                self.sp[i].d.next = bits::<4>(0);
-            }
-        }
-        if self.seq.slot_valid.val()
-            & (self.seq.slot.val() == 15)
-            & self.dec.astack.val().any()
-            & !self.ext_fault.val().any()
-        {
-            for i in 0..4 {
-                if self.seq.e.val().get_bit(i) {
-                    if self.dec.astack.val() == 1 {
-                        self.sp[i].d.next = self.sp[i].q.val() + 1;
-                    } else {
-                        self.sp[i].d.next = self.sp[i].q.val() - 1;
-                    }
-                }
-            }
-        }
 
         // ---- Issue (cycle t).
         self.lane.next = self.seq.slot.val().get_bits::<2>(2);
@@ -422,25 +365,10 @@ impl Logic for ShaderCore {
         self.rel.lane.next = self.lane.val();
         self.lane_i.next = self.rel.index.val();
         self.lane_ok.next = self.rel.ok.val();
-        match self.lane.val().index() {
-            0 => {
-                self.lane_sp.next = self.sp[0].q.val();
-            }
-            1 => {
-                self.lane_sp.next = self.sp[1].q.val();
-            }
-            2 => {
-                self.lane_sp.next = self.sp[2].q.val();
-            }
-            _ => {
-                self.lane_sp.next = self.sp[3].q.val();
-            }
-        }
         self.dst_eff.next = self.dec.dst.val();
         if self.dec.rel.val() == 2 {
             self.dst_eff.next = self.dec.dst.val() + self.lane_i.val();
         }
-        self.lane_sp_p1.next = self.lane_sp.val() + 1;
         // The addend line: written every clock (at t+2, the operand C of the slot issued at t,
         // as the misc unit registered it: the operand's own logic then feeds one flip-flop,
         // which the iCE40 packs with it) and read 3 words back (the registered read gives it to
@@ -451,25 +379,13 @@ impl Logic for ShaderCore {
         self.ast.wd.next = self.misc.c1.val();
         self.aread.next = self.acnt.q.val() - bits::<3>(3);
         self.ast.ra.next = bit_cast::<8, 3>(self.aread.val());
-        if self.seq.slot_valid.val() & (self.dec.astack.val() == 2) {
-            self.ast.ra.next = (bit_cast::<8, 4>(self.lane_sp.val()) << 4)
-                | (bit_cast::<8, 2>(self.lane.val()) << 2)
-                | bit_cast::<8, 2>(self.comp.val());
+        if self.astack.pop_read.val() {
+            self.ast.ra.next = self.astack.pop_addr.val();
         }
-        self.push_wa.d.next = (bit_cast::<8, 4>(self.lane_sp_p1.val()) << 4)
-            | (bit_cast::<8, 2>(self.lane.val()) << 2)
-            | bit_cast::<8, 2>(self.comp.val());
-        self.push_we.d.next = self.seq.slot_valid.val()
-            & (self.dec.astack.val() == 1)
-            & self.seq.e.val().get_bit(self.lane.val().index())
-            & !self.ext_fault.val().any();
-        self.x1_pop.d.next = self.dec.astack.val() == 2;
         // The push writes when the line would write the PUSHA slot's own word (t+2), the
         // operand A as the misc unit registered it.
-        self.push_we2.d.next = self.push_we.q.val();
-        self.push_wa2.d.next = self.push_wa.q.val();
-        if self.push_we2.q.val() {
-            self.ast.wa.next = self.push_wa2.q.val();
+        if self.astack.push_we.val() {
+            self.ast.wa.next = self.astack.push_addr.val();
             self.ast.wd.next = self.misc.a1.val();
         }
         self.opa.file.next = self.dec.a_file.val();
@@ -604,7 +520,7 @@ impl Logic for ShaderCore {
         self.fmad.op.next = self.x1_add_op.q.val();
         self.fmad.round.next = self.x1_round.q.val();
         self.misc.a.next = self.opa.value.val();
-        if self.x1_pop.q.val() {
+        if self.astack.pop_sel.val() {
             self.misc.a.next = self.ast.rd.val();
         }
         self.misc.b.next = self.opb.value.val();

@@ -83,8 +83,17 @@ impl RtlCore {
         Ok(())
     }
 
-    /// One clock: rising edge, settle, falling edge, settle.
+    /// One clock: settle the inputs just set, rising edge, settle, falling edge, settle (as
+    /// `hdl/tests/common/sim.rs`'s `tick`). The first settle is what hardware guarantees
+    /// (inputs stable before the edge): without it rust-hdl samples at the edge only what
+    /// reaches a flip-flop in one evaluation pass, which an input such as `start` does not when
+    /// it passes through a child block (`AddressStack`) on its way to a flip-flop.
     fn tick(&mut self) -> Result<(), HwError> {
+        if !simulate(self.uut.as_mut(), 100) {
+            return Err(HwError::Rtl(
+                "rust-hdl simulation did not settle before the edge (combinational loop)".into(),
+            ));
+        }
         self.uut.clock.next = true.into();
         self.settle()?;
         self.uut.clock.next = false.into();

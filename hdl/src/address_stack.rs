@@ -1,0 +1,211 @@
+//! `AddressStack`: the control of the address stack of PUSHA / POPA (feature `ADDRESS_STACK`):
+//! each lane's depth, the overflow and underflow checks, and the entry addresses of the pushes
+//! and pops. The entries themselves live in the shader core's addend-line block RAM pair (per
+//! lane up to [`ADDRESS_STACK_ENTRIES`] vec4 entries, entry e at word
+//! `16 * (e + 1) + 4 * lane + component`), which the core shares with the multiply-add's addend
+//! line: the two never need a port in the same clock (see `shader_core.rs`).
+//!
+//! Ports and timing:
+//! - `check` (the instruction's first clock of an ALU instruction), `op` (the decoder's
+//!   `astack`: 0 none, 1 PUSHA, 2 POPA) and `e` (the execution mask) give `fault`
+//!   combinationally: `fault_code::ADDRESS_OVERFLOW` when a PUSHA finds an executing lane's stack
+//!   full, `ADDRESS_UNDERFLOW` when a POPA finds one empty, else 0. A fault stops the run before any lane
+//!   pushes or pops, as in the model.
+//! - `slot_valid` and `slot` (lane in bits 2..3, component in 0..1) of the slot issued this clock:
+//!   a POPA slot reads at issue (`pop_read` with `pop_addr`, combinational); a PUSHA slot of an
+//!   executing lane writes two clocks after issue (`push_we`, `push_addr`: registered), when the
+//!   misc unit has registered its operand A; `pop_sel` (registered) tells the core that the word
+//!   its memory returns this clock is a popped entry for the misc unit's operand A.
+//! - The depths change at the edge ending the instruction's last slot (15), for the executing
+//!   lanes, unless it faulted; `clear_depths` (a run's start) empties every lane's stack at the
+//!   next edge.
+use microcode::core::config::ADDRESS_STACK_ENTRIES;
+use rust_hdl::prelude::*;
+
+/// The address stack's control; see the module documentation.
+#[derive(LogicBlock)]
+pub struct AddressStack {
+    /// Clock.
+    pub clock: Signal<In, Clock>,
+    /// Empty every lane's stack at the next edge (a run starts).
+    pub clear_depths: Signal<In, Bit>,
+    /// Check the depths this clock (the first clock of an ALU instruction).
+    pub check: Signal<In, Bit>,
+    /// The instruction's stack operation: 0 none, 1 PUSHA, 2 POPA.
+    pub op: Signal<In, Bits<2>>,
+    /// The execution mask (one bit per lane).
+    pub e: Signal<In, Bits<4>>,
+    /// A slot issues this clock.
+    pub slot_valid: Signal<In, Bit>,
+    /// The issued slot: lane in bits 2..3, component in bits 0..1.
+    pub slot: Signal<In, Bits<4>>,
+    /// 0, or the fault code (address stack overflow or underflow) of this clock's check.
+    pub fault: Signal<Out, Bits<4>>,
+    /// Read the stack's memory at `pop_addr` this clock (a POPA slot issues).
+    pub pop_read: Signal<Out, Bit>,
+    /// The popped entry's word (the lane's top).
+    pub pop_addr: Signal<Out, Bits<8>>,
+    /// The memory's read word this clock is a popped entry (the misc unit's operand A).
+    pub pop_sel: Signal<Out, Bit>,
+    /// Write the pushed operand at `push_addr` this clock (two clocks after its slot issued).
+    pub push_we: Signal<Out, Bit>,
+    /// The pushed entry's word (one above the lane's top).
+    pub push_addr: Signal<Out, Bits<8>>,
+
+    // Each lane's depth.
+    depth_q: [DFF<Bits<4>>; 4],
+    // Entries built (`CoreConfig::address_stack_depth`, at most `ADDRESS_STACK_ENTRIES`).
+    entries: Constant<Bits<4>>,
+    lane: Signal<Local, Bits<2>>,
+    lane_depth: Signal<Local, Bits<4>>,
+    lane_depth_p1: Signal<Local, Bits<4>>,
+    full: Signal<Local, Bits<4>>,
+    empty: Signal<Local, Bits<4>>,
+    fault_any: Signal<Local, Bit>,
+    // The push, one and two clocks after issue.
+    push1_we_q: DFF<Bit>,
+    push1_addr_q: DFF<Bits<8>>,
+    push2_we_q: DFF<Bit>,
+    push2_addr_q: DFF<Bits<8>>,
+    pop_sel_q: DFF<Bit>,
+}
+
+impl AddressStack {
+    /// A stack of `depth` entries per lane (at most [`ADDRESS_STACK_ENTRIES`]).
+    pub fn new(depth: u16) -> AddressStack {
+        AddressStack {
+            clock: Default::default(),
+            clear_depths: Default::default(),
+            check: Default::default(),
+            op: Default::default(),
+            e: Default::default(),
+            slot_valid: Default::default(),
+            slot: Default::default(),
+            fault: Default::default(),
+            pop_read: Default::default(),
+            pop_addr: Default::default(),
+            pop_sel: Default::default(),
+            push_we: Default::default(),
+            push_addr: Default::default(),
+            depth_q: Default::default(),
+            entries: Constant::new(u64::from(depth.min(ADDRESS_STACK_ENTRIES)).to_bits()),
+            lane: Default::default(),
+            lane_depth: Default::default(),
+            lane_depth_p1: Default::default(),
+            full: Default::default(),
+            empty: Default::default(),
+            fault_any: Default::default(),
+            push1_we_q: Default::default(),
+            push1_addr_q: Default::default(),
+            push2_we_q: Default::default(),
+            push2_addr_q: Default::default(),
+            pop_sel_q: Default::default(),
+        }
+    }
+}
+
+impl Logic for AddressStack {
+    #[hdl_gen]
+    fn update(&mut self) {
+        dff_setup!(
+            self,
+            clock,
+            push1_we_q,
+            push1_addr_q,
+            push2_we_q,
+            push2_addr_q,
+            pop_sel_q
+        );
+        for i in 0..4 {
+            self.depth_q[i].clock.next = self.clock.val();
+            self.depth_q[i].d.next = self.depth_q[i].q.val();
+        }
+        // The depth checks.
+        self.full.next = bit_cast::<4, 1>((self.depth_q[0].q.val() >= self.entries.val()).into())
+            | (bit_cast::<4, 1>((self.depth_q[1].q.val() >= self.entries.val()).into()) << 1)
+            | (bit_cast::<4, 1>((self.depth_q[2].q.val() >= self.entries.val()).into()) << 2)
+            | (bit_cast::<4, 1>((self.depth_q[3].q.val() >= self.entries.val()).into()) << 3);
+        self.empty.next = bit_cast::<4, 1>((self.depth_q[0].q.val() == 0).into())
+            | (bit_cast::<4, 1>((self.depth_q[1].q.val() == 0).into()) << 1)
+            | (bit_cast::<4, 1>((self.depth_q[2].q.val() == 0).into()) << 2)
+            | (bit_cast::<4, 1>((self.depth_q[3].q.val() == 0).into()) << 3);
+        self.fault.next = bits::<4>(0);
+        if self.check.val() {
+            if (self.op.val() == 1) & (self.full.val() & self.e.val()).any() {
+                self.fault.next = bits::<4>(8);
+            }
+            if (self.op.val() == 2) & (self.empty.val() & self.e.val()).any() {
+                self.fault.next = bits::<4>(9);
+            }
+        }
+        self.fault_any.next = self.fault.val().any();
+        // The depths: emptied at a run's start, stepped after the last slot.
+        if self.clear_depths.val() {
+            for i in 0..4 {
+                self.depth_q[i].d.next = bits::<4>(0);
+            }
+        }
+        if self.slot_valid.val()
+            & (self.slot.val() == 15)
+            & self.op.val().any()
+            & !self.fault_any.val()
+        {
+            for i in 0..4 {
+                if self.e.val().get_bit(i) {
+                    if self.op.val() == 1 {
+                        self.depth_q[i].d.next = self.depth_q[i].q.val() + 1;
+                    } else {
+                        self.depth_q[i].d.next = self.depth_q[i].q.val() - 1;
+                    }
+                }
+            }
+        }
+        // The issued slot's lane and its depth.
+        self.lane.next = self.slot.val().get_bits::<2>(2);
+        match self.lane.val().index() {
+            0 => {
+                self.lane_depth.next = self.depth_q[0].q.val();
+            }
+            1 => {
+                self.lane_depth.next = self.depth_q[1].q.val();
+            }
+            2 => {
+                self.lane_depth.next = self.depth_q[2].q.val();
+            }
+            _ => {
+                self.lane_depth.next = self.depth_q[3].q.val();
+            }
+        }
+        self.lane_depth_p1.next = self.lane_depth.val() + 1;
+        // A pop reads the lane's top entry at issue.
+        self.pop_read.next = self.slot_valid.val() & (self.op.val() == 2);
+        self.pop_addr.next =
+            (bit_cast::<8, 4>(self.lane_depth.val()) << 4) | bit_cast::<8, 4>(self.slot.val());
+        self.pop_sel_q.d.next = self.op.val() == 2;
+        self.pop_sel.next = self.pop_sel_q.q.val();
+        // A push writes one above the top, two clocks after issue.
+        self.push1_addr_q.d.next =
+            (bit_cast::<8, 4>(self.lane_depth_p1.val()) << 4) | bit_cast::<8, 4>(self.slot.val());
+        self.push1_we_q.d.next = self.slot_valid.val()
+            & (self.op.val() == 1)
+            & self.e.val().get_bit(self.lane.val().index())
+            & !self.fault_any.val();
+        self.push2_we_q.d.next = self.push1_we_q.q.val();
+        self.push2_addr_q.d.next = self.push1_addr_q.q.val();
+        self.push_we.next = self.push2_we_q.q.val();
+        self.push_addr.next = self.push2_addr_q.q.val();
+    }
+}
+
+/// The fault codes this block raises (literals above because a Rust constant would reach the
+/// Verilog as a bare name; this test keeps them equal to `host_port`).
+#[cfg(test)]
+mod tests {
+    use crate::host_port::fault_code;
+
+    #[test]
+    fn literal_fault_codes_match_the_host_port() {
+        assert_eq!(fault_code::ADDRESS_OVERFLOW, 8);
+        assert_eq!(fault_code::ADDRESS_UNDERFLOW, 9);
+    }
+}
