@@ -53,7 +53,7 @@ pub struct AddressStack {
     pub push_addr: Signal<Out, Bits<8>>,
 
     // Each lane's depth.
-    depth_q: [DFF<Bits<4>>; 4],
+    depth: [DFF<Bits<4>>; 4],
     // Entries built (`CoreConfig::address_stack_depth`, at most `ADDRESS_STACK_ENTRIES`).
     entries: Constant<Bits<4>>,
     lane: Signal<Local, Bits<2>>,
@@ -63,16 +63,16 @@ pub struct AddressStack {
     empty: Signal<Local, Bits<4>>,
     fault_any: Signal<Local, Bit>,
     // The push, one and two clocks after issue.
-    push1_we_q: DFF<Bit>,
-    push1_addr_q: DFF<Bits<8>>,
-    push2_we_q: DFF<Bit>,
-    push2_addr_q: DFF<Bits<8>>,
+    push1_we: DFF<Bit>,
+    push1_addr: DFF<Bits<8>>,
+    push2_we: DFF<Bit>,
+    push2_addr: DFF<Bits<8>>,
     pop_sel_q: DFF<Bit>,
 }
 
 impl AddressStack {
-    /// A stack of `depth` entries per lane (at most [`ADDRESS_STACK_ENTRIES`]).
-    pub fn new(depth: u16) -> AddressStack {
+    /// A stack of `entries` entries per lane (at most [`ADDRESS_STACK_ENTRIES`]).
+    pub fn new(entries: u16) -> AddressStack {
         AddressStack {
             clock: Default::default(),
             clear_depths: Default::default(),
@@ -87,18 +87,18 @@ impl AddressStack {
             pop_sel: Default::default(),
             push_we: Default::default(),
             push_addr: Default::default(),
-            depth_q: Default::default(),
-            entries: Constant::new(u64::from(depth.min(ADDRESS_STACK_ENTRIES)).to_bits()),
+            depth: Default::default(),
+            entries: Constant::new(u64::from(entries.min(ADDRESS_STACK_ENTRIES)).to_bits()),
             lane: Default::default(),
             lane_depth: Default::default(),
             lane_depth_p1: Default::default(),
             full: Default::default(),
             empty: Default::default(),
             fault_any: Default::default(),
-            push1_we_q: Default::default(),
-            push1_addr_q: Default::default(),
-            push2_we_q: Default::default(),
-            push2_addr_q: Default::default(),
+            push1_we: Default::default(),
+            push1_addr: Default::default(),
+            push2_we: Default::default(),
+            push2_addr: Default::default(),
             pop_sel_q: Default::default(),
         }
     }
@@ -107,28 +107,20 @@ impl AddressStack {
 impl Logic for AddressStack {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(
-            self,
-            clock,
-            push1_we_q,
-            push1_addr_q,
-            push2_we_q,
-            push2_addr_q,
-            pop_sel_q
-        );
+        dff_setup!(self, clock, push1_we, push1_addr, push2_we, push2_addr, pop_sel_q);
         for i in 0..4 {
-            self.depth_q[i].clock.next = self.clock.val();
-            self.depth_q[i].d.next = self.depth_q[i].q.val();
+            self.depth[i].clock.next = self.clock.val();
+            self.depth[i].d.next = self.depth[i].q.val();
         }
         // The depth checks.
-        self.full.next = bit_cast::<4, 1>((self.depth_q[0].q.val() >= self.entries.val()).into())
-            | (bit_cast::<4, 1>((self.depth_q[1].q.val() >= self.entries.val()).into()) << 1)
-            | (bit_cast::<4, 1>((self.depth_q[2].q.val() >= self.entries.val()).into()) << 2)
-            | (bit_cast::<4, 1>((self.depth_q[3].q.val() >= self.entries.val()).into()) << 3);
-        self.empty.next = bit_cast::<4, 1>((self.depth_q[0].q.val() == 0).into())
-            | (bit_cast::<4, 1>((self.depth_q[1].q.val() == 0).into()) << 1)
-            | (bit_cast::<4, 1>((self.depth_q[2].q.val() == 0).into()) << 2)
-            | (bit_cast::<4, 1>((self.depth_q[3].q.val() == 0).into()) << 3);
+        self.full.next = bit_cast::<4, 1>((self.depth[0].q.val() >= self.entries.val()).into())
+            | (bit_cast::<4, 1>((self.depth[1].q.val() >= self.entries.val()).into()) << 1)
+            | (bit_cast::<4, 1>((self.depth[2].q.val() >= self.entries.val()).into()) << 2)
+            | (bit_cast::<4, 1>((self.depth[3].q.val() >= self.entries.val()).into()) << 3);
+        self.empty.next = bit_cast::<4, 1>((self.depth[0].q.val() == 0).into())
+            | (bit_cast::<4, 1>((self.depth[1].q.val() == 0).into()) << 1)
+            | (bit_cast::<4, 1>((self.depth[2].q.val() == 0).into()) << 2)
+            | (bit_cast::<4, 1>((self.depth[3].q.val() == 0).into()) << 3);
         self.fault.next = bits::<4>(0);
         if self.check.val() {
             if (self.op.val() == 1) & (self.full.val() & self.e.val()).any() {
@@ -142,7 +134,7 @@ impl Logic for AddressStack {
         // The depths: emptied at a run's start, stepped after the last slot.
         if self.clear_depths.val() {
             for i in 0..4 {
-                self.depth_q[i].d.next = bits::<4>(0);
+                self.depth[i].d.next = bits::<4>(0);
             }
         }
         if self.slot_valid.val()
@@ -153,9 +145,9 @@ impl Logic for AddressStack {
             for i in 0..4 {
                 if self.e.val().get_bit(i) {
                     if self.op.val() == 1 {
-                        self.depth_q[i].d.next = self.depth_q[i].q.val() + 1;
+                        self.depth[i].d.next = self.depth[i].q.val() + 1;
                     } else {
-                        self.depth_q[i].d.next = self.depth_q[i].q.val() - 1;
+                        self.depth[i].d.next = self.depth[i].q.val() - 1;
                     }
                 }
             }
@@ -164,16 +156,16 @@ impl Logic for AddressStack {
         self.lane.next = self.slot.val().get_bits::<2>(2);
         match self.lane.val().index() {
             0 => {
-                self.lane_depth.next = self.depth_q[0].q.val();
+                self.lane_depth.next = self.depth[0].q.val();
             }
             1 => {
-                self.lane_depth.next = self.depth_q[1].q.val();
+                self.lane_depth.next = self.depth[1].q.val();
             }
             2 => {
-                self.lane_depth.next = self.depth_q[2].q.val();
+                self.lane_depth.next = self.depth[2].q.val();
             }
             _ => {
-                self.lane_depth.next = self.depth_q[3].q.val();
+                self.lane_depth.next = self.depth[3].q.val();
             }
         }
         self.lane_depth_p1.next = self.lane_depth.val() + 1;
@@ -184,16 +176,16 @@ impl Logic for AddressStack {
         self.pop_sel_q.d.next = self.op.val() == 2;
         self.pop_sel.next = self.pop_sel_q.q.val();
         // A push writes one above the top, two clocks after issue.
-        self.push1_addr_q.d.next =
+        self.push1_addr.d.next =
             (bit_cast::<8, 4>(self.lane_depth_p1.val()) << 4) | bit_cast::<8, 4>(self.slot.val());
-        self.push1_we_q.d.next = self.slot_valid.val()
+        self.push1_we.d.next = self.slot_valid.val()
             & (self.op.val() == 1)
             & self.e.val().get_bit(self.lane.val().index())
             & !self.fault_any.val();
-        self.push2_we_q.d.next = self.push1_we_q.q.val();
-        self.push2_addr_q.d.next = self.push1_addr_q.q.val();
-        self.push_we.next = self.push2_we_q.q.val();
-        self.push_addr.next = self.push2_addr_q.q.val();
+        self.push2_we.d.next = self.push1_we.q.val();
+        self.push2_addr.d.next = self.push1_addr.q.val();
+        self.push_we.next = self.push2_we.q.val();
+        self.push_addr.next = self.push2_addr.q.val();
     }
 }
 

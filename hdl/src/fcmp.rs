@@ -56,16 +56,16 @@ pub struct FCmp {
     c_lt: Signal<Local, Bit>,
     c_eq: Signal<Local, Bit>,
     c_gt: Signal<Local, Bit>,
-    lt_r: DFF<Bit>,
-    eq_r: DFF<Bit>,
-    gt_r: DFF<Bit>,
-    unordered_r: DFF<Bit>,
+    lt_q: DFF<Bit>,
+    eq_q: DFF<Bit>,
+    gt_q: DFF<Bit>,
+    unordered_q: DFF<Bit>,
 }
 
 impl Logic for FCmp {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(self, clock, lt_r, eq_r, gt_r, unordered_r);
+        dff_setup!(self, clock, lt_q, eq_q, gt_q, unordered_q);
         self.fa.next = self.a.val();
         if self.a.val().get_bits::<8>(23) == 0 {
             self.fa.next = bit_cast::<32, 1>(self.a.val().get_bit(31).into()) << 31;
@@ -104,18 +104,18 @@ impl Logic for FCmp {
             self.c_eq.next = false;
         }
         self.c_gt.next = !self.c_lt.val() & !self.c_eq.val() & !self.nan.val();
-        self.lt_r.d.next = self.c_lt.val();
-        self.eq_r.d.next = self.c_eq.val();
-        self.gt_r.d.next = self.c_gt.val();
-        self.unordered_r.d.next = self.nan.val();
-        self.lt.next = self.lt_r.q.val();
-        self.eq.next = self.eq_r.q.val();
-        self.gt.next = self.gt_r.q.val();
-        self.unordered.next = self.unordered_r.q.val();
+        self.lt_q.d.next = self.c_lt.val();
+        self.eq_q.d.next = self.c_eq.val();
+        self.gt_q.d.next = self.c_gt.val();
+        self.unordered_q.d.next = self.nan.val();
+        self.lt.next = self.lt_q.q.val();
+        self.eq.next = self.eq_q.q.val();
+        self.gt.next = self.gt_q.q.val();
+        self.unordered.next = self.unordered_q.q.val();
         // After the edge: the registered operand chosen, flushed.
         match self.mode.val().index() {
-            0 => self.take_a.next = self.lt_r.q.val(),
-            1 => self.take_a.next = self.gt_r.q.val(),
+            0 => self.take_a.next = self.lt_q.q.val(),
+            1 => self.take_a.next = self.gt_q.q.val(),
             2 => self.take_a.next = false,
             _ => self.take_a.next = true,
         }

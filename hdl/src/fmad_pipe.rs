@@ -39,8 +39,8 @@ pub struct FmadPipe {
     mul: FMul,
     add: FAdd,
     // The adder's controls wait for the product with the addend.
-    op_d: [DFF<AddOp>; ADDEND_DELAY as usize],
-    round_d: [DFF<RoundMode>; ADDEND_DELAY as usize],
+    op_q: [DFF<AddOp>; ADDEND_DELAY as usize],
+    round_q: [DFF<RoundMode>; ADDEND_DELAY as usize],
 }
 
 impl Logic for FmadPipe {
@@ -48,21 +48,21 @@ impl Logic for FmadPipe {
     fn update(&mut self) {
         clock!(self, clock, mul, add);
         for i in 0..5 {
-            self.op_d[i].clock.next = self.clock.val();
-            self.round_d[i].clock.next = self.clock.val();
+            self.op_q[i].clock.next = self.clock.val();
+            self.round_q[i].clock.next = self.clock.val();
         }
-        self.op_d[0].d.next = self.op.val();
-        self.round_d[0].d.next = self.round.val();
+        self.op_q[0].d.next = self.op.val();
+        self.round_q[0].d.next = self.round.val();
         for i in 1..5 {
-            self.op_d[i].d.next = self.op_d[i - 1].q.val();
-            self.round_d[i].d.next = self.round_d[i - 1].q.val();
+            self.op_q[i].d.next = self.op_q[i - 1].q.val();
+            self.round_q[i].d.next = self.round_q[i - 1].q.val();
         }
         self.mul.a.next = self.a.val();
         self.mul.b.next = self.b.val();
         self.add.a.next = self.mul.result.val();
         self.add.b.next = self.c.val();
-        self.add.op.next = self.op_d[4].q.val();
-        self.add.round.next = self.round_d[4].q.val();
+        self.add.op.next = self.op_q[4].q.val();
+        self.add.round.next = self.round_q[4].q.val();
         self.add.sub.next = false;
         self.result.next = self.add.result.val();
     }

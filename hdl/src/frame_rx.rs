@@ -71,9 +71,9 @@ pub struct FrameRx {
     count: DFF<Bits<9>>,
     escaped: DFF<Bit>,
     error: DFF<Bit>,
-    closed_r: DFF<Bit>,
-    bad_r: DFF<Bit>,
-    len_r: DFF<Bits<9>>,
+    closed_q: DFF<Bit>,
+    bad_q: DFF<Bit>,
+    body_len_q: DFF<Bits<9>>,
     unstuffed: Signal<Local, Bits<8>>,
     store: Signal<Local, Bit>,
     close: Signal<Local, Bit>,
@@ -107,9 +107,9 @@ impl FrameRx {
             count: Default::default(),
             escaped: Default::default(),
             error: Default::default(),
-            closed_r: Default::default(),
-            bad_r: Default::default(),
-            len_r: Default::default(),
+            closed_q: Default::default(),
+            bad_q: Default::default(),
+            body_len_q: Default::default(),
             unstuffed: Default::default(),
             store: Default::default(),
             close: Default::default(),
@@ -121,12 +121,12 @@ impl FrameRx {
 impl Logic for FrameRx {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(self, clock, count, escaped, error, closed_r, bad_r, len_r);
-        self.closed.next = self.closed_r.q.val();
-        self.bad.next = self.bad_r.q.val();
-        self.body_len.next = self.len_r.q.val();
-        self.closed_r.d.next = false;
-        self.bad_r.d.next = false;
+        dff_setup!(self, clock, count, escaped, error, closed_q, bad_q, body_len_q);
+        self.closed.next = self.closed_q.q.val();
+        self.bad.next = self.bad_q.q.val();
+        self.body_len.next = self.body_len_q.q.val();
+        self.closed_q.d.next = false;
+        self.bad_q.d.next = false;
 
         // The unstuffed byte, and whether this edge stores one or closes a segment.
         self.unstuffed.next = self.data.val();
@@ -169,12 +169,12 @@ impl Logic for FrameRx {
 
         self.in_frame.next = (self.count.q.val() != 0) | self.escaped.q.val();
         if self.close.val() & self.in_frame.val() {
-            self.closed_r.d.next = true;
-            self.len_r.d.next = 0.into();
+            self.closed_q.d.next = true;
+            self.body_len_q.d.next = 0.into();
             if !self.error.q.val() & !self.escaped.q.val() & self.crc_residue.val() {
-                self.len_r.d.next = self.count.q.val();
+                self.body_len_q.d.next = self.count.q.val();
             } else {
-                self.bad_r.d.next = true;
+                self.bad_q.d.next = true;
             }
         }
         if self.close.val() | !self.enable.val() {

@@ -146,9 +146,9 @@ pub struct Loader {
     ans: DFF<Bit>,
     led_ld: DFF<Bits<2>>,
     led_fault: DFF<Bit>,
-    clear_r: DFF<Bit>,
-    start_r: DFF<Bit>,
-    resume_r: DFF<Bit>,
+    clear_q: DFF<Bit>,
+    start_q: DFF<Bit>,
+    resume_q: DFF<Bit>,
     // The wire byte offered to the UART, and whether one is.
     txd: DFF<Bits<8>>,
     txv: DFF<Bit>,
@@ -261,9 +261,9 @@ impl Loader {
             ans: Default::default(),
             led_ld: Default::default(),
             led_fault: Default::default(),
-            clear_r: Default::default(),
-            start_r: Default::default(),
-            resume_r: Default::default(),
+            clear_q: Default::default(),
+            start_q: Default::default(),
+            resume_q: Default::default(),
             txd: Default::default(),
             txv: Default::default(),
             op: Default::default(),
@@ -317,7 +317,7 @@ impl Logic for Loader {
     fn update(&mut self) {
         dff_setup!(
             self, clock, pc, lr, ir, st, go, fetch, a, t, p, h, n, c, e, cy, ans, led_ld,
-            led_fault, clear_r, start_r, resume_r, txd, txv
+            led_fault, clear_q, start_q, resume_q, txd, txv
         );
         clock!(self, clock, frame_rx, mem, fw, crc);
 
@@ -515,12 +515,12 @@ impl Logic for Loader {
         // The core's clear, start and resume come from registers: decoded straight from the
         // firmware memory they would reach the sequencer's stack in the same clock (the board's
         // longest path).
-        self.clear_r.d.next = false;
-        self.start_r.d.next = false;
-        self.resume_r.d.next = false;
-        self.clear.next = self.clear_r.q.val();
-        self.start.next = self.start_r.q.val();
-        self.resume.next = self.resume_r.q.val();
+        self.clear_q.d.next = false;
+        self.start_q.d.next = false;
+        self.resume_q.d.next = false;
+        self.clear.next = self.clear_q.q.val();
+        self.start.next = self.start_q.q.val();
+        self.resume.next = self.resume_q.q.val();
         self.budget.next = self.run_budget.val();
         self.crc.clear.next = false;
         self.crc.start.next = false;
@@ -758,7 +758,7 @@ impl Logic for Loader {
                     IoOp::Clr => {
                         // The clear pulse, then the core settles.
                         if self.st.q.val() == 0 {
-                            self.clear_r.d.next = true;
+                            self.clear_q.d.next = true;
                         }
                         if self.st.q.val() == 5 {
                             self.st_hold.next = true;
@@ -771,7 +771,7 @@ impl Logic for Loader {
                         // Start, then wait for done (the core holds fault, kill mask and cycles
                         // after it until the next start).
                         if self.st.q.val() == 0 {
-                            self.start_r.d.next = true;
+                            self.start_q.d.next = true;
                         } else {
                             self.st_hold.next = true;
                             self.running.next = true;
@@ -782,7 +782,7 @@ impl Logic for Loader {
                     }
                     IoOp::Res => {
                         if self.st.q.val() == 0 {
-                            self.resume_r.d.next = true;
+                            self.resume_q.d.next = true;
                         } else {
                             self.st_hold.next = true;
                             self.running.next = true;

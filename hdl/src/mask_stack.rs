@@ -106,21 +106,21 @@ pub struct MaskStack {
     clear_if: Signal<Local, Bits<8>>,
     clear_ret: Signal<Local, Bits<8>>,
     c_sp: Signal<Local, Bits<5>>,
-    r_sp: DFF<Bits<5>>,
+    sp_q: DFF<Bits<5>>,
     c_top_kind: Signal<Local, Bits<2>>,
-    r_top_kind: DFF<Bits<2>>,
+    top_kind_q: DFF<Bits<2>>,
     c_top_entry: Signal<Local, Bits<4>>,
-    r_top_entry: DFF<Bits<4>>,
+    top_entry_q: DFF<Bits<4>>,
     c_top_live: Signal<Local, Bits<4>>,
-    r_top_live: DFF<Bits<4>>,
+    top_live_q: DFF<Bits<4>>,
     c_call_found: Signal<Local, Bit>,
-    r_call_found: DFF<Bit>,
+    call_found_q: DFF<Bit>,
     c_call_entry: Signal<Local, Bits<4>>,
-    r_call_entry: DFF<Bits<4>>,
+    call_entry_q: DFF<Bits<4>>,
     c_call_live: Signal<Local, Bits<4>>,
-    r_call_live: DFF<Bits<4>>,
+    call_live_q: DFF<Bits<4>>,
     c_call_ret: Signal<Local, Bits<8>>,
-    r_call_ret: DFF<Bits<8>>,
+    call_ret_q: DFF<Bits<8>>,
     // The frames this build has (a thermometer code): the others are never valid nor written,
     // so synthesis turns their registers into constants and drops them.
     frames: Constant<Bits<8>>,
@@ -182,21 +182,21 @@ impl MaskStack {
             clear_if: Default::default(),
             clear_ret: Default::default(),
             c_sp: Default::default(),
-            r_sp: Default::default(),
+            sp_q: Default::default(),
             c_top_kind: Default::default(),
-            r_top_kind: Default::default(),
+            top_kind_q: Default::default(),
             c_top_entry: Default::default(),
-            r_top_entry: Default::default(),
+            top_entry_q: Default::default(),
             c_top_live: Default::default(),
-            r_top_live: Default::default(),
+            top_live_q: Default::default(),
             c_call_found: Default::default(),
-            r_call_found: Default::default(),
+            call_found_q: Default::default(),
             c_call_entry: Default::default(),
-            r_call_entry: Default::default(),
+            call_entry_q: Default::default(),
             c_call_live: Default::default(),
-            r_call_live: Default::default(),
+            call_live_q: Default::default(),
             c_call_ret: Default::default(),
-            r_call_ret: Default::default(),
+            call_ret_q: Default::default(),
             frames: Constant::new(((1u64 << frames) - 1).to_bits()),
         }
     }
@@ -212,14 +212,14 @@ impl Logic for MaskStack {
             clock,
             count,
             valid,
-            r_sp,
-            r_top_kind,
-            r_top_entry,
-            r_top_live,
-            r_call_found,
-            r_call_entry,
-            r_call_live,
-            r_call_ret
+            sp_q,
+            top_kind_q,
+            top_entry_q,
+            top_live_q,
+            call_found_q,
+            call_entry_q,
+            call_live_q,
+            call_ret_q
         );
         for i in 0..8 {
             self.kind[i].clock.next = self.clock.val();
@@ -426,21 +426,21 @@ impl Logic for MaskStack {
         }
         // Registered outputs: a flow instruction acts in its last clock, at least its second,
         // so it always sees the stack as the previous instruction left it.
-        self.r_sp.d.next = self.c_sp.val();
-        self.sp.next = self.r_sp.q.val();
-        self.r_top_kind.d.next = self.c_top_kind.val();
-        self.top_kind.next = self.r_top_kind.q.val();
-        self.r_top_entry.d.next = self.c_top_entry.val();
-        self.top_entry.next = self.r_top_entry.q.val();
-        self.r_top_live.d.next = self.c_top_live.val();
-        self.top_live.next = self.r_top_live.q.val();
-        self.r_call_found.d.next = self.c_call_found.val();
-        self.call_found.next = self.r_call_found.q.val();
-        self.r_call_entry.d.next = self.c_call_entry.val();
-        self.call_entry.next = self.r_call_entry.q.val();
-        self.r_call_live.d.next = self.c_call_live.val();
-        self.call_live.next = self.r_call_live.q.val();
-        self.r_call_ret.d.next = self.c_call_ret.val();
-        self.call_ret.next = self.r_call_ret.q.val();
+        self.sp_q.d.next = self.c_sp.val();
+        self.sp.next = self.sp_q.q.val();
+        self.top_kind_q.d.next = self.c_top_kind.val();
+        self.top_kind.next = self.top_kind_q.q.val();
+        self.top_entry_q.d.next = self.c_top_entry.val();
+        self.top_entry.next = self.top_entry_q.q.val();
+        self.top_live_q.d.next = self.c_top_live.val();
+        self.top_live.next = self.top_live_q.q.val();
+        self.call_found_q.d.next = self.c_call_found.val();
+        self.call_found.next = self.call_found_q.q.val();
+        self.call_entry_q.d.next = self.c_call_entry.val();
+        self.call_entry.next = self.call_entry_q.q.val();
+        self.call_live_q.d.next = self.c_call_live.val();
+        self.call_live.next = self.call_live_q.q.val();
+        self.call_ret_q.d.next = self.c_call_ret.val();
+        self.call_ret.next = self.call_ret_q.q.val();
     }
 }

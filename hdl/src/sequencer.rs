@@ -104,29 +104,29 @@ pub struct Sequencer {
     // First clock of an instruction; clocks left after this one; the next pipelined slot and
     // the derivative bubble still to wait (all registered, so that the end-of-instruction
     // decision and the slot number come from registers).
-    first_reg: DFF<Bit>,
+    first_q: DFF<Bit>,
     // Clocks left after this one (6 bits: the longest instruction the hardware runs is a
     // relative move, 32 clocks, plus a retire wait).
     remain: DFF<Bits<6>>,
     aslot: DFF<Bits<5>>,
     await_: DFF<Bits<5>>,
-    e_reg: DFF<Bits<4>>,
-    killed_reg: DFF<Bits<4>>,
+    e_q: DFF<Bits<4>>,
+    killed_q: DFF<Bits<4>>,
     main_live: DFF<Bits<4>>,
-    p_reg: DFF<Bits<16>>,
+    p_q: DFF<Bits<16>>,
     calls: DFF<Bits<4>>,
     // Instructions the budget still allows; the budget was spent when the next one came.
     left: DFF<Bits<32>>,
     spent: DFF<Bit>,
     // The decoded fields of the current instruction, registered (valid from its second clock).
-    kind_r: DFF<ExecKind>,
-    flow_r: DFF<FlowOp>,
-    target_r: DFF<Bits<10>>,
-    wmask_r: DFF<Bits<4>>,
-    cycle_reg: DFF<Bits<32>>,
-    fault_reg: DFF<Bits<4>>,
+    kind_q: DFF<ExecKind>,
+    flow_q: DFF<FlowOp>,
+    target_q: DFF<Bits<10>>,
+    wmask_q: DFF<Bits<4>>,
+    cycles_q: DFF<Bits<32>>,
+    fault_q: DFF<Bits<4>>,
     timer: DFF<Bits<9>>,
-    done_reg: DFF<Bit>,
+    done_q: DFF<Bit>,
     // Clocks since the last slot of a long-path writer (saturating at 7) and the retire wait
     // it gives the instruction starting now.
     since: DFF<Bits<3>>,
@@ -155,7 +155,7 @@ pub struct Sequencer {
     // Geometry output: the pause code of EMIT (10) or ENDPRIM (11) in its last clock, and the
     // one taken at the end of the drain.
     pause_now: Signal<Local, Bits<4>>,
-    pause_reg: DFF<Bits<4>>,
+    pause: DFF<Bits<4>>,
     full: Signal<Local, Bit>,
 }
 
@@ -197,25 +197,25 @@ impl Sequencer {
             stack: MaskStack::new(usize::from(mask_depth)),
             state: Default::default(),
             pc: Default::default(),
-            first_reg: Default::default(),
+            first_q: Default::default(),
             remain: Default::default(),
             aslot: Default::default(),
             await_: Default::default(),
-            e_reg: Default::default(),
-            killed_reg: Default::default(),
+            e_q: Default::default(),
+            killed_q: Default::default(),
             main_live: Default::default(),
-            p_reg: Default::default(),
+            p_q: Default::default(),
             calls: Default::default(),
             left: Default::default(),
             spent: Default::default(),
-            kind_r: Default::default(),
-            flow_r: Default::default(),
-            target_r: Default::default(),
-            wmask_r: Default::default(),
-            cycle_reg: Default::default(),
-            fault_reg: Default::default(),
+            kind_q: Default::default(),
+            flow_q: Default::default(),
+            target_q: Default::default(),
+            wmask_q: Default::default(),
+            cycles_q: Default::default(),
+            fault_q: Default::default(),
             timer: Default::default(),
-            done_reg: Default::default(),
+            done_q: Default::default(),
             since: Default::default(),
             extra: Default::default(),
             issue6: Default::default(),
@@ -241,7 +241,7 @@ impl Sequencer {
             fault_now: Default::default(),
             end_now: Default::default(),
             pause_now: Default::default(),
-            pause_reg: Default::default(),
+            pause: Default::default(),
             full: Default::default(),
         }
     }
@@ -253,40 +253,40 @@ impl Logic for Sequencer {
     #[hdl_gen]
     fn update(&mut self) {
         dff_setup!(
-            self, clock, state, pc, first_reg, remain, aslot, await_, e_reg, killed_reg, main_live,
-            p_reg, calls, left, spent, kind_r, flow_r, target_r, wmask_r, cycle_reg, fault_reg,
-            timer, done_reg, since, pause_reg
+            self, clock, state, pc, first_q, remain, aslot, await_, e_q, killed_q, main_live, p_q,
+            calls, left, spent, kind_q, flow_q, target_q, wmask_q, cycles_q, fault_q, timer,
+            done_q, since, pause
         );
         clock!(self, clock, stack);
-        self.e.next = self.e_reg.q.val();
-        self.p.next = self.p_reg.q.val();
-        self.killed.next = self.killed_reg.q.val();
-        self.cycles.next = self.cycle_reg.q.val();
-        self.fault.next = self.fault_reg.q.val();
-        self.done.next = self.done_reg.q.val();
-        self.done_reg.d.next = false;
+        self.e.next = self.e_q.q.val();
+        self.p.next = self.p_q.q.val();
+        self.killed.next = self.killed_q.q.val();
+        self.cycles.next = self.cycles_q.q.val();
+        self.fault.next = self.fault_q.q.val();
+        self.done.next = self.done_q.q.val();
+        self.done_q.d.next = false;
         self.busy.next =
             (self.state.q.val() != SeqState::Idle) & (self.state.q.val() != SeqState::Paused);
         self.clear_we.next = self.state.q.val() == SeqState::Clear;
         self.clear_addr.next = self.timer.q.val().get_bits::<8>(0);
         self.imem_addr.next = self.pc.q.val();
         self.cur_pc.next = self.pc.q.val();
-        self.kind_r.d.next = self.kind.val();
-        self.flow_r.d.next = self.flow.val();
-        self.target_r.d.next = self.target.val();
-        self.wmask_r.d.next = self.wmask.val();
+        self.kind_q.d.next = self.kind.val();
+        self.flow_q.d.next = self.flow.val();
+        self.target_q.d.next = self.target.val();
+        self.wmask_q.d.next = self.wmask.val();
         // In an instruction's first clock: stop before it when no lane is live or the budget is
         // spent (the model checks both before counting the instruction).
-        self.dead.next = !(self.main_live.q.val() & !self.killed_reg.q.val()).any();
+        self.dead.next = !(self.main_live.q.val() & !self.killed_q.q.val()).any();
         self.stop_now.next = (self.state.q.val() == SeqState::Exec)
-            & self.first_reg.q.val()
+            & self.first_q.q.val()
             & (self.dead.val() | self.spent.q.val());
         self.first.next =
-            (self.state.q.val() == SeqState::Exec) & self.first_reg.q.val() & !self.stop_now.val();
+            (self.state.q.val() == SeqState::Exec) & self.first_q.q.val() & !self.stop_now.val();
 
         // Predicate writes from the writeback stage.
         if self.p_we.val() {
-            self.p_reg.d.next = (self.p_reg.q.val()
+            self.p_q.d.next = (self.p_q.q.val()
                 & !(bits::<16>(1) << bit_cast::<16, 4>(self.p_idx.val())))
                 | (bit_cast::<16, 1>(self.p_val.val().into())
                     << bit_cast::<16, 4>(self.p_idx.val()));
@@ -313,7 +313,7 @@ impl Logic for Sequencer {
             & (self.kind.val() == ExecKind::Alu)
             & !self.stop_now.val()
         {
-            if self.first_reg.q.val() {
+            if self.first_q.q.val() {
                 self.slot.next = bits::<4>(0);
                 if !self.wait_total.val().any() {
                     self.slot_valid.next = true;
@@ -339,57 +339,57 @@ impl Logic for Sequencer {
         // The last clock: a one-clock instruction in its first clock, otherwise when no clock is
         // left (`remain` was loaded in the first clock).
         self.last.next = !self.remain.q.val().any();
-        if self.first_reg.q.val() {
+        if self.first_q.q.val() {
             self.last.next = self.issue.val() == 1;
         }
 
         // Lanes whose predicates pass the write mask (any component), and P.x per lane.
         self.cond.next = bit_cast::<4, 1>(
-            (self.p_reg.q.val().get_bits::<4>(0) & self.wmask_r.q.val())
+            (self.p_q.q.val().get_bits::<4>(0) & self.wmask_q.q.val())
                 .any()
                 .into(),
         ) | (bit_cast::<4, 1>(
-            (self.p_reg.q.val().get_bits::<4>(4) & self.wmask_r.q.val())
+            (self.p_q.q.val().get_bits::<4>(4) & self.wmask_q.q.val())
                 .any()
                 .into(),
         ) << 1)
             | (bit_cast::<4, 1>(
-                (self.p_reg.q.val().get_bits::<4>(8) & self.wmask_r.q.val())
+                (self.p_q.q.val().get_bits::<4>(8) & self.wmask_q.q.val())
                     .any()
                     .into(),
             ) << 2)
             | (bit_cast::<4, 1>(
-                (self.p_reg.q.val().get_bits::<4>(12) & self.wmask_r.q.val())
+                (self.p_q.q.val().get_bits::<4>(12) & self.wmask_q.q.val())
                     .any()
                     .into(),
             ) << 3);
-        self.px.next = bit_cast::<4, 1>(self.p_reg.q.val().get_bit(0).into())
-            | (bit_cast::<4, 1>(self.p_reg.q.val().get_bit(4).into()) << 1)
-            | (bit_cast::<4, 1>(self.p_reg.q.val().get_bit(8).into()) << 2)
-            | (bit_cast::<4, 1>(self.p_reg.q.val().get_bit(12).into()) << 3);
+        self.px.next = bit_cast::<4, 1>(self.p_q.q.val().get_bit(0).into())
+            | (bit_cast::<4, 1>(self.p_q.q.val().get_bit(4).into()) << 1)
+            | (bit_cast::<4, 1>(self.p_q.q.val().get_bit(8).into()) << 2)
+            | (bit_cast::<4, 1>(self.p_q.q.val().get_bit(12).into()) << 3);
         self.full.next = self.stack.sp.val() >= self.stack_depth.val();
 
         // Defaults of the flow evaluation.
         self.next_pc.next = bit_cast::<9, 8>(self.pc.q.val()) + bits::<9>(1);
-        self.e_next.next = self.e_reg.q.val();
-        self.killed_next.next = self.killed_reg.q.val();
+        self.e_next.next = self.e_q.q.val();
+        self.killed_next.next = self.killed_q.q.val();
         self.live_next.next = self.main_live.q.val();
         self.calls_next.next = self.calls.q.val();
         self.fault_now.next = bits::<4>(0);
         self.end_now.next = false;
         self.pause_now.next = bits::<4>(0);
-        self.lanes.next = self.e_reg.q.val();
+        self.lanes.next = self.e_q.q.val();
         self.stack.cmd.next = StackCmd::Hold;
         self.stack.push_kind.next = bits::<2>(0);
-        self.stack.push_entry.next = self.e_reg.q.val();
-        self.stack.push_live.next = self.e_reg.q.val();
+        self.stack.push_entry.next = self.e_q.q.val();
+        self.stack.push_live.next = self.e_q.q.val();
         self.stack.push_ret.next = self.next_pc.val().get_bits::<8>(0);
-        self.stack.lanes.next = self.e_reg.q.val();
+        self.stack.lanes.next = self.e_q.q.val();
 
         // Flow instructions act in their last clock, never their first (all but NOP take two
         // clocks or more), so they read the decoded fields from registers.
-        if (self.kind_r.q.val() == ExecKind::Flow) & self.last.val() & !self.first_reg.q.val() {
-            match self.flow_r.q.val() {
+        if (self.kind_q.q.val() == ExecKind::Flow) & self.last.val() & !self.first_q.q.val() {
+            match self.flow_q.q.val() {
                 FlowOp::If => {
                     if self.full.val() {
                         self.fault_now.next = bits::<4>(2);
@@ -397,9 +397,9 @@ impl Logic for Sequencer {
                         self.stack.cmd.next = StackCmd::Push;
                         self.stack.push_kind.next = bits::<2>(1);
                         self.stack.push_live.next = self.cond.val();
-                        self.e_next.next = self.e_reg.q.val() & self.cond.val();
-                        if !(self.e_reg.q.val() & self.cond.val()).any() {
-                            self.next_pc.next = self.target_r.q.val().get_bits::<9>(0);
+                        self.e_next.next = self.e_q.q.val() & self.cond.val();
+                        if !(self.e_q.q.val() & self.cond.val()).any() {
+                            self.next_pc.next = self.target_q.q.val().get_bits::<9>(0);
                         }
                     }
                 }
@@ -409,7 +409,7 @@ impl Logic for Sequencer {
                     } else {
                         self.e_next.next = self.stack.top_entry.val() & !self.stack.top_live.val();
                         if !(self.stack.top_entry.val() & !self.stack.top_live.val()).any() {
-                            self.next_pc.next = self.target_r.q.val().get_bits::<9>(0);
+                            self.next_pc.next = self.target_q.q.val().get_bits::<9>(0);
                         }
                     }
                 }
@@ -434,7 +434,7 @@ impl Logic for Sequencer {
                         self.fault_now.next = bits::<4>(4);
                     } else if self.stack.top_live.val().any() {
                         self.e_next.next = self.stack.top_live.val();
-                        self.next_pc.next = self.target_r.q.val().get_bits::<9>(0);
+                        self.next_pc.next = self.target_q.q.val().get_bits::<9>(0);
                     } else {
                         self.e_next.next = self.stack.top_entry.val();
                         self.stack.cmd.next = StackCmd::Pop;
@@ -445,8 +445,8 @@ impl Logic for Sequencer {
                     self.stack.cmd.next = StackCmd::ClearBrk;
                 }
                 FlowOp::Brkp => {
-                    self.e_next.next = self.e_reg.q.val() & !self.px.val();
-                    self.stack.lanes.next = self.e_reg.q.val() & self.px.val();
+                    self.e_next.next = self.e_q.q.val() & !self.px.val();
+                    self.stack.lanes.next = self.e_q.q.val() & self.px.val();
                     self.stack.cmd.next = StackCmd::ClearBrk;
                 }
                 FlowOp::Cont => {
@@ -454,14 +454,14 @@ impl Logic for Sequencer {
                     self.stack.cmd.next = StackCmd::ClearCont;
                 }
                 FlowOp::Kilp => {
-                    self.lanes.next = self.e_reg.q.val() & self.cond.val();
-                    self.killed_next.next = self.killed_reg.q.val() | self.lanes.val();
-                    self.e_next.next = self.e_reg.q.val() & !self.lanes.val();
+                    self.lanes.next = self.e_q.q.val() & self.cond.val();
+                    self.killed_next.next = self.killed_q.q.val() | self.lanes.val();
+                    self.e_next.next = self.e_q.q.val() & !self.lanes.val();
                     self.stack.lanes.next = self.lanes.val();
                     self.stack.cmd.next = StackCmd::Kill;
                 }
                 FlowOp::Kill => {
-                    self.killed_next.next = self.killed_reg.q.val() | self.e_reg.q.val();
+                    self.killed_next.next = self.killed_q.q.val() | self.e_q.q.val();
                     self.e_next.next = bits::<4>(0);
                     self.stack.cmd.next = StackCmd::Kill;
                 }
@@ -475,7 +475,7 @@ impl Logic for Sequencer {
                     self.pause_now.next = bits::<4>(11);
                 }
                 FlowOp::Cal => {
-                    if self.e_reg.q.val().any() {
+                    if self.e_q.q.val().any() {
                         if self.calls.q.val() >= self.call_depth.val() {
                             self.fault_now.next = bits::<4>(3);
                         } else if self.full.val() {
@@ -484,12 +484,12 @@ impl Logic for Sequencer {
                             self.stack.cmd.next = StackCmd::Push;
                             self.stack.push_kind.next = bits::<2>(3);
                             self.calls_next.next = self.calls.q.val() + 1;
-                            self.next_pc.next = self.target_r.q.val().get_bits::<9>(0);
+                            self.next_pc.next = self.target_q.q.val().get_bits::<9>(0);
                         }
                     }
                 }
                 FlowOp::Calp => {
-                    self.lanes.next = self.e_reg.q.val() & self.px.val();
+                    self.lanes.next = self.e_q.q.val() & self.px.val();
                     if self.lanes.val().any() {
                         if self.calls.q.val() >= self.call_depth.val() {
                             self.fault_now.next = bits::<4>(3);
@@ -501,35 +501,32 @@ impl Logic for Sequencer {
                             self.stack.push_live.next = self.lanes.val();
                             self.e_next.next = self.lanes.val();
                             self.calls_next.next = self.calls.q.val() + 1;
-                            self.next_pc.next = self.target_r.q.val().get_bits::<9>(0);
+                            self.next_pc.next = self.target_q.q.val().get_bits::<9>(0);
                         }
                     }
                 }
                 FlowOp::Ret => {
                     self.e_next.next = bits::<4>(0);
                     if self.stack.call_found.val() {
-                        if (self.stack.call_live.val()
-                            & !self.e_reg.q.val()
-                            & !self.killed_reg.q.val())
-                        .any()
+                        if (self.stack.call_live.val() & !self.e_q.q.val() & !self.killed_q.q.val())
+                            .any()
                         {
                             self.stack.cmd.next = StackCmd::ClearRet;
                         } else {
                             self.stack.cmd.next = StackCmd::PopToCall;
-                            self.e_next.next =
-                                self.stack.call_entry.val() & !self.killed_reg.q.val();
+                            self.e_next.next = self.stack.call_entry.val() & !self.killed_q.q.val();
                             self.next_pc.next = bit_cast::<9, 8>(self.stack.call_ret.val());
                             self.calls_next.next = self.calls.q.val() - 1;
                         }
                     } else {
                         self.stack.cmd.next = StackCmd::ClearRet;
-                        self.live_next.next = self.main_live.q.val() & !self.e_reg.q.val();
+                        self.live_next.next = self.main_live.q.val() & !self.e_q.q.val();
                     }
                 }
                 FlowOp::Endsub => {
                     if self.stack.call_found.val() {
                         self.stack.cmd.next = StackCmd::PopToCall;
-                        self.e_next.next = self.stack.call_entry.val() & !self.killed_reg.q.val();
+                        self.e_next.next = self.stack.call_entry.val() & !self.killed_q.q.val();
                         self.next_pc.next = bit_cast::<9, 8>(self.stack.call_ret.val());
                         self.calls_next.next = self.calls.q.val() - 1;
                     }
@@ -540,10 +537,10 @@ impl Logic for Sequencer {
                     } else {
                         self.stack.cmd.next = StackCmd::Push;
                         self.stack.push_kind.next = bits::<2>(2);
-                        self.stack.push_live.next = self.e_reg.q.val() & self.px.val();
-                        self.e_next.next = self.e_reg.q.val() & self.px.val();
-                        if !(self.e_reg.q.val() & self.px.val()).any() {
-                            self.next_pc.next = self.target_r.q.val().get_bits::<9>(0);
+                        self.stack.push_live.next = self.e_q.q.val() & self.px.val();
+                        self.e_next.next = self.e_q.q.val() & self.px.val();
+                        if !(self.e_q.q.val() & self.px.val()).any() {
+                            self.next_pc.next = self.target_q.q.val().get_bits::<9>(0);
                         }
                     }
                 }
@@ -562,22 +559,22 @@ impl Logic for Sequencer {
                         self.stack.cmd.next = StackCmd::SetTopLive;
                         self.stack.lanes.next = self.lanes.val();
                         self.e_next.next = self.lanes.val();
-                        self.next_pc.next = self.target_r.q.val().get_bits::<9>(0);
+                        self.next_pc.next = self.target_q.q.val().get_bits::<9>(0);
                     } else {
                         self.e_next.next = self.stack.top_entry.val();
                         self.stack.cmd.next = StackCmd::Pop;
                     }
                 }
                 FlowOp::Jmp => {
-                    self.next_pc.next = self.target_r.q.val().get_bits::<9>(0);
+                    self.next_pc.next = self.target_q.q.val().get_bits::<9>(0);
                 }
                 FlowOp::Jmpp => {
-                    self.lanes.next = self.e_reg.q.val() & !self.killed_reg.q.val();
+                    self.lanes.next = self.e_q.q.val() & !self.killed_q.q.val();
                     if (self.lanes.val() & self.cond.val()).any() {
                         if (self.lanes.val() & !self.cond.val()).any() {
                             self.fault_now.next = bits::<4>(5);
                         } else {
-                            self.next_pc.next = self.target_r.q.val().get_bits::<9>(0);
+                            self.next_pc.next = self.target_q.q.val().get_bits::<9>(0);
                         }
                     }
                 }
@@ -593,20 +590,20 @@ impl Logic for Sequencer {
             }
             if (self.state.q.val() == SeqState::Paused) & self.resume.val() {
                 self.state.d.next = SeqState::Resume;
-                self.fault_reg.d.next = bits::<4>(0);
+                self.fault_q.d.next = bits::<4>(0);
             } else if self.clear.val() {
                 self.state.d.next = SeqState::Clear;
                 self.timer.d.next = bits::<9>(0);
             } else if self.start.val() {
                 self.state.d.next = SeqState::Fetch;
                 self.pc.d.next = bits::<8>(0);
-                self.e_reg.d.next = bits::<4>(15);
-                self.killed_reg.d.next = bits::<4>(0);
+                self.e_q.d.next = bits::<4>(15);
+                self.killed_q.d.next = bits::<4>(0);
                 self.main_live.d.next = bits::<4>(15);
-                self.p_reg.d.next = bits::<16>(0);
+                self.p_q.d.next = bits::<16>(0);
                 self.calls.d.next = bits::<4>(0);
-                self.cycle_reg.d.next = bits::<32>(0);
-                self.fault_reg.d.next = bits::<4>(0);
+                self.cycles_q.d.next = bits::<32>(0);
+                self.fault_q.d.next = bits::<4>(0);
             }
         }
         match self.state.q.val() {
@@ -620,58 +617,58 @@ impl Logic for Sequencer {
             }
             SeqState::Resume => {
                 // As `Fetch`, at the instruction after the pause, with the budget left as it was.
-                self.first_reg.d.next = true;
+                self.first_q.d.next = true;
                 self.state.d.next = SeqState::Exec;
             }
             SeqState::Fetch => {
                 self.imem_addr.next = bits::<8>(0);
-                self.first_reg.d.next = true;
+                self.first_q.d.next = true;
                 self.since.d.next = bits::<3>(7);
                 self.spent.d.next = false;
                 if self.budget.val().any() {
                     self.state.d.next = SeqState::Exec;
                     self.left.d.next = self.budget.val() - 1;
                 } else {
-                    self.fault_reg.d.next = bits::<4>(1);
+                    self.fault_q.d.next = bits::<4>(1);
                     self.state.d.next = SeqState::Drain;
                     self.timer.d.next = self.drain.val();
                 }
             }
             SeqState::Exec => {
-                self.cycle_reg.d.next = self.cycle_reg.q.val() + 1;
-                self.first_reg.d.next = false;
+                self.cycles_q.d.next = self.cycles_q.q.val() + 1;
+                self.first_q.d.next = false;
                 self.remain.d.next = self.remain.q.val() - 1;
-                if self.first_reg.q.val() {
+                if self.first_q.q.val() {
                     self.remain.d.next = self.n_clocks.val() - 2;
                 }
                 if self.stop_now.val() {
                     // In the model's order: no live lane left ends the run (this clock is not an
                     // instruction's); otherwise the budget is spent.
-                    self.cycle_reg.d.next = self.cycle_reg.q.val();
+                    self.cycles_q.d.next = self.cycles_q.q.val();
                     self.stack.cmd.next = StackCmd::Hold;
                     if !self.dead.val() {
-                        self.fault_reg.d.next = bits::<4>(1);
+                        self.fault_q.d.next = bits::<4>(1);
                     }
                     self.state.d.next = SeqState::Drain;
                     self.timer.d.next = self.drain.val();
                 } else if self.kind.val() == ExecKind::Missing {
                     self.stack.cmd.next = StackCmd::Hold;
-                    self.fault_reg.d.next = bits::<4>(6);
+                    self.fault_q.d.next = bits::<4>(6);
                     self.state.d.next = SeqState::Drain;
                     self.timer.d.next = self.drain.val();
                 } else if self.ext_fault.val().any() {
                     self.stack.cmd.next = StackCmd::Hold;
-                    self.fault_reg.d.next = self.ext_fault.val();
+                    self.fault_q.d.next = self.ext_fault.val();
                     self.state.d.next = SeqState::Drain;
                     self.timer.d.next = self.drain.val();
                 } else if self.last.val() {
                     self.imem_addr.next = self.next_pc.val().get_bits::<8>(0);
-                    self.e_reg.d.next = self.e_next.val();
-                    self.killed_reg.d.next = self.killed_next.val();
+                    self.e_q.d.next = self.e_next.val();
+                    self.killed_q.d.next = self.killed_next.val();
                     self.main_live.d.next = self.live_next.val();
                     self.calls.d.next = self.calls_next.val();
                     self.pc.d.next = self.next_pc.val().get_bits::<8>(0);
-                    self.first_reg.d.next = true;
+                    self.first_q.d.next = true;
                     // Whether the next instruction may run is decided in its first clock, from
                     // registers (see `stop_now`).
                     self.spent.d.next = !self.left.q.val().any();
@@ -680,14 +677,14 @@ impl Logic for Sequencer {
                     }
                     if self.fault_now.val().any() {
                         self.stack.cmd.next = StackCmd::Hold;
-                        self.fault_reg.d.next = self.fault_now.val();
+                        self.fault_q.d.next = self.fault_now.val();
                         self.state.d.next = SeqState::Drain;
                         self.timer.d.next = self.drain.val();
                     } else if self.end_now.val() | self.next_pc.val().get_bit(8) {
                         self.state.d.next = SeqState::Drain;
                         self.timer.d.next = self.drain.val();
                     } else if self.pause_now.val().any() {
-                        self.pause_reg.d.next = self.pause_now.val();
+                        self.pause.d.next = self.pause_now.val();
                         self.state.d.next = SeqState::Drain;
                         self.timer.d.next = self.drain.val();
                     }
@@ -697,11 +694,11 @@ impl Logic for Sequencer {
                 self.timer.d.next = self.timer.q.val() - 1;
                 if self.timer.q.val() == 1 {
                     self.state.d.next = SeqState::Idle;
-                    self.done_reg.d.next = true;
-                    if self.pause_reg.q.val().any() {
+                    self.done_q.d.next = true;
+                    if self.pause.q.val().any() {
                         self.state.d.next = SeqState::Paused;
-                        self.fault_reg.d.next = self.pause_reg.q.val();
-                        self.pause_reg.d.next = bits::<4>(0);
+                        self.fault_q.d.next = self.pause.q.val();
+                        self.pause.d.next = bits::<4>(0);
                     }
                 }
             }

@@ -152,7 +152,7 @@ pub struct ShaderCore {
     // Host port decode.
     region_prog: Signal<Local, Bit>,
     region_const: Signal<Local, Bit>,
-    region_reg: Signal<Local, Bit>,
+    region_registers: Signal<Local, Bit>,
     region_tex: Signal<Local, Bit>,
     hr_prog: DFF<Bit>,
     hr_tex: DFF<Bit>,
@@ -241,7 +241,7 @@ impl ShaderCore {
             mem_wd: Default::default(),
             region_prog: Default::default(),
             region_const: Default::default(),
-            region_reg: Default::default(),
+            region_registers: Default::default(),
             region_tex: Default::default(),
             hr_prog: Default::default(),
             hr_tex: Default::default(),
@@ -273,7 +273,7 @@ impl Logic for ShaderCore {
         // ---- Host port decode.
         self.region_prog.next = !self.host_addr.val().get_bits::<6>(10).any();
         self.region_const.next = self.host_addr.val().get_bits::<8>(8) == 0x04;
-        self.region_reg.next = self.host_addr.val().get_bits::<8>(8) == 0x08;
+        self.region_registers.next = self.host_addr.val().get_bits::<8>(8) == 0x08;
         self.region_tex.next = self.host_addr.val().get_bits::<7>(9) == 0x08;
 
         // ---- Instruction memory and decoder.
@@ -568,7 +568,7 @@ impl Logic for ShaderCore {
         }
         if !self.seq.busy.val() {
             self.mem_we.next =
-                self.host_we.val() & (self.region_const.val() | self.region_reg.val());
+                self.host_we.val() & (self.region_const.val() | self.region_registers.val());
             self.mem_wa.next = bit_cast::<9, 8>(self.host_addr.val().get_bits::<8>(0));
             if self.region_const.val() {
                 self.mem_wa.next =

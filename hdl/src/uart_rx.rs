@@ -66,9 +66,9 @@ pub struct UartRx {
     count: DFF<Bits<16>>,
     bit_index: DFF<Bits<3>>,
     shift: DFF<Bits<8>>,
-    data_reg: DFF<Bits<8>>,
-    valid_reg: DFF<Bit>,
-    error_reg: DFF<Bit>,
+    data_q: DFF<Bits<8>>,
+    valid_q: DFF<Bit>,
+    framing_error_q: DFF<Bit>,
 }
 
 impl UartRx {
@@ -95,9 +95,9 @@ impl UartRx {
             count: Default::default(),
             bit_index: Default::default(),
             shift: Default::default(),
-            data_reg: Default::default(),
-            valid_reg: Default::default(),
-            error_reg: Default::default(),
+            data_q: Default::default(),
+            valid_q: Default::default(),
+            framing_error_q: Default::default(),
         }
     }
 }
@@ -106,8 +106,19 @@ impl Logic for UartRx {
     #[hdl_gen]
     fn update(&mut self) {
         dff_setup!(
-            self, clock, sync1, sync2, sync3, sync4, state, count, bit_index, shift, data_reg,
-            valid_reg, error_reg
+            self,
+            clock,
+            sync1,
+            sync2,
+            sync3,
+            sync4,
+            state,
+            count,
+            bit_index,
+            shift,
+            data_q,
+            valid_q,
+            framing_error_q
         );
         self.sync1.d.next = !self.rx.val();
         self.sync2.d.next = self.sync1.q.val();
@@ -117,11 +128,11 @@ impl Logic for UartRx {
             | (self.sync2.q.val() & self.sync4.q.val())
             | (self.sync3.q.val() & self.sync4.q.val());
 
-        self.data.next = self.data_reg.q.val();
-        self.valid.next = self.valid_reg.q.val();
-        self.framing_error.next = self.error_reg.q.val();
-        self.valid_reg.d.next = false;
-        self.error_reg.d.next = false;
+        self.data.next = self.data_q.q.val();
+        self.valid.next = self.valid_q.q.val();
+        self.framing_error.next = self.framing_error_q.q.val();
+        self.valid_q.d.next = false;
+        self.framing_error_q.d.next = false;
 
         match self.state.q.val() {
             UartRxState::Idle => {
@@ -161,12 +172,12 @@ impl Logic for UartRx {
             UartRxState::Stop => {
                 if self.count.q.val() == self.last_count.val() {
                     self.count.d.next = 0.into();
-                    self.data_reg.d.next = self.shift.q.val();
+                    self.data_q.d.next = self.shift.q.val();
                     if self.line_low.val() {
-                        self.error_reg.d.next = true;
+                        self.framing_error_q.d.next = true;
                         self.state.d.next = UartRxState::Break;
                     } else {
-                        self.valid_reg.d.next = true;
+                        self.valid_q.d.next = true;
                         self.state.d.next = UartRxState::Idle;
                     }
                 } else {
