@@ -16,6 +16,7 @@
 //! Timing: the UART runs at the divisor given at construction (clocks per bit); everything else is
 //! described by [`Loader`] and [`ShaderCore`].
 use crate::baud::BaudDivisor;
+use crate::host_port::HostBusDriver;
 use crate::loader::Loader;
 use crate::shader_core::ShaderCore;
 use crate::uart_rx::UartRx;
@@ -92,20 +93,7 @@ impl Logic for BoardTop {
         self.tx.next = self.uart_tx.tx.val();
 
         // Loader <-> core host port.
-        self.core.host_addr.next = self.loader.host_addr.val();
-        self.core.host_wdata.next = self.loader.host_wdata.val();
-        self.core.host_we.next = self.loader.host_we.val();
-        self.loader.host_rdata.next = self.core.host_rdata.val();
-        self.core.clear.next = self.loader.clear.val();
-        self.core.start.next = self.loader.start.val();
-        self.core.resume.next = self.loader.resume.val();
-        self.core.budget.next = self.loader.budget.val();
-        self.loader.busy.next = self.core.busy.val();
-        self.loader.done.next = self.core.done.val();
-        self.loader.fault.next = self.core.fault.val();
-        self.loader.killed.next = self.core.killed.val();
-        self.loader.lanes.next = self.core.lanes.val();
-        self.loader.cycles.next = self.core.cycles.val();
+        HostBusDriver::join(&mut self.loader.host, &mut self.core.host);
 
         if self.uart_rx.valid.val() {
             self.activity.d.next = !self.activity.q.val();

@@ -2,14 +2,16 @@
 //! simulation engines in `sim`) use to load memories, start a quad and read its results.
 //!
 //! The port is a plain synchronous word bus on the core's clock, usable only while the core is
-//! idle (`busy` low); writes while busy are ignored and reads return 0.
+//! idle (`busy` low); writes while busy are ignored and reads return 0. Its signals are one
+//! interface, [`HostBus`] (the core's side; [`HostBusDriver`] the loader's), named `host.NAME` in
+//! Rust and `host$NAME` in the emitted Verilog.
 //!
 //! | port | dir | meaning |
 //! |---|---|---|
-//! | `host_addr` | in, 16 bits | word address, see the map below |
-//! | `host_wdata` | in, 32 bits | write data |
-//! | `host_we` | in | write `host_wdata` to `host_addr` at this rising edge |
-//! | `host_rdata` | out, 32 bits | the word at the `host_addr` presented [`READ_LATENCY`] edges earlier |
+//! | `addr` | in, 16 bits | word address, see the map below |
+//! | `wdata` | in, 32 bits | write data |
+//! | `we` | in | write `wdata` to `addr` at this rising edge |
+//! | `rdata` | out, 32 bits | the word at the `addr` presented [`READ_LATENCY`] edges earlier |
 //! | `clear` | in | pulse: zero the register file R ([`CLEAR_CLOCKS`] clocks, `busy` meanwhile) |
 //! | `start` | in | pulse: run the program from instruction 0 on the current R and K |
 //! | `resume` | in | pulse: continue a run paused at EMIT / ENDPRIM |
@@ -50,7 +52,7 @@ pub const CONST_BASE: u16 = 0x0400;
 pub const REG_BASE: u16 = 0x0800;
 /// Base of texture memory.
 pub const TEXTURE_BASE: u16 = 0x1000;
-/// Edges from presenting `host_addr` to the word on `host_rdata`.
+/// Edges from presenting `addr` to the word on `rdata`.
 pub const READ_LATENCY: u32 = 2;
 /// Clocks a `clear` keeps the core busy.
 pub const CLEAR_CLOCKS: u32 = 256;
@@ -79,3 +81,77 @@ pub fn reg_addr(r: usize, l: usize, c: usize) -> u16 {
 /// protocol's device model and host (`firmware_loader`, which does not depend on this crate) name
 /// the same numbers.
 pub use microcode::core::fault_code;
+
+use rust_hdl::prelude::*;
+
+/// The host port's signals as the core sees them (the table above, without the `host_` prefix:
+/// `addr`, `wdata`, `we`, `rdata`, then the run's handshake). One interface for the core, the
+/// loader ([`HostBusDriver`], the same signals in the other direction) and the board top, which
+/// joins the two; in the emitted Verilog a signal is `host$NAME` (Verilator: `host__024NAME`).
+#[derive(LogicInterface, Default)]
+#[join = "HostBusDriver"]
+pub struct HostBus {
+    /// Word address.
+    pub addr: Signal<In, Bits<16>>,
+    /// Write data.
+    pub wdata: Signal<In, Bits<32>>,
+    /// Write `wdata` to `addr` at this rising edge.
+    pub we: Signal<In, Bit>,
+    /// The word at the `addr` presented [`READ_LATENCY`] edges earlier.
+    pub rdata: Signal<Out, Bits<32>>,
+    /// Pulse: zero the register file.
+    pub clear: Signal<In, Bit>,
+    /// Pulse: run the program.
+    pub start: Signal<In, Bit>,
+    /// Pulse: continue a run paused at EMIT / ENDPRIM.
+    pub resume: Signal<In, Bit>,
+    /// Instruction budget of a run.
+    pub budget: Signal<In, Bits<32>>,
+    /// A clear or a run is in progress.
+    pub busy: Signal<Out, Bit>,
+    /// One-clock pulse when a run ends or pauses.
+    pub done: Signal<Out, Bit>,
+    /// Fault or pause code of the last run ([`fault_code`]).
+    pub fault: Signal<Out, Bits<4>>,
+    /// Kill mask of the last run.
+    pub killed: Signal<Out, Bits<4>>,
+    /// Clocks of the last run.
+    pub cycles: Signal<Out, Bits<32>>,
+    /// While paused: the lanes that executed the EMIT / ENDPRIM.
+    pub lanes: Signal<Out, Bits<4>>,
+}
+
+/// The host port from the side that drives it (the on-chip loader): [`HostBus`] with every
+/// direction reversed.
+#[derive(LogicInterface, Default)]
+#[join = "HostBus"]
+pub struct HostBusDriver {
+    /// Word address.
+    pub addr: Signal<Out, Bits<16>>,
+    /// Write data.
+    pub wdata: Signal<Out, Bits<32>>,
+    /// Write `wdata` to `addr` at this rising edge.
+    pub we: Signal<Out, Bit>,
+    /// The word at the `addr` presented [`READ_LATENCY`] edges earlier.
+    pub rdata: Signal<In, Bits<32>>,
+    /// Pulse: zero the register file.
+    pub clear: Signal<Out, Bit>,
+    /// Pulse: run the program.
+    pub start: Signal<Out, Bit>,
+    /// Pulse: continue a run paused at EMIT / ENDPRIM.
+    pub resume: Signal<Out, Bit>,
+    /// Instruction budget of a run.
+    pub budget: Signal<Out, Bits<32>>,
+    /// A clear or a run is in progress.
+    pub busy: Signal<In, Bit>,
+    /// One-clock pulse when a run ends or pauses.
+    pub done: Signal<In, Bit>,
+    /// Fault or pause code of the last run ([`fault_code`]).
+    pub fault: Signal<In, Bits<4>>,
+    /// Kill mask of the last run.
+    pub killed: Signal<In, Bits<4>>,
+    /// Clocks of the last run.
+    pub cycles: Signal<In, Bits<32>>,
+    /// While paused: the lanes that executed the EMIT / ENDPRIM.
+    pub lanes: Signal<In, Bits<4>>,
+}

@@ -36,6 +36,7 @@
 use crate::bram::Bram;
 use crate::crc32_serial::Crc32Serial;
 use crate::frame_rx::FrameRx;
+use crate::host_port::HostBusDriver;
 use crate::loader_isa::{decode_rom, io_rom, CpuOp, IoOp, MEMORY_WORDS};
 use crate::loader_layout as layout;
 use microcode::core::config::Features;
@@ -69,6 +70,8 @@ pub enum ASel {
 pub struct Loader {
     /// The clock everything is synchronous to.
     pub clock: Signal<In, Clock>,
+    /// The core's host port, driven by the firmware ([`crate::host_port`]).
+    pub host: HostBusDriver,
     /// Synchronous reset (the board's button): the firmware restarts (no image, counters
     /// cleared). An answer being sent is finished first, so the line never carries half a frame.
     pub reset: Signal<In, Bit>,
@@ -82,34 +85,6 @@ pub struct Loader {
     pub tx_valid: Signal<Out, Bit>,
     /// The transmitter takes `tx_data` at this edge.
     pub tx_ready: Signal<In, Bit>,
-    /// Host port of the core: word address.
-    pub host_addr: Signal<Out, Bits<16>>,
-    /// Host port: write data.
-    pub host_wdata: Signal<Out, Bits<32>>,
-    /// Host port: write enable.
-    pub host_we: Signal<Out, Bit>,
-    /// Host port: read data (two edges after the address).
-    pub host_rdata: Signal<In, Bits<32>>,
-    /// Core `clear` pulse.
-    pub clear: Signal<Out, Bit>,
-    /// Core `start` pulse.
-    pub start: Signal<Out, Bit>,
-    /// Core `resume` pulse (continues a run paused at EMIT / ENDPRIM).
-    pub resume: Signal<Out, Bit>,
-    /// Core instruction budget.
-    pub budget: Signal<Out, Bits<32>>,
-    /// Core `busy`.
-    pub busy: Signal<In, Bit>,
-    /// Core `done` pulse.
-    pub done: Signal<In, Bit>,
-    /// Core fault code.
-    pub fault: Signal<In, Bits<4>>,
-    /// Core kill mask.
-    pub killed: Signal<In, Bits<4>>,
-    /// The lanes of the core's pause at EMIT / ENDPRIM.
-    pub lanes: Signal<In, Bits<4>>,
-    /// Core cycle count.
-    pub cycles: Signal<In, Bits<32>>,
     /// Load state for the LEDs (0 no image, 1 uploading, 2 valid, 3 failed).
     pub load_state: Signal<Out, Bits<2>>,
     /// A quad is running.
@@ -212,26 +187,13 @@ impl Loader {
         memory.extend(results.to_le_bytes().iter().map(|&b| u64::from(b)));
         Loader {
             clock: Default::default(),
+            host: Default::default(),
             reset: Default::default(),
             rx_data: Default::default(),
             rx_valid: Default::default(),
             tx_data: Default::default(),
             tx_valid: Default::default(),
             tx_ready: Default::default(),
-            host_addr: Default::default(),
-            host_wdata: Default::default(),
-            host_we: Default::default(),
-            host_rdata: Default::default(),
-            clear: Default::default(),
-            start: Default::default(),
-            resume: Default::default(),
-            budget: Default::default(),
-            busy: Default::default(),
-            done: Default::default(),
-            fault: Default::default(),
-            killed: Default::default(),
-            lanes: Default::default(),
-            cycles: Default::default(),
             load_state: Default::default(),
             running: Default::default(),
             faulted: Default::default(),
@@ -387,10 +349,10 @@ impl Logic for Loader {
             self.hsel.next = self.h.q.val().get_bits::<2>(0);
         }
         match self.hsel.val().index() {
-            0 => self.hbyte.next = self.host_rdata.val().get_bits::<8>(0),
-            1 => self.hbyte.next = self.host_rdata.val().get_bits::<8>(8),
-            2 => self.hbyte.next = self.host_rdata.val().get_bits::<8>(16),
-            _ => self.hbyte.next = self.host_rdata.val().get_bits::<8>(24),
+            0 => self.hbyte.next = self.host.rdata.val().get_bits::<8>(0),
+            1 => self.hbyte.next = self.host.rdata.val().get_bits::<8>(8),
+            2 => self.hbyte.next = self.host.rdata.val().get_bits::<8>(16),
+            _ => self.hbyte.next = self.host.rdata.val().get_bits::<8>(24),
         }
         // A firmware word's low byte arrives at odd steps, its high byte at even ones.
         self.fwbyte.next = self.fw.rd.val().get_bits::<8>(8);
@@ -412,21 +374,21 @@ impl Logic for Loader {
             // A RESULTS record's first word: kill mask, fault, the lanes of a pause (10, 11:
             // the only codes with bits 3 and 1 set), 0.
             IoOp::Stat => match self.b2.val().index() {
-                0 => self.iob.next = bit_cast::<8, 4>(self.killed.val()),
-                1 => self.iob.next = bit_cast::<8, 4>(self.fault.val()),
+                0 => self.iob.next = bit_cast::<8, 4>(self.host.killed.val()),
+                1 => self.iob.next = bit_cast::<8, 4>(self.host.fault.val()),
                 2 => {
                     self.iob.next = 0.into();
-                    if self.fault.val().get_bit(3) & self.fault.val().get_bit(1) {
-                        self.iob.next = bit_cast::<8, 4>(self.lanes.val());
+                    if self.host.fault.val().get_bit(3) & self.host.fault.val().get_bit(1) {
+                        self.iob.next = bit_cast::<8, 4>(self.host.lanes.val());
                     }
                 }
                 _ => self.iob.next = 0.into(),
             },
             IoOp::Cyc => match self.b2.val().index() {
-                0 => self.iob.next = self.cycles.val().get_bits::<8>(0),
-                1 => self.iob.next = self.cycles.val().get_bits::<8>(8),
-                2 => self.iob.next = self.cycles.val().get_bits::<8>(16),
-                _ => self.iob.next = self.cycles.val().get_bits::<8>(24),
+                0 => self.iob.next = self.host.cycles.val().get_bits::<8>(0),
+                1 => self.iob.next = self.host.cycles.val().get_bits::<8>(8),
+                2 => self.iob.next = self.host.cycles.val().get_bits::<8>(16),
+                _ => self.iob.next = self.host.cycles.val().get_bits::<8>(24),
             },
             _ => {}
         }
@@ -509,19 +471,19 @@ impl Logic for Loader {
         self.mem.we.next = false;
         self.mem.wa.next = self.maddr.val();
         self.mem.wd.next = self.a.q.val().get_bits::<8>(0);
-        self.host_addr.next = bit_cast::<16, 13>(self.h.q.val().get_bits::<13>(2));
-        self.host_wdata.next = self.a.q.val();
-        self.host_we.next = false;
+        self.host.addr.next = bit_cast::<16, 13>(self.h.q.val().get_bits::<13>(2));
+        self.host.wdata.next = self.a.q.val();
+        self.host.we.next = false;
         // The core's clear, start and resume come from registers: decoded straight from the
         // firmware memory they would reach the sequencer's stack in the same clock (the board's
         // longest path).
         self.clear_q.d.next = false;
         self.start_q.d.next = false;
         self.resume_q.d.next = false;
-        self.clear.next = self.clear_q.q.val();
-        self.start.next = self.start_q.q.val();
-        self.resume.next = self.resume_q.q.val();
-        self.budget.next = self.run_budget.val();
+        self.host.clear.next = self.clear_q.q.val();
+        self.host.start.next = self.start_q.q.val();
+        self.host.resume.next = self.resume_q.q.val();
+        self.host.budget.next = self.run_budget.val();
         self.crc.clear.next = false;
         self.crc.start.next = false;
         self.crc.shift.next = false;
@@ -714,12 +676,12 @@ impl Logic for Loader {
                         }
                     }
                     IoOp::Hw1 => {
-                        self.host_we.next = true;
+                        self.host.we.next = true;
                         self.h_inc.next = true;
                         self.adv.next = true;
                     }
                     IoOp::Hw4 => {
-                        self.host_we.next = true;
+                        self.host.we.next = true;
                         self.h_inc.next = true;
                         self.adv.next = true;
                     }
@@ -762,7 +724,7 @@ impl Logic for Loader {
                         }
                         if self.st.q.val() == 5 {
                             self.st_hold.next = true;
-                            if !self.busy.val() {
+                            if !self.host.busy.val() {
                                 self.adv.next = true;
                             }
                         }
@@ -775,7 +737,7 @@ impl Logic for Loader {
                         } else {
                             self.st_hold.next = true;
                             self.running.next = true;
-                            if self.done.val() {
+                            if self.host.done.val() {
                                 self.adv.next = true;
                             }
                         }
@@ -786,7 +748,7 @@ impl Logic for Loader {
                         } else {
                             self.st_hold.next = true;
                             self.running.next = true;
-                            if self.done.val() {
+                            if self.host.done.val() {
                                 self.adv.next = true;
                             }
                         }

@@ -21,6 +21,7 @@ use crate::bram::Bram;
 use crate::decoder::{Decoder, ExecKind, IntOp, ResultSel, TexOp, TransOp};
 use crate::fadd::{AddOp, RoundMode};
 use crate::fmad_pipe::FmadPipe;
+use crate::host_port::HostBus;
 use crate::misc_unit::MiscUnit;
 use crate::operand_read::OperandRead;
 use crate::rel_index::RelIndex;
@@ -40,29 +41,8 @@ pub const PROGRAM_WORDS: usize = 1 << 8;
 pub struct ShaderCore {
     /// Clock.
     pub clock: Signal<In, Clock>,
-    /// Host port: word address.
-    pub host_addr: Signal<In, Bits<16>>,
-    /// Host port: write data.
-    pub host_wdata: Signal<In, Bits<32>>,
-    /// Host port: write enable.
-    pub host_we: Signal<In, Bit>,
-    /// Host port: read data (2 clocks after the address).
-    pub host_rdata: Signal<Out, Bits<32>>,
-    /// Zero the register file.
-    pub clear: Signal<In, Bit>,
-    /// Run the program.
-    pub start: Signal<In, Bit>,
-    /// Continue a run paused at EMIT / ENDPRIM.
-    pub resume: Signal<In, Bit>,
-    /// Instruction budget.
-    pub budget: Signal<In, Bits<32>>,
-    pub busy: Signal<Out, Bit>,
-    pub done: Signal<Out, Bit>,
-    pub fault: Signal<Out, Bits<4>>,
-    pub killed: Signal<Out, Bits<4>>,
-    pub cycles: Signal<Out, Bits<32>>,
-    /// While paused at EMIT / ENDPRIM: the lanes that executed it.
-    pub lanes: Signal<Out, Bits<4>>,
+    /// The host port ([`crate::host_port`]).
+    pub host: HostBus,
     /// Debug: the address of the executing instruction (traces; unused on the board).
     pub dbg_pc: Signal<Out, Bits<8>>,
     /// Debug: high in the first clock of each executed instruction.
@@ -169,20 +149,7 @@ impl ShaderCore {
         let lits = &config.literals[..];
         ShaderCore {
             clock: Default::default(),
-            host_addr: Default::default(),
-            host_wdata: Default::default(),
-            host_we: Default::default(),
-            host_rdata: Default::default(),
-            clear: Default::default(),
-            start: Default::default(),
-            resume: Default::default(),
-            budget: Default::default(),
-            busy: Default::default(),
-            done: Default::default(),
-            fault: Default::default(),
-            killed: Default::default(),
-            cycles: Default::default(),
-            lanes: Default::default(),
+            host: Default::default(),
             dbg_pc: Default::default(),
             dbg_first: Default::default(),
             imem: Default::default(),
@@ -271,38 +238,38 @@ impl Logic for ShaderCore {
         }
 
         // ---- Host port decode.
-        self.region_prog.next = !self.host_addr.val().get_bits::<6>(10).any();
-        self.region_const.next = self.host_addr.val().get_bits::<8>(8) == 0x04;
-        self.region_registers.next = self.host_addr.val().get_bits::<8>(8) == 0x08;
-        self.region_tex.next = self.host_addr.val().get_bits::<7>(9) == 0x08;
+        self.region_prog.next = !self.host.addr.val().get_bits::<6>(10).any();
+        self.region_const.next = self.host.addr.val().get_bits::<8>(8) == 0x04;
+        self.region_registers.next = self.host.addr.val().get_bits::<8>(8) == 0x08;
+        self.region_tex.next = self.host.addr.val().get_bits::<7>(9) == 0x08;
 
         // ---- Instruction memory and decoder.
         for i in 0..4 {
-            self.imem[i].ra.next = self.host_addr.val().get_bits::<8>(2);
+            self.imem[i].ra.next = self.host.addr.val().get_bits::<8>(2);
             if self.seq.busy.val() {
                 self.imem[i].ra.next = self.seq.imem_addr.val();
             }
-            self.imem[i].wa.next = self.host_addr.val().get_bits::<8>(2);
-            self.imem[i].wd.next = self.host_wdata.val();
-            self.imem[i].we.next = self.host_we.val()
+            self.imem[i].wa.next = self.host.addr.val().get_bits::<8>(2);
+            self.imem[i].wd.next = self.host.wdata.val();
+            self.imem[i].we.next = self.host.we.val()
                 & !self.seq.busy.val()
                 & self.region_prog.val()
-                & (self.host_addr.val().get_bits::<2>(0).index() == i);
+                & (self.host.addr.val().get_bits::<2>(0).index() == i);
         }
         // Bits 112..127 of a word are zero (`isa::WORD_BITS`) and not stored, so the fourth
         // bank is one block RAM wide.
-        self.imem[3].wd.next = self.host_wdata.val() & bits::<32>(0xFFFF);
+        self.imem[3].wd.next = self.host.wdata.val() & bits::<32>(0xFFFF);
         self.dec.w0.next = self.imem[0].rd.val();
         self.dec.w1.next = self.imem[1].rd.val();
         self.dec.w2.next = self.imem[2].rd.val();
         self.dec.w3.next = self.imem[3].rd.val();
 
         // ---- Sequencer.
-        self.seq.start.next = self.start.val();
-        self.seq.clear.next = self.clear.val();
-        self.seq.resume.next = self.resume.val();
-        self.lanes.next = self.seq.e.val();
-        self.seq.budget.next = self.budget.val();
+        self.seq.start.next = self.host.start.val();
+        self.seq.clear.next = self.host.clear.val();
+        self.seq.resume.next = self.host.resume.val();
+        self.host.lanes.next = self.seq.e.val();
+        self.seq.budget.next = self.host.budget.val();
         self.seq.kind.next = self.dec.kind.val();
         self.seq.flow.next = self.dec.flow.val();
         self.seq.issue.next = self.dec.issue.val();
@@ -310,11 +277,11 @@ impl Logic for ShaderCore {
         self.seq.long_write.next = self.dec.long_write.val();
         self.seq.wmask.next = self.dec.wmask.val();
         self.seq.target.next = self.dec.target.val();
-        self.busy.next = self.seq.busy.val();
-        self.done.next = self.seq.done.val();
-        self.fault.next = self.seq.fault.val();
-        self.killed.next = self.seq.killed.val();
-        self.cycles.next = self.seq.cycles.val();
+        self.host.busy.next = self.seq.busy.val();
+        self.host.done.next = self.seq.done.val();
+        self.host.fault.next = self.seq.fault.val();
+        self.host.killed.next = self.seq.killed.val();
+        self.host.cycles.next = self.seq.cycles.val();
         self.dbg_pc.next = self.seq.cur_pc.val();
         self.dbg_first.next = self.seq.first.val();
 
@@ -350,7 +317,7 @@ impl Logic for ShaderCore {
         // ---- The address stack: the depth checks in the instruction's first clock (a fault
         // stops the run before any lane pushes or pops, as in the model); the depths change
         // after the last slot.
-        self.astack.clear_depths.next = self.start.val() & !self.seq.busy.val();
+        self.astack.clear_depths.next = self.host.start.val() & !self.seq.busy.val();
         self.astack.check.next = self.seq.first.val() & (self.dec.kind.val() == ExecKind::Alu);
         self.astack.op.next = self.dec.astack.val();
         self.astack.e.next = self.seq.e.val();
@@ -456,7 +423,7 @@ impl Logic for ShaderCore {
             self.kmem.ra.next = self.opa.kaddr.val();
         }
         if !self.seq.busy.val() {
-            self.kmem.ra.next = self.host_addr.val().get_bits::<8>(0);
+            self.kmem.ra.next = self.host.addr.val().get_bits::<8>(0);
         }
         self.opa.kdata.next = self.kmem.rd.val();
         self.opb.kdata.next = self.kmem.rd.val();
@@ -531,9 +498,9 @@ impl Logic for ShaderCore {
         self.misc.tex_op.next = self.x1_tex.q.val();
         self.misc.comp.next = self.x1_comp.q.val();
         // Texture memory is written by the host only (and cannot be read back).
-        self.misc.tw_we.next = self.host_we.val() & !self.seq.busy.val() & self.region_tex.val();
-        self.misc.tw_addr.next = self.host_addr.val().get_bits::<9>(0);
-        self.misc.tw_data.next = self.host_wdata.val();
+        self.misc.tw_we.next = self.host.we.val() & !self.seq.busy.val() & self.region_tex.val();
+        self.misc.tw_addr.next = self.host.addr.val().get_bits::<9>(0);
+        self.misc.tw_data.next = self.host.wdata.val();
         self.misc.tr_en.next = !self.seq.busy.val() & self.region_tex.val();
         self.misc.i2f_mode.next = self.x1_i2f.q.val();
         self.misc.cond.next = self.x1_cond.q.val();
@@ -568,13 +535,13 @@ impl Logic for ShaderCore {
         }
         if !self.seq.busy.val() {
             self.mem_we.next =
-                self.host_we.val() & (self.region_const.val() | self.region_registers.val());
-            self.mem_wa.next = bit_cast::<9, 8>(self.host_addr.val().get_bits::<8>(0));
+                self.host.we.val() & (self.region_const.val() | self.region_registers.val());
+            self.mem_wa.next = bit_cast::<9, 8>(self.host.addr.val().get_bits::<8>(0));
             if self.region_const.val() {
                 self.mem_wa.next =
-                    bits::<9>(256) | bit_cast::<9, 8>(self.host_addr.val().get_bits::<8>(0));
+                    bits::<9>(256) | bit_cast::<9, 8>(self.host.addr.val().get_bits::<8>(0));
             }
-            self.mem_wd.next = self.host_wdata.val();
+            self.mem_wd.next = self.host.wdata.val();
         }
         self.opa.we.next = self.mem_we.val() & !self.mem_wa.val().get_bit(8);
         self.opa.wa.next = self.mem_wa.val().get_bits::<8>(0);
@@ -591,13 +558,13 @@ impl Logic for ShaderCore {
 
         // ---- Host reads through register-file copy A, K and the instruction memory.
         self.opa.use_raw.next = !self.seq.busy.val();
-        self.opa.raw_addr.next = self.host_addr.val().get_bits::<8>(0);
+        self.opa.raw_addr.next = self.host.addr.val().get_bits::<8>(0);
         self.opc.use_raw.next = false;
         self.opc.raw_addr.next = bits::<8>(0);
         self.hr_prog.d.next = self.region_prog.val();
         self.hr_tex.d.next = self.region_tex.val();
         self.hr_const.d.next = self.region_const.val();
-        self.hr_bank.d.next = self.host_addr.val().get_bits::<2>(0);
+        self.hr_bank.d.next = self.host.addr.val().get_bits::<2>(0);
         self.rdata.d.next = self.opa.raw.val();
         if self.hr_const.q.val() {
             self.rdata.d.next = self.kmem.rd.val();
@@ -621,6 +588,6 @@ impl Logic for ShaderCore {
         if self.hr_tex.q.val() {
             self.rdata.d.next = self.misc.tr_data.val();
         }
-        self.host_rdata.next = self.rdata.q.val();
+        self.host.rdata.next = self.rdata.q.val();
     }
 }

@@ -369,10 +369,10 @@ fn measure_shader_core() {
     let v = generate_verilog(&core);
     let w = wrapper(
         84,
-        ".host_addr(sh[15:0]), .host_wdata(sh[47:16]), .host_we(sh[48]), .clear(sh[49]), \
-         .start(sh[50]), .budget(sh[82:51]), \
-         .host_rdata(r[31:0]), .busy(r[32]), .done(r[33]), .fault(r[37:34]), .killed(r[41:38]), \
-         .cycles(r[73:42])",
+        ".host$addr(sh[15:0]), .host$wdata(sh[47:16]), .host$we(sh[48]), .host$clear(sh[49]), \
+         .host$start(sh[50]), .host$budget(sh[82:51]), \
+         .host$rdata(r[31:0]), .host$busy(r[32]), .host$done(r[33]), .host$fault(r[37:34]), .host$killed(r[41:38]), \
+         .host$cycles(r[73:42])",
         74,
     );
     let Some(c) = cost("shader_core", &v, &w) else {

@@ -593,7 +593,7 @@ fn verilator_engine_writes_a_vcd() {
     let vcd = std::fs::read_to_string(&path).expect("the VCD exists");
     let _ = std::fs::remove_file(&path);
     assert!(
-        vcd.contains("$var wire 32") && vcd.contains("host_wdata"),
+        vcd.contains("$var wire 32") && vcd.contains("host$wdata"),
         "a VCD header"
     );
     let stamps = vcd.lines().filter(|l| l.starts_with('#')).count() as u64;

@@ -399,13 +399,13 @@ impl Bench {
 
     fn drive_core(&mut self) {
         let c = &self.core;
-        self.uut.host_rdata.next = u64::from(c.r2).to_bits();
-        self.uut.busy.next = c.busy_left > 0;
-        self.uut.done.next = c.done;
-        self.uut.fault.next = u64::from(c.fault).to_bits();
-        self.uut.killed.next = u64::from(c.killed).to_bits();
-        self.uut.cycles.next = u64::from(c.cycles).to_bits();
-        self.uut.lanes.next = u64::from(c.lanes).to_bits();
+        self.uut.host.rdata.next = u64::from(c.r2).to_bits();
+        self.uut.host.busy.next = c.busy_left > 0;
+        self.uut.host.done.next = c.done;
+        self.uut.host.fault.next = u64::from(c.fault).to_bits();
+        self.uut.host.killed.next = u64::from(c.killed).to_bits();
+        self.uut.host.cycles.next = u64::from(c.cycles).to_bits();
+        self.uut.host.lanes.next = u64::from(c.lanes).to_bits();
     }
 
     /// One clock with `byte` offered by the UART receiver.
@@ -417,14 +417,14 @@ impl Bench {
             self.sent.push(self.uut.tx_data.val().index() as u8);
         }
         let (addr, we, wdata) = (
-            self.uut.host_addr.val().index() as u16,
-            self.uut.host_we.val(),
-            self.uut.host_wdata.val().index() as u32,
+            self.uut.host.addr.val().index() as u16,
+            self.uut.host.we.val(),
+            self.uut.host.wdata.val().index() as u32,
         );
         let (clear, start, resume) = (
-            self.uut.clear.val(),
-            self.uut.start.val(),
-            self.uut.resume.val(),
+            self.uut.host.clear.val(),
+            self.uut.host.start.val(),
+            self.uut.host.resume.val(),
         );
         self.uut.clock.next = true.into();
         assert!(simulate(self.uut.as_mut(), 100), "settles");

@@ -103,20 +103,20 @@ impl RtlCore {
     }
 
     fn idle_inputs(&mut self) {
-        self.uut.host_we.next = false;
-        self.uut.clear.next = false;
-        self.uut.start.next = false;
-        self.uut.resume.next = false;
+        self.uut.host.we.next = false;
+        self.uut.host.clear.next = false;
+        self.uut.host.start.next = false;
+        self.uut.host.resume.next = false;
     }
 
     /// Clocks until `done` (at most `max_clocks`), recording the trace; the run's report.
     fn until_done(&mut self, max_clocks: u64) -> Result<HwRun, HwError> {
         let mut n = 0u64;
-        while !self.uut.done.val() {
+        while !self.uut.host.done.val() {
             if let Some(t) = self.trace.as_mut() {
                 if self.uut.dbg_first.val() {
                     t.push((
-                        self.uut.cycles.val().index() as u64,
+                        self.uut.host.cycles.val().index() as u64,
                         self.uut.dbg_pc.val().index(),
                     ));
                 }
@@ -131,10 +131,10 @@ impl RtlCore {
             }
         }
         Ok(HwRun {
-            fault: self.uut.fault.val().index() as u8,
-            killed: self.uut.killed.val().index() as u8,
-            cycles: self.uut.cycles.val().index() as u64,
-            lanes: self.uut.lanes.val().index() as u8,
+            fault: self.uut.host.fault.val().index() as u8,
+            killed: self.uut.host.killed.val().index() as u8,
+            cycles: self.uut.host.cycles.val().index() as u64,
+            lanes: self.uut.host.lanes.val().index() as u8,
         })
     }
 }
@@ -145,9 +145,9 @@ impl HostPort for RtlCore {
     }
 
     fn write(&mut self, addr: u16, data: u32) -> Result<(), HwError> {
-        self.uut.host_addr.next = u64::from(addr).to_bits();
-        self.uut.host_wdata.next = u64::from(data).to_bits();
-        self.uut.host_we.next = true;
+        self.uut.host.addr.next = u64::from(addr).to_bits();
+        self.uut.host.wdata.next = u64::from(data).to_bits();
+        self.uut.host.we.next = true;
         self.tick()?;
         self.idle_inputs();
         Ok(())
@@ -155,20 +155,20 @@ impl HostPort for RtlCore {
 
     fn read(&mut self, addr: u16) -> Result<u32, HwError> {
         self.idle_inputs();
-        self.uut.host_addr.next = u64::from(addr).to_bits();
+        self.uut.host.addr.next = u64::from(addr).to_bits();
         for _ in 0..hdl::host_port::READ_LATENCY {
             self.tick()?;
         }
-        Ok(self.uut.host_rdata.val().index() as u32)
+        Ok(self.uut.host.rdata.val().index() as u32)
     }
 
     fn clear(&mut self) -> Result<(), HwError> {
         self.idle_inputs();
-        self.uut.clear.next = true;
+        self.uut.host.clear.next = true;
         self.tick()?;
-        self.uut.clear.next = false;
+        self.uut.host.clear.next = false;
         let mut n = 0;
-        while self.uut.busy.val() {
+        while self.uut.host.busy.val() {
             self.tick()?;
             n += 1;
             if n > 2 * u64::from(hdl::host_port::CLEAR_CLOCKS) {
@@ -183,18 +183,18 @@ impl HostPort for RtlCore {
 
     fn run(&mut self, budget: u32, max_clocks: u64) -> Result<HwRun, HwError> {
         self.idle_inputs();
-        self.uut.budget.next = u64::from(budget).to_bits();
-        self.uut.start.next = true;
+        self.uut.host.budget.next = u64::from(budget).to_bits();
+        self.uut.host.start.next = true;
         self.tick()?;
-        self.uut.start.next = false;
+        self.uut.host.start.next = false;
         self.until_done(max_clocks)
     }
 
     fn resume(&mut self, max_clocks: u64) -> Result<HwRun, HwError> {
         self.idle_inputs();
-        self.uut.resume.next = true;
+        self.uut.host.resume.next = true;
         self.tick()?;
-        self.uut.resume.next = false;
+        self.uut.host.resume.next = false;
         self.until_done(max_clocks)
     }
 

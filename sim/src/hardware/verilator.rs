@@ -55,35 +55,35 @@ int main(int argc, char** argv) {
   ctx->traceEverOn(true);
 #endif
   t = new Vtop{ctx};
-  t->clock = 0; t->host_we = 0; t->clear = 0; t->start = 0; t->resume = 0;
+  t->clock = 0; t->host__024we = 0; t->host__024clear = 0; t->host__024start = 0; t->host__024resume = 0;
   t->eval();
   char cmd[8];
   while (scanf("%7s", cmd) == 1) {
     unsigned long long a = 0, b = 0;
     if (cmd[0] == 'W') {
       if (scanf("%llx %llx", &a, &b) != 2) return 3;
-      t->host_addr = a; t->host_wdata = b; t->host_we = 1; tick(); t->host_we = 0;
+      t->host__024addr = a; t->host__024wdata = b; t->host__024we = 1; tick(); t->host__024we = 0;
     } else if (cmd[0] == 'R') {
       if (scanf("%llx", &a) != 1) return 3;
-      t->host_addr = a; tick(); tick();
-      printf("%x\n", (unsigned)t->host_rdata); fflush(stdout);
+      t->host__024addr = a; tick(); tick();
+      printf("%x\n", (unsigned)t->host__024rdata); fflush(stdout);
     } else if (cmd[0] == 'C') {
-      t->clear = 1; tick(); t->clear = 0;
-      while (t->busy) tick();
+      t->host__024clear = 1; tick(); t->host__024clear = 0;
+      while (t->host__024busy) tick();
       printf("ok\n"); fflush(stdout);
     } else if (cmd[0] == 'X' || cmd[0] == 'Y' || cmd[0] == 'Z' || cmd[0] == 'U') {
       // X/Y budget max: start (Y traced); Z/U 0 max: resume after a pause (U traced).
       if (scanf("%llx %llx", &a, &b) != 2) return 3;
       bool traced = cmd[0] == 'Y' || cmd[0] == 'U';
-      if (cmd[0] == 'X' || cmd[0] == 'Y') { t->budget = a; t->start = 1; tick(); t->start = 0; }
-      else { t->resume = 1; tick(); t->resume = 0; }
+      if (cmd[0] == 'X' || cmd[0] == 'Y') { t->host__024budget = a; t->host__024start = 1; tick(); t->host__024start = 0; }
+      else { t->host__024resume = 1; tick(); t->host__024resume = 0; }
       unsigned long long n = 0;
-      while (!t->done && n <= b) {
-        if (traced && t->dbg_first) printf("I %x %x\n", (unsigned)t->dbg_pc, (unsigned)t->cycles);
+      while (!t->host__024done && n <= b) {
+        if (traced && t->dbg_first) printf("I %x %x\n", (unsigned)t->dbg_pc, (unsigned)t->host__024cycles);
         tick(); n++;
       }
-      if (!t->done) printf("timeout %llx\n", clocks);
-      else printf("%x %x %x %llx %x\n", (unsigned)t->fault, (unsigned)t->killed, (unsigned)t->cycles, clocks, (unsigned)t->lanes);
+      if (!t->host__024done) printf("timeout %llx\n", clocks);
+      else printf("%x %x %x %llx %x\n", (unsigned)t->host__024fault, (unsigned)t->host__024killed, (unsigned)t->host__024cycles, clocks, (unsigned)t->host__024lanes);
       fflush(stdout);
 #ifdef TGSI_TRACE
     } else if (cmd[0] == 'V') {
