@@ -23,6 +23,7 @@ use super::round::{round_pack, shift_right_sticky};
 /// `a + b`, correctly rounded (nearest even), with the input flush, output flush and canonical NaN.
 ///
 /// Zeros: `x + (-x) = +0`, `(-0) + (-0) = -0`, a zero plus a normal number returns the number.
+#[inline]
 pub fn fadd(a: u32, b: u32) -> u32 {
     // Normal operands with a normal sum: the host's IEEE addition rounds to nearest even as this
     // adder does (both are correctly rounded), several times faster; the models spend much of
@@ -87,11 +88,13 @@ pub fn fadd_datapath(a: u32, b: u32) -> u32 {
 }
 
 /// `a - b`: the adder with the sign of `b` inverted (a NaN `b` stays a NaN).
+#[inline]
 pub fn fsub(a: u32, b: u32) -> u32 {
     fadd(a, b ^ SIGN_BIT)
 }
 
 /// `MAD`: `round(round(a * b) + c)`, two roundings, never fused (decisions.md section 2).
+#[inline]
 pub fn fmad(a: u32, b: u32, c: u32) -> u32 {
     fadd(fmul(a, b), c)
 }

@@ -48,6 +48,9 @@ pub(super) struct Machine<'a> {
     input_map: Vec<(u32, usize)>,
     /// The image's instructions decoded once ([`Decoded`]), by address.
     code: Vec<Decoded>,
+    /// The registers of R a run can make nonzero (the input map's, every destination, MOVW's
+    /// ranges), those [`Machine::reset`] clears: every other register stays zero.
+    dirty: Vec<usize>,
 }
 
 /// One component of an operand resolved once per machine: its value in a lane is
@@ -219,9 +222,35 @@ impl<'a> Machine<'a> {
                 .filter(|&(_, reg)| reg < usize::from(img.config.registers))
                 .collect(),
             code: Vec::new(),
+            dirty: Vec::new(),
         };
         m.code = img.code.iter().map(|i| m.decode(i)).collect();
+        m.dirty = m.dirty_registers();
         m
+    }
+
+    /// See [`Machine::dirty`]: every register of R the run's start or an instruction may write.
+    fn dirty_registers(&self) -> Vec<usize> {
+        let mut dirty = vec![false; self.r.len()];
+        for &(_, reg) in &self.input_map {
+            dirty[reg] = true;
+        }
+        for i in &self.img.code {
+            if i.op.info().dst != DstKind::Reg {
+                continue;
+            }
+            let first = usize::from(i.dst);
+            // MOVW writes R[dst + k] for 0 <= k <= C.index.
+            let last = if i.op == Op::Movw {
+                first + usize::from(i.src[2].index)
+            } else {
+                first
+            };
+            for d in dirty.iter_mut().take(last + 1).skip(first) {
+                *d = true;
+            }
+        }
+        (0..dirty.len()).filter(|&r| dirty[r]).collect()
     }
 
     /// Resolves `o` for [`Decoded`]: what [`Machine::read`] gives in every lane.
@@ -284,14 +313,17 @@ impl<'a> Machine<'a> {
     #[inline(always)]
     fn get(&self, s: &Comp, lane: usize) -> u32 {
         // A constant's `and` is 0: the register it names (R0, or none) does not matter.
-        let v = self.r.get(s.reg).map_or(0, |r| r[lane][s.comp]);
+        let v = self.r.get(s.reg).map_or(0, |r| r[lane][s.comp & 3]);
         (v & s.and) ^ s.xor
     }
 
     /// Starts a new run on `quad` (in place of `RunInputs::inputs`), keeping the constant file:
     /// the state [`super::initial_state`] gives for the same inputs, without recomputing K.
     pub fn reset(&mut self, quad: &QuadInputs) {
-        self.r.fill([[0; 4]; LANES]);
+        // Only the registers a run can have changed are not zero.
+        for &reg in &self.dirty {
+            self.r[reg] = [[0; 4]; LANES];
+        }
         for &(tgsi, reg) in &self.input_map {
             if let Some(v) = quad.get(&tgsi) {
                 self.r[reg] = *v;
@@ -972,18 +1004,15 @@ impl<'a> Machine<'a> {
     fn setp(&mut self, d: &Decoded) {
         for l in (0..LANES).filter(|&l| self.e[l]) {
             // Every operand component is read before any predicate bit changes.
-            let v: [Option<bool>; 4] = std::array::from_fn(|c| {
-                (d.wmask & (1 << c) != 0).then(|| {
+            let mut v = self.p[l];
+            for (c, v) in v.iter_mut().enumerate() {
+                if d.wmask & (1 << c) != 0 {
                     let a = self.get(&d.src[0][c], l);
                     let b = self.get(&d.src[1][c], l);
-                    cond(d.cond, a, b)
-                })
-            });
-            for (p, v) in self.p[l].iter_mut().zip(v) {
-                if let Some(v) = v {
-                    *p = v;
+                    *v = cond(d.cond, a, b);
                 }
             }
+            self.p[l] = v;
         }
     }
 
@@ -1018,13 +1047,14 @@ impl<'a> Machine<'a> {
                 continue;
             }
             let p = self.p[l];
-            let pred = (0..4).fold(0u8, |m, c| m | (u8::from(p[c]) << c));
-            let written = d.wmask
-                & match d.pw {
-                    1 => pred,
-                    2 => !pred,
-                    _ => 0xF,
-                };
+            // Predicated writes: 1 where P.c, 2 where !P.c, any other value always.
+            let written = match d.pw {
+                pw @ (1 | 2) => {
+                    let pred = (0..4).fold(0u8, |m, c| m | (u8::from(p[c]) << c));
+                    d.wmask & if pw == 1 { pred } else { !pred }
+                }
+                _ => d.wmask,
+            };
             if written == 0 {
                 continue;
             }
