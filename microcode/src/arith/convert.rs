@@ -49,11 +49,13 @@ const fn integral_to_i32(v: u32) -> i32 {
 }
 
 /// `floor(x)` as int32 (`ARL`, texture indices): NaN -> 0, saturating at `i32::MIN`/`i32::MAX`.
+#[inline]
 pub const fn f2i_floor(x: u32) -> i32 {
     integral_to_i32(fround_integral(x, IntegralMode::Floor))
 }
 
 /// `x` rounded to nearest even as int32 (`ARR`): NaN -> 0, saturating.
+#[inline]
 pub const fn f2i_round(x: u32) -> i32 {
     integral_to_i32(fround_integral(x, IntegralMode::NearestEven))
 }
@@ -76,11 +78,13 @@ const fn magnitude_to_f32(sign: bool, mag: u32) -> u32 {
 }
 
 /// `I2F`: int32 -> binary32, nearest even (0 gives +0).
+#[inline]
 pub const fn i2f(i: i32) -> u32 {
     magnitude_to_f32(i < 0, i.unsigned_abs())
 }
 
 /// uint32 -> binary32, nearest even.
+#[inline]
 pub const fn u2f(u: u32) -> u32 {
     magnitude_to_f32(false, u)
 }

@@ -16,9 +16,12 @@
 //! Hardware: about 5 pipeline stages at 100 MHz (swap/compare, align, add + leading-zero count,
 //! normalise, round), one result per clock. Accuracy: correctly rounded (0 ULP).
 
-use super::bits::{inf, unpack, zero, Class, CANONICAL_NAN, SIGN_BIT};
+use super::bits::{inf, unpack, zero, Class, CANONICAL_NAN, POS_INF, SIGN_BIT};
 use super::fmul::fmul;
 use super::round::{round_pack, shift_right_sticky};
+
+/// The exponent field of a binary32 (all ones in an infinity).
+const EXP_MASK: u32 = POS_INF;
 
 /// `a + b`, correctly rounded (nearest even), with the input flush, output flush and canonical NaN.
 ///
@@ -31,6 +34,16 @@ pub fn fadd(a: u32, b: u32) -> u32 {
     // that flushes) takes the adder's own path.
     if let Some(r) = super::fmul::host_normal(a, b, f32::from_bits(a) + f32::from_bits(b)) {
         return r;
+    }
+    // A normal number plus a zero or a subnormal (flushed to zero on input): the number, as the
+    // adder gives it. Multiply-adds with a zero addend (the compiler's plain multiplies) end here.
+    let flushed = |x: u32| x & EXP_MASK == 0;
+    let normal = |x: u32| x & EXP_MASK != 0 && x & EXP_MASK != EXP_MASK;
+    if flushed(b) && normal(a) {
+        return a;
+    }
+    if flushed(a) && normal(b) {
+        return b;
     }
     fadd_datapath(a, b)
 }
@@ -125,6 +138,10 @@ mod tests {
                 _ => a.wrapping_add(r & 0x0300_0000) ^ (r & 0x8000_0000),
             };
             assert_eq!(fadd(a, b), fadd_datapath(a, b), "{a:#x} + {b:#x}");
+            // A zero or a subnormal on either side (the zero-addend fast path).
+            let z = [0, SIGN_BIT, r & 0x807F_FFFF][(r >> 7) as usize % 3];
+            assert_eq!(fadd(a, z), fadd_datapath(a, z), "{a:#x} + {z:#x}");
+            assert_eq!(fadd(z, a), fadd_datapath(z, a), "{z:#x} + {a:#x}");
             assert_eq!(
                 super::super::fmul::fmul(a, b),
                 super::super::fmul::fmul_datapath(a, b),

@@ -104,6 +104,9 @@ struct Decoded {
     pw: u8,
     sat: u8,
     src: [Src; 3],
+    /// The component written, when it is one component written in every active lane (no
+    /// predicated write).
+    single: Option<usize>,
     timing: StepTiming,
 }
 
@@ -305,6 +308,9 @@ impl<'a> Machine<'a> {
             pw: i.pw,
             sat: i.sat,
             src,
+            // Write mask bits beyond w name no component.
+            single: ((i.wmask & 0xF).count_ones() == 1 && !matches!(i.pw, 1 | 2))
+                .then(|| (i.wmask & 0xF).trailing_zeros() as usize),
             timing: StepTiming::of(i),
         }
     }
@@ -1040,6 +1046,17 @@ impl<'a> Machine<'a> {
     #[inline(always)]
     fn lanes(&mut self, d: &Decoded, f: impl Fn(u32, u32, u32, bool) -> u32) {
         if d.dst >= self.r.len() {
+            return;
+        }
+        if let Some(c) = d.single {
+            // One component, written unpredicated: the sequences' common case.
+            let (x, y, z) = (&d.src[0][c], &d.src[1][c], &d.src[2][c]);
+            for l in 0..LANES {
+                if self.e[l] {
+                    let v = f(self.get(x, l), self.get(y, l), self.get(z, l), self.p[l][c]);
+                    self.r[d.dst][l][c] = saturate(d.sat, v);
+                }
+            }
             return;
         }
         for l in 0..LANES {
