@@ -1221,3 +1221,86 @@ impl<'a> Machine<'a> {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use microcode::arith::accuracy::XorShift;
+    use microcode::core::image::{ConstSlot, ConstSource};
+    use microcode::core::isa::OPS;
+    use microcode::core::CoreConfig;
+
+    /// The decoded component-wise operations ([`Machine::alu_decoded`]: operands resolved once,
+    /// the one-component lane loop) against the instruction path ([`Machine::alu`]: operands
+    /// read through [`Machine::read`] per lane) on random instructions and states: any file,
+    /// register (R beyond the register file included), selector (beyond ONE included), abs,
+    /// neg, write mask (bits beyond w included), predicated write, saturate, condition and
+    /// execution mask. The registers and every value must agree.
+    #[test]
+    fn decoded_operations_equal_the_instruction_path() {
+        let mut rng = XorShift::new(0xC0DE_5EED);
+        let mut next = move || rng.next_u64();
+        let config = CoreConfig::default();
+        let img = Image {
+            config,
+            processor: 0,
+            origin: vec![0],
+            code: vec![Instr::new(Op::End)],
+            constants: (0..4)
+                .map(|k| ConstSlot {
+                    k,
+                    source: ConstSource::Data([0x3F80_0000 + u32::from(k), 0xC040_0000, 0, 7]),
+                })
+                .collect(),
+            inputs: Vec::new(),
+            outputs: Vec::new(),
+        };
+        let inputs = RunInputs::default();
+        let mut m = Machine::new(&img, &inputs);
+        let regs = m.r.len() as u64;
+        let alu_ops: Vec<Op> = OPS
+            .iter()
+            .map(|row| row.op)
+            .filter(|&op| matches!(m.decode(&Instr::new(op)).exec, Exec::Alu(_)))
+            .collect();
+        assert!(alu_ops.len() > 40, "{} decoded operations", alu_ops.len());
+        for trial in 0..40_000u64 {
+            let op = alu_ops[(next() % alu_ops.len() as u64) as usize];
+            let mut i = Instr::new(op);
+            i.dst = (next() % (regs + 2)) as u8;
+            i.wmask = next() as u8;
+            i.sat = (next() % 4) as u8;
+            i.pw = (next() % 4) as u8;
+            i.cond = Cond::ALL[(next() % 8) as usize];
+            i.src = [0; 3].map(|_| Operand {
+                file: [SrcFile::R, SrcFile::R, SrcFile::K, SrcFile::L][(next() % 4) as usize],
+                // Mostly the first registers (random values), else any (beyond R included).
+                index: (next() % if next() % 4 == 0 { regs + 2 } else { 8 }) as u8,
+                swz: [0; 4].map(|_| (next() % 9) as u8),
+                neg: next() as u8 & 0xF,
+                abs: next() % 4 == 0,
+            });
+            // Registers of random values, of every kind; random predicates and lanes.
+            for reg in m.r.iter_mut().take(8) {
+                *reg = [[0; 4]; LANES].map(|lane| {
+                    lane.map(|_| match next() % 4 {
+                        0 => 0x3F80_0000 ^ (next() as u32 & 0x807F_FFFF),
+                        1 => next() as u32 & 0x80FF_FFFF,
+                        _ => next() as u32,
+                    })
+                });
+            }
+            if trial % 2 == 0 {
+                i.dst %= 8;
+            }
+            m.p = [[false; 4]; LANES].map(|p| p.map(|_| next() % 2 == 0));
+            m.e = [false; LANES].map(|_| next() % 4 != 0);
+            let start = m.r.clone();
+            m.alu(&i);
+            let want = std::mem::replace(&mut m.r, start);
+            let d = m.decode(&i);
+            m.alu_decoded(&d, op);
+            assert_eq!(m.r, want, "trial {trial}: {}", instr_text(&i));
+        }
+    }
+}
