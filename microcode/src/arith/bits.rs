@@ -54,6 +54,7 @@ pub const fn is_zero_in(x: u32) -> bool {
 }
 
 /// Applies the input rule: a subnormal becomes a zero of the same sign; everything else is kept.
+#[inline]
 pub const fn flush(x: u32) -> u32 {
     if exp_field(x) == 0 {
         x & SIGN_BIT

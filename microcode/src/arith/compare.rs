@@ -22,6 +22,7 @@ pub enum FCmp {
 }
 
 /// Compares two floats as float operations (subnormals as zero, NaN unordered).
+#[inline]
 pub const fn fcmp(a: u32, b: u32) -> FCmp {
     if is_nan(a) || is_nan(b) {
         return FCmp::Unordered;
@@ -48,31 +49,37 @@ pub const fn fcmp(a: u32, b: u32) -> FCmp {
 }
 
 /// `a < b` (false when unordered).
+#[inline]
 pub const fn flt(a: u32, b: u32) -> bool {
     matches!(fcmp(a, b), FCmp::Lt)
 }
 
 /// `a <= b` (false when unordered).
+#[inline]
 pub const fn fle(a: u32, b: u32) -> bool {
     matches!(fcmp(a, b), FCmp::Lt | FCmp::Eq)
 }
 
 /// `a > b` (false when unordered).
+#[inline]
 pub const fn fgt(a: u32, b: u32) -> bool {
     matches!(fcmp(a, b), FCmp::Gt)
 }
 
 /// `a >= b` (false when unordered).
+#[inline]
 pub const fn fge(a: u32, b: u32) -> bool {
     matches!(fcmp(a, b), FCmp::Gt | FCmp::Eq)
 }
 
 /// `a == b` (false when unordered; `-0 == +0`; subnormals equal zero).
+#[inline]
 pub const fn feq(a: u32, b: u32) -> bool {
     matches!(fcmp(a, b), FCmp::Eq)
 }
 
 /// `a != b` (true when unordered).
+#[inline]
 pub const fn fne(a: u32, b: u32) -> bool {
     !feq(a, b)
 }
@@ -80,16 +87,19 @@ pub const fn fne(a: u32, b: u32) -> bool {
 /// `MIN`: `a < b ? a : b`, returning the chosen operand's bits (a chosen subnormal becomes a
 /// signed zero). With a NaN the comparison is false, so `b` is returned: `fmin(NaN, b) = b`,
 /// `fmin(a, NaN) = NaN` (its bits kept). `fmin(-0, +0) = +0`, `fmin(+0, -0) = -0`.
+#[inline]
 pub const fn fmin(a: u32, b: u32) -> u32 {
     flush(if flt(a, b) { a } else { b })
 }
 
 /// `MAX`: `a > b ? a : b`, with the same conventions as [`fmin`] (`fmax(NaN, b) = b`).
+#[inline]
 pub const fn fmax(a: u32, b: u32) -> u32 {
     flush(if fgt(a, b) { a } else { b })
 }
 
 /// `_SAT`: clamp to `[0, 1]`; NaN, subnormals and -0 give +0.
+#[inline]
 pub const fn fsat01(x: u32) -> u32 {
     if is_nan(x) || fle(x, 0) {
         0
@@ -101,6 +111,7 @@ pub const fn fsat01(x: u32) -> u32 {
 }
 
 /// `_SATNV`: clamp to `[-1, 1]`; NaN, subnormals and -0 give +0.
+#[inline]
 pub const fn fsat11(x: u32) -> u32 {
     if is_nan(x) || feq(x, 0) {
         0
@@ -114,6 +125,7 @@ pub const fn fsat11(x: u32) -> u32 {
 }
 
 /// Replaces any NaN by the canonical NaN (the output rule of arithmetic results).
+#[inline]
 pub const fn canonical(x: u32) -> u32 {
     if is_nan(x) {
         CANONICAL_NAN

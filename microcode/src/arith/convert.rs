@@ -49,11 +49,13 @@ const fn integral_to_i32(v: u32) -> i32 {
 }
 
 /// `floor(x)` as int32 (`ARL`, texture indices): NaN -> 0, saturating at `i32::MIN`/`i32::MAX`.
+#[inline]
 pub const fn f2i_floor(x: u32) -> i32 {
     integral_to_i32(fround_integral(x, IntegralMode::Floor))
 }
 
 /// `x` rounded to nearest even as int32 (`ARR`): NaN -> 0, saturating.
+#[inline]
 pub const fn f2i_round(x: u32) -> i32 {
     integral_to_i32(fround_integral(x, IntegralMode::NearestEven))
 }
@@ -76,11 +78,13 @@ const fn magnitude_to_f32(sign: bool, mag: u32) -> u32 {
 }
 
 /// `I2F`: int32 -> binary32, nearest even (0 gives +0).
+#[inline]
 pub const fn i2f(i: i32) -> u32 {
     magnitude_to_f32(i < 0, i.unsigned_abs())
 }
 
 /// uint32 -> binary32, nearest even.
+#[inline]
 pub const fn u2f(u: u32) -> u32 {
     magnitude_to_f32(false, u)
 }
@@ -106,7 +110,22 @@ pub const fn usgn(u: u32) -> u32 {
 
 /// `x * 2^n`, rounded on the binary32 grid with the usual flush and overflow (NaN -> canonical,
 /// zeros and infinities unchanged, subnormal inputs count as zero).
+#[inline]
 pub const fn fldexp(x: u32, n: i32) -> u32 {
+    // A normal number whose scaled exponent stays normal: only the exponent field changes (no
+    // rounding, no flush), what the general path below packs. EX2's last step ends here.
+    let e = ((x >> 23) & 0xFF) as i32;
+    if e != 0 && e != 0xFF && n > -300 && n < 300 {
+        let scaled = e + n;
+        if scaled >= 1 && scaled <= 254 {
+            return (x & !(0xFF << 23)) | ((scaled as u32) << 23);
+        }
+    }
+    fldexp_packed(x, n)
+}
+
+/// [`fldexp`] through the unpack / round-and-pack path (the reference for its fast path).
+const fn fldexp_packed(x: u32, n: i32) -> u32 {
     let u = unpack(x);
     match u.class {
         Class::Nan => CANONICAL_NAN,
@@ -168,6 +187,24 @@ pub const fn fmant_part(x: u32) -> u32 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The exponent-only fast path of `fldexp` equals the round-and-pack path on random
+    /// operands and scales, the edges of the normal range included.
+    #[test]
+    fn fldexp_fast_path_equals_packed_path() {
+        let mut rng = crate::arith::accuracy::XorShift::new(0x5EED_1DE5);
+        for k in 0..400_000u32 {
+            let x = rng.next_u64() as u32;
+            let n = match k % 4 {
+                0 => (rng.next_u64() % 601) as i32 - 300,
+                1 => (rng.next_u64() % 41) as i32 - 20,
+                // Scales that land on or just beyond the ends of the normal exponents.
+                2 => 254 - ((x >> 23) & 0xFF) as i32 + (k / 4 % 3) as i32 - 1,
+                _ => 1 - ((x >> 23) & 0xFF) as i32 + (k / 4 % 3) as i32 - 1,
+            };
+            assert_eq!(fldexp(x, n), fldexp_packed(x, n), "{x:#x} * 2^{n}");
+        }
+    }
 
     #[test]
     fn conversions() {

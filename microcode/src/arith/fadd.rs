@@ -16,13 +16,17 @@
 //! Hardware: about 5 pipeline stages at 100 MHz (swap/compare, align, add + leading-zero count,
 //! normalise, round), one result per clock. Accuracy: correctly rounded (0 ULP).
 
-use super::bits::{inf, unpack, zero, Class, CANONICAL_NAN, SIGN_BIT};
+use super::bits::{inf, unpack, zero, Class, CANONICAL_NAN, POS_INF, SIGN_BIT};
 use super::fmul::fmul;
 use super::round::{round_pack, shift_right_sticky};
+
+/// The exponent field of a binary32 (all ones in an infinity).
+const EXP_MASK: u32 = POS_INF;
 
 /// `a + b`, correctly rounded (nearest even), with the input flush, output flush and canonical NaN.
 ///
 /// Zeros: `x + (-x) = +0`, `(-0) + (-0) = -0`, a zero plus a normal number returns the number.
+#[inline]
 pub fn fadd(a: u32, b: u32) -> u32 {
     // Normal operands with a normal sum: the host's IEEE addition rounds to nearest even as this
     // adder does (both are correctly rounded), several times faster; the models spend much of
@@ -30,6 +34,16 @@ pub fn fadd(a: u32, b: u32) -> u32 {
     // that flushes) takes the adder's own path.
     if let Some(r) = super::fmul::host_normal(a, b, f32::from_bits(a) + f32::from_bits(b)) {
         return r;
+    }
+    // A normal number plus a zero or a subnormal (flushed to zero on input): the number, as the
+    // adder gives it. Multiply-adds with a zero addend (the compiler's plain multiplies) end here.
+    let flushed = |x: u32| x & EXP_MASK == 0;
+    let normal = |x: u32| x & EXP_MASK != 0 && x & EXP_MASK != EXP_MASK;
+    if flushed(b) && normal(a) {
+        return a;
+    }
+    if flushed(a) && normal(b) {
+        return b;
     }
     fadd_datapath(a, b)
 }
@@ -87,11 +101,13 @@ pub fn fadd_datapath(a: u32, b: u32) -> u32 {
 }
 
 /// `a - b`: the adder with the sign of `b` inverted (a NaN `b` stays a NaN).
+#[inline]
 pub fn fsub(a: u32, b: u32) -> u32 {
     fadd(a, b ^ SIGN_BIT)
 }
 
 /// `MAD`: `round(round(a * b) + c)`, two roundings, never fused (decisions.md section 2).
+#[inline]
 pub fn fmad(a: u32, b: u32, c: u32) -> u32 {
     fadd(fmul(a, b), c)
 }
@@ -122,6 +138,10 @@ mod tests {
                 _ => a.wrapping_add(r & 0x0300_0000) ^ (r & 0x8000_0000),
             };
             assert_eq!(fadd(a, b), fadd_datapath(a, b), "{a:#x} + {b:#x}");
+            // A zero or a subnormal on either side (the zero-addend fast path).
+            let z = [0, SIGN_BIT, r & 0x807F_FFFF][(r >> 7) as usize % 3];
+            assert_eq!(fadd(a, z), fadd_datapath(a, z), "{a:#x} + {z:#x}");
+            assert_eq!(fadd(z, a), fadd_datapath(z, a), "{z:#x} + {a:#x}");
             assert_eq!(
                 super::super::fmul::fmul(a, b),
                 super::super::fmul::fmul_datapath(a, b),

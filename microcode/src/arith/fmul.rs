@@ -41,6 +41,7 @@ pub const fn mul24(a: u32, b: u32) -> u64 {
 /// `a * b`, correctly rounded (nearest even), with the input flush, output flush and canonical NaN.
 ///
 /// `0 * inf` is NaN; the sign of a zero or infinite result is the XOR of the signs.
+#[inline]
 pub fn fmul(a: u32, b: u32) -> u32 {
     // Normal operands with a normal product: the host's IEEE multiply rounds as this multiplier
     // does (both correctly rounded), much faster; every other case takes the datapath.

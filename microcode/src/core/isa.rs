@@ -35,6 +35,7 @@ pub const MISC_LATENCY: u32 = 7;
 /// slot's issue clock plus its latency): the register files have one write port, and the
 /// short path ([`MISC_LATENCY`]) would otherwise overtake the long one ([`LATENCY`]). A
 /// short-path instruction right after a multiply-add waits 6 clocks.
+#[inline]
 pub fn retire_wait(last_write: u64, first_slot: u64, latency: u32) -> u64 {
     (last_write + 1).saturating_sub(first_slot + u64::from(latency))
 }
@@ -152,16 +153,44 @@ pub struct Timing {
     last_write: u64,
 }
 
+/// One instruction's row of the cycle model, looked up once (a model that runs an instruction
+/// many times keeps it with the instruction): its own clocks and, for a pipelined instruction
+/// that writes, when its first slot issues and its result latency.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct StepTiming {
+    clocks: u64,
+    /// (clocks from the instruction's start to its first slot, latency) of a pipelined write.
+    pipelined: Option<(u64, u32)>,
+}
+
+impl StepTiming {
+    /// The cycle model's row for `i`.
+    pub fn of(i: &Instr) -> StepTiming {
+        let info = i.op.info();
+        let pipelined = (info.dst != DstKind::None && info.per_slot == 0 && info.issue >= SLOTS)
+            .then(|| (u64::from(info.issue - SLOTS), info.latency));
+        StepTiming {
+            clocks: info.cycles(i.wmask),
+            pipelined,
+        }
+    }
+}
+
 impl Timing {
     /// Counts one executed instruction; returns its clocks.
     pub fn step(&mut self, i: &Instr) -> u64 {
-        let info = i.op.info();
-        let mut clocks = info.cycles(i.wmask);
-        if info.dst != DstKind::None && info.per_slot == 0 && info.issue >= SLOTS {
-            let first_slot = self.clocks + u64::from(info.issue - SLOTS);
-            clocks += retire_wait(self.last_write, first_slot, info.latency);
+        self.step_row(&StepTiming::of(i))
+    }
+
+    /// Counts one executed instruction by its row ([`StepTiming::of`]); returns its clocks.
+    #[inline]
+    pub fn step_row(&mut self, row: &StepTiming) -> u64 {
+        let mut clocks = row.clocks;
+        if let Some((to_first, latency)) = row.pipelined {
+            let first_slot = self.clocks + to_first;
+            clocks += retire_wait(self.last_write, first_slot, latency);
             let last_slot = self.clocks + clocks - 1;
-            self.last_write = self.last_write.max(last_slot + u64::from(info.latency));
+            self.last_write = self.last_write.max(last_slot + u64::from(latency));
         }
         self.clocks += clocks;
         clocks

@@ -11,7 +11,9 @@ use microcode::arith;
 use microcode::arith::texel;
 use microcode::arith::transcendental::steps;
 use microcode::core::disasm::instr_text;
-use microcode::core::isa::{Cond, DstKind, Instr, Op, Operand, SrcFile, Unit, SWZ_ONE, SWZ_ZERO};
+use microcode::core::isa::{
+    Cond, DstKind, Instr, Op, Operand, SrcFile, StepTiming, Unit, SWZ_ONE, SWZ_ZERO,
+};
 use microcode::core::Image;
 
 const SIGN: u32 = 0x8000_0000;
@@ -44,6 +46,68 @@ pub(super) struct Machine<'a> {
     count: u64,
     /// Input map entries that fit the register file: (TGSI input, register).
     input_map: Vec<(u32, usize)>,
+    /// The image's instructions decoded once ([`Decoded`]), by address.
+    code: Vec<Decoded>,
+    /// The registers of R a run can make nonzero (the input map's, every destination, MOVW's
+    /// ranges), those [`Machine::reset`] clears: every other register stays zero.
+    dirty: Vec<usize>,
+}
+
+/// One component of an operand resolved once per machine: its value in a lane is
+/// `(R[reg][lane][comp] & and) ^ xor`. The constant file K and the literals do not change during
+/// a run, so their components (and the ZERO and ONE selectors, an operand the operation does not
+/// read, a register beyond R) are constants: `and` 0 and the value in `xor`. A register's
+/// component carries its swizzle selector in `comp`, abs in `and` (the sign cleared) and neg in
+/// `xor` (the sign flipped).
+#[derive(Clone, Copy)]
+struct Comp {
+    reg: usize,
+    comp: usize,
+    and: u32,
+    xor: u32,
+}
+
+impl Comp {
+    fn constant(v: u32) -> Comp {
+        Comp {
+            reg: 0,
+            comp: 0,
+            and: 0,
+            xor: v,
+        }
+    }
+}
+
+/// An operand's four components.
+type Src = [Comp; 4];
+
+/// How the machine executes an instruction.
+#[derive(Clone, Copy)]
+enum Exec {
+    /// A component-wise operation of [`component`] on the decoded operands.
+    Alu(Op),
+    /// SETP on the decoded operands.
+    Setp,
+    /// Everything else (flow, texture, relative moves, derivatives, doubles, the address stack,
+    /// an operation whose unit the core lacks): [`Machine::step`] on the image's instruction.
+    Other,
+}
+
+/// One instruction decoded when the machine is made, so that a run does not look up its ISA
+/// row, operand files, swizzles and timing again per execution, lane and component.
+#[derive(Clone, Copy)]
+struct Decoded {
+    exec: Exec,
+    cond: Cond,
+    dst: usize,
+    wmask: u8,
+    pw: u8,
+    sat: u8,
+    src: [Src; 3],
+    /// The component written, when it is one component written in every active lane (no
+    /// predicated write).
+    single: Option<usize>,
+    timing: StepTiming,
 }
 
 fn any(m: Mask) -> bool {
@@ -67,10 +131,79 @@ fn cond(c: Cond, a: u32, b: u32) -> bool {
     }
 }
 
+/// The destination stage's saturate: 0 none, 1 [0, 1], 2 [-1, 1].
+#[inline(always)]
+fn saturate(sat: u8, v: u32) -> u32 {
+    match sat {
+        1 => arith::fsat01(v),
+        2 => arith::fsat11(v),
+        _ => v,
+    }
+}
+
+/// Component c of a component-wise operation: `x`, `y`, `z` are component c of A, B and C, `p`
+/// the predicate bit P.c (SEL's choice). Operations that are not component-wise give 0.
+#[inline(always)]
+fn component(op: Op, c: Cond, x: u32, y: u32, z: u32, p: bool) -> u32 {
+    match op {
+        Op::Rsqr => steps::rsq_reduce(x),
+        Op::Rsqt => steps::rsq_seed(x),
+        Op::Rsqf => steps::rsq_finish(x, y),
+        Op::Ex2t => steps::ex2_table(x),
+        Op::Ex2f => steps::ex2_finish(x, y, z),
+        Op::Lg2m => steps::lg2_reduce(x),
+        Op::Lg2h => steps::lg2_reduce_hi(x),
+        Op::Lg2e => steps::lg2_exponent(x),
+        Op::Lg2i => steps::lg2_inv(x),
+        Op::Lg2a => steps::lg2_log_hi(x),
+        Op::Lg2b => steps::lg2_log_lo(x),
+        Op::Lg2f => steps::lg2_finish(x, y),
+        Op::Scq => steps::sincos_pick(x, y, z),
+        Op::Scf => steps::sincos_finish(x, y),
+        Op::Tidx => texel::tidx(x, y, z),
+        Op::Tidxf => texel::tidx_fetch(x, y),
+        Op::Tfrc => texel::tfrc(x, y, z),
+        Op::Tsel => texel::tsel(x, y, z),
+        Op::Tor => x | y,
+        Op::Mov | Op::Movr | Op::Txq => x,
+        Op::Fmad => arith::fmad(x, y, z),
+        Op::Min => arith::fmin(x, y),
+        Op::Max => arith::fmax(x, y),
+        Op::Set if cond(c, x, y) => ONE,
+        Op::Set => 0,
+        Op::Sel => arith::bits::flush(if p { x } else { y }),
+        Op::Flr => arith::ffloor(x),
+        Op::Ceil => arith::fceil(x),
+        Op::Trnc => arith::ftrunc(x),
+        Op::Rnde => arith::fround(x),
+        Op::Expx => arith::fexp2_floor(x),
+        Op::Expn => arith::fexp_part(x),
+        Op::Mant => arith::fmant_part(x),
+        Op::F2if => arith::f2i_floor(x) as u32,
+        Op::F2ir => arith::f2i_round(x) as u32,
+        Op::I2f => arith::i2f(x as i32),
+        Op::U2f => arith::u2f(x),
+        Op::Isgn => arith::isgn(x as i32),
+        Op::Usgn => arith::usgn(x),
+        Op::Rcp => arith::frcp(x),
+        Op::Iadd => arith::iadd(x, y),
+        Op::Isub => arith::isub(x, y),
+        Op::And => x & y,
+        Op::Or => x | y,
+        Op::Xor => x ^ y,
+        Op::Not => !x,
+        Op::Shl => arith::ishl(x, y),
+        Op::Shr => arith::ishr(x, y),
+        Op::Imod => arith::imod(x, y),
+        Op::Div => arith::fdiv(x, y),
+        _ => 0,
+    }
+}
+
 impl<'a> Machine<'a> {
     pub fn new(img: &'a Image, inputs: &'a RunInputs) -> Machine<'a> {
         let (r, k) = super::initial_state(img, inputs);
-        Machine {
+        let mut m = Machine {
             img,
             inputs,
             budget: inputs.budget,
@@ -91,13 +224,112 @@ impl<'a> Machine<'a> {
                 .map(|m| (u32::from(m.tgsi), usize::from(m.reg)))
                 .filter(|&(_, reg)| reg < usize::from(img.config.registers))
                 .collect(),
+            code: Vec::new(),
+            dirty: Vec::new(),
+        };
+        m.code = img.code.iter().map(|i| m.decode(i)).collect();
+        m.dirty = m.dirty_registers();
+        m
+    }
+
+    /// See [`Machine::dirty`]: every register of R the run's start or an instruction may write.
+    fn dirty_registers(&self) -> Vec<usize> {
+        let mut dirty = vec![false; self.r.len()];
+        for &(_, reg) in &self.input_map {
+            dirty[reg] = true;
         }
+        for i in &self.img.code {
+            if i.op.info().dst != DstKind::Reg {
+                continue;
+            }
+            let first = usize::from(i.dst);
+            // MOVW writes R[dst + k] for 0 <= k <= C.index.
+            let last = if i.op == Op::Movw {
+                first + usize::from(i.src[2].index)
+            } else {
+                first
+            };
+            for d in dirty.iter_mut().take(last + 1).skip(first) {
+                *d = true;
+            }
+        }
+        (0..dirty.len()).filter(|&r| dirty[r]).collect()
+    }
+
+    /// Resolves `o` for [`Decoded`]: what [`Machine::read`] gives in every lane.
+    fn decode_src(&self, o: &Operand) -> Src {
+        let reg = usize::from(o.index);
+        if o.file != SrcFile::R || reg >= self.r.len() {
+            // The same in every lane: lane 0's value.
+            return self.read(o, 0).map(Comp::constant);
+        }
+        let and = if o.abs { !SIGN } else { !0 };
+        std::array::from_fn(|c| {
+            let neg = u32::from((o.neg >> c) & 1) << 31;
+            match o.swz[c] {
+                s @ 0..=3 => Comp {
+                    reg,
+                    comp: usize::from(s),
+                    and,
+                    xor: neg,
+                },
+                SWZ_ONE => Comp::constant((ONE & and) ^ neg),
+                // ZERO, and selectors beyond ONE, read 0.
+                _ => Comp::constant(neg),
+            }
+        })
+    }
+
+    fn decode(&self, i: &Instr) -> Decoded {
+        let info = i.op.info();
+        let need = info.unit.feature();
+        let available = need == 0 || self.img.config.has(need);
+        let exec = match i.op {
+            _ if !available || info.unit == Unit::Flow => Exec::Other,
+            Op::Pusha | Op::Popa | Op::Tfet | Op::Txq | Op::Tex | Op::Txf | Op::Dop => Exec::Other,
+            Op::Movr | Op::Movw | Op::Ddx | Op::Ddy => Exec::Other,
+            _ if info.dst == DstKind::Pred => Exec::Setp,
+            op => Exec::Alu(op),
+        };
+        // Operands the operation does not read (its ISA row's source count) stay zero.
+        let sources = usize::from(info.sources);
+        let src = std::array::from_fn(|n| {
+            if n < sources.max(1) {
+                self.decode_src(&i.src[n])
+            } else {
+                [Comp::constant(0); 4]
+            }
+        });
+        Decoded {
+            exec,
+            cond: i.cond,
+            dst: usize::from(i.dst),
+            wmask: i.wmask,
+            pw: i.pw,
+            sat: i.sat,
+            src,
+            // Write mask bits beyond w name no component.
+            single: ((i.wmask & 0xF).count_ones() == 1 && !matches!(i.pw, 1 | 2))
+                .then(|| (i.wmask & 0xF).trailing_zeros() as usize),
+            timing: StepTiming::of(i),
+        }
+    }
+
+    /// A decoded operand component's value in `lane` (what [`Machine::read`] gives for it).
+    #[inline(always)]
+    fn get(&self, s: &Comp, lane: usize) -> u32 {
+        // A constant's `and` is 0: the register it names (R0, or none) does not matter.
+        let v = self.r.get(s.reg).map_or(0, |r| r[lane][s.comp & 3]);
+        (v & s.and) ^ s.xor
     }
 
     /// Starts a new run on `quad` (in place of `RunInputs::inputs`), keeping the constant file:
     /// the state [`super::initial_state`] gives for the same inputs, without recomputing K.
     pub fn reset(&mut self, quad: &QuadInputs) {
-        self.r.fill([[0; 4]; LANES]);
+        // Only the registers a run can have changed are not zero.
+        for &reg in &self.dirty {
+            self.r[reg] = [[0; 4]; LANES];
+        }
         for &(tgsi, reg) in &self.input_map {
             if let Some(v) = quad.get(&tgsi) {
                 self.r[reg] = *v;
@@ -220,11 +452,24 @@ impl<'a> Machine<'a> {
     }
 
     /// [`Machine::execute`], with the trace lines handed to `trace` when there is one.
-    fn execute_traced(&mut self, mut trace: Option<&mut dyn FnMut(&str)>) -> Result<(), CoreFault> {
+    fn execute_traced(&mut self, trace: Option<&mut dyn FnMut(&str)>) -> Result<(), CoreFault> {
+        // The decoded code is read while the state changes: held apart for the run.
+        let code = std::mem::take(&mut self.code);
+        let result = self.execute_code(&code, trace);
+        self.code = code;
+        result
+    }
+
+    fn execute_code(
+        &mut self,
+        code: &[Decoded],
+        mut trace: Option<&mut dyn FnMut(&str)>,
+    ) -> Result<(), CoreFault> {
         let img = self.img;
         let mut pc = 0usize;
-        while let Some(i) = img.code.get(pc) {
-            if !any(and_not(self.main_live, self.killed)) {
+        let mut alive = self.alive();
+        while let Some(d) = code.get(pc) {
+            if !alive {
                 break;
             }
             if self.count >= self.budget {
@@ -236,21 +481,49 @@ impl<'a> Machine<'a> {
                 ));
             }
             self.count += 1;
-            self.timing.step(i);
+            self.timing.step_row(&d.timing);
             if let Some(t) = trace.as_mut() {
                 let e: String = self.e.iter().map(|&x| if x { '1' } else { '0' }).collect();
                 t(&format!(
                     "{pc:4}: {:<52} E={e} clk={}",
-                    instr_text(i),
+                    instr_text(&img.code[pc]),
                     self.timing.clocks()
                 ));
             }
-            match self.step(pc, i)? {
+            match self.exec(pc, d)? {
                 Some(next) => pc = next,
                 None => break,
             }
+            // Only the instructions of `Exec::Other` kill lanes or end them.
+            if matches!(d.exec, Exec::Other) {
+                alive = self.alive();
+            }
         }
         Ok(())
+    }
+
+    /// Whether some lane has neither ended nor been killed.
+    fn alive(&self) -> bool {
+        any(and_not(self.main_live, self.killed))
+    }
+
+    /// Executes the decoded instruction `d` at `pc`; returns the next address, or `None` at END.
+    #[inline(always)]
+    fn exec(&mut self, pc: usize, d: &Decoded) -> Result<Option<usize>, CoreFault> {
+        match d.exec {
+            Exec::Alu(op) => {
+                self.alu_decoded(d, op);
+                Ok(Some(pc + 1))
+            }
+            Exec::Setp => {
+                self.setp(d);
+                Ok(Some(pc + 1))
+            }
+            Exec::Other => {
+                let img = self.img;
+                self.step(pc, &img.code[pc])
+            }
+        }
     }
 
     /// Runs the first `n` instructions (or to the end); returns the whole register file and the
@@ -259,15 +532,15 @@ impl<'a> Machine<'a> {
     pub fn run_prefix(mut self, n: u64) -> Result<(Vec<[[u32; 4]; LANES]>, Vec<usize>), CoreFault> {
         let mut pcs = Vec::new();
         self.budget = self.budget.max(n);
-        let img = self.img;
+        let code = std::mem::take(&mut self.code);
         let mut pc = 0usize;
-        while let Some(i) = img.code.get(pc) {
-            if !any(and_not(self.main_live, self.killed)) || self.count >= n {
+        while let Some(d) = code.get(pc) {
+            if !self.alive() || self.count >= n {
                 break;
             }
             pcs.push(pc);
             self.count += 1;
-            match self.step(pc, i)? {
+            match self.exec(pc, d)? {
                 Some(next) => pc = next,
                 None => break,
             }
@@ -359,10 +632,9 @@ impl<'a> Machine<'a> {
             return Ok(Some(pc + 1));
         }
         if info.unit != Unit::Flow {
-            match info.dst {
-                DstKind::Pred => self.setp(i),
-                _ => self.alu(i),
-            }
+            // The relative moves and the derivatives ([`Exec::Other`]); every other
+            // component-wise operation runs decoded.
+            self.alu(i);
             return Ok(Some(pc + 1));
         }
         let next = pc + 1;
@@ -735,12 +1007,90 @@ impl<'a> Machine<'a> {
         Ok(())
     }
 
-    fn setp(&mut self, i: &Instr) {
+    fn setp(&mut self, d: &Decoded) {
         for l in (0..LANES).filter(|&l| self.e[l]) {
-            let a = self.read(&i.src[0], l);
-            let b = self.read(&i.src[1], l);
-            for c in (0..4).filter(|c| i.wmask & (1 << c) != 0) {
-                self.p[l][c] = cond(i.cond, a[c], b[c]);
+            // Every operand component is read before any predicate bit changes.
+            let mut v = self.p[l];
+            for (c, v) in v.iter_mut().enumerate() {
+                if d.wmask & (1 << c) != 0 {
+                    let a = self.get(&d.src[0][c], l);
+                    let b = self.get(&d.src[1][c], l);
+                    *v = cond(d.cond, a, b);
+                }
+            }
+            self.p[l] = v;
+        }
+    }
+
+    /// A component-wise operation on decoded operands: the lane loop is made once per
+    /// operation, with the operation's arithmetic inlined into it.
+    fn alu_decoded(&mut self, d: &Decoded, op: Op) {
+        macro_rules! each {
+            ($($o:ident),*) => {
+                match op {
+                    $(Op::$o => self.lanes(d, |x, y, z, p| component(Op::$o, d.cond, x, y, z, p)),)*
+                    _ => self.lanes(d, |x, y, z, p| component(op, d.cond, x, y, z, p)),
+                }
+            };
+        }
+        each!(
+            Mov, Fmad, Min, Max, Set, Sel, Flr, Ceil, Trnc, Rnde, Expx, Expn, Mant, F2if, F2ir,
+            I2f, U2f, Rsqr, Rsqt, Rsqf, Ex2t, Ex2f, Lg2m, Lg2h, Lg2e, Lg2i, Lg2a, Lg2b, Lg2f, Scq,
+            Scf, Tidx, Tidxf, Tfrc, Tsel, Tor, Iadd, And, Or
+        )
+    }
+
+    /// The destination stage of a decoded component-wise operation `f(A.c, B.c, C.c, P.c)` in
+    /// the active lanes: write mask, predicated write, saturate. Only the written components
+    /// are evaluated.
+    #[inline(always)]
+    fn lanes(&mut self, d: &Decoded, f: impl Fn(u32, u32, u32, bool) -> u32) {
+        if d.dst >= self.r.len() {
+            return;
+        }
+        if let Some(c) = d.single {
+            // One component, written unpredicated: the sequences' common case.
+            let (x, y, z) = (&d.src[0][c], &d.src[1][c], &d.src[2][c]);
+            for l in 0..LANES {
+                if self.e[l] {
+                    let v = f(self.get(x, l), self.get(y, l), self.get(z, l), self.p[l][c]);
+                    self.r[d.dst][l][c] = saturate(d.sat, v);
+                }
+            }
+            return;
+        }
+        for l in 0..LANES {
+            if !self.e[l] {
+                continue;
+            }
+            let p = self.p[l];
+            // Predicated writes: 1 where P.c, 2 where !P.c, any other value always.
+            let written = match d.pw {
+                pw @ (1 | 2) => {
+                    let pred = (0..4).fold(0u8, |m, c| m | (u8::from(p[c]) << c));
+                    d.wmask & if pw == 1 { pred } else { !pred }
+                }
+                _ => d.wmask,
+            };
+            if written == 0 {
+                continue;
+            }
+            // Every written component is computed before any is written: a destination may be
+            // a register the operands read.
+            let mut v = [0u32; 4];
+            for (c, v) in v.iter_mut().enumerate() {
+                if written & (1 << c) != 0 {
+                    let x = self.get(&d.src[0][c], l);
+                    let y = self.get(&d.src[1][c], l);
+                    let z = self.get(&d.src[2][c], l);
+                    *v = saturate(d.sat, f(x, y, z, p[c]));
+                }
+            }
+            let dst = &mut self.r[d.dst][l];
+            for (c, v) in v.into_iter().enumerate() {
+                if written & (1 << c) != 0 {
+                    dst[c] = v;
+                }
             }
         }
     }
@@ -839,65 +1189,11 @@ impl<'a> Machine<'a> {
             for c in (0..4).filter(|&c| written[c]) {
                 let (x, y, z) = (a[c], b[c], c3[c]);
                 let v = match i.op {
-                    Op::Rsqr => steps::rsq_reduce(x),
-                    Op::Rsqt => steps::rsq_seed(x),
-                    Op::Rsqf => steps::rsq_finish(x, y),
-                    Op::Ex2t => steps::ex2_table(x),
-                    Op::Ex2f => steps::ex2_finish(x, y, z),
-                    Op::Lg2m => steps::lg2_reduce(x),
-                    Op::Lg2h => steps::lg2_reduce_hi(x),
-                    Op::Lg2e => steps::lg2_exponent(x),
-                    Op::Lg2i => steps::lg2_inv(x),
-                    Op::Lg2a => steps::lg2_log_hi(x),
-                    Op::Lg2b => steps::lg2_log_lo(x),
-                    Op::Lg2f => steps::lg2_finish(x, y),
-                    Op::Scq => steps::sincos_pick(x, y, z),
-                    Op::Scf => steps::sincos_finish(x, y),
-                    Op::Tidx => texel::tidx(x, y, z),
-                    Op::Tidxf => texel::tidx_fetch(x, y),
-                    Op::Tfrc => texel::tfrc(x, y, z),
-                    Op::Tsel => texel::tsel(x, y, z),
-                    Op::Tor => x | y,
-                    Op::Mov | Op::Movr | Op::Txq => x,
                     Op::Ddx => arith::fsub(all[l | 1][c], all[l & 2][c]),
                     Op::Ddy => arith::fsub(all[l | 2][c], all[l & 1][c]),
-                    Op::Fmad => arith::fmad(x, y, z),
-                    Op::Min => arith::fmin(x, y),
-                    Op::Max => arith::fmax(x, y),
-                    Op::Set if cond(i.cond, x, y) => ONE,
-                    Op::Set => 0,
-                    Op::Sel => arith::bits::flush(if p[c] { x } else { y }),
-                    Op::Flr => arith::ffloor(x),
-                    Op::Ceil => arith::fceil(x),
-                    Op::Trnc => arith::ftrunc(x),
-                    Op::Rnde => arith::fround(x),
-                    Op::Expx => arith::fexp2_floor(x),
-                    Op::Expn => arith::fexp_part(x),
-                    Op::Mant => arith::fmant_part(x),
-                    Op::F2if => arith::f2i_floor(x) as u32,
-                    Op::F2ir => arith::f2i_round(x) as u32,
-                    Op::I2f => arith::i2f(x as i32),
-                    Op::U2f => arith::u2f(x),
-                    Op::Isgn => arith::isgn(x as i32),
-                    Op::Usgn => arith::usgn(x),
-                    Op::Rcp => arith::frcp(x),
-                    Op::Iadd => arith::iadd(x, y),
-                    Op::Isub => arith::isub(x, y),
-                    Op::And => x & y,
-                    Op::Or => x | y,
-                    Op::Xor => x ^ y,
-                    Op::Not => !x,
-                    Op::Shl => arith::ishl(x, y),
-                    Op::Shr => arith::ishr(x, y),
-                    Op::Imod => arith::imod(x, y),
-                    Op::Div => arith::fdiv(x, y),
-                    _ => 0,
+                    op => component(op, i.cond, x, y, z, p[c]),
                 };
-                self.r[dst][l][c] = match i.sat {
-                    1 => arith::fsat01(v),
-                    2 => arith::fsat11(v),
-                    _ => v,
-                };
+                self.r[dst][l][c] = saturate(i.sat, v);
             }
         }
     }
@@ -920,14 +1216,91 @@ impl<'a> Machine<'a> {
                 if !pass {
                     continue;
                 }
-                let mut v = v;
-                v = match i.sat {
-                    1 => arith::fsat01(v),
-                    2 => arith::fsat11(v),
-                    _ => v,
-                };
-                dst[l][c] = v;
+                dst[l][c] = saturate(i.sat, v);
             }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use microcode::arith::accuracy::XorShift;
+    use microcode::core::image::{ConstSlot, ConstSource};
+    use microcode::core::isa::OPS;
+    use microcode::core::CoreConfig;
+
+    /// The decoded component-wise operations ([`Machine::alu_decoded`]: operands resolved once,
+    /// the one-component lane loop) against the instruction path ([`Machine::alu`]: operands
+    /// read through [`Machine::read`] per lane) on random instructions and states: any file,
+    /// register (R beyond the register file included), selector (beyond ONE included), abs,
+    /// neg, write mask (bits beyond w included), predicated write, saturate, condition and
+    /// execution mask. The registers and every value must agree.
+    #[test]
+    fn decoded_operations_equal_the_instruction_path() {
+        let mut rng = XorShift::new(0xC0DE_5EED);
+        let mut next = move || rng.next_u64();
+        let config = CoreConfig::default();
+        let img = Image {
+            config,
+            processor: 0,
+            origin: vec![0],
+            code: vec![Instr::new(Op::End)],
+            constants: (0..4)
+                .map(|k| ConstSlot {
+                    k,
+                    source: ConstSource::Data([0x3F80_0000 + u32::from(k), 0xC040_0000, 0, 7]),
+                })
+                .collect(),
+            inputs: Vec::new(),
+            outputs: Vec::new(),
+        };
+        let inputs = RunInputs::default();
+        let mut m = Machine::new(&img, &inputs);
+        let regs = m.r.len() as u64;
+        let alu_ops: Vec<Op> = OPS
+            .iter()
+            .map(|row| row.op)
+            .filter(|&op| matches!(m.decode(&Instr::new(op)).exec, Exec::Alu(_)))
+            .collect();
+        assert!(alu_ops.len() > 40, "{} decoded operations", alu_ops.len());
+        for trial in 0..40_000u64 {
+            let op = alu_ops[(next() % alu_ops.len() as u64) as usize];
+            let mut i = Instr::new(op);
+            i.dst = (next() % (regs + 2)) as u8;
+            i.wmask = next() as u8;
+            i.sat = (next() % 4) as u8;
+            i.pw = (next() % 4) as u8;
+            i.cond = Cond::ALL[(next() % 8) as usize];
+            i.src = [0; 3].map(|_| Operand {
+                file: [SrcFile::R, SrcFile::R, SrcFile::K, SrcFile::L][(next() % 4) as usize],
+                // Mostly the first registers (random values), else any (beyond R included).
+                index: (next() % if next() % 4 == 0 { regs + 2 } else { 8 }) as u8,
+                swz: [0; 4].map(|_| (next() % 9) as u8),
+                neg: next() as u8 & 0xF,
+                abs: next() % 4 == 0,
+            });
+            // Registers of random values, of every kind; random predicates and lanes.
+            for reg in m.r.iter_mut().take(8) {
+                *reg = [[0; 4]; LANES].map(|lane| {
+                    lane.map(|_| match next() % 4 {
+                        0 => 0x3F80_0000 ^ (next() as u32 & 0x807F_FFFF),
+                        1 => next() as u32 & 0x80FF_FFFF,
+                        _ => next() as u32,
+                    })
+                });
+            }
+            if trial % 2 == 0 {
+                i.dst %= 8;
+            }
+            m.p = [[false; 4]; LANES].map(|p| p.map(|_| next() % 2 == 0));
+            m.e = [false; LANES].map(|_| next() % 4 != 0);
+            let start = m.r.clone();
+            m.alu(&i);
+            let want = std::mem::replace(&mut m.r, start);
+            let d = m.decode(&i);
+            m.alu_decoded(&d, op);
+            assert_eq!(m.r, want, "trial {trial}: {}", instr_text(&i));
         }
     }
 }
