@@ -66,7 +66,10 @@ fn bundled_examples_render_on_the_board_like_the_core_model() {
     let dir = scratch("board-render");
     for name in ["checker.tgsi", "cutout.tgsi", "rings.tgsi"] {
         let core = dir.join(format!("{name}-core.png"));
-        ok(&render(&example(name), &core, "12x10", "core", "", &[]), name);
+        ok(
+            &render(&example(name), &core, "12x10", "core", "", &[]),
+            name,
+        );
         for extra in [&[][..], &["--float"][..]] {
             let board = dir.join(format!("{name}-board.png"));
             let err = ok(
@@ -107,15 +110,101 @@ fn a_render_interrupted_with_ctrl_c_leaves_the_board_usable() {
         .expect("kill runs");
     assert!(sent.success());
     let status = child.wait().expect("the render ends");
-    assert!(!status.success(), "the render was interrupted, not finished");
+    assert!(
+        !status.success(),
+        "the render was interrupted, not finished"
+    );
     assert!(!long.exists(), "an interrupted render writes no picture");
     let core = dir.join("core.png");
-    ok(&render(&example("rings.tgsi"), &core, "8x8", "core", "", &[]), "core");
+    ok(
+        &render(&example("rings.tgsi"), &core, "8x8", "core", "", &[]),
+        "core",
+    );
     let board = dir.join("board.png");
     ok(
-        &render(&example("rings.tgsi"), &board, "8x8", "board", &emu.port, &[]),
+        &render(
+            &example("rings.tgsi"),
+            &board,
+            "8x8",
+            "board",
+            &emu.port,
+            &[],
+        ),
         "the render after Ctrl-C",
     );
-    assert_eq!(std::fs::read(&board).unwrap(), std::fs::read(&core).unwrap());
+    assert_eq!(
+        std::fs::read(&board).unwrap(),
+        std::fs::read(&core).unwrap()
+    );
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Measurement, not a check (run with `--ignored --nocapture`): `examples/checker.tgsi` through
+/// RENDER with the transformed program at 64x64 and 256x256 on the emulated board, in board time
+/// (the emulation's clocks), against the line-rate limit: the core's cycles at the emulated
+/// clock plus the bytes received at the line's 10 bits a byte.
+#[test]
+#[ignore]
+fn measure_checker_renders_against_the_line_rate() {
+    use firmware_loader::host::{Client, ClientOptions};
+    use firmware_loader::port::SerialTransport;
+    use microcode::compile::render_program::{render_program, ColourOut};
+    let emu = emulation();
+    let t = SerialTransport::open(&emu.port, 115_200).expect("opens the pseudo-terminal");
+    let mut c = Client::new(t, ClientOptions::default());
+    let src = std::fs::read_to_string(example("checker.tgsi")).unwrap();
+    let program = microcode::tgsi::text::parse(&src).unwrap();
+    let wait_idle = |emu: &Emulation| {
+        let mut last = emu.clocks();
+        loop {
+            std::thread::sleep(Duration::from_millis(50));
+            let now = emu.clocks();
+            if now == last {
+                return now;
+            }
+            last = now;
+        }
+    };
+    for side in [64u32, 256] {
+        let rp = render_program(&program, side, side, &|_| None, ColourOut::Rgba8).unwrap();
+        let image = microcode::compile::compile(&rp.program, &CoreConfig::default())
+            .unwrap()
+            .image;
+        let mut inputs = sim::run_io::RunInputs::default();
+        for (slot, v) in &rp.constants {
+            inputs.constants.insert((0, *slot), *v);
+        }
+        let file = sim::hardware::board::upload_file(&image, &inputs).unwrap();
+        firmware_loader::board::ensure_loaded(&mut c, &file.upload, &mut |_, _| {}).unwrap();
+        let constant = |b: u16, i: u16| {
+            inputs
+                .constants
+                .get(&(u32::from(b), u32::from(i)))
+                .copied()
+                .unwrap_or([0; 4])
+        };
+        let q = (side / 2) as u16;
+        let before = wait_idle(&emu);
+        let stats = c.stats;
+        let wall = std::time::Instant::now();
+        let got =
+            firmware_loader::board::render_image(&mut c, &file, &constant, q, q, 1, &mut |_, _| {})
+                .unwrap();
+        let wall = wall.elapsed().as_secs_f64();
+        let after = wait_idle(&emu);
+        let received = c.stats.bytes_received - stats.bytes_received;
+        let clock = f64::from(emulate::EMULATED_CLOCK_HZ);
+        let board = (after - before) as f64 / clock;
+        let limit = got.cycles as f64 / clock + received as f64 / (f64::from(EMULATED_BAUD) / 10.0);
+        eprintln!(
+            "{side}x{side} RENDER: {wall:.2} s wall, {board:.4} s board time ({} clocks), {} core \
+             cycles, {received} bytes received, {} requests; line-rate limit {limit:.4} s, \
+             board time {:.1}% above it",
+            after - before,
+            got.cycles,
+            got.requests,
+            100.0 * (board / limit - 1.0)
+        );
+        assert_eq!(got.records.len(), usize::from(q) * usize::from(q));
+    }
 }

@@ -251,8 +251,13 @@ fn render_streamed(
         eprintln!("RENDER: {why}; rendering quad by quad instead");
         Ok(None)
     };
-    let rp = match render_program(program, size.0, size.1, &|i| corners.get(&i).copied(), colour)
-    {
+    let rp = match render_program(
+        program,
+        size.0,
+        size.1,
+        &|i| corners.get(&i).copied(),
+        colour,
+    ) {
         Ok(rp) => rp,
         Err(e) => return fallback(e.to_string()),
     };
@@ -308,7 +313,10 @@ fn render_streamed(
         quads: got.records.len(),
     };
     for (n, r) in got.records.iter().enumerate() {
-        let (qx, qy) = (n as u32 % u32::from(row_quads), n as u32 / u32::from(row_quads));
+        let (qx, qy) = (
+            n as u32 % u32::from(row_quads),
+            n as u32 / u32::from(row_quads),
+        );
         for l in 0..4u32 {
             let (x, y) = (2 * qx + (l & 1), 2 * qy + (l >> 1));
             let px = &mut frame.pixels[(y * w + x) as usize];
