@@ -3,10 +3,12 @@
 //! It lays out TGSI inputs in the image's IMAP order, CONST values in PARAMS for the image's CONST
 //! slots, calls [`run_quads`], and gives outputs back in the image's OMAP order.
 
-use crate::host::{pack_registers, run_quads, unpack_registers, Client, HostError};
+use crate::host::{pack_registers, run_quads, unpack_registers, Client, HostError, Rendered};
 use crate::image::{ImageFile, Upload};
 use crate::port::Transport;
-use crate::protocol::LoadState;
+use crate::protocol::{
+    LoadState, Region, RenderRequest, MAX_PAYLOAD, RENDER_BLOCK_HEADER, WRITE_HEADER,
+};
 
 /// Four lanes of one register: `[lane][component]` as bits.
 pub type Lanes = [[u32; 4]; 4];
@@ -55,14 +57,9 @@ pub fn ensure_loaded<T: Transport>(
     Ok(true)
 }
 
-/// Runs `quads` on the board, whose active image must be `image`. `constant(buffer, index)` gives
-/// the value of `CONST[buffer][index]` for the image's CONST slots (the same four words in every lane).
-pub fn run_image<T: Transport>(
-    client: &mut Client<T>,
-    image: &ImageFile,
-    quads: &[QuadInputs],
-    constant: &dyn Fn(u16, u16) -> [u32; 4],
-) -> Result<Vec<BoardQuad>, HostError> {
+/// The PARAMS block of `image`'s CONST slots with the values `constant(buffer, index)` (what a
+/// RUN or RENDER writes before it runs; empty when the image reads no PARAMS).
+pub fn params_block(image: &ImageFile, constant: &dyn Fn(u16, u16) -> [u32; 4]) -> Vec<u8> {
     let mut params = Vec::new();
     for &(k, buffer, index) in &image.buffer_slots {
         let at = 16 * usize::from(k);
@@ -74,6 +71,18 @@ pub fn run_image<T: Transport>(
             params[at + 4 * c..at + 4 * c + 4].copy_from_slice(&w.to_le_bytes());
         }
     }
+    params
+}
+
+/// Runs `quads` on the board, whose active image must be `image`. `constant(buffer, index)` gives
+/// the value of `CONST[buffer][index]` for the image's CONST slots (the same four words in every lane).
+pub fn run_image<T: Transport>(
+    client: &mut Client<T>,
+    image: &ImageFile,
+    quads: &[QuadInputs],
+    constant: &dyn Fn(u16, u16) -> [u32; 4],
+) -> Result<Vec<BoardQuad>, HostError> {
+    let params = params_block(image, constant);
     let blocks: Vec<Vec<u8>> = quads
         .iter()
         .map(|q| {
@@ -118,4 +127,77 @@ pub fn run_image<T: Transport>(
                 .collect(),
         })
         .collect())
+}
+
+/// Quads per RENDER request of [`render_image`]: a long render goes out as several requests, so
+/// that the host can report progress between them (each costs one request frame and one end
+/// frame, a few dozen bytes against the ~17 bytes of every quad's record), and a host stopped
+/// mid-render (Ctrl-C) leaves the device at most one request's rest to stream before it listens
+/// again (about 0.2 s at 3 Mbaud), well within a next command's retries.
+pub const RENDER_CHUNK_QUADS: usize = 512;
+
+/// The most quads a RENDER block frame can hold with `lane_words` words a lane.
+pub fn render_block_quads(lane_words: u8) -> u8 {
+    let record = RenderRequest {
+        row_quads: 1,
+        x: 0,
+        y: 0,
+        quads: 1,
+        lane_words,
+        block_quads: 1,
+    }
+    .record_bytes();
+    u8::try_from((MAX_PAYLOAD - RENDER_BLOCK_HEADER) / record).unwrap_or(u8::MAX)
+}
+
+/// RENDER (PROTOCOL.md section 3.2) of a whole image `row_quads` quads wide and `rows` quads
+/// high on the board, whose active image must be `image`: its PARAMS written first (as for
+/// [`run_image`]), then the quads in requests of whole rows of about [`RENDER_CHUNK_QUADS`],
+/// `progress(rows done, rows)` after each. Stops at the first fault (the records before it are
+/// returned, [`Rendered::fault`] says which).
+pub fn render_image<T: Transport>(
+    client: &mut Client<T>,
+    image: &ImageFile,
+    constant: &dyn Fn(u16, u16) -> [u32; 4],
+    row_quads: u16,
+    rows: u16,
+    lane_words: u8,
+    progress: &mut dyn FnMut(usize, usize),
+) -> Result<Rendered, HostError> {
+    let params = params_block(image, constant);
+    if !params.is_empty() {
+        let l = client.device_info()?.limits;
+        let max_chunk = usize::from(l.max_payload).saturating_sub(WRITE_HEADER);
+        client.write_region(Region::Params, 0, &params, max_chunk, &mut |_| {})?;
+    }
+    let rows_per_request = (RENDER_CHUNK_QUADS / usize::from(row_quads).max(1))
+        .clamp(1, usize::from(u16::MAX / row_quads.max(1)).max(1));
+    let mut all = Rendered {
+        records: Vec::new(),
+        fault: 0,
+        cycles: 0,
+        requests: 0,
+    };
+    let mut y = 0u16;
+    while y < rows {
+        let n = usize::from(rows - y).min(rows_per_request) as u16;
+        let got = client.render(&RenderRequest {
+            row_quads,
+            x: 0,
+            y,
+            quads: n * row_quads,
+            lane_words,
+            block_quads: render_block_quads(lane_words),
+        })?;
+        all.records.extend(got.records);
+        all.cycles += got.cycles;
+        all.requests += got.requests;
+        if got.fault != 0 {
+            all.fault = got.fault;
+            break;
+        }
+        y += n;
+        progress(usize::from(y), usize::from(rows));
+    }
+    Ok(all)
 }

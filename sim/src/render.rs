@@ -1,15 +1,16 @@
 //! A fragment-shader rasteriser: runs a program over a grid of 2x2 quads with the inputs a
 //! rasteriser gives, and turns the colour output into 8-bit RGBA pixels.
 //!
-//! Inputs, per declared `IN` register and its semantic:
+//! Inputs, per declared `IN` register and its semantic, are defined once in
+//! `microcode::compile::render_program` (the board computes the same ones itself under RENDER):
 //! - `POSITION`: the pixel's window coordinates, `(x + c, y + c, 0, 1)` with `c = 0.5` for the
 //!   default `FS_COORD_PIXEL_CENTER HALF_INTEGER` and `0` for `INTEGER`; `y` counts from the top
 //!   for the default `FS_COORD_ORIGIN UPPER_LEFT` and from the bottom for `LOWER_LEFT`.
 //! - `FACE`: `(1, 0, 0, 1)` (front facing).
 //! - everything else (`COLOR`, `GENERIC`, ...): interpolated bilinearly across the screen between
-//!   four corner values (top-left, top-right, bottom-left, bottom-right) at the pixel centre. An
-//!   input without corners gets `(u, v, 0, 1)` with `u`, `v` running 0..1 left to right and top to
-//!   bottom, which makes texture coordinates of a plain `GENERIC[0]`.
+//!   four corner values (top-left, top-right, bottom-left, bottom-right) at the pixel centre, with
+//!   the core's f32 operations. An input without corners gets `(u, v, 0, 1)` with `u`, `v` running
+//!   0..1 left to right and top to bottom, which makes texture coordinates of a plain `GENERIC[0]`.
 //!
 //! Lanes are the quad's pixels in screen order (0 top-left, 1 top-right, 2 bottom-left,
 //! 3 bottom-right), so DDY's rows run downward the screen whatever the origin. The output is the
@@ -18,13 +19,15 @@
 
 use crate::run_io::batch::{BatchInputs, BatchOutputs, CountUnit};
 use crate::run_io::{QuadInputs, RunInputs, RunOutput, LANES};
-use microcode::tgsi::{File, Program, PropertyName, SemanticName};
+use microcode::tgsi::Program;
 use std::collections::BTreeMap;
 use std::path::Path;
 use thiserror::Error;
 
-/// The corners of an interpolated input: top-left, top-right, bottom-left, bottom-right.
-pub type Corners = [[f32; 4]; 4];
+pub use microcode::compile::render_program::{
+    color_output, default_corners, to_byte, Corners, Source,
+};
+use microcode::compile::render_program::{input_at, input_sources, CoordFlags, RenderParams};
 
 /// Why a frame could not be rendered or written.
 #[derive(Debug, Error)]
@@ -54,78 +57,12 @@ pub struct Frame {
     pub quads: usize,
 }
 
-/// Which input gets what.
-enum Source {
-    Position,
-    Face,
-    Interpolated(Corners),
-}
-
-/// Corners of an input without `--corner` values: `(u, v, 0, 1)` across the screen.
-pub fn default_corners() -> Corners {
-    [
-        [0.0, 0.0, 0.0, 1.0],
-        [1.0, 0.0, 0.0, 1.0],
-        [0.0, 1.0, 0.0, 1.0],
-        [1.0, 1.0, 0.0, 1.0],
-    ]
-}
-
-fn lerp(a: f32, b: f32, t: f32) -> f32 {
-    a + (b - a) * t
-}
-
-/// The input value of register `index` at pixel `(x, y)` (screen coordinates, top-left origin).
-fn input_at(source: &Source, x: u32, y: u32, size: (u32, u32), flags: (bool, bool)) -> [f32; 4] {
-    let (w, h) = size;
-    let (lower_left, integer_center) = flags;
-    match source {
-        Source::Position => {
-            let c = if integer_center { 0.0 } else { 0.5 };
-            let wy = if lower_left { h - 1 - y } else { y };
-            [x as f32 + c, wy as f32 + c, 0.0, 1.0]
-        }
-        Source::Face => [1.0, 0.0, 0.0, 1.0],
-        Source::Interpolated(k) => {
-            let u = (x as f32 + 0.5) / w as f32;
-            let v = (y as f32 + 0.5) / h as f32;
-            std::array::from_fn(|c| {
-                let top = lerp(k[0][c], k[1][c], u);
-                let bottom = lerp(k[2][c], k[3][c], u);
-                lerp(top, bottom, v)
-            })
-        }
-    }
-}
-
-/// The OUT register holding the colour: `COLOR[0]` if declared, else the lowest OUT index.
-pub fn color_output(program: &Program) -> Option<u32> {
-    let outs: Vec<_> = program
-        .declarations
-        .iter()
-        .filter(|d| d.file == File::Output)
-        .collect();
-    outs.iter()
-        .find(|d| {
-            d.semantic
-                .is_some_and(|s| s.name == SemanticName::Color && s.index == 0)
-        })
-        .or_else(|| outs.iter().min_by_key(|d| d.first))
-        .map(|d| d.first as u32)
-}
-
-fn to_byte(bits: u32) -> u8 {
-    let v = f32::from_bits(bits);
-    if v.is_nan() {
-        return 0;
-    }
-    (v.clamp(0.0, 1.0) * 255.0).round() as u8
-}
-
 /// What a frame's quads read: the colour output, the coordinate flags and every input's source.
 struct Setup {
     out_reg: u32,
-    flags: (bool, bool),
+    flags: CoordFlags,
+    params: RenderParams,
+    height: u32,
     sources: Vec<(u32, Source)>,
 }
 
@@ -142,32 +79,12 @@ fn setup(
         return Err(RenderError::NotFragment(program.processor));
     }
     let out_reg = color_output(program).ok_or(RenderError::NoOutput)?;
-    let prop = |name| program.property(name).and_then(|v| v.first().copied());
-    let flags = (
-        prop(PropertyName::FsCoordOrigin) == Some(1),
-        prop(PropertyName::FsCoordPixelCenter) == Some(1),
-    );
-    let mut sources: Vec<(u32, Source)> = Vec::new();
-    for d in program
-        .declarations
-        .iter()
-        .filter(|d| d.file == File::Input)
-    {
-        for index in d.first..=d.last {
-            let index = index as u32;
-            let source = match d.semantic.map(|s| s.name) {
-                Some(SemanticName::Position) => Source::Position,
-                Some(SemanticName::Face) => Source::Face,
-                _ => Source::Interpolated(
-                    corners.get(&index).copied().unwrap_or_else(default_corners),
-                ),
-            };
-            sources.push((index, source));
-        }
-    }
+    let sources = input_sources(program, &|index| corners.get(&index).copied());
     Ok(Setup {
         out_reg,
-        flags,
+        flags: CoordFlags::of(program),
+        params: RenderParams::new(width, height),
+        height,
         sources,
     })
 }
@@ -178,9 +95,9 @@ fn pixel(x0: u32, y0: u32, lane: usize) -> (u32, u32) {
 }
 
 /// The per-lane inputs of the quad at `(x0, y0)` into `out` (cleared first).
-fn quad_inputs(setup: &Setup, x0: u32, y0: u32, size: (u32, u32), out: &mut QuadInputs) {
+fn quad_inputs(setup: &Setup, x0: u32, y0: u32, out: &mut QuadInputs) {
     let mut values = vec![[0u32; 4]; setup.sources.len() * LANES];
-    quad_values(setup, x0, y0, size, &mut values);
+    quad_values(setup, x0, y0, &mut values);
     out.clear();
     for (s, (index, _)) in setup.sources.iter().enumerate() {
         out.insert(*index, std::array::from_fn(|l| values[s * LANES + l]));
@@ -189,11 +106,12 @@ fn quad_inputs(setup: &Setup, x0: u32, y0: u32, size: (u32, u32), out: &mut Quad
 
 /// The per-lane inputs of the quad at `(x0, y0)` as a flat batch quad: `out[s * LANES + lane]`
 /// is the input of `setup.sources[s]` (the registers of [`batch_registers`]).
-fn quad_values(setup: &Setup, x0: u32, y0: u32, size: (u32, u32), out: &mut [[u32; 4]]) {
+fn quad_values(setup: &Setup, x0: u32, y0: u32, out: &mut [[u32; 4]]) {
     for (s, (_, source)) in setup.sources.iter().enumerate() {
         for lane in 0..LANES {
             let (x, y) = pixel(x0, y0, lane);
-            out[s * LANES + lane] = input_at(source, x, y, size, setup.flags).map(f32::to_bits);
+            let v = input_at(source, x, y, &setup.params, setup.height, setup.flags);
+            out[s * LANES + lane] = v.map(f32::to_bits);
         }
     }
 }
@@ -281,7 +199,7 @@ pub fn render(
     for qy in 0..height / 2 {
         for qx in 0..width / 2 {
             let (x0, y0) = (qx * 2, qy * 2);
-            quad_inputs(&setup, x0, y0, (width, height), &mut inputs.inputs);
+            quad_inputs(&setup, x0, y0, &mut inputs.inputs);
             let out = engine(inputs).map_err(|message| RenderError::Engine {
                 x: x0,
                 y: y0,
@@ -328,7 +246,7 @@ pub fn render_batch<E: std::fmt::Display>(
             batch.clear();
             for n in start..end {
                 let (x0, y0) = position(n);
-                quad_values(&setup, x0, y0, (width, height), batch.push_quad());
+                quad_values(&setup, x0, y0, batch.push_quad());
             }
             engine(inputs, &batch, &mut results);
             if let Some((k, e)) = results.errors().first() {

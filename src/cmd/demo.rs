@@ -152,6 +152,71 @@ fn board_clock() -> (f64, String) {
     )
 }
 
+/// What the demo frame costs through RENDER: the core's cycles for the transformed program
+/// (prologue and packing epilogue included, run on the core model quad by quad from the
+/// coordinate words RENDER writes) and the bytes of its stream.
+struct StreamEstimate {
+    cycles: u64,
+    bytes: usize,
+}
+
+fn render_estimate(program: &Program, size: u32) -> Result<StreamEstimate> {
+    use firmware_loader::board::render_block_quads;
+    use firmware_loader::frame;
+    use microcode::compile::render_program::{render_program, ColourOut};
+    use microcode::protocol::{RenderRequest, RENDER_BLOCK_HEADER, RENDER_COORD_BIAS};
+    let rp = render_program(program, size, size, &|_| None, ColourOut::Rgba8)?;
+    let image = compile(&rp.program, &CoreConfig::default())
+        .context("compiling the demo for RENDER")?
+        .image;
+    let mut inp = inputs()?;
+    for (slot, v) in &rp.constants {
+        inp.set_const(0, *slot, *v);
+    }
+    let quads = size / 2;
+    let mut cycles = 0;
+    for qy in 0..quads {
+        for qx in 0..quads {
+            let coord = std::array::from_fn(|l| {
+                let l = l as u32;
+                let at = |q: u32, bit: u32| RENDER_COORD_BIAS + 2 * q + bit;
+                [at(qx, l & 1), at(qy, l >> 1), 0, 0]
+            });
+            inp.inputs.insert(0, coord);
+            let out = sim::core_model::run(&image, &inp).map_err(|e| anyhow::anyhow!("{e}"))?;
+            cycles += out.cycles.unwrap_or(0);
+        }
+    }
+    // Block frames of the most quads a frame holds (one word a lane), as `render` asks for.
+    let bq = render_block_quads(1);
+    let record = RenderRequest {
+        row_quads: 1,
+        x: 0,
+        y: 0,
+        quads: 1,
+        lane_words: 1,
+        block_quads: bq,
+    }
+    .record_bytes();
+    let total = (quads * quads) as usize;
+    let block = |n: usize| -> Result<usize> {
+        // Typical record bytes (no escapes assumed beyond what the encoder adds for these).
+        let f = frame::Frame {
+            cmd: 0x8B,
+            seq: 1,
+            payload: vec![0x55; RENDER_BLOCK_HEADER + n * record],
+        };
+        Ok(frame::encode(&f)?.len())
+    };
+    let full = total / usize::from(bq);
+    let rest = total % usize::from(bq);
+    let mut bytes = full * block(usize::from(bq))?;
+    if rest > 0 {
+        bytes += block(rest)?;
+    }
+    Ok(StreamEstimate { cycles, bytes })
+}
+
 /// Runs the built-in demo.
 pub fn run() -> Result<ExitCode> {
     let name = "examples/lit-sphere.tgsi";
@@ -207,6 +272,8 @@ pub fn run() -> Result<ExitCode> {
         .upload
         .total_bytes();
     let serial = (upload as f64 + WIRE_BYTES_PER_QUAD * frame.quads as f64) * 10.0 / BAUD;
+    // The RENDER path when the transformed program fits the core (else `render` runs quads).
+    let streamed = render_estimate(&program, size);
     println!(
         "rendered {size}x{size} on the {engine} engine (the core's Verilog, cycle by cycle) in {seconds:.2} s: \
          {} pixels, {} killed, {clocks} clocks simulated ({:.0} per second)",
@@ -230,6 +297,26 @@ pub fn run() -> Result<ExitCode> {
         compute * 1e3,
         serial
     );
+    let line = f64::from(
+        *firmware_loader::protocol::SUPPORTED_BAUDS
+            .iter()
+            .max()
+            .unwrap_or(&firmware_loader::protocol::DEFAULT_BAUD),
+    );
+    match streamed {
+        Ok(streamed) => println!(
+            "with RENDER (`render --engine board`: inputs made on the chip, one packed word a \
+             pixel streamed): {} cycles ({:.1} per quad) = {:.2} ms of shading + {:.2} ms for {} \
+             bytes at {line:.0} baud (+ the upload once) = {:.2} ms a frame",
+            streamed.cycles,
+            streamed.cycles as f64 / frame.quads as f64,
+            streamed.cycles as f64 / clock * 1e3,
+            streamed.bytes as f64 * 10.0 / line * 1e3,
+            streamed.bytes,
+            (streamed.cycles as f64 / clock + streamed.bytes as f64 * 10.0 / line) * 1e3,
+        ),
+        Err(e) => println!("RENDER (`render --engine board`) cannot stream this shader: {e:#}"),
+    }
     // Should a shader need a unit the board build leaves out (it has every one but the
     // divider, whose operations are sequences there), say which, as the host tools compile
     // it for that build. A unit that either of two features provides (the converter) only

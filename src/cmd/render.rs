@@ -50,6 +50,10 @@ pub struct RenderArgs {
     /// Input format.
     #[arg(long, value_enum, default_value_t = InputFormat::Auto)]
     pub format: InputFormat,
+    /// Engine board: stream the colour as float vectors (16 bytes a pixel) and convert it on the
+    /// host, instead of the packed RGBA8 word the board makes (4 bytes a pixel).
+    #[arg(long)]
+    pub float: bool,
     /// Threads for the models (reference, core): 0 uses every logical CPU.
     #[arg(long, default_value_t = 0)]
     pub threads: usize,
@@ -187,6 +191,11 @@ fn render_with(
         }
         "board" => {
             let (mut client, config) = super::board::board_link(a.port.as_deref(), a.timeout_ms)?;
+            if let Some(frame) =
+                render_streamed(&mut client, &config, program, size, corners, &mut inputs, a)?
+            {
+                return Ok(frame);
+            }
             let image = compile(program, &config)
                 .context("compiling for the board's core")?
                 .image;
@@ -205,13 +214,7 @@ fn render_with(
         }
         other => bail!("unknown engine `{other}` (reference, core, rtl, verilator, board)"),
     };
-    let bar = ProgressBar::new(u64::from(size.1 / 2));
-    bar.set_style(
-        ProgressStyle::with_template("{prefix:>10} [{bar:40}] {pos}/{len} rows of quads")
-            .map_err(|e| anyhow::anyhow!("{e}"))?
-            .progress_chars("=> "),
-    );
-    bar.set_prefix(engine.to_string());
+    let bar = progress_bar(engine, u64::from(size.1 / 2))?;
     let frame = render(
         program,
         size.0,
@@ -223,6 +226,134 @@ fn render_with(
     );
     bar.finish_and_clear();
     Ok(frame?)
+}
+
+/// The board's RENDER path: the program transformed to make its inputs from RENDER's
+/// coordinate input and to pack its colour (`render_program`), the frame streamed. `None`, with
+/// the reason printed, when the transformed program does not fit the board's core (then the
+/// caller runs the original program quad by quad).
+fn render_streamed(
+    client: &mut firmware_loader::host::Client<firmware_loader::port::SerialTransport>,
+    config: &CoreConfig,
+    program: &Program,
+    size: (u32, u32),
+    corners: &BTreeMap<u32, Corners>,
+    inputs: &mut RunInputs,
+    a: &RenderArgs,
+) -> Result<Option<Frame>> {
+    use microcode::compile::render_program::{render_program, to_byte, ColourOut};
+    let (colour, lane_words) = if a.float {
+        (ColourOut::Float, 4)
+    } else {
+        (ColourOut::Rgba8, 1)
+    };
+    let fallback = |why: String| {
+        eprintln!("RENDER: {why}; rendering quad by quad instead");
+        Ok(None)
+    };
+    let rp = match render_program(
+        program,
+        size.0,
+        size.1,
+        &|i| corners.get(&i).copied(),
+        colour,
+    ) {
+        Ok(rp) => rp,
+        Err(e) => return fallback(e.to_string()),
+    };
+    let image = match compile(&rp.program, config) {
+        Ok(c) => c.image,
+        Err(e) => return fallback(format!("the transformed program does not fit: {e}")),
+    };
+    let (row_quads, rows) = (
+        u16::try_from(size.0 / 2).context("image width")?,
+        u16::try_from(size.1 / 2).context("image height")?,
+    );
+    // The prologue's CONST slots beside the user's (the transform put them after every slot
+    // the program declares).
+    for (slot, v) in &rp.constants {
+        inputs.constants.insert((0, *slot), *v);
+    }
+    let inputs = &*inputs;
+    let port = a.port.clone().unwrap_or_default();
+    let file = super::board::board_upload(
+        client,
+        &port,
+        &image,
+        inputs,
+        &mut super::board::say_uploaded(&port),
+    )?;
+    let constant = |b: u16, i: u16| {
+        inputs
+            .constants
+            .get(&(u32::from(b), u32::from(i)))
+            .copied()
+            .unwrap_or([0; 4])
+    };
+    let bar = progress_bar("board", u64::from(rows))?;
+    let got = firmware_loader::board::render_image(
+        client,
+        &file,
+        &constant,
+        row_quads,
+        rows,
+        lane_words,
+        &mut |done, _| bar.set_position(done as u64),
+    )
+    .with_context(|| format!("{port}: RENDER"));
+    bar.finish_and_clear();
+    let got = got?;
+    let (w, h) = size;
+    let mut frame = Frame {
+        width: w,
+        height: h,
+        pixels: vec![[0; 4]; (w * h) as usize],
+        killed: 0,
+        cycles: Some(got.cycles),
+        quads: got.records.len(),
+    };
+    for (n, r) in got.records.iter().enumerate() {
+        let (qx, qy) = (
+            n as u32 % u32::from(row_quads),
+            n as u32 / u32::from(row_quads),
+        );
+        for l in 0..4u32 {
+            let (x, y) = (2 * qx + (l & 1), 2 * qy + (l >> 1));
+            let px = &mut frame.pixels[(y * w + x) as usize];
+            let lw = usize::from(lane_words);
+            let words = &r.words[l as usize * lw..(l as usize + 1) * lw];
+            if r.kill_mask & (1 << l) != 0 {
+                frame.killed += 1;
+            } else if lw == 1 {
+                *px = words[0].to_le_bytes();
+            } else {
+                *px = std::array::from_fn(|c| to_byte(words[c]));
+            }
+        }
+    }
+    if got.fault != 0 {
+        let n = got.records.len() as u32;
+        bail!(
+            "quad at ({}, {}): the board's core stopped with fault {} ({})",
+            2 * (n % u32::from(row_quads)),
+            2 * (n / u32::from(row_quads)),
+            got.fault,
+            sim::hardware::fault_name(got.fault)
+        );
+    }
+    Ok(Some(frame))
+}
+
+/// The progress bar of a render, in rows of quads.
+fn progress_bar(engine: &str, rows: u64) -> Result<ProgressBar> {
+    let bar = ProgressBar::new(rows);
+    bar.set_style(
+        ProgressStyle::with_template("{prefix:>10} [{bar:40}] {pos}/{len} rows of quads")
+            .map_err(|e| anyhow::anyhow!("{e}"))?
+            .progress_chars("=> "),
+    );
+    bar.set_prefix(engine.to_string());
+    Ok(bar)
 }
 
 fn diff_path(out: &Path) -> PathBuf {

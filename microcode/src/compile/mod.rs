@@ -28,6 +28,7 @@ mod imul;
 mod int;
 mod lower;
 mod operand;
+pub mod render_program;
 mod texture;
 mod trans;
 

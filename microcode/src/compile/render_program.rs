@@ -1,0 +1,535 @@
+//! The rasteriser's inputs and colour conversion, defined once, and the program transform that
+//! makes the board compute them itself under RENDER (firmware-loader/PROTOCOL.md section 3.2).
+//!
+//! The host rasteriser (`sim::render`) calls [`position_input`], [`interpolate`] and [`to_byte`];
+//! [`render_program`] turns a fragment program into one whose prologue computes the very same
+//! values on the core from RENDER's coordinate input, with the core's own f32 operations in the
+//! same order (each of the arithmetic helpers here is one core ADD or MUL: [`crate::arith`]), and
+//! whose epilogue packs the colour into one RGBA8 word exactly as [`to_byte`] converts it.
+//!
+//! Definition ("Rasteriser inputs" in ARCHITECTURE.md), pixel `(x, y)` counted from the top
+//! left of a `w` x `h` image:
+//! - `POSITION`: `(x + c, y' + c, 0, 1)`, `c` 0.5 (HALF_INTEGER) or 0 (INTEGER), `y'` = `y` for
+//!   UPPER_LEFT or `(h - 1) - y` for LOWER_LEFT (all exact in f32);
+//! - `FACE`: `(1, 0, 0, 1)`;
+//! - interpolated: `u = (x + 0.5) * (1 / w)`, `v = (y + 0.5) * (1 / h)` (the reciprocals rounded
+//!   once, on the host: [`RenderParams`]), then per component `top = TL + (TR - TL) * u`,
+//!   `bottom = BL + (BR - BL) * u`, value `= top + (bottom - top) * v`, every operation one core
+//!   f32 rounding (subnormals flushed, NaN canonical: `decisions.md` section 2).
+
+use crate::arith::fadd::{fadd, fsub};
+use crate::arith::fdiv::fdiv;
+use crate::arith::fmul::fmul;
+use crate::protocol::RENDER_COORD_FLOAT;
+use crate::tgsi::{
+    text, Declaration, File, ImmType, Immediate, Loc, Opcode, Program, PropertyName, Semantic,
+    SemanticName,
+};
+use thiserror::Error;
+
+/// The corners of an interpolated input: top-left, top-right, bottom-left, bottom-right.
+pub type Corners = [[f32; 4]; 4];
+
+/// Corners of an input without given values: `(u, v, 0, 1)` across the screen.
+pub fn default_corners() -> Corners {
+    [
+        [0.0, 0.0, 0.0, 1.0],
+        [1.0, 0.0, 0.0, 1.0],
+        [0.0, 1.0, 0.0, 1.0],
+        [1.0, 1.0, 0.0, 1.0],
+    ]
+}
+
+/// What the rasteriser feeds one input register.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Source {
+    /// `POSITION`: window coordinates.
+    Position,
+    /// `FACE`: front facing.
+    Face,
+    /// Everything else: interpolated between four corner values.
+    Interpolated(Corners),
+}
+
+/// The coordinate conventions of a fragment program (its FS_COORD_* properties).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct CoordFlags {
+    /// FS_COORD_ORIGIN LOWER_LEFT: `y` counts from the bottom.
+    pub lower_left: bool,
+    /// FS_COORD_PIXEL_CENTER INTEGER: no half-pixel offset.
+    pub integer_center: bool,
+}
+
+impl CoordFlags {
+    /// The flags `program` declares.
+    pub fn of(program: &Program) -> CoordFlags {
+        let prop = |name| program.property(name).and_then(|v| v.first().copied());
+        CoordFlags {
+            lower_left: prop(PropertyName::FsCoordOrigin) == Some(1),
+            integer_center: prop(PropertyName::FsCoordPixelCenter) == Some(1),
+        }
+    }
+}
+
+/// Half a pixel: the offset of a pixel centre.
+const HALF: f32 = 0.5;
+
+/// The per-image values the interpolation reads: the reciprocals of the size, rounded once, and
+/// the bottom row's index (for LOWER_LEFT). The board reads them from a CONST slot.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct RenderParams {
+    pub inv_width: f32,
+    pub inv_height: f32,
+    pub last_row: f32,
+}
+
+impl RenderParams {
+    /// The parameters of a `width` x `height` image.
+    pub fn new(width: u32, height: u32) -> RenderParams {
+        let inv = |n: u32| f32::from_bits(fdiv(1.0f32.to_bits(), (n as f32).to_bits()));
+        RenderParams {
+            inv_width: inv(width),
+            inv_height: inv(height),
+            last_row: height.saturating_sub(1) as f32,
+        }
+    }
+
+    /// The CONST slot holding them: `(1/w, 1/h, h - 1, 0)`.
+    fn slot(&self) -> [u32; 4] {
+        [self.inv_width, self.inv_height, self.last_row, 0.0].map(f32::to_bits)
+    }
+}
+
+fn add(a: f32, b: f32) -> f32 {
+    f32::from_bits(fadd(a.to_bits(), b.to_bits()))
+}
+fn sub(a: f32, b: f32) -> f32 {
+    f32::from_bits(fsub(a.to_bits(), b.to_bits()))
+}
+fn mul(a: f32, b: f32) -> f32 {
+    f32::from_bits(fmul(a.to_bits(), b.to_bits()))
+}
+
+/// `a + (b - a) * t`, three core roundings (the prologue's ADD, MUL, ADD).
+fn lerp(a: f32, b: f32, t: f32) -> f32 {
+    add(a, mul(sub(b, a), t))
+}
+
+/// The interpolation weights of pixel `(x, y)`: `((x + 0.5) / w, (y + 0.5) / h)` as the core
+/// computes them (an exact ADD, one MUL by the rounded reciprocal).
+pub fn pixel_uv(x: u32, y: u32, p: &RenderParams) -> (f32, f32) {
+    (
+        mul(add(x as f32, HALF), p.inv_width),
+        mul(add(y as f32, HALF), p.inv_height),
+    )
+}
+
+/// An interpolated input at pixel `(x, y)`.
+pub fn interpolate(k: &Corners, x: u32, y: u32, p: &RenderParams) -> [f32; 4] {
+    let (u, v) = pixel_uv(x, y, p);
+    std::array::from_fn(|c| {
+        let top = lerp(k[0][c], k[1][c], u);
+        let bottom = lerp(k[2][c], k[3][c], u);
+        lerp(top, bottom, v)
+    })
+}
+
+/// The POSITION input at pixel `(x, y)` of an image `height` rows high.
+pub fn position_input(x: u32, y: u32, height: u32, flags: CoordFlags) -> [f32; 4] {
+    let c = if flags.integer_center { 0.0 } else { HALF };
+    let wy = if flags.lower_left {
+        height.saturating_sub(1) - y
+    } else {
+        y
+    };
+    [x as f32 + c, wy as f32 + c, 0.0, 1.0]
+}
+
+/// The FACE input: front facing.
+pub const FACE_INPUT: [f32; 4] = [1.0, 0.0, 0.0, 1.0];
+
+/// The input `source` gives pixel `(x, y)` of a `width` x `height` image.
+pub fn input_at(
+    source: &Source,
+    x: u32,
+    y: u32,
+    params: &RenderParams,
+    height: u32,
+    flags: CoordFlags,
+) -> [f32; 4] {
+    match source {
+        Source::Position => position_input(x, y, height, flags),
+        Source::Face => FACE_INPUT,
+        Source::Interpolated(k) => interpolate(k, x, y, params),
+    }
+}
+
+/// The largest byte value of a colour channel.
+const BYTE_MAX: f32 = 255.0;
+
+/// One colour channel as a byte: NaN to 0, clamped to [0, 1], times 255, rounded half away from
+/// zero.
+pub fn to_byte(bits: u32) -> u8 {
+    let v = f32::from_bits(bits);
+    if v.is_nan() {
+        return 0;
+    }
+    (v.clamp(0.0, 1.0) * BYTE_MAX).round() as u8
+}
+
+/// Why a program cannot be rendered on the board by RENDER (the host then runs it quad by quad).
+#[derive(Debug, Error, PartialEq, Eq)]
+pub enum RenderProgramError {
+    #[error("the program is not a fragment program")]
+    NotFragment,
+    #[error("the program writes no OUT register")]
+    NoOutput,
+    #[error("instruction {0} addresses IN or OUT indirectly or two-dimensionally")]
+    IndirectInOut(usize),
+    #[error("instruction {0} returns from the main program (RET before END)")]
+    ReturnFromMain(usize),
+    #[error("the program has no END")]
+    NoEnd,
+    #[error("internal: the generated {what} does not parse: {message}")]
+    Internal { what: &'static str, message: String },
+}
+
+/// What the transformed program leaves in `OUT[0]`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ColourOut {
+    /// The colour as RGBA8 packed into `x` (RENDER lane words 1): [`to_byte`] per channel, R in
+    /// bits 0-7, G 8-15, B 16-23, A 24-31.
+    Rgba8,
+    /// The colour output's float vector as the program wrote it (RENDER lane words 4).
+    Float,
+}
+
+/// A program for RENDER and the constants it needs.
+#[derive(Clone, Debug)]
+pub struct RenderProgram {
+    /// The transformed program: reads the coordinate input `IN[0]`, writes the packed colour to
+    /// `OUT[0].x` (R in bits 0-7, G 8-15, B 16-23, A 24-31).
+    pub program: Program,
+    /// CONST slots (buffer 0) to bind, with their values: the image size and the corners.
+    pub constants: Vec<(u32, [u32; 4])>,
+}
+
+/// The input sources of `program`'s declared inputs, in declaration order, by IN index;
+/// `corners(index)` gives an interpolated input's corners (None: [`default_corners`]).
+pub fn input_sources(
+    program: &Program,
+    corners: &dyn Fn(u32) -> Option<Corners>,
+) -> Vec<(u32, Source)> {
+    let mut sources = Vec::new();
+    for d in program
+        .declarations
+        .iter()
+        .filter(|d| d.file == File::Input)
+    {
+        for index in d.first..=d.last {
+            let index = index as u32;
+            let source = match d.semantic.map(|s| s.name) {
+                Some(SemanticName::Position) => Source::Position,
+                Some(SemanticName::Face) => Source::Face,
+                _ => Source::Interpolated(corners(index).unwrap_or_else(default_corners)),
+            };
+            sources.push((index, source));
+        }
+    }
+    sources
+}
+
+/// The OUT register holding the colour: `COLOR[0]` if declared, else the lowest OUT index.
+pub fn color_output(program: &Program) -> Option<u32> {
+    let outs: Vec<_> = program
+        .declarations
+        .iter()
+        .filter(|d| d.file == File::Output)
+        .collect();
+    outs.iter()
+        .find(|d| {
+            d.semantic
+                .is_some_and(|s| s.name == SemanticName::Color && s.index == 0)
+        })
+        .or_else(|| outs.iter().min_by_key(|d| d.first))
+        .map(|d| d.first as u32)
+}
+
+fn next_index(program: &Program, file: File) -> i32 {
+    program
+        .declarations
+        .iter()
+        .filter(|d| d.file == file)
+        .map(|d| d.last + 1)
+        .max()
+        .unwrap_or(0)
+}
+
+fn decl(file: File, first: i32, last: i32, semantic: Option<Semantic>) -> Declaration {
+    Declaration {
+        file,
+        dimension: None,
+        first,
+        last,
+        usage_mask: 0xF,
+        semantic,
+        interpolate: None,
+        array_data: Vec::new(),
+        loc: Loc::None,
+    }
+}
+
+/// Instructions from generated text (no END), as the parser reads them.
+fn parse_instructions(
+    body: &str,
+    what: &'static str,
+) -> Result<Vec<crate::tgsi::Instruction>, RenderProgramError> {
+    let src = format!("FRAG\n{body}END\n");
+    let mut p = text::parse(&src).map_err(|e| RenderProgramError::Internal {
+        what,
+        message: e.render(&src, what),
+    })?;
+    p.instructions.pop();
+    Ok(p.instructions)
+}
+
+/// Turns the fragment program `program` into the program the board runs under RENDER for a
+/// `width` x `height` image: a prologue that makes every declared input from the coordinate
+/// input (see the module's definition) into a TEMP standing for it, the user's instructions
+/// with IN and OUT registers renamed to those TEMPs, and before each END an epilogue that packs
+/// the colour output into `OUT[0].x` as [`to_byte`] converts each channel.
+pub fn render_program(
+    program: &Program,
+    width: u32,
+    height: u32,
+    corners: &dyn Fn(u32) -> Option<Corners>,
+    colour: ColourOut,
+) -> Result<RenderProgram, RenderProgramError> {
+    if program.processor != crate::tgsi::Processor::Fragment {
+        return Err(RenderProgramError::NotFragment);
+    }
+    let color = color_output(program).ok_or(RenderProgramError::NoOutput)?;
+    let flags = CoordFlags::of(program);
+    let sources = input_sources(program, corners);
+    let params = RenderParams::new(width, height);
+    let first_end = program
+        .instructions
+        .iter()
+        .position(|i| i.opcode == Opcode::End)
+        .ok_or(RenderProgramError::NoEnd)?;
+    for (n, i) in program.instructions.iter().enumerate() {
+        if i.opcode == Opcode::Ret && n < first_end {
+            return Err(RenderProgramError::ReturnFromMain(n));
+        }
+        let regs = i
+            .src
+            .iter()
+            .map(|s| &s.reg)
+            .chain(i.dst.iter().map(|d| &d.reg));
+        for r in regs {
+            let in_out = |f: File| matches!(f, File::Input | File::Output);
+            if in_out(r.file) && (r.indirect.is_some() || r.dimension.is_some()) {
+                return Err(RenderProgramError::IndirectInOut(n));
+            }
+        }
+    }
+    // Registers: the user's TEMPs stay; after them the prologue's scratch (T0 pixel, T1 uv,
+    // T2..T4 interpolation), then one TEMP per input and one per output.
+    let t0 = next_index(program, File::Temporary);
+    const SCRATCH: i32 = 5;
+    let outputs: Vec<i32> = program
+        .declarations
+        .iter()
+        .filter(|d| d.file == File::Output)
+        .flat_map(|d| d.first..=d.last)
+        .collect();
+    let in_base = t0 + SCRATCH;
+    let out_base = in_base + sources.len() as i32;
+    let temp_end = out_base + outputs.len() as i32;
+    let input_temp = |index: i32| {
+        sources
+            .iter()
+            .position(|(i, _)| *i as i32 == index)
+            .map(|k| in_base + k as i32)
+    };
+    let output_temp = |index: i32| {
+        outputs
+            .iter()
+            .position(|&i| i == index)
+            .map(|k| out_base + k as i32)
+    };
+    // CONST slots after the user's: the parameters, then four corners per interpolated input.
+    let c0 = next_index(program, File::Constant);
+    let mut constants = vec![(c0 as u32, params.slot())];
+    // Immediates after the user's: floats (2^23, 0.5, 1, 0), (255, ...), shifts (0, 8, 16, 24).
+    let i0 = program.immediates.len();
+    let (i_float, i_scale, i_shift) = (i0, i0 + 1, i0 + 2);
+    let imm = |ty, values: [u32; 4]| Immediate {
+        ty,
+        values: values.to_vec(),
+        loc: Loc::None,
+    };
+    let immediates = [
+        imm(
+            ImmType::Float32,
+            [RENDER_COORD_FLOAT, HALF, 1.0, 0.0].map(f32::to_bits),
+        ),
+        imm(ImmType::Float32, [BYTE_MAX; 4].map(f32::to_bits)),
+        imm(ImmType::Uint32, [0, 8, 16, 24]),
+    ];
+
+    let (t1, t2, t3, t4) = (t0 + 1, t0 + 2, t0 + 3, t0 + 4);
+    let mut pro = String::new();
+    // The pixel (x, y) and its centre (x + 0.5, y + 0.5), exact; then u, v.
+    pro += &format!("ADD TEMP[{t0}], IN[0].xyxy, -IMM[{i_float}].xxxx\n");
+    pro += &format!("ADD TEMP[{t0}].zw, TEMP[{t0}], IMM[{i_float}].yyyy\n");
+    pro += &format!("MUL TEMP[{t1}].xy, TEMP[{t0}].zwzw, CONST[{c0}].xyxy\n");
+    for (k, (_, source)) in sources.iter().enumerate() {
+        let t = in_base + k as i32;
+        match source {
+            Source::Position => {
+                let (cx, cy) = if flags.integer_center {
+                    ("x", "y")
+                } else {
+                    ("z", "w")
+                };
+                pro += &format!("MOV TEMP[{t}].x, TEMP[{t0}].{cx}\n");
+                if flags.lower_left {
+                    pro += &format!("ADD TEMP[{t}].y, CONST[{c0}].zzzz, -TEMP[{t0}].yyyy\n");
+                    if !flags.integer_center {
+                        pro += &format!("ADD TEMP[{t}].y, TEMP[{t}], IMM[{i_float}].yyyy\n");
+                    }
+                } else {
+                    pro += &format!("MOV TEMP[{t}].y, TEMP[{t0}].{cy}{cy}{cy}{cy}\n");
+                }
+                pro += &format!("MOV TEMP[{t}].zw, IMM[{i_float}].wwwz\n");
+            }
+            Source::Face => pro += &format!("MOV TEMP[{t}], IMM[{i_float}].zwwz\n"),
+            Source::Interpolated(corners) => {
+                let k0 = c0 + constants.len() as i32;
+                for (n, c) in corners.iter().enumerate() {
+                    constants.push(((k0 + n as i32) as u32, c.map(f32::to_bits)));
+                }
+                let (tl, tr, bl, br) = (k0, k0 + 1, k0 + 2, k0 + 3);
+                for (dst, a, b) in [(t2, tl, tr), (t3, bl, br)] {
+                    pro += &format!("ADD TEMP[{dst}], CONST[{b}], -CONST[{a}]\n");
+                    pro += &format!("MUL TEMP[{dst}], TEMP[{dst}], TEMP[{t1}].xxxx\n");
+                    pro += &format!("ADD TEMP[{dst}], CONST[{a}], TEMP[{dst}]\n");
+                }
+                pro += &format!("ADD TEMP[{t4}], TEMP[{t3}], -TEMP[{t2}]\n");
+                pro += &format!("MUL TEMP[{t4}], TEMP[{t4}], TEMP[{t1}].yyyy\n");
+                pro += &format!("ADD TEMP[{t}], TEMP[{t2}], TEMP[{t4}]\n");
+            }
+        }
+    }
+    let tc = output_temp(color as i32).ok_or(RenderProgramError::NoOutput)?;
+    // to_byte: saturate (NaN to 0), scale, round half away from zero as trunc + (frac >= 0.5)
+    // (floor(s + 0.5) rounds s + 0.5 itself and is wrong just below a half), pack (SHL shifts
+    // every component by src1.x, so one SHL a channel).
+    let epi = match colour {
+        ColourOut::Float => format!("MOV OUT[0], TEMP[{tc}]\n"),
+        ColourOut::Rgba8 => format!(
+            "MOV_SAT TEMP[{t0}], TEMP[{tc}]\n\
+         MUL TEMP[{t0}], TEMP[{t0}], IMM[{i_scale}]\n\
+         TRUNC TEMP[{t1}], TEMP[{t0}]\n\
+         ADD TEMP[{t0}], TEMP[{t0}], -TEMP[{t1}]\n\
+         SGE TEMP[{t0}], TEMP[{t0}], IMM[{i_float}].yyyy\n\
+         ADD TEMP[{t0}], TEMP[{t1}], TEMP[{t0}]\n\
+         F2U TEMP[{t0}], TEMP[{t0}]\n\
+         SHL TEMP[{t0}].y, TEMP[{t0}], IMM[{i_shift}].yyyy\n\
+         SHL TEMP[{t0}].z, TEMP[{t0}], IMM[{i_shift}].zzzz\n\
+         SHL TEMP[{t0}].w, TEMP[{t0}], IMM[{i_shift}].wwww\n\
+         OR TEMP[{t0}].xy, TEMP[{t0}].xyxy, TEMP[{t0}].zwzw\n\
+         OR OUT[0].x, TEMP[{t0}].xxxx, TEMP[{t0}].yyyy\n"
+        ),
+    };
+    let prologue = parse_instructions(&pro, "prologue")?;
+    let epilogue = parse_instructions(&epi, "epilogue")?;
+
+    // New instruction indices: the prologue first, an epilogue before every END.
+    let (p, e) = (prologue.len() as u32, epilogue.len() as u32);
+    let mut new_index = Vec::with_capacity(program.instructions.len());
+    let mut ends = 0u32;
+    for i in &program.instructions {
+        new_index.push(p + new_index.len() as u32 + e * ends);
+        if i.opcode == Opcode::End {
+            ends += 1;
+        }
+    }
+    let mut out = program.clone();
+    out.instructions = prologue;
+    for i in &program.instructions {
+        let mut i = i.clone();
+        if let Some(l) = i.label {
+            // A label past the last instruction stays past it.
+            i.label = Some(
+                new_index
+                    .get(l as usize)
+                    .copied()
+                    .unwrap_or(l + p + e * ends),
+            );
+        }
+        for s in &mut i.src {
+            rename(&mut s.reg, &input_temp, &output_temp);
+        }
+        for d in &mut i.dst {
+            rename(&mut d.reg, &input_temp, &output_temp);
+        }
+        if i.opcode == Opcode::End {
+            out.instructions.extend(epilogue.iter().cloned());
+        }
+        out.instructions.push(i);
+    }
+    out.declarations
+        .retain(|d| !matches!(d.file, File::Input | File::Output));
+    out.declarations.push(decl(
+        File::Input,
+        0,
+        0,
+        Some(Semantic {
+            name: SemanticName::Generic,
+            index: 0,
+        }),
+    ));
+    out.declarations.push(decl(
+        File::Output,
+        0,
+        0,
+        Some(Semantic {
+            name: SemanticName::Color,
+            index: 0,
+        }),
+    ));
+    out.declarations
+        .push(decl(File::Temporary, t0, temp_end - 1, None));
+    let c_last = c0 + constants.len() as i32 - 1;
+    out.declarations
+        .push(decl(File::Constant, c0, c_last, None));
+    out.immediates.extend(immediates);
+    Ok(RenderProgram {
+        program: out,
+        constants,
+    })
+}
+
+/// IN and OUT registers renamed to the TEMPs standing for them.
+fn rename(
+    reg: &mut crate::tgsi::Register,
+    input: &dyn Fn(i32) -> Option<i32>,
+    output: &dyn Fn(i32) -> Option<i32>,
+) {
+    let to = match reg.file {
+        File::Input => input(reg.index),
+        File::Output => output(reg.index),
+        _ => return,
+    };
+    if let Some(t) = to {
+        reg.file = File::Temporary;
+        reg.index = t;
+    }
+}
+
+/// The RGBA bytes of a packed colour word of the epilogue.
+pub fn unpack_rgba(word: u32) -> [u8; 4] {
+    word.to_le_bytes()
+}

@@ -1,0 +1,210 @@
+//! `render --engine board` on the emulated board (the whole board design under Verilator, served
+//! on a pseudo-terminal at its line rate): the RENDER path (the program transformed to make its
+//! inputs on the chip and pack its colour, the frame streamed) draws the bundled examples pixel
+//! for pixel as the core model does, and a render interrupted with Ctrl-C leaves the board
+//! usable for the next command.
+#![cfg(unix)]
+
+use microcode::core::CoreConfig;
+use sim::hardware::emulate::{self, EmuEngine, Emulation, EMULATED_BAUD};
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+use std::time::Duration;
+
+fn emulation() -> Emulation {
+    emulate::start(
+        EmuEngine::Verilator,
+        &CoreConfig::default(),
+        EMULATED_BAUD,
+        &mut |m| eprintln!("{m}"),
+    )
+    .expect("the emulated board starts (the toolchain comes from `cargo xtask setup`)")
+}
+
+fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("tgsi-{name}-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("scratch folder");
+    dir
+}
+
+fn example(name: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("examples")
+        .join(name)
+}
+
+/// `tgsi-core render FILE -o OUT --size SIZE --engine ENGINE [--port PORT] EXTRA...`.
+fn render(file: &Path, out: &Path, size: &str, engine: &str, port: &str, extra: &[&str]) -> Output {
+    let mut c = Command::new(env!("CARGO_BIN_EXE_tgsi-core"));
+    c.arg("render")
+        .arg(file)
+        .arg("-o")
+        .arg(out)
+        .args(["--size", size, "--engine", engine])
+        .args(extra);
+    if engine == "board" {
+        c.args(["--port", port]);
+    }
+    c.output().expect("tgsi-core runs")
+}
+
+fn ok(o: &Output, what: &str) -> String {
+    let err = String::from_utf8_lossy(&o.stderr).to_string();
+    assert!(
+        o.status.success(),
+        "{what}: {}{err}",
+        String::from_utf8_lossy(&o.stdout)
+    );
+    err
+}
+
+/// The bundled examples that need no texture, on the board through RENDER (no fallback to the
+/// per-quad path), packed RGBA8 and float, equal the core model's pictures byte for byte.
+#[test]
+fn bundled_examples_render_on_the_board_like_the_core_model() {
+    let emu = emulation();
+    let dir = scratch("board-render");
+    for name in ["checker.tgsi", "cutout.tgsi", "rings.tgsi"] {
+        let core = dir.join(format!("{name}-core.png"));
+        ok(
+            &render(&example(name), &core, "12x10", "core", "", &[]),
+            name,
+        );
+        for extra in [&[][..], &["--float"][..]] {
+            let board = dir.join(format!("{name}-board.png"));
+            let err = ok(
+                &render(&example(name), &board, "12x10", "board", &emu.port, extra),
+                name,
+            );
+            assert!(!err.contains("quad by quad"), "{name} {extra:?}: {err}");
+            assert_eq!(
+                std::fs::read(&board).expect("board PNG"),
+                std::fs::read(&core).expect("core PNG"),
+                "{name} {extra:?}: board and core model pictures differ"
+            );
+        }
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Ctrl-C (SIGINT) in the middle of a board render: the next `render --engine board` succeeds
+/// and draws the core model's picture.
+#[test]
+fn a_render_interrupted_with_ctrl_c_leaves_the_board_usable() {
+    let emu = emulation();
+    let dir = scratch("board-ctrl-c");
+    let long = dir.join("long.png");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_tgsi-core"))
+        .arg("render")
+        .arg(example("checker.tgsi"))
+        .arg("-o")
+        .arg(&long)
+        .args(["--size", "64x64", "--engine", "board", "--port", &emu.port])
+        .spawn()
+        .expect("tgsi-core starts");
+    // Past the upload, into the stream (a 64x64 render streams for seconds on the emulation).
+    std::thread::sleep(Duration::from_millis(2500));
+    let sent = Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .expect("kill runs");
+    assert!(sent.success());
+    let status = child.wait().expect("the render ends");
+    assert!(
+        !status.success(),
+        "the render was interrupted, not finished"
+    );
+    assert!(!long.exists(), "an interrupted render writes no picture");
+    let core = dir.join("core.png");
+    ok(
+        &render(&example("rings.tgsi"), &core, "8x8", "core", "", &[]),
+        "core",
+    );
+    let board = dir.join("board.png");
+    ok(
+        &render(
+            &example("rings.tgsi"),
+            &board,
+            "8x8",
+            "board",
+            &emu.port,
+            &[],
+        ),
+        "the render after Ctrl-C",
+    );
+    assert_eq!(
+        std::fs::read(&board).unwrap(),
+        std::fs::read(&core).unwrap()
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Measurement, not a check (run with `--ignored --nocapture`): `examples/checker.tgsi` through
+/// RENDER with the transformed program at 64x64 and 256x256 on the emulated board, in board time
+/// (the emulation's clocks), against the line-rate limit: the core's cycles at the emulated
+/// clock plus the bytes received at the line's 10 bits a byte.
+#[test]
+#[ignore]
+fn measure_checker_renders_against_the_line_rate() {
+    use firmware_loader::host::{Client, ClientOptions};
+    use firmware_loader::port::SerialTransport;
+    use microcode::compile::render_program::{render_program, ColourOut};
+    let emu = emulation();
+    let t = SerialTransport::open(&emu.port, 115_200).expect("opens the pseudo-terminal");
+    let mut c = Client::new(t, ClientOptions::default());
+    let src = std::fs::read_to_string(example("checker.tgsi")).unwrap();
+    let program = microcode::tgsi::text::parse(&src).unwrap();
+    let wait_idle = |emu: &Emulation| {
+        let mut last = emu.clocks();
+        loop {
+            std::thread::sleep(Duration::from_millis(50));
+            let now = emu.clocks();
+            if now == last {
+                return now;
+            }
+            last = now;
+        }
+    };
+    for side in [64u32, 256] {
+        let rp = render_program(&program, side, side, &|_| None, ColourOut::Rgba8).unwrap();
+        let image = microcode::compile::compile(&rp.program, &CoreConfig::default())
+            .unwrap()
+            .image;
+        let mut inputs = sim::run_io::RunInputs::default();
+        for (slot, v) in &rp.constants {
+            inputs.constants.insert((0, *slot), *v);
+        }
+        let file = sim::hardware::board::upload_file(&image, &inputs).unwrap();
+        firmware_loader::board::ensure_loaded(&mut c, &file.upload, &mut |_, _| {}).unwrap();
+        let constant = |b: u16, i: u16| {
+            inputs
+                .constants
+                .get(&(u32::from(b), u32::from(i)))
+                .copied()
+                .unwrap_or([0; 4])
+        };
+        let q = (side / 2) as u16;
+        let before = wait_idle(&emu);
+        let stats = c.stats;
+        let wall = std::time::Instant::now();
+        let got =
+            firmware_loader::board::render_image(&mut c, &file, &constant, q, q, 1, &mut |_, _| {})
+                .unwrap();
+        let wall = wall.elapsed().as_secs_f64();
+        let after = wait_idle(&emu);
+        let received = c.stats.bytes_received - stats.bytes_received;
+        let clock = f64::from(emulate::EMULATED_CLOCK_HZ);
+        let board = (after - before) as f64 / clock;
+        let limit = got.cycles as f64 / clock + received as f64 / (f64::from(EMULATED_BAUD) / 10.0);
+        eprintln!(
+            "{side}x{side} RENDER: {wall:.2} s wall, {board:.4} s board time ({} clocks), {} core \
+             cycles, {received} bytes received, {} requests; line-rate limit {limit:.4} s, \
+             board time {:.1}% above it",
+            after - before,
+            got.cycles,
+            got.requests,
+            100.0 * (board / limit - 1.0)
+        );
+        assert_eq!(got.records.len(), usize::from(q) * usize::from(q));
+    }
+}
