@@ -24,6 +24,16 @@ pub struct BenchArgs {
     /// Where the corpus is (`--models`).
     #[arg(long, default_value = "../shared/corpus")]
     pub corpus: std::path::PathBuf,
+    /// `--models`: measure only this model (`reference` or `core`); the other's columns print `-`.
+    #[arg(long, value_parser = ["reference", "core"])]
+    pub engine: Option<String>,
+    /// `--models`: measure only the shaders whose name contains this text (`dp4`, `rings`);
+    /// may be given more than once.
+    #[arg(long)]
+    pub shader: Vec<String>,
+    /// `--models`: only the one-thread columns (the all-threads columns print `-`).
+    #[arg(long)]
+    pub one_thread: bool,
 }
 
 /// The shaders of `--models`: corpus files (relative to `--corpus`) and the examples.
@@ -95,15 +105,16 @@ fn best_rate(seconds: f64, cpu: bool, job: &mut dyn FnMut() -> Result<()>) -> Re
 /// The shortest stretch of repeated calls one speed sample measures.
 const SAMPLE_SECONDS: f64 = 0.1;
 
-/// The fixed reference job's quads per second on this thread (best CPU time of repeated runs
-/// for about `seconds`): a tiny fixed interpreter in plain Rust that shades 16,384 quads with a
+/// The fixed reference job's quads per second on this thread (after a warm-up, the best and the
+/// spread of at least [`FIXED_SAMPLES`] samples of [`FIXED_SAMPLE_SECONDS`] CPU time each, for
+/// about `seconds`): a tiny fixed interpreter in plain Rust that shades 16,384 quads with a
 /// four-instruction program (MUL, MAD, DP4, MOV on four lanes of `f32` registers). It shares no
 /// code with the models, so its rate moves only with the machine: the models' rates divided by
 /// it, times the same job's rate next to another program (Mesa's `tgsi_exec`), compare the two
 /// on different days and machines. Never change it, or old ratios mean nothing.
 // Indexed loops on purpose: the job is written the way an interpreter indexes registers.
 #[allow(clippy::needless_range_loop)]
-fn fixed_job_rate(seconds: f64) -> f64 {
+fn fixed_job_rate(seconds: f64) -> FixedRate {
     #[derive(Clone, Copy)]
     enum Op {
         Mul(usize, usize, usize),
@@ -111,6 +122,8 @@ fn fixed_job_rate(seconds: f64) -> f64 {
         Dp4(usize, usize, usize),
         Mov(usize, usize),
     }
+    #[repr(C, align(64))]
+    struct Registers([[[f32; 4]; 4]; 5]);
     const PROGRAM: [Op; 4] = [
         Op::Mul(2, 0, 1),
         Op::Mad(3, 2, 0, 1),
@@ -120,8 +133,11 @@ fn fixed_job_rate(seconds: f64) -> f64 {
     let job = || -> f32 {
         let mut sum = 0.0f32;
         for quad in 0..128 * 128u32 {
-            // Registers [register][component][lane]; 0 and 1 are the inputs.
-            let mut r = [[[0.0f32; 4]; 4]; 5];
+            // Registers [register][component][lane]; 0 and 1 are the inputs. Aligned to a
+            // cache line: left to the stack's (randomised) address, the same binary ran at
+            // 103M or 54M quads/s from one process to the next.
+            let mut regs = Registers([[[0.0f32; 4]; 4]; 5]);
+            let r = &mut regs.0;
             for lane in 0..4 {
                 let x = (quad % 128 * 2 + lane % 2) as f32 / 256.0;
                 let y = (quad / 128 * 2 + lane / 2) as f32 / 256.0;
@@ -162,12 +178,51 @@ fn fixed_job_rate(seconds: f64) -> f64 {
         }
         sum
     };
-    best_rate(seconds, true, &mut || {
+    // Warm up (caches, branch predictors, the CPU's clock), then take samples of at least
+    // FIXED_SAMPLE_SECONDS of CPU time each: the best is the machine's rate, the spread of the
+    // samples says how quiet the machine was.
+    for _ in 0..8 {
         std::hint::black_box(job());
-        Ok(())
-    })
-    .unwrap_or(0.0)
+    }
+    let start = Instant::now();
+    let mut rates = Vec::new();
+    while rates.len() < FIXED_SAMPLES || start.elapsed().as_secs_f64() < seconds {
+        let (t, c0) = (Instant::now(), thread_cpu_ns());
+        let mut calls = 0u64;
+        while calls == 0 || t.elapsed().as_secs_f64() < FIXED_SAMPLE_SECONDS {
+            std::hint::black_box(job());
+            calls += 1;
+        }
+        let wall = t.elapsed().as_secs_f64();
+        let spent = match (c0, thread_cpu_ns()) {
+            (Some(a), Some(b)) if b > a && (b - a) as f64 * 1e-9 > 0.2 * wall => {
+                (b - a) as f64 * 1e-9
+            }
+            _ => wall,
+        };
+        rates.push((128 * 128) as f64 * calls as f64 / spent);
+    }
+    rates.sort_by(f64::total_cmp);
+    FixedRate {
+        best: rates[rates.len() - 1],
+        median: rates[rates.len() / 2],
+        worst: rates[0],
+        samples: rates.len(),
+    }
 }
+
+/// The fixed job's samples: the best is the figure to compare, the rest its spread.
+struct FixedRate {
+    best: f64,
+    median: f64,
+    worst: f64,
+    samples: usize,
+}
+
+/// Samples of the fixed job at the least.
+const FIXED_SAMPLES: usize = 7;
+/// The shortest stretch of the fixed job one sample measures.
+const FIXED_SAMPLE_SECONDS: f64 = 0.25;
 
 /// CPU time of the calling thread in nanoseconds (Linux: the first field of
 /// `/proc/thread-self/schedstat`).
@@ -192,16 +247,26 @@ fn models(a: &BenchArgs) -> Result<ExitCode> {
             ""
         }
     );
+    let fixed = fixed_job_rate(a.seconds);
     println!(
         "fixed reference job (plain Rust, unchanged across versions; compare it with Mesa's \
-         tgsi_exec on the same machine): {} quads/s, 1 thread",
-        thousands(fixed_job_rate(a.seconds))
+         tgsi_exec on the same machine): {} quads/s, 1 thread (best of {} samples; median {}, \
+         worst {})",
+        thousands(fixed.best),
+        fixed.samples,
+        thousands(fixed.median),
+        thousands(fixed.worst)
     );
     println!(
         "{:<14} {:>12} {:>12} {:>12} {:>12} {:>8}",
         "shader", "reference 1", "reference N", "core 1", "core N", "clk/quad"
     );
-    for (name, path) in MODEL_SHADERS {
+    let want_ref = a.engine.as_deref() != Some("core");
+    let want_core = a.engine.as_deref() != Some("reference");
+    let shaders = MODEL_SHADERS.iter().filter(|(name, _)| {
+        a.shader.is_empty() || a.shader.iter().any(|s| name.contains(s.as_str()))
+    });
+    for &(name, path) in shaders {
         let program = match path {
             Some(p) => {
                 let path = a.corpus.join(p);
@@ -227,28 +292,38 @@ fn models(a: &BenchArgs) -> Result<ExitCode> {
         let core_engine = |base: &RunInputs, quads: &BatchInputs, out: &mut BatchOutputs<_>| {
             core.run_flat(base, quads, out)
         };
-        let r1 = model_rate(&program, &ref_engine, 1, a.seconds)?;
-        let rn = model_rate(&program, &ref_engine, threads, a.seconds)?;
-        let c1 = model_rate(&program, &core_engine, 1, a.seconds)?;
-        let cn = model_rate(&program, &core_engine, threads, a.seconds)?;
-        let corners = std::collections::BTreeMap::new();
-        let frame = sim::render::render_batch(
-            &program,
-            256,
-            256,
-            &corners,
-            &RunInputs::default(),
-            &core_engine,
-            threads,
-        )?;
-        let clocks = frame.cycles.unwrap_or(0) as f64 / frame.quads as f64;
-        println!(
-            "{name:<14} {:>12} {:>12} {:>12} {:>12} {clocks:>8.0}",
-            thousands(r1),
-            thousands(rn),
-            thousands(c1),
-            thousands(cn)
-        );
+        let measure = |want: bool, threads: usize, rate: &dyn Fn(usize) -> Result<f64>| {
+            if want && (threads == 1 || !a.one_thread) {
+                rate(threads).map(thousands)
+            } else {
+                Ok("-".to_string())
+            }
+        };
+        let ref_rate = |t| model_rate(&program, &ref_engine, t, a.seconds);
+        let core_rate = |t| model_rate(&program, &core_engine, t, a.seconds);
+        let r1 = measure(want_ref, 1, &ref_rate)?;
+        let rn = measure(want_ref, threads, &ref_rate)?;
+        let c1 = measure(want_core, 1, &core_rate)?;
+        let cn = measure(want_core, threads, &core_rate)?;
+        let clocks = if want_core {
+            let corners = std::collections::BTreeMap::new();
+            let frame = sim::render::render_batch(
+                &program,
+                256,
+                256,
+                &corners,
+                &RunInputs::default(),
+                &core_engine,
+                threads,
+            )?;
+            format!(
+                "{:.0}",
+                frame.cycles.unwrap_or(0) as f64 / frame.quads as f64
+            )
+        } else {
+            "-".to_string()
+        };
+        println!("{name:<14} {r1:>12} {rn:>12} {c1:>12} {cn:>12} {clocks:>8}");
     }
     Ok(ExitCode::SUCCESS)
 }
