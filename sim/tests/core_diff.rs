@@ -1023,6 +1023,7 @@ fn unsupported_opcodes_are_reported_with_their_index() {
 /// absolute on the pairs, swizzled pairs, write masks, DFRACEXP's two results into registers
 /// its sources alias; the hardware engines refuse DOP by name, saying why. (The library itself:
 /// `double_sequences.rs`, and `hw_cross.rs` on the hardware.)
+#[cfg(feature = "hardware")]
 #[test]
 fn double_opcodes_agree_and_the_hardware_refuses_them() {
     let body = "DADD TEMP[0], IN[0], -IN[1].zwxy\nDMUL TEMP[1].xy, |IN[0]|, IN[1]\n\
