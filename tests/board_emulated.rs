@@ -274,7 +274,9 @@ fn textured_shaders_render_on_the_emulated_board_like_the_core_model() {
         .expect("tgsi-core runs");
     let err = String::from_utf8_lossy(&load.stderr);
     assert!(!load.status.success() && err.contains("SAMP[0]"), "{err}");
-    // With its textures `load` uploads the image `render` then finds active: no second upload.
+    // With its textures `load` uploads the program as written; `render` streams through RENDER
+    // with the transformed program (another image), so it uploads once more and a second render
+    // with the same textures finds that image active: no upload.
     let mut c = Command::new(bin);
     c.args(["load"])
         .arg(&shader)
@@ -285,6 +287,9 @@ fn textured_shaders_render_on_the_emulated_board_like_the_core_model() {
     on_engine(&mut c, "board", &emu.port);
     let (again, said) = render("board", &stripes, "board3.png");
     assert_eq!(again, core);
+    assert!(said.contains("uploaded the image"), "{said}");
+    let (cached, said) = render("board", &stripes, "board4.png");
+    assert_eq!(cached, core);
     assert!(!said.contains("uploaded the image"), "{said}");
     let _ = std::fs::remove_dir_all(&dir);
 }
