@@ -100,14 +100,32 @@ impl RenderParams {
     }
 }
 
+/// True when the core's arithmetic treats `v` as IEEE binary32 does: a normal number or a zero
+/// (subnormals are flushed and NaNs made canonical, infinities take the slow path too).
+fn plain(v: f32) -> bool {
+    v.is_normal() || v == 0.0
+}
+
+/// `op` on the host's floating point when its operands and result are [`plain`] (the core's
+/// units round to nearest even like IEEE there, and the rasteriser computes its inputs per
+/// pixel: the bit-level models cost far more), else `core` (the core's own arithmetic).
+fn core_op(a: f32, b: f32, op: fn(f32, f32) -> f32, core: fn(u32, u32) -> u32) -> f32 {
+    if plain(a) && plain(b) {
+        let r = op(a, b);
+        if plain(r) {
+            return r;
+        }
+    }
+    f32::from_bits(core(a.to_bits(), b.to_bits()))
+}
 fn add(a: f32, b: f32) -> f32 {
-    f32::from_bits(fadd(a.to_bits(), b.to_bits()))
+    core_op(a, b, |a, b| a + b, fadd)
 }
 fn sub(a: f32, b: f32) -> f32 {
-    f32::from_bits(fsub(a.to_bits(), b.to_bits()))
+    core_op(a, b, |a, b| a - b, fsub)
 }
 fn mul(a: f32, b: f32) -> f32 {
-    f32::from_bits(fmul(a.to_bits(), b.to_bits()))
+    core_op(a, b, |a, b| a * b, fmul)
 }
 
 /// `a + (b - a) * t`, three core roundings (the prologue's ADD, MUL, ADD).
@@ -532,4 +550,61 @@ fn rename(
 /// The RGBA bytes of a packed colour word of the epilogue.
 pub fn unpack_rgba(word: u32) -> [u8; 4] {
     word.to_le_bytes()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The host-float shortcut of the rasteriser's arithmetic gives the core's bits on random
+    /// operands and on the edges (zeros, subnormals, the normal range's ends, overflow,
+    /// infinities, NaN, cancellation).
+    #[test]
+    fn the_shortcut_equals_the_cores_arithmetic() {
+        let edges = [
+            0u32,
+            0x8000_0000,
+            1,
+            0x807F_FFFF,
+            0x0080_0000,
+            0x8080_0000,
+            0x7F7F_FFFF,
+            0xFF7F_FFFF,
+            0x7F80_0000,
+            0xFF80_0000,
+            0x7FC0_0000,
+            0x3F80_0000,
+            0xBF80_0000,
+            0x3F80_0001,
+            0x0100_0000,
+            0x0080_0001,
+        ];
+        let mut seed = 0x2545_F491_u32;
+        let mut next = || {
+            seed ^= seed << 13;
+            seed ^= seed >> 17;
+            seed ^= seed << 5;
+            seed
+        };
+        let mut pairs: Vec<(u32, u32)> = edges
+            .iter()
+            .flat_map(|&a| edges.iter().map(move |&b| (a, b)))
+            .collect();
+        for _ in 0..200_000 {
+            let a = next();
+            // Half the pairs close in magnitude, so that sums cancel and products leave the range.
+            let b = if next() & 1 == 0 {
+                a ^ (next() & 0x807F_FFFF)
+            } else {
+                next()
+            };
+            pairs.push((a, b));
+        }
+        for (a, b) in pairs {
+            let (fa, fb) = (f32::from_bits(a), f32::from_bits(b));
+            assert_eq!(add(fa, fb).to_bits(), fadd(a, b), "{a:08x} + {b:08x}");
+            assert_eq!(sub(fa, fb).to_bits(), fsub(a, b), "{a:08x} - {b:08x}");
+            assert_eq!(mul(fa, fb).to_bits(), fmul(a, b), "{a:08x} * {b:08x}");
+        }
+    }
 }
