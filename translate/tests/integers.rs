@@ -391,8 +391,10 @@ fn integer_loop_counters() {
     check("int_counter", |x, y| {
         let n = x as i32;
         let (mut s, mut t) = (0i32, 1u32);
+        let mut lanes = [0u32; 4];
         for i in 0..n {
             s += i * i;
+            lanes[i as usize % 4] += i as u32 * 7 + 1;
             if i % 3 == 2 {
                 continue;
             }
@@ -412,7 +414,8 @@ fn integer_loop_counters() {
             down = down.wrapping_mul(5) ^ m;
             m -= 1;
         }
-        [s as u32, t, (j as u32) ^ k << 16, down]
+        let packed = lanes[0] ^ lanes[1] << 8 ^ lanes[2] << 16 ^ lanes[3] << 24;
+        [s as u32, t, (j as u32) ^ k << 16, down ^ packed]
     });
 }
 

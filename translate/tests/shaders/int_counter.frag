@@ -17,13 +17,15 @@ uint rotl(uint x, uint k) {
 }
 
 // Integer loop counters: a for loop to a run-time bound with continue, a loop with a break, a
-// uint count down.
+// uint count down; a vector written and read at a run-time index.
 void main() {
     int n = int(uv.x * 16.0);
     int s = 0;
     uint t = 1u;
+    uvec4 lanes = uvec4(0u);
     for (int i = 0; i < n; i++) {
         s += i * i;
+        lanes[uint(i) % 4u] += uint(i) * 7u + 1u;
         if (i % 3 == 2) {
             continue;
         }
@@ -44,5 +46,6 @@ void main() {
         down = (down * 5u) ^ m;
         m--;
     }
-    color = vec4(fold(uint(s)), fold(t), fold(uint(j) ^ (k << 16u)), fold(down));
+    uint packed = lanes.x ^ (lanes.y << 8u) ^ (lanes.z << 16u) ^ (lanes.w << 24u);
+    color = vec4(fold(uint(s)), fold(t), fold(uint(j) ^ (k << 16u)), fold(down ^ packed));
 }

@@ -1,5 +1,5 @@
 // Integer loop counters: a for loop to a run-time bound with continue, a loop with a break, a
-// u32 count down.
+// u32 count down; a vector written and read at a run-time index.
 struct Edges {
     v: array<vec4<i32>, 4>,
 }
@@ -21,8 +21,10 @@ fn main(@location(0) uv: vec2<f32>) -> @location(0) vec4<f32> {
     let n = i32(uv.x * 16.0);
     var s = 0;
     var t = 1u;
+    var lanes = vec4<u32>(0u);
     for (var i = 0; i < n; i++) {
         s += i * i;
+        lanes[u32(i) % 4u] += u32(i) * 7u + 1u;
         if (i % 3 == 2) {
             continue;
         }
@@ -43,5 +45,6 @@ fn main(@location(0) uv: vec2<f32>) -> @location(0) vec4<f32> {
         down = (down * 5u) ^ m;
         m--;
     }
-    return vec4<f32>(fold(u32(s)), fold(t), fold(u32(j) ^ (k << 16u)), fold(down));
+    let packed = lanes.x ^ (lanes.y << 8u) ^ (lanes.z << 16u) ^ (lanes.w << 24u);
+    return vec4<f32>(fold(u32(s)), fold(t), fold(u32(j) ^ (k << 16u)), fold(down ^ packed));
 }
