@@ -47,4 +47,7 @@ fn examples_render_the_same_on_the_core_and_reference_models() {
     assert!(text.contains("0 of 256 pixels differ"), "{text}");
     // The ball covers most of the frame; the corners are killed.
     assert!(text.contains("pixels killed"), "{text}");
+    // Integers through the translator: the board's sequences for UMUL and the shifts.
+    let text = render("noise.wgsl", &[]);
+    assert!(text.contains("0 of 256 pixels differ"), "{text}");
 }

@@ -481,6 +481,18 @@ fn shader_seeds() -> Vec<(translate::Language, Vec<u8>)> {
           if (uv.y > 0.9) discard; c = vec4(a, 1.0); }\n"
             .to_vec(),
     ));
+    // Integers: wrapping arithmetic, shifts, divisions, conversions, an integer loop.
+    v.push((
+        translate::Language::Wgsl,
+        b"@fragment\nfn main(@location(0) uv: vec2<f32>) -> @location(0) vec4<f32> {\n\
+          var h = u32(uv.x * 64.0) * 747796405u + 2891336453u;\n\
+          let i = i32(uv.y * 16.0) - 8;\n\
+          for (var k = 0; k < 3; k++) { h ^= h >> 13u; h *= 0x9E3779B9u; }\n\
+          let q = vec2<i32>(i / 3, i % -5) + vec2<i32>(min(i, 2), abs(i)) / vec2<i32>(i | 1);\n\
+          let u = (h % 7u) + (h / 10u) + select(0u, 1u, i < 0) + (h >> u32(i & 31));\n\
+          return vec4<f32>(f32(q.x), f32(u >> 8u), f32(i32(h) >> 7u), f32(h & 255u) / 255.0);\n}\n"
+            .to_vec(),
+    ));
     v
 }
 

@@ -103,6 +103,8 @@ fn src_reads(inst: &Inst, mask: u8) -> Vec<u8> {
         .iter()
         .enumerate()
         .map(|(i, s)| match (inst.op, info.output) {
+            // SHL and SHR shift every component by src1.x.
+            (Opcode::Shl | Opcode::Shr, _) if i == 1 => all(s, &[0]),
             (_, OutputMode::ComponentWise) => mask_iter(mask).fold(0, |m, c| m | 1 << s.swz[c]),
             (Opcode::Dp2, _) => all(s, &[0, 1]),
             (Opcode::Dp2a, _) => {
@@ -141,6 +143,8 @@ fn is_flow(op: Opcode) -> bool {
 pub struct Code {
     pub insts: Vec<Inst>,
     pub imms: Vec<Vec<u32>>,
+    /// Per immediate: true when it holds integers (printed `UINT32`), false for floats (`FLT32`).
+    pub imm_is_int: Vec<bool>,
     pub next_temp: u32,
     /// Declarations of IN: index -> (semantic text, interpolation text).
     pub inputs: BTreeMap<u32, (String, Option<&'static str>)>,
@@ -170,10 +174,22 @@ impl Code {
         });
     }
 
-    /// An immediate holding `values` (bit patterns), sharing an existing `IMM` where it can.
+    /// A float immediate holding `values` (bit patterns), sharing an existing `IMM` where it can.
     pub fn imm(&mut self, values: &[u32]) -> Src {
+        self.imm_of(values, false)
+    }
+
+    /// An integer immediate holding `values`, sharing an existing integer `IMM` where it can.
+    pub fn imm_int(&mut self, values: &[u32]) -> Src {
+        self.imm_of(values, true)
+    }
+
+    fn imm_of(&mut self, values: &[u32], int: bool) -> Src {
         let mut slot = None;
         for (i, imm) in self.imms.iter_mut().enumerate() {
+            if self.imm_is_int[i] != int {
+                continue;
+            }
             let missing: Vec<u32> =
                 values
                     .iter()
@@ -199,6 +215,7 @@ impl Code {
                 }
             }
             self.imms.push(imm);
+            self.imm_is_int.push(int);
             self.imms.len() - 1
         });
         let imm = &self.imms[i];
@@ -230,6 +247,7 @@ impl Code {
             self.fuse_mad();
             self.propagate_read_only();
             self.merge_adjacent();
+            self.common_subexpressions();
             self.remove_dead();
             if self.insts == before {
                 break;
@@ -238,6 +256,101 @@ impl Code {
         self.allocate();
         self.remove_self_moves();
         self.compact_immediates();
+    }
+
+    /// An instruction computing what an earlier one of the same block computed (the same opcode and
+    /// operands, none of them written in between; whole nested blocks may lie between) is dropped
+    /// and its readers read the earlier result. Both results are temporaries written once, and
+    /// every reader of the later one follows it in its block, where both hold this pass's values
+    /// (an I2F of a loop counter for the test and another for a use, say).
+    // The scan rewrites instructions after j while it walks: indices, not iterators.
+    #[allow(clippy::needless_range_loop)]
+    fn common_subexpressions(&mut self) {
+        let n = self.insts.len();
+        let mut defs: HashMap<u32, usize> = HashMap::new();
+        for x in &self.insts {
+            if let Some((d, _)) = x.dst {
+                if d.file == RegFile::Temp {
+                    *defs.entry(d.index).or_default() += 1;
+                }
+            }
+        }
+        let once = |r: Reg| r.file == RegFile::Temp && defs.get(&r.index) == Some(&1);
+        // The end of the block holding instruction j (its ELSE, ENDIF or ENDLOOP, or the end).
+        let block_end = |insts: &[Inst], j: usize| {
+            let mut depth = 0usize;
+            for (k, x) in insts.iter().enumerate().skip(j + 1) {
+                match x.op {
+                    Opcode::If | Opcode::BgnLoop => depth += 1,
+                    Opcode::Else if depth == 0 => return k,
+                    Opcode::EndIf | Opcode::EndLoop => {
+                        if depth == 0 {
+                            return k;
+                        }
+                        depth -= 1;
+                    }
+                    _ => {}
+                }
+            }
+            insts.len()
+        };
+        let mut dead = vec![false; n];
+        for i in 0..n {
+            let a = self.insts[i].clone();
+            let Some((ti, mi)) = a.dst else { continue };
+            if dead[i] || !once(ti) || is_flow(a.op) || a.src.iter().any(|s| s.reg == ti || s.rel) {
+                continue;
+            }
+            let mut depth = 0usize;
+            for j in i + 1..n {
+                let b = &self.insts[j];
+                match b.op {
+                    Opcode::If | Opcode::BgnLoop => depth += 1,
+                    Opcode::Else if depth == 0 => break,
+                    Opcode::EndIf | Opcode::EndLoop => {
+                        if depth == 0 {
+                            break;
+                        }
+                        depth -= 1;
+                    }
+                    _ => {}
+                }
+                if depth == 0
+                    && !dead[j]
+                    && b.op == a.op
+                    && b.src == a.src
+                    && b.sat == a.sat
+                    && b.target == a.target
+                {
+                    if let Some((tj, mj)) = b.dst {
+                        let end = block_end(&self.insts, j);
+                        let readers_after =
+                            self.insts.iter().enumerate().all(|(k, x)| {
+                                (k > j && k < end) || x.src.iter().all(|s| s.reg != tj)
+                            });
+                        if tj != ti && once(tj) && mj & !mi == 0 && readers_after {
+                            for x in &mut self.insts[j + 1..end] {
+                                for s in &mut x.src {
+                                    if s.reg == tj {
+                                        s.reg = ti;
+                                    }
+                                }
+                            }
+                            dead[j] = true;
+                            continue;
+                        }
+                    }
+                }
+                let b = &self.insts[j];
+                if let Some((d, _)) = b.dst {
+                    if d == ti || a.src.iter().any(|s| s.reg == d) {
+                        break;
+                    }
+                }
+            }
+        }
+        let mut k = dead.into_iter();
+        self.insts.retain(|_| !k.next().unwrap_or(false));
     }
 
     /// Replaces reads of a temporary written once, at the top level, by a MOV from a read-only
@@ -276,12 +389,15 @@ impl Code {
                 .iter()
                 .enumerate()
                 .all(|(k, x)| k == i || x.dst.map(|d| d.0) != Some(t));
+            // A negate or absolute value moves into the readers only where they read it as a
+            // float (integer opcodes negate as int32).
+            let modified = s.neg || s.abs;
             let uses_ok = self.insts.iter().enumerate().all(|(k, x)| {
                 let m = x.dst.map(|d| d.1).unwrap_or(0xF);
-                x.src
-                    .iter()
-                    .zip(src_reads(x, m))
-                    .all(|(y, reads)| y.reg != t || (k > i && reads & !mask == 0))
+                let int_view = x.op.info().src_type.is_integer();
+                x.src.iter().zip(src_reads(x, m)).all(|(y, reads)| {
+                    y.reg != t || (k > i && reads & !mask == 0 && !(modified && int_view))
+                })
             });
             if !single || !uses_ok {
                 i += 1;
@@ -406,7 +522,9 @@ impl Code {
         let mut i = 0;
         while i + 1 < self.insts.len() {
             let (a, b) = (&self.insts[i], &self.insts[i + 1]);
+            // Not SHL / SHR: one instruction shifts every component by the same src1.x.
             let mergeable = a.op == b.op
+                && !matches!(a.op, Opcode::Shl | Opcode::Shr)
                 && a.op.info().output == OutputMode::ComponentWise
                 && a.op.info().kind == Kind::Alu
                 && a.sat == b.sat
@@ -463,8 +581,10 @@ impl Code {
     /// Drops immediate values no instruction reads and renumbers what is left.
     fn compact_immediates(&mut self) {
         let mut used: Vec<Vec<u32>> = Vec::new();
+        let mut kinds: Vec<bool> = Vec::new();
         let mut remap: HashMap<(u32, u8), (u32, u8)> = HashMap::new();
         let old = std::mem::take(&mut self.imms);
+        let old_kinds = std::mem::take(&mut self.imm_is_int);
         // Group per old register: an instruction's operand must stay inside one register.
         for (oi, imm) in old.iter().enumerate() {
             let mut comps: Vec<u8> = Vec::new();
@@ -486,6 +606,7 @@ impl Code {
             comps.sort_unstable();
             let ni = used.len() as u32;
             used.push(comps.iter().map(|&c| imm[c as usize]).collect());
+            kinds.push(old_kinds.get(oi).copied().unwrap_or(false));
             for (k, &c) in comps.iter().enumerate() {
                 remap.insert((oi as u32, c), (ni, k as u8));
             }
@@ -514,6 +635,7 @@ impl Code {
             }
         }
         self.imms = used;
+        self.imm_is_int = kinds;
     }
 
     /// Successors of each instruction (index `len` is the exit).
@@ -758,7 +880,11 @@ impl Code {
                     }
                 }
             }
-            if mv.sat && !matches!(def.op.info().kind, Kind::Alu | Kind::Texture) {
+            // Saturation is a float operation: never onto an integer or untyped result.
+            if mv.sat
+                && (!matches!(def.op.info().kind, Kind::Alu | Kind::Texture)
+                    || def.op.info().dst_type != microcode::tgsi::opcode::OperandType::Float)
+            {
                 return None;
             }
             new.dst = Some((dst, new_mask));
@@ -870,12 +996,18 @@ impl Code {
         if self.next_temp > 0 {
             let _ = writeln!(t, "DCL TEMP[0..{}]", self.next_temp - 1);
         }
-        for imm in &self.imms {
+        for (imm, &int) in self.imms.iter().zip(&self.imm_is_int) {
+            // Integers: decimal below 2^16, bit patterns (masks, hash constants) in hex.
             let vals: Vec<String> = imm
                 .iter()
-                .map(|&b| microcode::tgsi::text::number::format_f32(b))
+                .map(|&b| match int {
+                    false => microcode::tgsi::text::number::format_f32(b),
+                    true if b < 1 << 16 => b.to_string(),
+                    true => format!("0x{b:08x}"),
+                })
                 .collect();
-            let _ = writeln!(t, "IMM FLT32 {{ {} }}", vals.join(", "));
+            let ty = if int { "UINT32" } else { "FLT32" };
+            let _ = writeln!(t, "IMM {ty} {{ {} }}", vals.join(", "));
         }
         let mut depth = 0usize;
         for (n, inst) in self.insts.iter().enumerate() {

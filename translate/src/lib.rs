@@ -14,9 +14,14 @@
 //!   array element, matrix column) takes one whole register, in declaration order, the first
 //!   uniform at `CONST[0]` ([`const_layout`] lists them);
 //! - textures take SAMP indices by ascending (group, binding) of the texture, from 0; a sampler
-//!   adds nothing;
-//! - booleans are 1.0 / 0.0, integers are carried as floats (exact up to 2^24): TGSI of Mesa 7.9
-//!   has no integer registers the reference model runs as integers in all opcodes.
+//!   adds nothing; `textureLoad` is TXF, `textureDimensions` TXQ;
+//! - booleans are 1.0 / 0.0 (what SLT and its family write);
+//! - `i32` and `u32` values are their 32-bit patterns and compute with TGSI's integer opcodes,
+//!   exactly and wrapping: UADD, UMUL, AND, OR, XOR, NOT, SHL, SHR, MOD, I2F, F2U, UCMP, IMUL_HI and
+//!   UMUL_HI directly, and exact sequences of them for what TGSI lacks (`f32` to `i32`, `u32` to
+//!   `f32`, comparisons, `min` / `max`, logical `>>`, `/` and `%`); a bit cast is a plain move,
+//!   integer immediates are `IMM UINT32`. Constructs without an exact sequence (`countOneBits` and
+//!   the other bit-counting and packing built-ins) are refused by name and place.
 
 mod code;
 mod lower;

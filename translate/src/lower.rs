@@ -2,7 +2,12 @@
 //!
 //! Values live in registers with a swizzle, so swizzles, splats, negation, `abs` and component
 //! access cost nothing. Booleans are 1.0 / 0.0 (what the TGSI set-on opcodes write); integers are
-//! carried as floats (exact up to 2^24), as Mesa's TGSI of the era did. Functions are inlined.
+//! their 32-bit patterns, computed with the integer opcodes (`int.rs`). An integer value never
+//! carries a negate or absolute modifier (a float-view reader, MOV or UCMP, would flip its sign
+//! bit instead): integer negation and `abs` are instructions. Functions are inlined.
+
+#[path = "int.rs"]
+mod int;
 
 use crate::code::{Code, Reg, RegFile, Src};
 use crate::{Construct, TranslateError};
@@ -635,7 +640,11 @@ impl<'a> Lower<'a> {
     fn zero(&mut self, ty: Handle<naga::Type>) -> Result<Value, TranslateError> {
         Ok(match self.ty(ty) {
             TypeInner::Scalar(_) | TypeInner::Vector { .. } => Value::V {
-                src: self.code.imm(&[0]),
+                src: if is_int(self.ty(ty)) {
+                    self.code.imm_int(&[0])
+                } else {
+                    self.code.imm(&[0])
+                },
                 size: vec_size(self.ty(ty)),
             },
             TypeInner::Matrix { columns, rows, .. } => Value::Agg(
@@ -688,7 +697,11 @@ impl<'a> Lower<'a> {
     fn shape_const(&mut self, inner: &TypeInner, flat: &[u32]) -> Result<Value, TranslateError> {
         Ok(match inner {
             TypeInner::Scalar(_) | TypeInner::Vector { .. } => Value::V {
-                src: self.code.imm(flat),
+                src: if is_int(inner) {
+                    self.code.imm_int(flat)
+                } else {
+                    self.code.imm(flat)
+                },
                 size: flat.len(),
             },
             TypeInner::Matrix { columns, rows, .. } => {
@@ -911,11 +924,19 @@ impl<'a> Lower<'a> {
                     };
                     // Lane k of the vector takes the value where index == k.
                     let onehot = self.onehot(*index, n);
-                    self.code.push(
-                        Opcode::Cmp,
-                        Some((dst.reg, (1u8 << n) - 1)),
-                        vec![onehot.negated(), x.comp(0), dst],
-                    );
+                    if is_int(self.expr_ty(*value)) {
+                        self.code.push(
+                            Opcode::Ucmp,
+                            Some((dst.reg, (1u8 << n) - 1)),
+                            vec![onehot, x.comp(0), dst],
+                        );
+                    } else {
+                        self.code.push(
+                            Opcode::Cmp,
+                            Some((dst.reg, (1u8 << n) - 1)),
+                            vec![onehot.negated(), x.comp(0), dst],
+                        );
+                    }
                     return Ok(false);
                 }
                 let Value::Ptr { storage, comp } = p else {
@@ -999,6 +1020,10 @@ impl<'a> Lower<'a> {
             ));
         }
         let sel = self.scalar(selector)?.comp(0);
+        // The selector (i32 or u32) as a float once: each case below 2^24 is one SEQ (I2F is
+        // exact there and maps no other integer onto such a value; a u32 from 2^31 up turns
+        // negative, equal to no case).
+        let fsel = self.ialu(Opcode::I2f, 1, vec![sel]);
         let mut groups: Vec<(Vec<naga::SwitchValue>, &'a naga::Block)> = Vec::new();
         let mut pending = Vec::new();
         for c in cases {
@@ -1028,13 +1053,29 @@ impl<'a> Lower<'a> {
             }
             let mut cond: Option<Src> = None;
             for v in values {
-                let k = match v {
-                    naga::SwitchValue::I32(i) => *i as f32,
-                    naga::SwitchValue::U32(u) => *u as f32,
-                    naga::SwitchValue::Default => 0.0,
+                let bits = match v {
+                    naga::SwitchValue::I32(i) => *i as u32,
+                    naga::SwitchValue::U32(u) => *u,
+                    naga::SwitchValue::Default => 0,
                 };
-                let k = self.imm_s(k);
-                let (eq, _) = Self::v(self.alu(Opcode::Seq, 1, vec![sel, k]));
+                let small = match v {
+                    naga::SwitchValue::I32(i) => i.unsigned_abs() < 1 << 24,
+                    _ => bits < 1 << 24,
+                };
+                let eq = if small {
+                    let k = match v {
+                        naga::SwitchValue::I32(i) => *i as f32,
+                        _ => bits as f32,
+                    };
+                    let k = self.imm_s(k);
+                    Self::v(self.alu(Opcode::Seq, 1, vec![fsel, k])).0
+                } else {
+                    let k = self.code.imm_int(&[bits]);
+                    let t = self.ialu(Opcode::Xor, 1, vec![sel, k]);
+                    let ft = self.ialu(Opcode::I2f, 1, vec![t]);
+                    let z = self.imm_s(0.0);
+                    Self::v(self.alu(Opcode::Seq, 1, vec![ft, z])).0
+                };
                 cond = Some(match cond {
                     None => eq,
                     Some(c) => Self::v(self.alu(Opcode::Max, 1, vec![c, eq])).0,
@@ -1167,10 +1208,15 @@ impl<'a> Lower<'a> {
                 x
             }
         };
+        // Subnormal operands are zero to the models (an integer's bits read as a float often are).
+        let subnormal = |x: f32| x != 0.0 && !x.is_normal() && x.is_finite();
         let mut out = Vec::new();
         for c in 0..size {
             let a = get(&self.code, &src[0], c);
             let b = src.get(1).map(|s| get(&self.code, s, c));
+            if subnormal(a) || b.is_some_and(subnormal) {
+                return None;
+            }
             let r = match (op, b) {
                 (Opcode::Add, Some(b)) => a + b,
                 (Opcode::Mul, Some(b)) => a * b,
@@ -1222,10 +1268,17 @@ impl<'a> Lower<'a> {
         let out_size = || -> usize { 0 };
         let _ = out_size;
         Ok(match e {
-            Expression::Literal(l) => Value::V {
-                src: self.code.imm(&[literal_bits(*l, span)?]),
-                size: 1,
-            },
+            Expression::Literal(l) => {
+                let bits = literal_bits(*l, span)?;
+                Value::V {
+                    src: if literal_is_int(l) {
+                        self.code.imm_int(&[bits])
+                    } else {
+                        self.code.imm(&[bits])
+                    },
+                    size: 1,
+                }
+            }
             Expression::Constant(c) => {
                 let init = self.module.constants[*c].init;
                 self.const_value(init, true)?
@@ -1244,7 +1297,8 @@ impl<'a> Lower<'a> {
                                 parts.push(s.comp(i));
                             }
                         }
-                        self.compose(&parts[..size.min(parts.len())])
+                        let int = is_int(inner);
+                        self.compose(&parts[..size.min(parts.len())], int)
                     }
                     _ => {
                         let mut v = Vec::new();
@@ -1258,9 +1312,16 @@ impl<'a> Lower<'a> {
             Expression::Access { base, index } => match self.const_index(*index) {
                 Some(idx) => self.access(*base, idx, span)?,
                 None => {
+                    // The index as a float (I2F: exact for every index that selects anything).
                     let (i, _) = self.vec(*index)?;
+                    let i = if is_int(self.expr_ty(*index)) {
+                        self.ialu(Opcode::I2f, 1, vec![i.comp(0)])
+                    } else {
+                        i
+                    };
+                    let int = is_int(self.expr_ty(h));
                     match self.expr(*base)? {
-                        Value::V { src, size } => self.select_component(src, size, i),
+                        Value::V { src, size } => self.select_component(src, size, i, int),
                         Value::Ptr {
                             storage,
                             comp: None,
@@ -1357,7 +1418,8 @@ impl<'a> Lower<'a> {
             Expression::Load { pointer } => match self.expr(*pointer)? {
                 Value::DynPtr { storage, index } => {
                     let (s, n) = Self::v(*storage);
-                    self.select_component(s, n, index)
+                    let int = is_int(self.expr_ty(h));
+                    self.select_component(s, n, index, int)
                 }
                 Value::Ptr { storage, comp } => match comp {
                     Some(c) => {
@@ -1442,16 +1504,112 @@ impl<'a> Lower<'a> {
                     size: 4,
                 }
             }
+            Expression::ImageLoad {
+                image,
+                coordinate,
+                array_index,
+                sample,
+                level: _,
+            } => {
+                // TXF: the texel at integer coordinates, unfiltered; the textures have one level,
+                // so the level is not read (TXF ignores src0.w).
+                let Value::Image { samp, target } = self.expr(*image)? else {
+                    return Err(err(Construct::Other("this texture".into()), span));
+                };
+                if array_index.is_some() || sample.is_some() || target == "CUBE" {
+                    return Err(err(Construct::Other("this texture load form".into()), span));
+                }
+                let (coord, _) = self.vec(*coordinate)?;
+                self.code.samplers.push(samp);
+                let sreg = Src::reg(Reg {
+                    file: RegFile::Samp,
+                    index: samp,
+                });
+                let r = self.code.temp();
+                self.code.insts.push(crate::code::Inst {
+                    op: Opcode::Txf,
+                    dst: Some((r, 0xF)),
+                    src: vec![coord, sreg],
+                    sat: false,
+                    target: Some(target),
+                });
+                // A depth texture's texel is a scalar.
+                let size = vec_size(self.expr_ty(h));
+                Value::V {
+                    src: if size == 1 {
+                        Src::reg(r).comp(0)
+                    } else {
+                        Src::reg(r)
+                    },
+                    size,
+                }
+            }
+            Expression::ImageQuery { image, query } => {
+                let Value::Image { samp, target } = self.expr(*image)? else {
+                    return Err(err(Construct::Other("this texture".into()), span));
+                };
+                match query {
+                    // TXQ: (width, height, depth, levels) as integers; one level.
+                    naga::ImageQuery::Size { .. } => {
+                        self.code.samplers.push(samp);
+                        let sreg = Src::reg(Reg {
+                            file: RegFile::Samp,
+                            index: samp,
+                        });
+                        let lod = self.code.imm_int(&[0]);
+                        let r = self.code.temp();
+                        self.code.insts.push(crate::code::Inst {
+                            op: Opcode::Txq,
+                            dst: Some((r, 0xF)),
+                            src: vec![lod, sreg],
+                            sat: false,
+                            target: Some(target),
+                        });
+                        let size = vec_size(self.expr_ty(h));
+                        Value::V {
+                            src: if size == 1 {
+                                Src::reg(r).comp(0)
+                            } else {
+                                Src::reg(r)
+                            },
+                            size,
+                        }
+                    }
+                    naga::ImageQuery::NumLevels => Value::V {
+                        src: self.code.imm_int(&[1]),
+                        size: 1,
+                    },
+                    other => {
+                        return Err(err(
+                            Construct::Other(format!("the texture query {other:?}")),
+                            span,
+                        ))
+                    }
+                }
+            }
             Expression::Unary { op, expr } => {
                 let (s, n) = self.vec(*expr)?;
+                let int = is_int(self.expr_ty(*expr));
                 match op {
+                    // Integers: UADD 0, -x (an integer value carries no modifier).
+                    UnaryOperator::Negate if int => {
+                        let z = self.code.imm_int(&[0]);
+                        Value::V {
+                            src: self.ialu(Opcode::Uadd, n, vec![z, s.negated()]),
+                            size: n,
+                        }
+                    }
                     UnaryOperator::Negate => Value::V {
                         src: s.negated(),
                         size: n,
                     },
                     UnaryOperator::LogicalNot => self.not(*expr)?,
+                    UnaryOperator::BitwiseNot if int => Value::V {
+                        src: self.ialu(Opcode::Not, n, vec![s]),
+                        size: n,
+                    },
                     UnaryOperator::BitwiseNot => {
-                        return Err(err(Construct::Other("bitwise not".into()), span))
+                        return Err(err(Construct::Operator("BitwiseNot".into()), span))
                     }
                 }
             }
@@ -1464,7 +1622,12 @@ impl<'a> Lower<'a> {
                 let (c, _) = self.vec(*condition)?;
                 let (a, n) = self.vec(*accept)?;
                 let (r, _) = self.vec(*reject)?;
-                if let (Value::V { .. }, true) = (self.expr(*accept)?, n >= 1) {
+                if is_int(self.expr_ty(*accept)) {
+                    Value::V {
+                        src: self.iselect(n, c, a, r),
+                        size: n,
+                    }
+                } else if let (Value::V { .. }, true) = (self.expr(*accept)?, n >= 1) {
                     self.alu(Opcode::Cmp, n, vec![c.negated(), a, r])
                 } else {
                     return Err(err(Construct::Other("select of aggregates".into()), span));
@@ -1518,24 +1681,7 @@ impl<'a> Lower<'a> {
                 expr,
                 kind,
                 convert,
-            } => {
-                let from = self.expr_ty(*expr);
-                let from_kind = from.scalar_kind();
-                let (s, n) = self.vec(*expr)?;
-                if convert.is_none() && from_kind != Some(*kind) {
-                    return Err(err(Construct::Other("a bit cast".into()), span));
-                }
-                match (from_kind, kind) {
-                    (Some(ScalarKind::Float), ScalarKind::Sint | ScalarKind::Uint) => {
-                        self.alu(Opcode::Trunc, n, vec![s])
-                    }
-                    (Some(_), ScalarKind::Bool) if from_kind != Some(ScalarKind::Bool) => {
-                        let z = self.imm_s(0.0);
-                        self.alu(Opcode::Sne, n, vec![s, z])
-                    }
-                    _ => Value::V { src: s, size: n },
-                }
-            }
+            } => self.int_cast(*expr, *kind, *convert, span)?,
             Expression::CallResult(_) => {
                 return Err(err(
                     Construct::Other("a call result used before the call".into()),
@@ -1582,13 +1728,16 @@ impl<'a> Lower<'a> {
 
     /// Component `index` (a run-time value) of a vector: a chain of selects, exact for every
     /// value (an index out of range reads component 0).
-    fn select_component(&mut self, v: Src, n: usize, index: Src) -> Value {
+    fn select_component(&mut self, v: Src, n: usize, index: Src, int: bool) -> Value {
         let hot = self.onehot(index, n);
         let mut r = v.comp(0);
         for k in 1..n {
-            let (x, _) =
-                Self::v(self.alu(Opcode::Cmp, 1, vec![hot.comp(k).negated(), v.comp(k), r]));
-            r = x;
+            r = if int {
+                // UCMP keeps integer bits (CMP would flush the small ones, subnormal as floats).
+                self.iselect(1, hot.comp(k), v.comp(k), r)
+            } else {
+                Self::v(self.alu(Opcode::Cmp, 1, vec![hot.comp(k).negated(), v.comp(k), r])).0
+            };
         }
         Value::V { src: r, size: 1 }
     }
@@ -1673,7 +1822,7 @@ impl<'a> Lower<'a> {
     }
 
     /// A vector from per-component sources: one MOV per run of components from one register.
-    fn compose(&mut self, parts: &[Src]) -> Value {
+    fn compose(&mut self, parts: &[Src], int: bool) -> Value {
         let size = parts.len();
         // All components from one register with the same modifiers: a swizzle, no instruction.
         if parts
@@ -1702,7 +1851,11 @@ impl<'a> Lower<'a> {
         if parts.iter().all(|p| p.reg.file == RegFile::Imm) {
             let vals: Vec<u32> = parts.iter().map(|p| imm_bits(&self.code, p)).collect();
             return Value::V {
-                src: self.code.imm(&vals),
+                src: if int {
+                    self.code.imm_int(&vals)
+                } else {
+                    self.code.imm(&vals)
+                },
                 size,
             };
         }
@@ -1717,7 +1870,11 @@ impl<'a> Lower<'a> {
                 .iter()
                 .map(|&i| imm_bits(&self.code, &parts[i]))
                 .collect();
-            let s = self.code.imm(&vals);
+            let s = if int {
+                self.code.imm_int(&vals)
+            } else {
+                self.code.imm(&vals)
+            };
             let mut swz = [0u8; 4];
             let mut mask = 0u8;
             for (k, &i) in imm_comps.iter().enumerate() {
@@ -1859,29 +2016,16 @@ impl<'a> Lower<'a> {
         let n = na.max(nb);
         let a = if na == 1 { a.comp(0) } else { a };
         let b = if nb == 1 { b.comp(0) } else { b };
-        let int = matches!(
-            self.expr_ty(left).scalar_kind(),
-            Some(ScalarKind::Sint | ScalarKind::Uint)
-        );
+        if let Some(signed) = self.int_kind(left) {
+            return self.int_binary(op, a, b, n, signed, span);
+        }
         Ok(match op {
             BinaryOperator::Add => self.alu(Opcode::Add, n, vec![a, b]),
             BinaryOperator::Subtract => self.alu(Opcode::Add, n, vec![a, b.negated()]),
             BinaryOperator::Multiply => self.alu(Opcode::Mul, n, vec![a, b]),
-            BinaryOperator::Divide => {
-                let q = if int {
-                    self.alu(Opcode::Div, n, vec![a, b])
-                } else {
-                    self.divide(a, b, n)
-                };
-                if int {
-                    let (q, _) = Self::v(q);
-                    self.alu(Opcode::Trunc, n, vec![q])
-                } else {
-                    q
-                }
-            }
+            BinaryOperator::Divide => self.divide(a, b, n),
             BinaryOperator::Modulo => {
-                // a - b * trunc(a / b), the sign of a (WGSL's % and GLSL's integer %).
+                // a - b * trunc(a / b), the sign of a (WGSL's float %).
                 let (q, _) = Self::v(self.alu(Opcode::Div, n, vec![a, b]));
                 let (t, _) = Self::v(self.alu(Opcode::Trunc, n, vec![q]));
                 self.alu(Opcode::Mad, n, vec![b.negated(), t, a])
@@ -1919,6 +2063,9 @@ impl<'a> Lower<'a> {
         arg2: Option<Handle<Expression>>,
         span: Span,
     ) -> Result<Value, TranslateError> {
+        if let Some(signed) = self.int_kind(arg) {
+            return self.int_math(fun, arg, arg1, arg2, signed, span);
+        }
         let (x, n) = self.vec(arg)?;
         let get = |s: &mut Self, h: Option<Handle<Expression>>| -> Result<Src, TranslateError> {
             let h = h.ok_or_else(|| err(Construct::Function(format!("{fun:?}")), span))?;
@@ -2082,12 +2229,128 @@ impl<'a> Lower<'a> {
                 let k = self.imm_s(std::f32::consts::PI / 180.0);
                 self.alu(Opcode::Mul, n, vec![x, k])
             }
+            M::Atan => self.atan(x, None, n),
+            M::Atan2 => {
+                // WGSL's atan2(y, x) and GLSL's atan(y, x): y is the first argument.
+                let xx = get(self, arg1)?;
+                self.atan(x, Some(xx), n)
+            }
+            M::Asin | M::Acos => self.asin_acos(x, n, fun == M::Acos),
             M::Degrees => {
                 let k = self.imm_s(180.0 / std::f32::consts::PI);
                 self.alu(Opcode::Mul, n, vec![x, k])
             }
             other => return Err(err(Construct::Function(format!("{other:?}")), span)),
         })
+    }
+
+    /// A float instruction's result operand.
+    fn fop(&mut self, op: Opcode, n: usize, src: Vec<Src>) -> Src {
+        Self::v(self.alu(op, n, src)).0
+    }
+
+    /// Horner's rule in MADs: `c[0] + t (c[1] + t (c[2] + ...))`.
+    fn horner(&mut self, t: Src, c: &[f32], n: usize) -> Src {
+        let last = c.len() - 1;
+        let mut p = self.imm_s(c[last]);
+        for &k in c[..last].iter().rev() {
+            let k = self.imm_s(k);
+            p = self.fop(Opcode::Mad, n, vec![p, t, k]);
+        }
+        p
+    }
+
+    /// atan(y) (x None) or atan2(y, x): the ratio q = min / max of the magnitudes (in [0, 1]),
+    /// Abramowitz and Stegun 4.4.49 (`q (1 + a2 q^2 + ... + a16 q^16)`, within 2e-8 of atan on
+    /// [0, 1]), then the octant: `pi/2 - p` where the numerator is the larger, `pi - p` for a
+    /// negative x, the sign of y. Within 4e-7 radians (under 2 ULP of pi) with the models' RCP and
+    /// roundings.
+    fn atan(&mut self, y: Src, x: Option<Src>, n: usize) -> Value {
+        use std::f32::consts::{FRAC_PI_2, PI};
+        const A: [f32; 9] = [
+            1.0,
+            -0.333_331_45,
+            0.199_935_51,
+            -0.142_089,
+            0.106_562_64,
+            -0.075_289_64,
+            0.042_909_614,
+            -0.016_165_737,
+            0.002_866_225_7,
+        ];
+        let abs = |s: Src| Src {
+            abs: true,
+            neg: false,
+            ..s
+        };
+        let ay = abs(y);
+        let one = self.imm_s(1.0);
+        let ax = match x {
+            Some(x) => abs(x),
+            None => one,
+        };
+        let mx = self.fop(Opcode::Max, n, vec![ax, ay]);
+        let mn = self.fop(Opcode::Min, n, vec![ax, ay]);
+        // atan2(0, 0): 0 * RCP(FLT_MIN) = 0, not 0 * inf.
+        let tiny = self.imm_s(f32::MIN_POSITIVE);
+        let mx = self.fop(Opcode::Max, n, vec![mx, tiny]);
+        let r = Self::v(self.per_comp(Opcode::Rcp, n, &[mx])).0;
+        let q = self.fop(Opcode::Mul, n, vec![mn, r]);
+        let q2 = self.fop(Opcode::Mul, n, vec![q, q]);
+        let p = self.horner(q2, &A, n);
+        let p = self.fop(Opcode::Mul, n, vec![p, q]);
+        // |y| > |x|: pi/2 - p (CMP picks its second operand where the first is negative).
+        let half_pi = self.imm_s(FRAC_PI_2);
+        let alt = self.fop(Opcode::Add, n, vec![half_pi, p.negated()]);
+        let d = self.fop(Opcode::Add, n, vec![ax, ay.negated()]);
+        let p = self.fop(Opcode::Cmp, n, vec![d, alt, p]);
+        let p = match x {
+            Some(x) => {
+                let pi = self.imm_s(PI);
+                let alt = self.fop(Opcode::Add, n, vec![pi, p.negated()]);
+                self.fop(Opcode::Cmp, n, vec![x, alt, p])
+            }
+            None => p,
+        };
+        self.alu(Opcode::Cmp, n, vec![y, p.negated(), p])
+    }
+
+    /// asin / acos: acos(|x|) = sqrt(1 - |x|) (a0 + a1 |x| + ... + a7 |x|^7) (Abramowitz and
+    /// Stegun 4.4.46, within 2e-8), then `pi - r` for a negative x (acos) or `pi/2 - r` with x's
+    /// sign (asin). Within 5e-7 radians with the models' RSQ and roundings on [-1, 1] (outside,
+    /// where WGSL leaves the result indeterminate, a finite value).
+    fn asin_acos(&mut self, x: Src, n: usize, acos: bool) -> Value {
+        use std::f32::consts::{FRAC_PI_2, PI};
+        const A: [f32; 8] = [
+            // 1.5707963050, which is pi/2 in binary32.
+            FRAC_PI_2,
+            -0.214_598_8,
+            0.088_978_99,
+            -0.050_174_303,
+            0.030_891_88,
+            -0.017_088_126,
+            0.006_670_09,
+            -0.001_262_491_1,
+        ];
+        let ax = Src {
+            abs: true,
+            neg: false,
+            ..x
+        };
+        let p = self.horner(ax, &A, n);
+        let one = self.imm_s(1.0);
+        let t = self.fop(Opcode::Add, n, vec![one, ax.negated()]);
+        let (s, _) = Self::v(self.sqrt(t, n));
+        let r = self.fop(Opcode::Mul, n, vec![s, p]);
+        if acos {
+            let pi = self.imm_s(PI);
+            let alt = self.fop(Opcode::Add, n, vec![pi, r.negated()]);
+            self.alu(Opcode::Cmp, n, vec![x, alt, r])
+        } else {
+            let half_pi = self.imm_s(FRAC_PI_2);
+            let a = self.fop(Opcode::Add, n, vec![half_pi, r.negated()]);
+            self.alu(Opcode::Cmp, n, vec![x, a.negated(), a])
+        }
     }
 
     fn dot(&mut self, x: Src, y: Src, n: usize) -> Value {
@@ -2269,10 +2532,11 @@ fn literal_bits(l: Literal, span: Span) -> Result<u32, TranslateError> {
     Ok(match l {
         Literal::F32(x) => f(x),
         Literal::F64(x) | Literal::AbstractFloat(x) => f(x as f32),
-        Literal::I32(x) => f(x as f32),
-        Literal::U32(x) => f(x as f32),
-        Literal::I64(x) | Literal::AbstractInt(x) => f(x as f32),
-        Literal::U64(x) => f(x as f32),
+        // Integers are their two's complement bits (64-bit ones keep the low 32).
+        Literal::I32(x) => x as u32,
+        Literal::U32(x) => x,
+        Literal::I64(x) | Literal::AbstractInt(x) => x as u32,
+        Literal::U64(x) => x as u32,
         Literal::Bool(b) => f(if b { 1.0 } else { 0.0 }),
         other => {
             return Err(err(
@@ -2281,6 +2545,22 @@ fn literal_bits(l: Literal, span: Span) -> Result<u32, TranslateError> {
             ))
         }
     })
+}
+
+fn literal_is_int(l: &Literal) -> bool {
+    matches!(
+        l,
+        Literal::I32(_)
+            | Literal::U32(_)
+            | Literal::I64(_)
+            | Literal::U64(_)
+            | Literal::AbstractInt(_)
+    )
+}
+
+/// True for `i32` / `u32` scalars, vectors (and pointers to them).
+fn is_int(t: &TypeInner) -> bool {
+    matches!(t.scalar_kind(), Some(ScalarKind::Sint | ScalarKind::Uint))
 }
 
 fn type_name(m: &Module, ty: Handle<naga::Type>) -> String {

@@ -2,7 +2,8 @@
 //! reference model and compared pixel by pixel with the same formula evaluated here in plain Rust
 //! f32 (within 1/255 per channel: the model rounds once per TGSI operation and approximates the
 //! transcendental functions within the bounds of `decisions.md`, so a channel may land on the
-//! other side of an 8-bit rounding step), and the two languages' renders with each other.
+//! other side of an 8-bit rounding step), and the two languages' renders with each other. The
+//! integer shaders (`int_*`) are checked bit-exactly in `integers.rs`.
 
 use microcode::tgsi::Program;
 use sim::render::{render, Frame};
@@ -525,4 +526,77 @@ fn palette() {
             COLOURS[i][c] * GAIN[0] + COLOURS[j][c] * GAIN[1]
         }))
     });
+}
+
+#[test]
+fn arcs() {
+    check("arcs", &[], |p| {
+        let (x, y) = (p.u * 2.0 - 1.0, p.v * 2.0 - 1.0);
+        Some([
+            (x * 4.0).atan() / std::f32::consts::PI + 0.5,
+            y.atan2(x) / std::f32::consts::TAU + 0.5,
+            x.asin() / std::f32::consts::PI + 0.5,
+            y.acos() / std::f32::consts::PI,
+        ])
+    });
+}
+
+/// The inverse trigonometric sequences' accuracy on the reference model, against f64: atan and
+/// atan2 within 4e-7 radians (under 2 ULP of pi), asin and acos within 5e-7 on [-1, 1]
+/// (ARCHITECTURE.md).
+#[test]
+fn inverse_trigonometry_accuracy() {
+    let src = "@fragment\nfn main(@location(0) v: vec4<f32>) -> @location(0) vec4<f32> {\n\
+               return vec4<f32>(atan(v.x), atan2(v.y, v.z), asin(v.w), acos(v.w));\n}\n";
+    let t = translate::translate(src.as_bytes(), translate::Language::Wgsl, "acc.wgsl", None)
+        .unwrap_or_else(|e| panic!("{e}"));
+    let mut worst = [0.0f64; 4];
+    let mut seed = 5u64;
+    let mut next = || {
+        seed = seed
+            .wrapping_mul(6_364_136_223_846_793_005)
+            .wrapping_add(1_442_695_040_888_963_407);
+        (seed >> 40) as f64 / (1u64 << 24) as f64
+    };
+    for k in 0..4000 {
+        let mut inputs = RunInputs::default();
+        let mut lanes = [[0u32; 4]; 4];
+        let mut args = [[0f32; 4]; 4];
+        for (l, lane) in lanes.iter_mut().enumerate() {
+            // atan over many magnitudes, atan2 over every direction (and radius), asin / acos
+            // over [-1, 1] with the ends.
+            let a = ((next() * 2.0 - 1.0) * 10f64.powf(next() * 8.0 - 4.0)) as f32;
+            let angle = next() * std::f64::consts::TAU;
+            let radius = 10f64.powf(next() * 6.0 - 3.0);
+            let w = match (k * 4 + l) % 97 {
+                0 => 1.0,
+                1 => -1.0,
+                2 => 0.0,
+                _ => (next() * 2.0 - 1.0) as f32,
+            };
+            args[l] = [
+                a,
+                (angle.sin() * radius) as f32,
+                (angle.cos() * radius) as f32,
+                w,
+            ];
+            *lane = args[l].map(f32::to_bits);
+        }
+        inputs.inputs.insert(0, lanes);
+        let out = sim::reference::run(&t.program, &inputs).unwrap_or_else(|e| panic!("{e}"));
+        for (l, lane) in out.lanes.iter().enumerate() {
+            let got = lane.outputs[&0].map(|b| f64::from(f32::from_bits(b)));
+            let [a, y, x, w] = args[l].map(f64::from);
+            let want = [a.atan(), y.atan2(x), w.asin(), w.acos()];
+            for c in 0..4 {
+                worst[c] = worst[c].max((got[c] - want[c]).abs());
+            }
+        }
+    }
+    eprintln!(
+        "worst errors (radians): atan {:e}, atan2 {:e}, asin {:e}, acos {:e}",
+        worst[0], worst[1], worst[2], worst[3]
+    );
+    assert!(worst[0] <= 4e-7 && worst[1] <= 4e-7, "{worst:?}");
+    assert!(worst[2] <= 5e-7 && worst[3] <= 5e-7, "{worst:?}");
 }

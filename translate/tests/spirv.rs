@@ -45,6 +45,12 @@ fn spirv_modules_render_like_their_wgsl_sources() {
         "quadrants",
         "rotate",
         "slopes",
+        "int_hash",
+        "int_xorshift",
+        "int_counter",
+        "int_divide",
+        "int_convert",
+        "int_compare",
     ] {
         let path = dir.join(format!("{name}.wgsl"));
         let src = std::fs::read_to_string(&path).unwrap();
