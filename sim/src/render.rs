@@ -24,10 +24,12 @@ use std::collections::BTreeMap;
 use std::path::Path;
 use thiserror::Error;
 
+use microcode::compile::render_program::{
+    between_edges, column_edges, input_at, input_sources, pixel_uv, CoordFlags, RenderParams,
+};
 pub use microcode::compile::render_program::{
     color_output, default_corners, to_byte, Corners, Source,
 };
-use microcode::compile::render_program::{input_at, input_sources, CoordFlags, RenderParams};
 
 /// Why a frame could not be rendered or written.
 #[derive(Debug, Error)]
@@ -64,6 +66,11 @@ struct Setup {
     params: RenderParams,
     height: u32,
     sources: Vec<(u32, Source)>,
+    /// Per source, an interpolated input's column edges (`column_edges`), one per column; empty
+    /// for the other sources.
+    edges: Vec<Vec<[[f32; 4]; 2]>>,
+    /// The vertical weight of each row.
+    rows: Vec<f32>,
 }
 
 fn setup(
@@ -80,12 +87,23 @@ fn setup(
     }
     let out_reg = color_output(program).ok_or(RenderError::NoOutput)?;
     let sources = input_sources(program, &|index| corners.get(&index).copied());
+    let params = RenderParams::new(width, height);
+    let edges = sources
+        .iter()
+        .map(|(_, source)| match source {
+            Source::Interpolated(k) => (0..width).map(|x| column_edges(k, x, &params)).collect(),
+            _ => Vec::new(),
+        })
+        .collect();
+    let rows = (0..height).map(|y| pixel_uv(0, y, &params).1).collect();
     Ok(Setup {
         out_reg,
         flags: CoordFlags::of(program),
-        params: RenderParams::new(width, height),
+        params,
         height,
         sources,
+        edges,
+        rows,
     })
 }
 
@@ -110,7 +128,13 @@ fn quad_values(setup: &Setup, x0: u32, y0: u32, out: &mut [[u32; 4]]) {
     for (s, (_, source)) in setup.sources.iter().enumerate() {
         for lane in 0..LANES {
             let (x, y) = pixel(x0, y0, lane);
-            let v = input_at(source, x, y, &setup.params, setup.height, setup.flags);
+            let v = match source {
+                // The same value as `input_at`, from the edges made once per column.
+                Source::Interpolated(_) => {
+                    between_edges(&setup.edges[s][x as usize], setup.rows[y as usize])
+                }
+                _ => input_at(source, x, y, &setup.params, setup.height, setup.flags),
+            };
             out[s * LANES + lane] = v.map(f32::to_bits);
         }
     }

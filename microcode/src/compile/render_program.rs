@@ -142,14 +142,25 @@ pub fn pixel_uv(x: u32, y: u32, p: &RenderParams) -> (f32, f32) {
     )
 }
 
-/// An interpolated input at pixel `(x, y)`.
+/// An interpolated input at pixel `(x, y)`: [`between_edges`] of column `x`'s [`column_edges`].
 pub fn interpolate(k: &Corners, x: u32, y: u32, p: &RenderParams) -> [f32; 4] {
-    let (u, v) = pixel_uv(x, y, p);
-    std::array::from_fn(|c| {
-        let top = lerp(k[0][c], k[1][c], u);
-        let bottom = lerp(k[2][c], k[3][c], u);
-        lerp(top, bottom, v)
-    })
+    let (_, v) = pixel_uv(x, y, p);
+    between_edges(&column_edges(k, x, p), v)
+}
+
+/// The values at the top and bottom edges of column `x` (they depend on the column only, so a
+/// rasteriser can make them once per column).
+pub fn column_edges(k: &Corners, x: u32, p: &RenderParams) -> [[f32; 4]; 2] {
+    let (u, _) = pixel_uv(x, 0, p);
+    [
+        std::array::from_fn(|c| lerp(k[0][c], k[1][c], u)),
+        std::array::from_fn(|c| lerp(k[2][c], k[3][c], u)),
+    ]
+}
+
+/// The value `v` of the way down from a column's top edge to its bottom edge.
+pub fn between_edges(edges: &[[f32; 4]; 2], v: f32) -> [f32; 4] {
+    std::array::from_fn(|c| lerp(edges[0][c], edges[1][c], v))
 }
 
 /// The POSITION input at pixel `(x, y)` of an image `height` rows high.
@@ -192,7 +203,11 @@ pub fn to_byte(bits: u32) -> u8 {
     if v.is_nan() {
         return 0;
     }
-    (v.clamp(0.0, 1.0) * BYTE_MAX).round() as u8
+    // Rounding half away from zero by truncation and the exact remainder: the same value as
+    // `f32::round`, without its library call (the rasteriser converts every pixel's channels).
+    let x = v.clamp(0.0, 1.0) * BYTE_MAX;
+    let whole = x as u8;
+    whole + u8::from(x - f32::from(whole) >= 0.5)
 }
 
 /// Why a program cannot be rendered on the board by RENDER (the host then runs it quad by quad).
@@ -559,6 +574,24 @@ mod tests {
     /// The host-float shortcut of the rasteriser's arithmetic gives the core's bits on random
     /// operands and on the edges (zeros, subnormals, the normal range's ends, overflow,
     /// infinities, NaN, cancellation).
+    /// Every binary32 value in [0, 1] and around it converts as `f32::round` rounds.
+    #[test]
+    fn to_byte_rounds_half_away_from_zero() {
+        let last = 1.0f32.to_bits() + 16;
+        for bits in (0..=last).step_by(97).chain(0x8000_0000..0x8000_0010) {
+            let v = f32::from_bits(bits);
+            let want = (v.clamp(0.0, 1.0) * BYTE_MAX).round() as u8;
+            assert_eq!(to_byte(bits), want, "{bits:08x}");
+        }
+        for k in 0..255u32 {
+            let half = (k as f32 + 0.5) / BYTE_MAX;
+            for bits in half.to_bits() - 3..=half.to_bits() + 3 {
+                let want = (f32::from_bits(bits) * BYTE_MAX).round() as u8;
+                assert_eq!(to_byte(bits), want, "{bits:08x}");
+            }
+        }
+    }
+
     #[test]
     fn the_shortcut_equals_the_cores_arithmetic() {
         let edges = [
