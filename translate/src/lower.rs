@@ -140,6 +140,41 @@ impl<'a> Lower<'a> {
         fr.info[h].ty.inner_with(&self.module.types)
     }
 
+    /// The sampler register of unit `samp`, noted as used.
+    fn sampler(&mut self, samp: u32) -> Src {
+        self.code.samplers.push(samp);
+        Src::reg(Reg {
+            file: RegFile::Samp,
+            index: samp,
+        })
+    }
+
+    /// A texture instruction on `target` writing all four components of a fresh temporary.
+    fn texture_op(&mut self, op: Opcode, src: Vec<Src>, target: &'static str) -> Reg {
+        let r = self.code.temp();
+        self.code.insts.push(crate::code::Inst {
+            op,
+            dst: Some((r, 0xF)),
+            src,
+            sat: false,
+            target: Some(target),
+        });
+        r
+    }
+
+    /// A texture instruction's result `r` as the value of expression `h` (a scalar reads x).
+    fn texture_value(&self, r: Reg, h: Handle<Expression>) -> Value {
+        let size = vec_size(self.expr_ty(h));
+        Value::V {
+            src: if size == 1 {
+                Src::reg(r).comp(0)
+            } else {
+                Src::reg(r)
+            },
+            size,
+        }
+    }
+
     /// Fresh storage for a value of type `ty`, in temporaries marked as variables.
     fn storage(&mut self, ty: Handle<naga::Type>, span: Span) -> Result<Value, TranslateError> {
         Ok(match self.ty(ty) {
@@ -1458,12 +1493,7 @@ impl<'a> Lower<'a> {
                     return Err(err(Construct::Other("this texture".into()), span));
                 };
                 let (coord, n) = self.vec(*coordinate)?;
-                self.code.samplers.push(samp);
-                let sreg = Src::reg(Reg {
-                    file: RegFile::Samp,
-                    index: samp,
-                });
-                let r = self.code.temp();
+                let sreg = self.sampler(samp);
                 let (op, src) = match level {
                     naga::SampleLevel::Auto => (Opcode::Tex, vec![coord, sreg]),
                     naga::SampleLevel::Zero
@@ -1492,13 +1522,7 @@ impl<'a> Lower<'a> {
                         (Opcode::Txd, vec![coord, gx, gy, sreg])
                     }
                 };
-                self.code.insts.push(crate::code::Inst {
-                    op,
-                    dst: Some((r, 0xF)),
-                    src,
-                    sat: false,
-                    target: Some(target),
-                });
+                let r = self.texture_op(op, src, target);
                 Value::V {
                     src: Src::reg(r),
                     size: 4,
@@ -1520,29 +1544,10 @@ impl<'a> Lower<'a> {
                     return Err(err(Construct::Other("this texture load form".into()), span));
                 }
                 let (coord, _) = self.vec(*coordinate)?;
-                self.code.samplers.push(samp);
-                let sreg = Src::reg(Reg {
-                    file: RegFile::Samp,
-                    index: samp,
-                });
-                let r = self.code.temp();
-                self.code.insts.push(crate::code::Inst {
-                    op: Opcode::Txf,
-                    dst: Some((r, 0xF)),
-                    src: vec![coord, sreg],
-                    sat: false,
-                    target: Some(target),
-                });
+                let sreg = self.sampler(samp);
+                let r = self.texture_op(Opcode::Txf, vec![coord, sreg], target);
                 // A depth texture's texel is a scalar.
-                let size = vec_size(self.expr_ty(h));
-                Value::V {
-                    src: if size == 1 {
-                        Src::reg(r).comp(0)
-                    } else {
-                        Src::reg(r)
-                    },
-                    size,
-                }
+                self.texture_value(r, h)
             }
             Expression::ImageQuery { image, query } => {
                 let Value::Image { samp, target } = self.expr(*image)? else {
@@ -1551,29 +1556,10 @@ impl<'a> Lower<'a> {
                 match query {
                     // TXQ: (width, height, depth, levels) as integers; one level.
                     naga::ImageQuery::Size { .. } => {
-                        self.code.samplers.push(samp);
-                        let sreg = Src::reg(Reg {
-                            file: RegFile::Samp,
-                            index: samp,
-                        });
+                        let sreg = self.sampler(samp);
                         let lod = self.code.imm_int(&[0]);
-                        let r = self.code.temp();
-                        self.code.insts.push(crate::code::Inst {
-                            op: Opcode::Txq,
-                            dst: Some((r, 0xF)),
-                            src: vec![lod, sreg],
-                            sat: false,
-                            target: Some(target),
-                        });
-                        let size = vec_size(self.expr_ty(h));
-                        Value::V {
-                            src: if size == 1 {
-                                Src::reg(r).comp(0)
-                            } else {
-                                Src::reg(r)
-                            },
-                            size,
-                        }
+                        let r = self.texture_op(Opcode::Txq, vec![lod, sreg], target);
+                        self.texture_value(r, h)
                     }
                     naga::ImageQuery::NumLevels => Value::V {
                         src: self.code.imm_int(&[1]),

@@ -680,17 +680,12 @@ impl<'a> Machine<'a> {
                     live: self.e,
                 },
             )?,
-            Op::Endloop => match self.stack.last() {
-                Some(Frame::Loop { entry, live }) => {
-                    if any(*live) {
-                        self.e = *live;
-                        return Ok(Some(target));
-                    }
-                    self.e = *entry;
-                    self.stack.pop();
-                }
-                _ => return Err(mismatch("ENDLOOP")),
-            },
+            Op::Endloop => {
+                return self
+                    .end_loop(target, next)
+                    .map(Some)
+                    .ok_or_else(|| mismatch("ENDLOOP"))
+            }
             Op::Brk | Op::Brkp | Op::Cont => {
                 let lanes: Mask = if i.op == Op::Brkp {
                     std::array::from_fn(|l| self.e[l] && self.p[l][0])
@@ -802,24 +797,36 @@ impl<'a> Machine<'a> {
                 _ => return Err(mismatch("NEXT")),
             },
             Op::Endloopp => {
+                // The lanes whose predicate is false leave the loop here, then as ENDLOOP.
                 let p = self.p;
-                match self.stack.last_mut() {
-                    Some(Frame::Loop { entry, live }) => {
-                        *live = std::array::from_fn(|l| live[l] && p[l][0]);
-                        if any(*live) {
-                            self.e = *live;
-                            return Ok(Some(target));
-                        }
-                        self.e = *entry;
-                        self.stack.pop();
-                    }
-                    _ => return Err(mismatch("ENDLOOPP")),
+                if let Some(Frame::Loop { live, .. }) = self.stack.last_mut() {
+                    *live = std::array::from_fn(|l| live[l] && p[l][0]);
                 }
+                return self
+                    .end_loop(target, next)
+                    .map(Some)
+                    .ok_or_else(|| mismatch("ENDLOOPP"));
             }
             Op::End => return Ok(None),
             _ => {}
         }
         Ok(Some(next))
+    }
+
+    /// The end of the innermost loop: the pc to go on at, `target` with the loop's live lanes
+    /// while any is left, else `next` with the lanes that entered it (`None`: the innermost frame
+    /// is not a loop).
+    fn end_loop(&mut self, target: usize, next: usize) -> Option<usize> {
+        let Some(&Frame::Loop { entry, live }) = self.stack.last() else {
+            return None;
+        };
+        if any(live) {
+            self.e = live;
+            return Some(target);
+        }
+        self.e = entry;
+        self.stack.pop();
+        Some(next)
     }
 
     fn push(&mut self, pc: usize, f: Frame) -> Result<(), CoreFault> {
