@@ -577,7 +577,8 @@ fn synthesised_netlist_runs_programs_through_the_uart() {
     // exponent/logarithm steps, the transcendental steps, the integer ALU, relative
     // addressing, DIV and RCP without the divider and the texture unit (a bilinear 2D
     // texture, part of the upload),
-    // uploaded and run through the serial path, equal to the core model.
+    // uploaded and run through the serial path, equal to the core model; then RENDER of the
+    // transformed demo shader.
     let core = CoreConfig::default();
     let emu = emulate::start(
         EmuEngine::Netlist,
@@ -679,6 +680,86 @@ fn synthesised_netlist_runs_programs_through_the_uart() {
                 );
             }
         }
+    }
+    // RENDER on the netlist: the demo shader (lit-sphere) transformed to make its input from the
+    // coordinates and pack its colour, a 4x4 image (four quads) walked by the loader; every
+    // record equals the core model's run of the same image on the coordinate words, and the
+    // cycles the sum of the core model's.
+    {
+        use firmware_loader::protocol::RENDER_COORD_BIAS;
+        use microcode::compile::render_program::{render_program, ColourOut};
+        let program = microcode::tgsi::text::parse(include_str!("../examples/lit-sphere.tgsi"))
+            .expect("parses");
+        let rp = render_program(&program, 4, 4, &|_| None, ColourOut::Rgba8).expect("transform");
+        let img = microcode::compile::compile(&rp.program, &core)
+            .expect("the transformed demo compiles for the board")
+            .image;
+        let mut inputs = RunInputs::default();
+        let lit = [
+            [0.36f32, 0.48, 0.8, 0.0],
+            [1.0, 0.9, 0.8, 1.0],
+            [0.1, 0.1, 0.25, 0.0],
+            [0.6, 0.6, 0.6, 0.0],
+        ];
+        for (k, v) in lit.iter().enumerate() {
+            inputs.constants.insert((0, k as u32), v.map(f32::to_bits));
+        }
+        for (slot, v) in &rp.constants {
+            inputs.constants.insert((0, *slot), *v);
+        }
+        let checker = Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/checker-8.png");
+        sim::run_io::args::apply_textures(
+            &mut inputs,
+            &[format!("0={},bilinear", checker.display())],
+        )
+        .expect("the texture loads");
+        let file = sim::hardware::board::upload_file(&img, &inputs).expect("the upload");
+        c.upload(&file.upload, &mut |_, _| {}).expect("upload");
+        let constant = |b: u16, i: u16| {
+            inputs
+                .constants
+                .get(&(u32::from(b), u32::from(i)))
+                .copied()
+                .unwrap_or([0; 4])
+        };
+        let got =
+            firmware_loader::board::render_image(&mut c, &file, &constant, 2, 2, 1, &mut |_, _| {})
+                .expect("RENDER on the netlist");
+        assert_eq!((got.fault, got.records.len()), (0, 4));
+        let mut cycles = 0;
+        let mut killed = 0;
+        for (q, r) in got.records.iter().enumerate() {
+            let (qx, qy) = (q as u32 % 2, q as u32 / 2);
+            let coord: [[u32; 4]; 4] = std::array::from_fn(|l| {
+                let l = l as u32;
+                [
+                    RENDER_COORD_BIAS + 2 * qx + (l & 1),
+                    RENDER_COORD_BIAS + 2 * qy + (l >> 1),
+                    0,
+                    0,
+                ]
+            });
+            inputs.inputs.insert(0, coord);
+            let want = sim::core_model::run(&img, &inputs).expect("core model");
+            cycles += want.cycles.unwrap();
+            for (l, lane) in want.lanes.iter().enumerate() {
+                assert_eq!(
+                    r.kill_mask >> l & 1 == 1,
+                    lane.killed,
+                    "quad {q} lane {l} kill"
+                );
+                if lane.killed {
+                    killed += 1;
+                } else {
+                    assert_eq!(r.words[l], lane.outputs[&0][0], "quad {q} lane {l}");
+                }
+            }
+        }
+        assert!(
+            killed > 0 && killed < 16,
+            "the disc's edge crosses the image: {killed}"
+        );
+        assert_eq!(got.cycles, cycles);
     }
     let _ = std::fs::remove_dir_all(&dir);
 }

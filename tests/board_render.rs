@@ -87,6 +87,83 @@ fn bundled_examples_render_on_the_board_like_the_core_model() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// The textured examples through RENDER on the board: the demo's lit-sphere (five TEMPs, NRM,
+/// RSQ, POW, a REP loop, a KIL and a bilinear texture; its constants as `demo` sets them) and the
+/// mirror ball (a bilinear cube map) fit the board's core after the transform and draw the core
+/// model's pictures byte for byte, over a link switched to the emulated line rate (`--baud`).
+#[test]
+fn textured_examples_render_on_the_board_like_the_core_model() {
+    let emu = emulation();
+    let dir = scratch("board-render-tex");
+    let checker = format!("0={},bilinear", example("checker-8.png").display());
+    let sky = format!("0={},cube,bilinear", example("sky-cube-4.png").display());
+    let baud = EMULATED_BAUD.to_string();
+    let lit: Vec<&str> = vec![
+        "--texture",
+        &checker,
+        "--const",
+        "0=0.36,0.48,0.8,0",
+        "--const",
+        "1=1,0.9,0.8,1",
+        "--const",
+        "2=0.1,0.1,0.25,0",
+        "--const",
+        "3=0.6,0.6,0.6,0",
+    ];
+    let mirror: Vec<&str> = vec!["--texture", &sky];
+    for (name, args) in [("lit-sphere.tgsi", lit), ("mirror-ball.tgsi", mirror)] {
+        let core = dir.join(format!("{name}-core.png"));
+        let said = ok(
+            &render(
+                &example(name),
+                &core,
+                "16x12",
+                "core",
+                "",
+                &[&args[..], &["--diff", "reference"]].concat(),
+            ),
+            name,
+        );
+        let board = dir.join(format!("{name}-board.png"));
+        let board_args = [&args[..], &["--baud", &baud]].concat();
+        let err = ok(
+            &render(
+                &example(name),
+                &board,
+                "16x12",
+                "board",
+                &emu.port,
+                &board_args,
+            ),
+            name,
+        );
+        assert!(!err.contains("quad by quad"), "{name}: {err}");
+        assert_eq!(
+            std::fs::read(&board).expect("board PNG"),
+            std::fs::read(&core).expect("core PNG"),
+            "{name}: board and core model pictures differ ({said})"
+        );
+    }
+    // A rate the board's loader was not built for: refused, naming the port and the rate.
+    let out = dir.join("wrong-baud.png");
+    let o = render(
+        &example("checker.tgsi"),
+        &out,
+        "4x4",
+        "board",
+        &emu.port,
+        &["--baud", "1000000"],
+    );
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(!o.status.success(), "{err}");
+    assert!(
+        err.contains("switching to 1000000 baud") && err.contains(&emu.port),
+        "{err}"
+    );
+    assert!(!out.exists(), "no picture from a failed link");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 /// Ctrl-C (SIGINT) in the middle of a board render: the next `render --engine board` succeeds
 /// and draws the core model's picture.
 #[test]
@@ -139,21 +216,20 @@ fn a_render_interrupted_with_ctrl_c_leaves_the_board_usable() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
-/// Measurement, not a check (run with `--ignored --nocapture`): `examples/checker.tgsi` through
-/// RENDER with the transformed program at 64x64 and 256x256 on the emulated board, in board time
-/// (the emulation's clocks), against the line-rate limit: the core's cycles at the emulated
-/// clock plus the bytes received at the line's 10 bits a byte.
+/// Measurement, not a check (run with `--ignored --nocapture`): `examples/checker.tgsi` and the
+/// demo shader (`examples/lit-sphere.tgsi` with the demo's constants and texture) through RENDER
+/// with the transformed program at 64x64 and 256x256 on the emulated board, in board time (the
+/// emulation's clocks), against the line-rate limit: the core's cycles at the emulated clock plus
+/// the bytes received at the line's 10 bits a byte.
 #[test]
 #[ignore]
-fn measure_checker_renders_against_the_line_rate() {
+fn measure_renders_against_the_line_rate() {
     use firmware_loader::host::{Client, ClientOptions};
     use firmware_loader::port::SerialTransport;
     use microcode::compile::render_program::{render_program, ColourOut};
     let emu = emulation();
     let t = SerialTransport::open(&emu.port, 115_200).expect("opens the pseudo-terminal");
     let mut c = Client::new(t, ClientOptions::default());
-    let src = std::fs::read_to_string(example("checker.tgsi")).unwrap();
-    let program = microcode::tgsi::text::parse(&src).unwrap();
     let wait_idle = |emu: &Emulation| {
         let mut last = emu.clocks();
         loop {
@@ -165,46 +241,72 @@ fn measure_checker_renders_against_the_line_rate() {
             last = now;
         }
     };
-    for side in [64u32, 256] {
-        let rp = render_program(&program, side, side, &|_| None, ColourOut::Rgba8).unwrap();
-        let image = microcode::compile::compile(&rp.program, &CoreConfig::default())
-            .unwrap()
-            .image;
-        let mut inputs = sim::run_io::RunInputs::default();
-        for (slot, v) in &rp.constants {
-            inputs.constants.insert((0, *slot), *v);
+    let demo_constants = [
+        [0.36f32, 0.48, 0.8, 0.0],
+        [1.0, 0.9, 0.8, 1.0],
+        [0.1, 0.1, 0.25, 0.0],
+        [0.6, 0.6, 0.6, 0.0],
+    ];
+    let checker_png = format!("0={},bilinear", example("checker-8.png").display());
+    for (name, constants, textures) in [
+        ("checker.tgsi", &[][..], vec![]),
+        ("lit-sphere.tgsi", &demo_constants[..], vec![checker_png]),
+    ] {
+        let src = std::fs::read_to_string(example(name)).unwrap();
+        let program = microcode::tgsi::text::parse(&src).unwrap();
+        for side in [64u32, 256] {
+            let rp = render_program(&program, side, side, &|_| None, ColourOut::Rgba8).unwrap();
+            let image = microcode::compile::compile(&rp.program, &CoreConfig::default())
+                .unwrap()
+                .image;
+            let mut inputs = sim::run_io::RunInputs::default();
+            for (k, v) in constants.iter().enumerate() {
+                inputs.constants.insert((0, k as u32), v.map(f32::to_bits));
+            }
+            for (slot, v) in &rp.constants {
+                inputs.constants.insert((0, *slot), *v);
+            }
+            sim::run_io::args::apply_textures(&mut inputs, &textures).unwrap();
+            let file = sim::hardware::board::upload_file(&image, &inputs).unwrap();
+            firmware_loader::board::ensure_loaded(&mut c, &file.upload, &mut |_, _| {}).unwrap();
+            let constant = |b: u16, i: u16| {
+                inputs
+                    .constants
+                    .get(&(u32::from(b), u32::from(i)))
+                    .copied()
+                    .unwrap_or([0; 4])
+            };
+            let q = (side / 2) as u16;
+            let before = wait_idle(&emu);
+            let stats = c.stats;
+            let wall = std::time::Instant::now();
+            let got = firmware_loader::board::render_image(
+                &mut c,
+                &file,
+                &constant,
+                q,
+                q,
+                1,
+                &mut |_, _| {},
+            )
+            .unwrap();
+            let wall = wall.elapsed().as_secs_f64();
+            let after = wait_idle(&emu);
+            let received = c.stats.bytes_received - stats.bytes_received;
+            let clock = f64::from(emulate::EMULATED_CLOCK_HZ);
+            let board = (after - before) as f64 / clock;
+            let limit =
+                got.cycles as f64 / clock + received as f64 / (f64::from(EMULATED_BAUD) / 10.0);
+            eprintln!(
+                "{name} {side}x{side} RENDER: {wall:.2} s wall, {board:.4} s board time ({} \
+                 clocks), {} core cycles, {received} bytes received, {} requests; line-rate \
+                 limit {limit:.4} s, board time {:.1}% above it",
+                after - before,
+                got.cycles,
+                got.requests,
+                100.0 * (board / limit - 1.0)
+            );
+            assert_eq!(got.records.len(), usize::from(q) * usize::from(q));
         }
-        let file = sim::hardware::board::upload_file(&image, &inputs).unwrap();
-        firmware_loader::board::ensure_loaded(&mut c, &file.upload, &mut |_, _| {}).unwrap();
-        let constant = |b: u16, i: u16| {
-            inputs
-                .constants
-                .get(&(u32::from(b), u32::from(i)))
-                .copied()
-                .unwrap_or([0; 4])
-        };
-        let q = (side / 2) as u16;
-        let before = wait_idle(&emu);
-        let stats = c.stats;
-        let wall = std::time::Instant::now();
-        let got =
-            firmware_loader::board::render_image(&mut c, &file, &constant, q, q, 1, &mut |_, _| {})
-                .unwrap();
-        let wall = wall.elapsed().as_secs_f64();
-        let after = wait_idle(&emu);
-        let received = c.stats.bytes_received - stats.bytes_received;
-        let clock = f64::from(emulate::EMULATED_CLOCK_HZ);
-        let board = (after - before) as f64 / clock;
-        let limit = got.cycles as f64 / clock + received as f64 / (f64::from(EMULATED_BAUD) / 10.0);
-        eprintln!(
-            "{side}x{side} RENDER: {wall:.2} s wall, {board:.4} s board time ({} clocks), {} core \
-             cycles, {received} bytes received, {} requests; line-rate limit {limit:.4} s, \
-             board time {:.1}% above it",
-            after - before,
-            got.cycles,
-            got.requests,
-            100.0 * (board / limit - 1.0)
-        );
-        assert_eq!(got.records.len(), usize::from(q) * usize::from(q));
     }
 }

@@ -38,6 +38,11 @@ fn demo_renders_and_cross_checks() {
         f64::from(synth::BOARD_CLOCK_HZ) / 1e6
     );
     assert!(stdout.contains(&clock), "{stdout}");
+    // The estimate for the board streams through RENDER (the transformed demo fits the core).
+    assert!(
+        stdout.contains("with RENDER") && !stdout.contains("cannot stream"),
+        "{stdout}"
+    );
     // The board estimate counts the upload with its texture: more than the image's program.
     let upload: usize = stdout
         .split("s of serial transfer")

@@ -90,9 +90,12 @@ pub fn board_config<T: firmware_loader::port::Transport>(
     )
 }
 
-/// Connects to the board on `port` and reads the configuration its core was built with.
+/// Connects to the board on `port` at `baud` (switching from the power-up rate, or directly at
+/// a loader's fixed build rate: see [`connect`]) and reads the configuration its core was built
+/// with.
 pub fn board_link(
     port: Option<&str>,
+    baud: u32,
     timeout_ms: u64,
 ) -> Result<(
     firmware_loader::host::Client<firmware_loader::port::SerialTransport>,
@@ -102,7 +105,7 @@ pub fn board_link(
         port.context("engine board needs --port (see `tgsi-core ports`, or `tgsi-core emulate`)")?;
     let link = PortArgs {
         port: port.to_string(),
-        baud: firmware_loader::protocol::DEFAULT_BAUD,
+        baud,
         timeout_ms,
         retries: 8,
     };

@@ -173,7 +173,10 @@ fn board(p: &Program, i: &RunInputs) -> Result<RunOutput, String> {
     BOARD.with(|b| {
         let mut b = b.borrow_mut();
         if b.is_none() {
-            *b = Some(super::board::board_link(Some(port), 250).map_err(|e| format!("{e:#}"))?);
+            *b = Some(
+                super::board::board_link(Some(port), firmware_loader::protocol::DEFAULT_BAUD, 250)
+                    .map_err(|e| format!("{e:#}"))?,
+            );
         }
         let (client, config) = b.as_mut().ok_or("no link")?;
         let image = compile(p, config).map_err(|e| e.to_string())?.image;

@@ -304,17 +304,22 @@ pub fn run() -> Result<ExitCode> {
             .unwrap_or(&firmware_loader::protocol::DEFAULT_BAUD),
     );
     match streamed {
-        Ok(streamed) => println!(
-            "with RENDER (`render --engine board`: inputs made on the chip, one packed word a \
-             pixel streamed): {} cycles ({:.1} per quad) = {:.2} ms of shading + {:.2} ms for {} \
-             bytes at {line:.0} baud (+ the upload once) = {:.2} ms a frame",
-            streamed.cycles,
-            streamed.cycles as f64 / frame.quads as f64,
-            streamed.cycles as f64 / clock * 1e3,
-            streamed.bytes as f64 * 10.0 / line * 1e3,
-            streamed.bytes,
-            (streamed.cycles as f64 / clock + streamed.bytes as f64 * 10.0 / line) * 1e3,
-        ),
+        Ok(streamed) => {
+            let shading = streamed.cycles as f64 / clock;
+            let at = |baud: f64| streamed.bytes as f64 * 10.0 / baud;
+            println!(
+                "with RENDER (`render --engine board`: inputs made on the chip, one packed word a \
+                 pixel streamed): {} cycles ({:.1} per quad) = {:.2} ms of shading + {} bytes \
+                 (+ the upload once): {:.2} s a frame at {BAUD:.0} baud, {:.2} ms at {line:.0} \
+                 baud (`synth --baud {line:.0}`, `render --baud {line:.0}`)",
+                streamed.cycles,
+                streamed.cycles as f64 / frame.quads as f64,
+                shading * 1e3,
+                streamed.bytes,
+                shading + at(BAUD),
+                (shading + at(line)) * 1e3,
+            )
+        }
         Err(e) => println!("RENDER (`render --engine board`) cannot stream this shader: {e:#}"),
     }
     // Should a shader need a unit the board build leaves out (it has every one but the

@@ -47,6 +47,10 @@ pub struct RenderArgs {
     /// Engine board: wait per attempt for an answer, in milliseconds.
     #[arg(long, default_value_t = 250)]
     pub timeout_ms: u64,
+    /// Engine board: line rate (the device starts at 115200 and switches; a loader built with
+    /// `synth --baud N` only talks at N).
+    #[arg(long, default_value_t = firmware_loader::protocol::DEFAULT_BAUD)]
+    pub baud: u32,
     /// Input format.
     #[arg(long, value_enum, default_value_t = InputFormat::Auto)]
     pub format: InputFormat,
@@ -190,7 +194,8 @@ fn render_with(
             })
         }
         "board" => {
-            let (mut client, config) = super::board::board_link(a.port.as_deref(), a.timeout_ms)?;
+            let (mut client, config) =
+                super::board::board_link(a.port.as_deref(), a.baud, a.timeout_ms)?;
             if let Some(frame) =
                 render_streamed(&mut client, &config, program, size, corners, &mut inputs, a)?
             {

@@ -60,6 +60,10 @@ pub struct RunArgs {
     /// Engine board: wait per attempt for an answer, in milliseconds.
     #[arg(long, default_value_t = 250)]
     pub timeout_ms: u64,
+    /// Engine board: line rate (the device starts at 115200 and switches; a loader built with
+    /// `synth --baud N` only talks at N).
+    #[arg(long, default_value_t = firmware_loader::protocol::DEFAULT_BAUD)]
+    pub baud: u32,
 }
 
 /// Runs the program and prints its outputs.
@@ -116,7 +120,7 @@ fn run_core(a: &RunArgs) -> Result<ExitCode> {
     // The board says what it was built for; every other engine builds the default core.
     let mut board = None;
     let config = if a.engine == "board" && !bytes.starts_with(&MAGIC) {
-        let (client, config) = board_link(a.port.as_deref(), a.timeout_ms)?;
+        let (client, config) = board_link(a.port.as_deref(), a.baud, a.timeout_ms)?;
         board = Some(client);
         config
     } else {
@@ -204,7 +208,7 @@ fn run_board(
 ) -> Result<sim::run_io::RunOutput> {
     let mut client = match client {
         Some(c) => c,
-        None => board_link(a.port.as_deref(), a.timeout_ms)?.0,
+        None => board_link(a.port.as_deref(), a.baud, a.timeout_ms)?.0,
     };
     let port = a.port.as_deref().unwrap_or("the board");
     let file = board_upload(&mut client, port, image, inputs, &mut say_uploaded(port))?;

@@ -366,19 +366,47 @@ pub fn render_program(
             }
         }
     }
-    // Registers: the user's TEMPs stay; after them the prologue's scratch (T0 pixel, T1 uv,
-    // T2..T4 interpolation), then one TEMP per input and one per output.
-    let t0 = next_index(program, File::Temporary);
-    const SCRATCH: i32 = 5;
+    // Registers (the core's register file holds 16, so the layout is tight): the user's TEMPs
+    // stay, then one TEMP per input and one per output. The prologue's and epilogue's three
+    // scratch registers (S0 pixel, S1 uv, S2 interpolation) are the user's first TEMPs, dead
+    // before the user's code runs and after it ends, and new TEMPs only where the user has
+    // fewer; the prologue ends by zeroing the user's ones, which every run starts from.
+    let user_temps = next_index(program, File::Temporary);
+    const SCRATCH: usize = 3;
     let outputs: Vec<i32> = program
         .declarations
         .iter()
         .filter(|d| d.file == File::Output)
         .flat_map(|d| d.first..=d.last)
         .collect();
-    let in_base = t0 + SCRATCH;
+    let in_base = user_temps;
     let out_base = in_base + sources.len() as i32;
-    let temp_end = out_base + outputs.len() as i32;
+    let scratch_base = out_base + outputs.len() as i32;
+    // The first SCRATCH declared TEMP indices, lazily (a declared range can be long).
+    let mut ranges: Vec<(i32, i32)> = program
+        .declarations
+        .iter()
+        .filter(|d| d.file == File::Temporary)
+        .map(|d| (d.first, d.last))
+        .collect();
+    ranges.sort_unstable();
+    let mut declared: Vec<i32> = Vec::with_capacity(SCRATCH);
+    for r in ranges.iter().flat_map(|&(a, b)| a..=b) {
+        if declared.len() == SCRATCH {
+            break;
+        }
+        if declared.last().is_none_or(|&l| r > l) {
+            declared.push(r);
+        }
+    }
+    let reused = declared.len().min(SCRATCH);
+    let scratch: [i32; SCRATCH] = std::array::from_fn(|k| {
+        declared
+            .get(k)
+            .copied()
+            .unwrap_or_else(|| scratch_base + (k - reused) as i32)
+    });
+    let temp_end = scratch_base + (SCRATCH - reused) as i32;
     let input_temp = |index: i32| {
         sources
             .iter()
@@ -411,7 +439,7 @@ pub fn render_program(
         imm(ImmType::Uint32, [0, 8, 16, 24]),
     ];
 
-    let (t1, t2, t3, t4) = (t0 + 1, t0 + 2, t0 + 3, t0 + 4);
+    let [t0, t1, s2] = scratch;
     let mut pro = String::new();
     // The pixel (x, y) and its centre (x + 0.5, y + 0.5), exact; then u, v.
     pro += &format!("ADD TEMP[{t0}], IN[0].xyxy, -IMM[{i_float}].xxxx\n");
@@ -444,16 +472,21 @@ pub fn render_program(
                     constants.push(((k0 + n as i32) as u32, c.map(f32::to_bits)));
                 }
                 let (tl, tr, bl, br) = (k0, k0 + 1, k0 + 2, k0 + 3);
-                for (dst, a, b) in [(t2, tl, tr), (t3, bl, br)] {
+                // top = tl + (tr - tl) u into the input's own TEMP, bottom likewise into S2,
+                // then top + (bottom - top) v: the order `interpolate` rounds in.
+                for (dst, a, b) in [(t, tl, tr), (s2, bl, br)] {
                     pro += &format!("ADD TEMP[{dst}], CONST[{b}], -CONST[{a}]\n");
                     pro += &format!("MUL TEMP[{dst}], TEMP[{dst}], TEMP[{t1}].xxxx\n");
                     pro += &format!("ADD TEMP[{dst}], CONST[{a}], TEMP[{dst}]\n");
                 }
-                pro += &format!("ADD TEMP[{t4}], TEMP[{t3}], -TEMP[{t2}]\n");
-                pro += &format!("MUL TEMP[{t4}], TEMP[{t4}], TEMP[{t1}].yyyy\n");
-                pro += &format!("ADD TEMP[{t}], TEMP[{t2}], TEMP[{t4}]\n");
+                pro += &format!("ADD TEMP[{s2}], TEMP[{s2}], -TEMP[{t}]\n");
+                pro += &format!("MUL TEMP[{s2}], TEMP[{s2}], TEMP[{t1}].yyyy\n");
+                pro += &format!("ADD TEMP[{t}], TEMP[{t}], TEMP[{s2}]\n");
             }
         }
+    }
+    for &r in &scratch[..reused] {
+        pro += &format!("MOV TEMP[{r}], IMM[{i_float}].wwww\n");
     }
     let tc = output_temp(color as i32).ok_or(RenderProgramError::NoOutput)?;
     // to_byte: saturate (NaN to 0), scale, round half away from zero as trunc + (frac >= 0.5)
@@ -533,8 +566,10 @@ pub fn render_program(
             index: 0,
         }),
     ));
-    out.declarations
-        .push(decl(File::Temporary, t0, temp_end - 1, None));
+    if temp_end > user_temps {
+        out.declarations
+            .push(decl(File::Temporary, user_temps, temp_end - 1, None));
+    }
     let c_last = c0 + constants.len() as i32 - 1;
     out.declarations
         .push(decl(File::Constant, c0, c_last, None));
