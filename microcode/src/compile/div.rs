@@ -33,7 +33,7 @@ use super::{CompileError, Ctx};
 use crate::arith::bits::SIGN_BIT;
 use crate::arith::div_steps::{mersenne_constants, DIV_K};
 use crate::core::config::Features;
-use crate::core::isa::{Cond, Instr, Op, Operand, SrcFile, SWZ_ONE, SWZ_ZERO};
+use crate::core::isa::{Cond, DstKind, Instr, Op, Operand, SrcFile, SWZ_ONE, SWZ_ZERO};
 
 /// Where a value of a sequence lives: register `reg`, component `comp[j]` for the group's
 /// division `j` (a value shared by the divisions: the same component for all).
@@ -266,7 +266,10 @@ impl Group<'_, '_> {
 
     fn instr(&self, op: Op, dst: Var, args: &[Arg]) -> Instr {
         let mut i = Instr::new(op);
-        i.dst = dst.reg;
+        // SETP writes P, not `dst.reg`: the field stays 0 so that a listing shows every field.
+        if op.info().dst == DstKind::Reg {
+            i.dst = dst.reg;
+        }
         i.wmask = (0..self.k()).fold(0, |m, j| m | 1 << dst.comp[j]);
         for (s, &a) in i.src.iter_mut().zip(args) {
             *s = self.operand(a, dst);

@@ -2,7 +2,8 @@
 //!
 //! Syntax of one instruction:
 //! `FMAD.sat R3.xy__, -K4.xxxx, |R1.wzyx|, L1` (`.sat` / `.satnv`, write mask with `_` for disabled components, predicated write `(P)` / `(!P)`, compare condition
-//! after SET/SETP, branch targets `-> 12`). Operands: optional `-` (all components negated) or a
+//! after SET/SETP, branch targets `-> 12`, MOVR's and MOVW's signed offset `offset -3`, a sampler
+//! unit `SAMP[1]`, a double opcode's name `DADD`). Operands: optional `-` (all components negated) or a
 //! `neg=` mask suffix, `|...|` for the absolute value, file `R`/`K`/`L` and index, swizzle letters
 //! with `0` and `1` for the literal selectors.
 
@@ -85,6 +86,9 @@ pub fn instr_text(i: &Instr) -> String {
         )
     {
         let _ = write!(t, " -> {}", i.target);
+    }
+    if matches!(i.op, Op::Movr | Op::Movw) {
+        let _ = write!(t, " offset {}", i.offset());
     }
     if matches!(i.op, Op::Tfet | Op::Txq) {
         let _ = write!(t, " SAMP[{}]", i.target);

@@ -432,6 +432,12 @@ pub struct Instr {
 }
 
 impl Instr {
+    /// MOVR's and MOVW's signed offset: the target field sign-extended from [`TARGET_BITS`].
+    pub fn offset(&self) -> i32 {
+        const SHIFT: u32 = 16 - TARGET_BITS;
+        i32::from(((self.target << SHIFT) as i16) >> SHIFT)
+    }
+
     /// The divider's rule: its slots issue one after another, each reading its operands when
     /// it issues, so a divider instruction must not write a register of R that it reads.
     pub fn breaks_divider_rule(&self) -> bool {

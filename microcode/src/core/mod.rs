@@ -8,6 +8,7 @@
 //! - [`disasm`]: image -> text listing; the trace printer.
 //! - [`fault_code`]: the codes a run of the core ends (or pauses) with.
 
+pub mod asm;
 pub mod config;
 pub mod disasm;
 pub mod fault_code;
