@@ -21,6 +21,7 @@ use crate::arith::fadd::{fadd, fsub};
 use crate::arith::fdiv::fdiv;
 use crate::arith::fmul::fmul;
 use crate::protocol::RENDER_COORD_FLOAT;
+use crate::tgsi::opcode::{Kind, OutputMode};
 use crate::tgsi::{
     text, Declaration, File, ImmType, Immediate, Loc, Opcode, Program, PropertyName, Semantic,
     SemanticName,
@@ -326,6 +327,71 @@ fn parse_instructions(
     Ok(p.instructions)
 }
 
+/// Which of the TEMPs `regs` the program may read before it has written all four of their
+/// components, i.e. which must start at zero: a scan of the program's straight-line start,
+/// conservative beyond it. The scan ends at the first instruction that is not arithmetic or a
+/// texture lookup (control flow, a kill, which stops lanes a later derivative reads, the end),
+/// at a conditional instruction or a matrix read (several registers), and at any indirect or
+/// 2-D TEMP operand; a register not fully written by then counts as read.
+fn read_before_written(program: &Program, regs: &[i32]) -> Vec<bool> {
+    let mut written = vec![0u8; regs.len()];
+    let mut read = vec![false; regs.len()];
+    'scan: for i in &program.instructions {
+        let info = i.opcode.info();
+        let straight = matches!(info.kind, Kind::Alu | Kind::Texture | Kind::Nop)
+            && info.matrix().is_none()
+            && i.cond_flow.is_none();
+        if !straight {
+            break;
+        }
+        for s in &i.src {
+            if s.reg.file != File::Temporary {
+                continue;
+            }
+            if s.reg.indirect.is_some() || s.reg.dimension.is_some() {
+                break 'scan;
+            }
+            if let Some(k) = regs.iter().position(|&r| r == s.reg.index) {
+                // A component-wise operation reads a source's selectors of the written
+                // components only; any other reads the whole swizzle.
+                let mask = match (info.output, i.dst.first()) {
+                    (OutputMode::ComponentWise, Some(d)) if d.cond.is_none() => d.write_mask,
+                    _ => 0xF,
+                };
+                let needs = if s.ext_swizzle.is_some() {
+                    0xF
+                } else {
+                    (0..4)
+                        .filter(|c| mask & (1 << c) != 0)
+                        .fold(0u8, |m, c| m | 1 << (s.swizzle[c] & 3))
+                };
+                if needs & !written[k] != 0 {
+                    read[k] = true;
+                }
+            }
+        }
+        for d in &i.dst {
+            if d.reg.file != File::Temporary {
+                continue;
+            }
+            if d.reg.indirect.is_some() || d.reg.dimension.is_some() {
+                break 'scan;
+            }
+            if let Some(k) = regs.iter().position(|&r| r == d.reg.index) {
+                if d.cond.is_none() {
+                    written[k] |= d.write_mask & 0xF;
+                }
+            }
+        }
+        if (0..regs.len()).all(|k| read[k] || written[k] == 0xF) {
+            break;
+        }
+    }
+    (0..regs.len())
+        .map(|k| read[k] || written[k] != 0xF)
+        .collect()
+}
+
 /// Turns the fragment program `program` into the program the board runs under RENDER for a
 /// `width` x `height` image: a prologue that makes every declared input from the coordinate
 /// input (see the module's definition) into a TEMP standing for it, the user's instructions
@@ -485,7 +551,8 @@ pub fn render_program(
             }
         }
     }
-    for &r in &scratch[..reused] {
+    let read = read_before_written(program, &scratch[..reused]);
+    for (&r, _) in scratch[..reused].iter().zip(read).filter(|(_, read)| *read) {
         pro += &format!("MOV TEMP[{r}], IMM[{i_float}].wwww\n");
     }
     let tc = output_temp(color as i32).ok_or(RenderProgramError::NoOutput)?;
@@ -605,6 +672,56 @@ pub fn unpack_rgba(word: u32) -> [u8; 4] {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Only registers the straight-line start reads before writing them whole, or leaves not
+    /// fully written, are zeroed after the prologue.
+    #[test]
+    fn scratch_is_zeroed_only_where_it_may_be_read() {
+        let p = |body: &str| {
+            text::parse(&format!(
+                "FRAG\nDCL IN[0], GENERIC[0], LINEAR\nDCL OUT[0], COLOR\nDCL TEMP[0..3]\n\
+                 DCL ADDR[0]\n{body}END\n"
+            ))
+            .unwrap()
+        };
+        let regs = [0, 1, 2];
+        // T0 written whole first; T1 read first; T2 written in parts, then whole.
+        let a = p(
+            "MOV TEMP[0], IN[0]\nADD TEMP[3], TEMP[1], TEMP[0]\nMOV TEMP[2].xy, IN[0]\n\
+                   MOV TEMP[2].zw, TEMP[0]\nMOV OUT[0], TEMP[2]\n",
+        );
+        assert_eq!(read_before_written(&a, &regs), [false, true, false]);
+        // A read of a component not yet written; a swizzle that reads only written ones.
+        let b = p(
+            "MOV TEMP[0].xy, IN[0]\nMOV TEMP[1], TEMP[0].xyxy\nMOV TEMP[0].zw, IN[0]\n\
+                   MOV TEMP[2], TEMP[0]\n",
+        );
+        assert_eq!(read_before_written(&b, &regs), [false, false, false]);
+        let b2 = p("MOV TEMP[0].xy, IN[0]\nMOV TEMP[2], TEMP[0]\nMOV TEMP[0].zw, IN[0]\n");
+        assert_eq!(read_before_written(&b2, &regs)[0], true);
+        // Component-wise: FLR of .xy reads .xy only; DP2 (not component-wise) reads all four.
+        let c = p("MOV TEMP[0].xy, IN[0]\nFLR TEMP[0].xy, TEMP[0]\nMOV TEMP[0].zw, IN[0]\n");
+        assert_eq!(read_before_written(&c, &regs)[0], false);
+        let d = p("MOV TEMP[0].xy, IN[0]\nDP2 TEMP[0].z, TEMP[0], TEMP[0]\nMOV TEMP[0].w, IN[0]\n");
+        assert_eq!(read_before_written(&d, &regs)[0], true);
+        // A kill, control flow and indirect reads end the scan: what is not written is zeroed.
+        for stop in [
+            "KIL IN[0]\n",
+            "IF IN[0].xxxx\nENDIF\n",
+            "ARL ADDR[0].x, IN[0].xxxx\nMOV OUT[0], TEMP[ADDR[0].x]\n",
+        ] {
+            let c = p(&format!(
+                "MOV TEMP[0], IN[0]\n{stop}MOV TEMP[1], IN[0]\nMOV TEMP[2], IN[0]\n"
+            ));
+            assert_eq!(
+                read_before_written(&c, &regs),
+                [false, true, true],
+                "{stop}"
+            );
+        }
+        // Never written at all.
+        assert_eq!(read_before_written(&p(""), &regs), [true, true, true]);
+    }
 
     /// The host-float shortcut of the rasteriser's arithmetic gives the core's bits on random
     /// operands and on the edges (zeros, subnormals, the normal range's ends, overflow,
