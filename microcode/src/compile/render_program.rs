@@ -698,12 +698,12 @@ mod tests {
         );
         assert_eq!(read_before_written(&b, &regs), [false, false, false]);
         let b2 = p("MOV TEMP[0].xy, IN[0]\nMOV TEMP[2], TEMP[0]\nMOV TEMP[0].zw, IN[0]\n");
-        assert_eq!(read_before_written(&b2, &regs)[0], true);
+        assert!(read_before_written(&b2, &regs)[0]);
         // Component-wise: FLR of .xy reads .xy only; DP2 (not component-wise) reads all four.
         let c = p("MOV TEMP[0].xy, IN[0]\nFLR TEMP[0].xy, TEMP[0]\nMOV TEMP[0].zw, IN[0]\n");
-        assert_eq!(read_before_written(&c, &regs)[0], false);
+        assert!(!read_before_written(&c, &regs)[0]);
         let d = p("MOV TEMP[0].xy, IN[0]\nDP2 TEMP[0].z, TEMP[0], TEMP[0]\nMOV TEMP[0].w, IN[0]\n");
-        assert_eq!(read_before_written(&d, &regs)[0], true);
+        assert!(read_before_written(&d, &regs)[0]);
         // A kill, control flow and indirect reads end the scan: what is not written is zeroed.
         for stop in [
             "KIL IN[0]\n",
