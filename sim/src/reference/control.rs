@@ -5,9 +5,10 @@
 //! stack depths so that an early RET of all lanes can unwind. Blocks no lane enters are skipped to
 //! their partner instruction, which keeps the stacks balanced.
 
-use super::exec::{clear, Machine, Mask, Next, ALL, NONE};
+use super::exec::{Machine, Next};
 use super::float;
 use super::operand::{self, View};
+use super::state::{clear, Mask, ALL, NONE};
 use super::{RunErrorKind, CALL_STACK_LIMIT};
 use crate::run_io::LANES;
 use microcode::tgsi::opcode::{Flow, OperandType};

@@ -8,26 +8,15 @@
 
 use super::control::{CallFrame, LoopFrame};
 use super::flow::Structure;
+use super::kernels::{self, Decoded};
 use super::operand::{self, fetch, View};
-use super::state::{Cc, State};
+use super::state::{clear, Cc, Mask, State, Vec4, Written, ALL};
 use super::{float, ops_double, ops_float, ops_int, pack, texture};
 use super::{RunError, RunErrorKind, ADDRESS_STACK_LIMIT, ENGINE};
 use crate::run_io::{LaneOutput, RunInputs, RunOutput, Vertex, LANES};
 use microcode::tgsi::opcode::{Kind, OpcodeInfo, OperandType};
 use microcode::tgsi::{File, Instruction, Modulate, Opcode, Processor, Saturate};
 use std::collections::BTreeMap;
-
-/// Four 32-bit components.
-pub type Vec4 = [u32; 4];
-/// A computed result: `None` leaves that destination component untouched.
-pub type Written = [Option<u32>; 4];
-/// Lanes selected by a mask.
-pub type Mask = [bool; LANES];
-
-/// No lane.
-pub(super) const NONE: Mask = [false; LANES];
-/// Every lane.
-pub(super) const ALL: Mask = [true; LANES];
 
 /// What to do after an instruction.
 pub(super) enum Next {
@@ -43,6 +32,8 @@ pub struct Machine<'a> {
     pub(super) insts: &'a [Instruction],
     /// `insts[i].opcode.info()`, looked up once.
     infos: &'a [&'static OpcodeInfo],
+    /// How each instruction runs (fast kernels or this interpreter).
+    decoded: &'a [Decoded],
     pub(super) structure: &'a Structure,
     pub(super) alive: Mask,
     pub(super) cond: Mask,
@@ -67,6 +58,7 @@ impl<'a> Machine<'a> {
             st: State::new(prepared.program, &prepared.layout, inputs),
             insts: prepared.program.instructions.as_slice(),
             infos: &prepared.infos,
+            decoded: &prepared.decoded,
             structure: &prepared.structure,
             alive: ALL,
             cond: ALL,
@@ -142,6 +134,21 @@ impl<'a> Machine<'a> {
                 });
             }
             self.count += 1;
+            match &self.decoded[pc] {
+                Decoded::Alu(k) => {
+                    let exec = self.active();
+                    k.run(&mut self.st.file, exec);
+                    pc += 1;
+                    continue;
+                }
+                Decoded::Kil(src) => {
+                    let kill = kernels::kil(src, &self.st.file, self.active());
+                    clear(&mut self.alive, &kill);
+                    pc += 1;
+                    continue;
+                }
+                Decoded::General => {}
+            }
             let next = self.step(pc).map_err(|kind| RunError {
                 index: pc,
                 opcode: inst.opcode,
@@ -482,13 +489,6 @@ impl<'a> Machine<'a> {
                 operand::slot_text(slot, dst.reg.dimension.is_some())
             ));
         }
-    }
-}
-
-/// Removes `lanes` from `mask`.
-pub(super) fn clear(mask: &mut Mask, lanes: &Mask) {
-    for (m, l) in mask.iter_mut().zip(lanes) {
-        *m &= !l;
     }
 }
 

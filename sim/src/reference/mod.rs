@@ -42,6 +42,7 @@ mod control;
 mod exec;
 pub mod float;
 mod flow;
+mod kernels;
 mod operand;
 pub(crate) mod ops_double;
 mod ops_float;
@@ -103,6 +104,15 @@ pub fn run(program: &Program, inputs: &RunInputs) -> Result<RunOutput, RunError>
     Prepared::new(program)?.run(inputs)
 }
 
+/// The fast-path decoding of every instruction of `program`.
+fn insts_decoded(layout: &state::Layout, program: &Program) -> Vec<kernels::Decoded> {
+    program
+        .instructions
+        .iter()
+        .map(|i| kernels::Decoded::new(layout, i))
+        .collect()
+}
+
 /// A program made ready to run many quads: its block structure matched, its registers laid out
 /// in flat tables and its opcode rows looked up, once. Runs on it neither hash nor allocate to
 /// reach a register, and a batch reuses one machine for all its quads.
@@ -111,11 +121,22 @@ pub struct Prepared<'p> {
     structure: flow::Structure,
     layout: state::Layout,
     infos: Vec<&'static microcode::tgsi::opcode::OpcodeInfo>,
+    /// How each instruction runs: most float instructions through `kernels`, the rest through
+    /// the general interpreter.
+    decoded: Vec<kernels::Decoded>,
 }
 
 impl<'p> Prepared<'p> {
     /// Prepares `program` (assumed validated); fails when its block structure does not match.
     pub fn new(program: &'p Program) -> Result<Prepared<'p>, RunError> {
+        let mut p = Prepared::general(program)?;
+        p.decoded = insts_decoded(&p.layout, program);
+        Ok(p)
+    }
+
+    /// [`Prepared::new`] with every instruction on the general interpreter path, none on the
+    /// fast kernels: the same results, slower. For tests that compare the two paths.
+    pub fn general(program: &'p Program) -> Result<Prepared<'p>, RunError> {
         let insts = program.instructions.as_slice();
         let structure = flow::Structure::build(insts).map_err(|(index, what)| RunError {
             index,
@@ -127,7 +148,17 @@ impl<'p> Prepared<'p> {
             structure,
             layout: state::Layout::new(program),
             infos: insts.iter().map(|i| i.opcode.info()).collect(),
+            decoded: vec![kernels::Decoded::General; insts.len()],
         })
+    }
+
+    /// How many instructions run on the fast kernels (the rest run on the general interpreter);
+    /// tests check that the fast path is taken.
+    pub fn fast_instructions(&self) -> usize {
+        self.decoded
+            .iter()
+            .filter(|d| !matches!(d, kernels::Decoded::General))
+            .count()
     }
 
     /// Runs one quad: the same result as [`run`].
