@@ -160,6 +160,12 @@ impl Dst {
 #[derive(Clone, Copy, Debug)]
 enum Op {
     Mov,
+    Abs,
+    Div,
+    Sgt,
+    Sle,
+    Seq,
+    Sne,
     Add,
     Sub,
     Mul,
@@ -188,19 +194,12 @@ enum Op {
 /// Float opcodes that run through `ops_float::eval` lane by lane on the fast path: every
 /// opcode `ops_float::eval` defines on its own (not the matrix opcodes) without a kernel of its
 /// own, all of them writing every component.
-const LANE_OPS: [Opcode; 29] = [
-    Opcode::Swz,
-    Opcode::Abs,
-    Opcode::Div,
+const LANE_OPS: [Opcode; 22] = [
     Opcode::Cnd,
     Opcode::Clamp,
     Opcode::Ceil,
     Opcode::Trunc,
     Opcode::Round,
-    Opcode::Sgt,
-    Opcode::Sle,
-    Opcode::Seq,
-    Opcode::Sne,
     Opcode::Ssg,
     Opcode::Pow,
     Opcode::Rcc,
@@ -223,7 +222,13 @@ const LANE_OPS: [Opcode; 29] = [
 fn op_of(op: Opcode) -> Option<Op> {
     use Opcode as O;
     Some(match op {
-        O::Mov => Op::Mov,
+        O::Mov | O::Swz => Op::Mov,
+        O::Abs => Op::Abs,
+        O::Div => Op::Div,
+        O::Sgt => Op::Sgt,
+        O::Sle => Op::Sle,
+        O::Seq => Op::Seq,
+        O::Sne => Op::Sne,
         O::Add => Op::Add,
         O::Sub => Op::Sub,
         O::Mul => Op::Mul,
@@ -324,14 +329,106 @@ pub fn kil(src: &Src, file: &[Lanes], exec: Mask) -> Mask {
     std::array::from_fn(|l| exec[l] && v.iter().any(|x| f::lt(x[l], ZERO)))
 }
 
+// Four-lane forms of the `float` functions, with the same bits: `float::flush`, `input` and
+// `output` as integer masks instead of branches, so that the compiler turns a lane loop into
+// vector instructions (the binary32 add and multiply of a vector unit round like the scalar ones).
+
+const EXP: u32 = 0x7F80_0000;
+
+/// `float::flush` of each lane.
+#[inline(always)]
+fn flush4(a: Lanes) -> Lanes {
+    let mut r = [0u32; LANES];
+    for l in 0..LANES {
+        let zero_exp = (u32::from(a[l] & EXP == 0)).wrapping_neg();
+        r[l] = a[l] & !(zero_exp & !SIGN);
+    }
+    r
+}
+
+/// `float::input` of each lane.
+#[inline(always)]
+fn in4(a: Lanes) -> [f32; LANES] {
+    flush4(a).map(f32::from_bits)
+}
+
+/// `float::output` of each lane.
+#[inline(always)]
+fn out4(v: [f32; LANES]) -> Lanes {
+    let bits = flush4(v.map(f32::to_bits));
+    let mut r = [0u32; LANES];
+    for l in 0..LANES {
+        let raw = v[l].to_bits();
+        let nan = (u32::from(raw & !SIGN > EXP)).wrapping_neg();
+        r[l] = (bits[l] & !nan) | (f::CANONICAL_NAN & nan);
+    }
+    r
+}
+
+/// `float::add`, `sub` and `mul` of each lane.
+#[inline(always)]
+fn add4(a: Lanes, b: Lanes) -> Lanes {
+    let (x, y) = (in4(a), in4(b));
+    out4(std::array::from_fn(|l| x[l] + y[l]))
+}
+
+#[inline(always)]
+fn sub4(a: Lanes, b: Lanes) -> Lanes {
+    let (x, y) = (in4(a), in4(b));
+    out4(std::array::from_fn(|l| x[l] - y[l]))
+}
+
+#[inline(always)]
+fn div4(a: Lanes, b: Lanes) -> Lanes {
+    let (x, y) = (in4(a), in4(b));
+    out4(std::array::from_fn(|l| x[l] / y[l]))
+}
+
+#[inline(always)]
+fn mul4(a: Lanes, b: Lanes) -> Lanes {
+    let (x, y) = (in4(a), in4(b));
+    out4(std::array::from_fn(|l| x[l] * y[l]))
+}
+
+/// All ones where `float::lt(a, b)`, else zero.
+#[inline(always)]
+fn lt4(a: Lanes, b: Lanes) -> Lanes {
+    let (x, y) = (in4(a), in4(b));
+    std::array::from_fn(|l| u32::from(x[l] < y[l]).wrapping_neg())
+}
+
+/// All ones where `float::ge(a, b)`, else zero.
+#[inline(always)]
+fn ge4(a: Lanes, b: Lanes) -> Lanes {
+    let (x, y) = (in4(a), in4(b));
+    std::array::from_fn(|l| u32::from(x[l] >= y[l]).wrapping_neg())
+}
+
+/// All ones where `float::eq(a, b)`, else zero.
+#[inline(always)]
+fn eq4(a: Lanes, b: Lanes) -> Lanes {
+    let (x, y) = (in4(a), in4(b));
+    std::array::from_fn(|l| u32::from(x[l] == y[l]).wrapping_neg())
+}
+
+/// `float::flush(if m { a } else { b })` of each lane.
+#[inline(always)]
+fn select4(m: Lanes, a: Lanes, b: Lanes) -> Lanes {
+    flush4(std::array::from_fn(|l| (a[l] & m[l]) | (b[l] & !m[l])))
+}
+
+/// `float::bool_bits` of a mask.
+#[inline(always)]
+fn bool4(m: Lanes) -> Lanes {
+    m.map(|m| ONE & m)
+}
+
 /// `((a0*b0 + a1*b1) + a2*b2) + ...` over the first `n` components, per lane.
 #[inline(always)]
 fn dot(a: &Src, b: &Src, file: &[Lanes], n: usize) -> Lanes {
-    let (a0, b0) = (a.comp(file, 0), b.comp(file, 0));
-    let mut acc: Lanes = std::array::from_fn(|l| f::mul(a0[l], b0[l]));
+    let mut acc = mul4(a.comp(file, 0), b.comp(file, 0));
     for c in 1..n {
-        let (ac, bc) = (a.comp(file, c), b.comp(file, c));
-        acc = std::array::from_fn(|l| f::add(acc[l], f::mul(ac[l], bc[l])));
+        acc = add4(acc, mul4(a.comp(file, c), b.comp(file, c)));
     }
     acc
 }
@@ -342,16 +439,14 @@ impl Alu {
     pub fn run(&self, file: &mut [Lanes], exec: Mask) {
         let [a, b, c3] = &self.src;
         let d = &self.dst;
-        // Per component: `g` of the sources' component `c` where the destination writes it.
+        // Per component the expression of the sources' component `c` (four lanes each), where
+        // the destination writes it.
         macro_rules! each {
             (|$x:ident| $e:expr) => {{
                 let r: [Lanes; 4] = std::array::from_fn(|c| {
                     if d.writes(c) {
                         let $x = a.comp(file, c);
-                        std::array::from_fn(|l| {
-                            let $x = $x[l];
-                            $e
-                        })
+                        $e
                     } else {
                         [0; LANES]
                     }
@@ -362,10 +457,7 @@ impl Alu {
                 let r: [Lanes; 4] = std::array::from_fn(|c| {
                     if d.writes(c) {
                         let ($x, $y) = (a.comp(file, c), b.comp(file, c));
-                        std::array::from_fn(|l| {
-                            let ($x, $y) = ($x[l], $y[l]);
-                            $e
-                        })
+                        $e
                     } else {
                         [0; LANES]
                     }
@@ -376,10 +468,7 @@ impl Alu {
                 let r: [Lanes; 4] = std::array::from_fn(|c| {
                     if d.writes(c) {
                         let ($x, $y, $z) = (a.comp(file, c), b.comp(file, c), c3.comp(file, c));
-                        std::array::from_fn(|l| {
-                            let ($x, $y, $z) = ($x[l], $y[l], $z[l]);
-                            $e
-                        })
+                        $e
                     } else {
                         [0; LANES]
                     }
@@ -399,18 +488,24 @@ impl Alu {
         }
         match self.op {
             Op::Mov => each!(|x| x),
-            Op::Add => each!(|x, y| f::add(x, y)),
-            Op::Sub => each!(|x, y| f::sub(x, y)),
-            Op::Mul => each!(|x, y| f::mul(x, y)),
-            Op::Mad => each!(|x, y, z| f::mad(x, y, z)),
-            Op::Lrp => each!(|x, y, z| f::add(f::mul(x, f::sub(y, z)), z)),
-            Op::Cmp => each!(|x, y, z| f::flush(if f::lt(x, ZERO) { y } else { z })),
-            Op::Min => each!(|x, y| f::min(x, y)),
-            Op::Max => each!(|x, y| f::max(x, y)),
-            Op::Slt => each!(|x, y| f::bool_bits(f::lt(x, y))),
-            Op::Sge => each!(|x, y| f::bool_bits(f::ge(x, y))),
-            Op::Frc => each!(|x| f::frc(x)),
-            Op::Flr => each!(|x| f::floor(x)),
+            Op::Abs => each!(|x| x.map(|v| v & !SIGN)),
+            Op::Div => each!(|x, y| div4(x, y)),
+            Op::Sgt => each!(|x, y| bool4(lt4(y, x))),
+            Op::Sle => each!(|x, y| bool4(ge4(y, x))),
+            Op::Seq => each!(|x, y| bool4(eq4(x, y))),
+            Op::Sne => each!(|x, y| bool4(eq4(x, y).map(|m| !m))),
+            Op::Add => each!(|x, y| add4(x, y)),
+            Op::Sub => each!(|x, y| sub4(x, y)),
+            Op::Mul => each!(|x, y| mul4(x, y)),
+            Op::Mad => each!(|x, y, z| add4(mul4(x, y), z)),
+            Op::Lrp => each!(|x, y, z| add4(mul4(x, sub4(y, z)), z)),
+            Op::Cmp => each!(|x, y, z| select4(lt4(x, [ZERO; LANES]), y, z)),
+            Op::Min => each!(|x, y| select4(lt4(x, y), x, y)),
+            Op::Max => each!(|x, y| select4(lt4(y, x), x, y)),
+            Op::Slt => each!(|x, y| bool4(lt4(x, y))),
+            Op::Sge => each!(|x, y| bool4(ge4(x, y))),
+            Op::Frc => each!(|x| x.map(f::frc)),
+            Op::Flr => each!(|x| x.map(f::floor)),
             Op::Dp2 => rep(file, dot(a, b, file, 2)),
             Op::Dp3 => rep(file, dot(a, b, file, 3)),
             Op::Dp4 => rep(file, dot(a, b, file, 4)),

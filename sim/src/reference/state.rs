@@ -321,18 +321,14 @@ impl Layout {
         if !self.in_range(slot) || slot.dim != 0 {
             return None;
         }
-        let in_span = |span: Option<(i64, usize, usize)>| {
-            let (lo, base, len) = span?;
-            let i = usize::try_from(slot.index.checked_sub(lo)?).ok()?;
-            (i < len).then_some(base + i)
-        };
+
         match slot.file {
             File::Output | File::Temporary | File::Address | File::Loop | File::TemporaryArray => {
                 let (f, i) = self.flat_of(slot)?;
                 Some(f.base + i)
             }
-            File::Input => in_span(self.rows.inputs),
-            File::Constant => in_span(self.rows.constants),
+            File::Input => input_row(self.rows.inputs, slot.index),
+            File::Constant => input_row(self.rows.constants, slot.index),
             File::Immediate => Some(self.rows.immediates + slot.index as usize),
             _ => None,
         }
@@ -346,6 +342,13 @@ impl Layout {
         let f = self.flat[slot.file as usize].as_ref()?;
         Some((f, f.offset(slot.index)?))
     }
+}
+
+/// The row of `State::file` that holds `index` of an input or constant span ([`Rows`]), if any.
+fn input_row(rows: Option<(i64, usize, usize)>, index: i64) -> Option<usize> {
+    let (lo, base, len) = rows?;
+    let k = usize::try_from(index.checked_sub(lo)?).ok()?;
+    (k < len).then_some(base + k)
 }
 
 /// All mutable register state of a run plus the read-only data it was built from.
@@ -446,16 +449,12 @@ impl<'a> State<'a> {
         self.lane_inputs_high.clear();
         let file = &mut self.file;
         let mut put = |index: u32, v: [[u32; 4]; LANES]| {
-            if let Some((lo, base, len)) = input_rows {
-                if let Some(k) = (i64::from(index) - lo)
-                    .try_into()
-                    .ok()
-                    .filter(|&k: &usize| k < len)
-                {
-                    for c in 0..4 {
-                        file[(base + k) * 4 + c] = std::array::from_fn(|l| v[l][c]);
-                    }
+            // Inputs in the rows of `file` live only there.
+            if let Some(k) = input_row(input_rows, i64::from(index)) {
+                for c in 0..4 {
+                    file[k * 4 + c] = std::array::from_fn(|l| v[l][c]);
                 }
+                return;
             }
             let i = index as usize;
             if i < FLAT_INPUTS {
@@ -514,6 +513,8 @@ impl<'a> State<'a> {
                         .zip(u32::try_from(slot.index).ok())
                         .and_then(|k| self.inputs.geometry_inputs.get(&k).copied())
                         .unwrap_or([0; 4])
+                } else if let Some(k) = input_row(self.layout.rows.inputs, slot.index) {
+                    self.row(k, lane)
                 } else if (0..FLAT_INPUTS as i64).contains(&slot.index) {
                     self.lane_inputs
                         .get(slot.index as usize)
