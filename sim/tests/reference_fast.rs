@@ -1,6 +1,6 @@
 //! The reference model's fast kernels against its general interpreter: random float programs
 //! (every fast opcode, swizzles, EXT_SWZ selectors, negates, absolute values, saturate, write
-//! masks, IF blocks that leave lanes idle, KIL, and now and then an instruction only the general
+//! masks, IF blocks that leave lanes idle or skip, KIL, and now and then an instruction only the general
 //! path runs) on edge values (NaN payloads, infinities, subnormals, -0) give the same outputs,
 //! killed lanes, counts and warnings on both paths, by `run` and by `run_flat`.
 
@@ -217,8 +217,13 @@ fn program(r: &mut Rng) -> Program {
     for _ in 0..n {
         match r.below(20) {
             0 => {
-                let mut s = tmp(r.below(8) as i32);
-                s.swizzle = [r.below(4) as u8; 4];
+                let s = if r.chance(50) {
+                    source(r)
+                } else {
+                    let mut s = tmp(r.below(8) as i32);
+                    s.swizzle = [r.below(4) as u8; 4];
+                    s
+                };
                 b.op(Opcode::If, &[], &[s]);
                 open_ifs += 1;
             }

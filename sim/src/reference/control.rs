@@ -135,12 +135,13 @@ impl Control {
         clear(&mut self.cont, lanes);
     }
 
-    /// After opening a block at `at`: when no lane is active, go straight to its partner.
-    pub fn skip_if_idle(&self, structure: &Structure, at: usize) -> Result<Next, RunErrorKind> {
+    /// Where to go after opening a block at `at`: the next instruction, or straight to the
+    /// block's partner when no lane is active.
+    pub fn skip_if_idle(&self, structure: &Structure, at: usize) -> Result<usize, RunErrorKind> {
         if self.active().iter().any(|&a| a) {
-            Ok(Next::Go(at + 1))
+            Ok(at + 1)
         } else {
-            Ok(Next::Go(partner(structure, at)?))
+            partner(structure, at)
         }
     }
 

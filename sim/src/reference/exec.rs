@@ -168,6 +168,19 @@ impl<'a> Machine<'a> {
                     pc += 1;
                     continue;
                 }
+                Decoded::If(src) => {
+                    let test = kernels::test_x(src, &self.st.file, self.ctl.active());
+                    self.ctl.if_(test);
+                    pc = self
+                        .ctl
+                        .skip_if_idle(self.structure, pc)
+                        .map_err(|kind| RunError {
+                            index: pc,
+                            opcode: inst.opcode,
+                            kind,
+                        })?;
+                    continue;
+                }
                 Decoded::General => {}
             }
             let next = self.step(pc).map_err(|kind| RunError {
@@ -328,11 +341,11 @@ impl<'a> Machine<'a> {
                 let exec = self.exec_mask(inst);
                 let test = self.test_x(at, inst, exec)?;
                 self.ctl.if_(test);
-                self.ctl.skip_if_idle(structure, at)
+                Ok(Next::Go(self.ctl.skip_if_idle(structure, at)?))
             }
             Flow::Else => {
                 self.ctl.else_()?;
-                self.ctl.skip_if_idle(structure, at)
+                Ok(Next::Go(self.ctl.skip_if_idle(structure, at)?))
             }
             Flow::EndIf => {
                 self.ctl.end_if()?;
@@ -341,7 +354,7 @@ impl<'a> Machine<'a> {
             Flow::BgnLoop => {
                 let a = self.ctl.active();
                 self.ctl.enter_loop(a, [0; LANES]);
-                self.ctl.skip_if_idle(structure, at)
+                Ok(Next::Go(self.ctl.skip_if_idle(structure, at)?))
             }
             Flow::BgnFor => {
                 let a = self.ctl.active();
@@ -360,7 +373,7 @@ impl<'a> Machine<'a> {
                     enter[l] = y > 0;
                 }
                 self.ctl.enter_loop(enter, [0; LANES]);
-                self.ctl.skip_if_idle(structure, at)
+                Ok(Next::Go(self.ctl.skip_if_idle(structure, at)?))
             }
             Flow::Rep => {
                 let a = self.ctl.active();
@@ -369,7 +382,7 @@ impl<'a> Machine<'a> {
                     std::array::from_fn(|l| i64::from(float::floor_to_i32(v[l][0])));
                 let enter = std::array::from_fn(|l| a[l] && counts[l] > 0);
                 self.ctl.enter_loop(enter, counts);
-                self.ctl.skip_if_idle(structure, at)
+                Ok(Next::Go(self.ctl.skip_if_idle(structure, at)?))
             }
             Flow::EndLoop | Flow::EndFor | Flow::EndRep => self.end_loop(at, inst, f),
             Flow::Brk | Flow::BreakC => {

@@ -6,7 +6,7 @@
 //! and readable from `State::file` ([`Layout::row_of`]), modified only by swizzles (EXT_SWZ
 //! selectors included), negates and absolute values; a destination that is a direct, in-range
 //! temporary or output with no modulate and no condition test; no CondFlow and no condition-code
-//! update. KIL with such a source takes it too. Everything else (the other modifiers, indirect and
+//! update. KIL and the IF test with such a source take it too. Everything else (the other modifiers, indirect and
 //! 2-D addressing, address, integer and double opcodes, condition codes, control flow, texture)
 //! stays on the general path in `exec`.
 //!
@@ -273,6 +273,9 @@ pub enum Decoded {
     Alu(Alu),
     /// KIL of a plain source: the executing lanes with a component below zero die.
     Kil(Src),
+    /// IF / IFC of a plain source: [`test_x`] gives the lanes that take the branch; the masks
+    /// are the interpreter's.
+    If(Src),
 }
 
 impl Decoded {
@@ -285,6 +288,10 @@ impl Decoded {
         let info = inst.opcode.info();
         if inst.cond_flow.is_some() || inst.cond_update.is_some() {
             return None;
+        }
+        if matches!(inst.opcode, Opcode::If | Opcode::Ifc) {
+            let s = inst.src.first()?;
+            return Some(Decoded::If(Src::decode(layout, s)?));
         }
         if inst.opcode == Opcode::Kil && info.kind == Kind::Kill {
             let [s] = inst.src.as_slice() else {
@@ -321,6 +328,13 @@ impl Decoded {
             nsrc: inst.src.len(),
         }))
     }
+}
+
+/// The lanes of `exec` whose `src.x` is not zero as a float (-0 and subnormals are zero, NaN is
+/// not).
+pub fn test_x(src: &Src, file: &[Lanes], exec: Mask) -> Mask {
+    let x = in4(src.comp(file, 0));
+    std::array::from_fn(|l| exec[l] && x[l] != 0.0)
 }
 
 /// KIL: the lanes of `exec` that read a component below zero.
@@ -402,6 +416,25 @@ fn lt4(a: Lanes, b: Lanes) -> Lanes {
 fn ge4(a: Lanes, b: Lanes) -> Lanes {
     let (x, y) = (in4(a), in4(b));
     std::array::from_fn(|l| u32::from(x[l] >= y[l]).wrapping_neg())
+}
+
+/// `float::floor` of each lane without a library call: below 2^23 in magnitude the truncation
+/// through int32 is exact and keeps the sign (so -0.5 truncates to -0 and floors to -1, and -0
+/// stays -0), one less where it lies above `x`; larger values, infinities and NaN are their own
+/// floor.
+#[inline(always)]
+fn floor4(a: Lanes) -> Lanes {
+    let x = in4(a);
+    out4(std::array::from_fn(|l| {
+        let v = x[l];
+        let t = (v as i32 as f32).copysign(v);
+        let fl = if t > v { t - 1.0 } else { t };
+        if v.abs() < 8_388_608.0 {
+            fl
+        } else {
+            v
+        }
+    }))
 }
 
 /// All ones where `float::eq(a, b)`, else zero.
@@ -504,8 +537,8 @@ impl Alu {
             Op::Max => each!(|x, y| select4(lt4(y, x), x, y)),
             Op::Slt => each!(|x, y| bool4(lt4(x, y))),
             Op::Sge => each!(|x, y| bool4(ge4(x, y))),
-            Op::Frc => each!(|x| x.map(f::frc)),
-            Op::Flr => each!(|x| x.map(f::floor)),
+            Op::Frc => each!(|x| sub4(x, floor4(x))),
+            Op::Flr => each!(|x| floor4(x)),
             Op::Dp2 => rep(file, dot(a, b, file, 2)),
             Op::Dp3 => rep(file, dot(a, b, file, 3)),
             Op::Dp4 => rep(file, dot(a, b, file, 4)),
@@ -551,6 +584,47 @@ impl Alu {
                 if written[c][l] {
                     slot[l] = v[l];
                 }
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn floor4_is_float_floor() {
+        let mut bits: Vec<u32> = vec![
+            0,
+            SIGN,
+            1,
+            SIGN | 1,
+            0x3F00_0000,
+            0xBF00_0000,
+            0x4B00_0000,
+            0xCB00_0000,
+            0x4AFF_FFFF,
+            0xCAFF_FFFF,
+            0x7F80_0000,
+            0xFF80_0000,
+            0x7FC0_0001,
+            0xFFC0_0000,
+            0x7F7F_FFFF,
+            0xFF7F_FFFF,
+            0x3F7F_FFFF,
+            0xBF7F_FFFF,
+            0x0080_0000,
+            0x8080_0000,
+        ];
+        // Every 4099th bit pattern: all exponents, both signs.
+        bits.extend((0..=u32::MAX).step_by(4099));
+        for chunk in bits.chunks(LANES) {
+            let mut a = [0u32; LANES];
+            a[..chunk.len()].copy_from_slice(chunk);
+            let got = floor4(a);
+            for l in 0..LANES {
+                assert_eq!(got[l], f::floor(a[l]), "{:#010x}", a[l]);
             }
         }
     }
