@@ -26,6 +26,18 @@ use microcode::tgsi::{ExtSel, File, Instruction, Modulate, Opcode, Saturate, Src
 
 const SIGN: u32 = 0x8000_0000;
 
+/// `[e(0), e(1), e(2), e(3)]` as a plain loop, which the compiler inlines and vectorises more
+/// readily than `std::array::from_fn`.
+macro_rules! lanes {
+    (|$l:ident| $e:expr) => {{
+        let mut r = [Default::default(); LANES];
+        for $l in 0..LANES {
+            r[$l] = $e;
+        }
+        r
+    }};
+}
+
 /// One component of four lanes.
 pub type Lanes = [u32; LANES];
 
@@ -334,13 +346,13 @@ impl Decoded {
 /// not).
 pub fn test_x(src: &Src, file: &[Lanes], exec: Mask) -> Mask {
     let x = in4(src.comp(file, 0));
-    std::array::from_fn(|l| exec[l] && x[l] != 0.0)
+    lanes!(|l| exec[l] && x[l] != 0.0)
 }
 
 /// KIL: the lanes of `exec` that read a component below zero.
 pub fn kil(src: &Src, file: &[Lanes], exec: Mask) -> Mask {
-    let v: [Lanes; 4] = std::array::from_fn(|c| src.comp(file, c));
-    std::array::from_fn(|l| exec[l] && v.iter().any(|x| f::lt(x[l], ZERO)))
+    let v: [Lanes; 4] = [0, 1, 2, 3].map(|c| src.comp(file, c));
+    lanes!(|l| exec[l] && v.iter().any(|x| f::lt(x[l], ZERO)))
 }
 
 // Four-lane forms of the `float` functions, with the same bits: `float::flush`, `input` and
@@ -383,39 +395,39 @@ fn out4(v: [f32; LANES]) -> Lanes {
 #[inline(always)]
 fn add4(a: Lanes, b: Lanes) -> Lanes {
     let (x, y) = (in4(a), in4(b));
-    out4(std::array::from_fn(|l| x[l] + y[l]))
+    out4(lanes!(|l| x[l] + y[l]))
 }
 
 #[inline(always)]
 fn sub4(a: Lanes, b: Lanes) -> Lanes {
     let (x, y) = (in4(a), in4(b));
-    out4(std::array::from_fn(|l| x[l] - y[l]))
+    out4(lanes!(|l| x[l] - y[l]))
 }
 
 #[inline(always)]
 fn div4(a: Lanes, b: Lanes) -> Lanes {
     let (x, y) = (in4(a), in4(b));
-    out4(std::array::from_fn(|l| x[l] / y[l]))
+    out4(lanes!(|l| x[l] / y[l]))
 }
 
 #[inline(always)]
 fn mul4(a: Lanes, b: Lanes) -> Lanes {
     let (x, y) = (in4(a), in4(b));
-    out4(std::array::from_fn(|l| x[l] * y[l]))
+    out4(lanes!(|l| x[l] * y[l]))
 }
 
 /// All ones where `float::lt(a, b)`, else zero.
 #[inline(always)]
 fn lt4(a: Lanes, b: Lanes) -> Lanes {
     let (x, y) = (in4(a), in4(b));
-    std::array::from_fn(|l| u32::from(x[l] < y[l]).wrapping_neg())
+    lanes!(|l| u32::from(x[l] < y[l]).wrapping_neg())
 }
 
 /// All ones where `float::ge(a, b)`, else zero.
 #[inline(always)]
 fn ge4(a: Lanes, b: Lanes) -> Lanes {
     let (x, y) = (in4(a), in4(b));
-    std::array::from_fn(|l| u32::from(x[l] >= y[l]).wrapping_neg())
+    lanes!(|l| u32::from(x[l] >= y[l]).wrapping_neg())
 }
 
 /// `float::floor` of each lane without a library call: below 2^23 in magnitude the truncation
@@ -425,7 +437,7 @@ fn ge4(a: Lanes, b: Lanes) -> Lanes {
 #[inline(always)]
 fn floor4(a: Lanes) -> Lanes {
     let x = in4(a);
-    out4(std::array::from_fn(|l| {
+    out4(lanes!(|l| {
         let v = x[l];
         let t = (v as i32 as f32).copysign(v);
         let fl = if t > v { t - 1.0 } else { t };
@@ -441,13 +453,13 @@ fn floor4(a: Lanes) -> Lanes {
 #[inline(always)]
 fn eq4(a: Lanes, b: Lanes) -> Lanes {
     let (x, y) = (in4(a), in4(b));
-    std::array::from_fn(|l| u32::from(x[l] == y[l]).wrapping_neg())
+    lanes!(|l| u32::from(x[l] == y[l]).wrapping_neg())
 }
 
 /// `float::flush(if m { a } else { b })` of each lane.
 #[inline(always)]
 fn select4(m: Lanes, a: Lanes, b: Lanes) -> Lanes {
-    flush4(std::array::from_fn(|l| (a[l] & m[l]) | (b[l] & !m[l])))
+    flush4(lanes!(|l| (a[l] & m[l]) | (b[l] & !m[l])))
 }
 
 /// `float::bool_bits` of a mask.
@@ -476,36 +488,33 @@ impl Alu {
         // the destination writes it.
         macro_rules! each {
             (|$x:ident| $e:expr) => {{
-                let r: [Lanes; 4] = std::array::from_fn(|c| {
+                let mut r = [[0u32; LANES]; 4];
+                for (c, r) in r.iter_mut().enumerate() {
                     if d.writes(c) {
                         let $x = a.comp(file, c);
-                        $e
-                    } else {
-                        [0; LANES]
+                        *r = $e;
                     }
-                });
+                }
                 d.put(file, &r, exec)
             }};
             (|$x:ident, $y:ident| $e:expr) => {{
-                let r: [Lanes; 4] = std::array::from_fn(|c| {
+                let mut r = [[0u32; LANES]; 4];
+                for (c, r) in r.iter_mut().enumerate() {
                     if d.writes(c) {
                         let ($x, $y) = (a.comp(file, c), b.comp(file, c));
-                        $e
-                    } else {
-                        [0; LANES]
+                        *r = $e;
                     }
-                });
+                }
                 d.put(file, &r, exec)
             }};
             (|$x:ident, $y:ident, $z:ident| $e:expr) => {{
-                let r: [Lanes; 4] = std::array::from_fn(|c| {
+                let mut r = [[0u32; LANES]; 4];
+                for (c, r) in r.iter_mut().enumerate() {
                     if d.writes(c) {
                         let ($x, $y, $z) = (a.comp(file, c), b.comp(file, c), c3.comp(file, c));
-                        $e
-                    } else {
-                        [0; LANES]
+                        *r = $e;
                     }
-                });
+                }
                 d.put(file, &r, exec)
             }};
         }
