@@ -127,9 +127,7 @@ impl<'a> Machine<'a> {
         self.execute()?;
         for (s, r) in outputs.iter().enumerate() {
             if let Some(r) = *r {
-                for (l, o) in out[s * LANES..(s + 1) * LANES].iter_mut().enumerate() {
-                    *o = self.st.output(l, r);
-                }
+                out[s * LANES..(s + 1) * LANES].copy_from_slice(&self.st.output_lanes(r));
             }
         }
         Ok((self.ctl.alive.map(|a| !a), self.count))

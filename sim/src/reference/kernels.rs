@@ -101,7 +101,7 @@ impl Src {
     fn comp(&self, file: &[Lanes], c: usize) -> Lanes {
         let v = file[self.at[c] as usize];
         let (flip, keep, neg) = (self.flip[c], self.keep, self.neg);
-        v.map(|x| ((x ^ flip) & keep) ^ neg)
+        lanes!(|l| ((v[l] ^ flip) & keep) ^ neg)
     }
 }
 
@@ -524,7 +524,8 @@ impl Alu {
         macro_rules! scalar {
             ($f:expr) => {{
                 let x = a.comp(file, 0);
-                let v: Lanes = x.map($f);
+                let f = $f;
+                let v: Lanes = lanes!(|l| f(x[l]));
                 rep(file, v)
             }};
         }

@@ -591,16 +591,23 @@ impl<'a> State<'a> {
         self.layout.outputs.binary_search(&index).is_ok()
     }
 
-    /// `OUT[index]` of one lane (zero when never written).
-    pub fn output(&self, lane: usize, index: u32) -> [u32; 4] {
+    /// `OUT[index]` of every lane (zero when never written), one register lookup for all four.
+    pub fn output_lanes(&self, index: u32) -> [[u32; 4]; LANES] {
         let slot = Slot {
             file: File::Output,
             dim: 0,
             index: i64::from(index),
         };
         match self.layout.flat_of(slot) {
-            Some((f, i)) => self.row(f.base + i, lane),
-            None => self.other_regs.get(&slot).map_or([0; 4], |v| v[lane]),
+            Some((f, i)) => {
+                let row = &self.file[(f.base + i) * 4..(f.base + i + 1) * 4];
+                std::array::from_fn(|l| [row[0][l], row[1][l], row[2][l], row[3][l]])
+            }
+            None => self
+                .other_regs
+                .get(&slot)
+                .copied()
+                .unwrap_or([[0; 4]; LANES]),
         }
     }
 
