@@ -1,9 +1,9 @@
 //! The reference model's fast kernels against its general interpreter: random float programs
 //! (every fast opcode, swizzles, EXT_SWZ selectors, negates, absolute values, saturate, write
-//! masks, IF blocks that leave lanes idle or skip, KIL, and now and then an instruction only the general
-//! path runs) on edge values (NaN payloads, infinities, subnormals, -0) give the same outputs,
-//! killed lanes, counts and warnings on both paths, by `run` and by `run_flat`; and so do
-//! arbitrary valid programs (every processor, file, addressing mode and opcode).
+//! masks, IF blocks that leave lanes idle or skip, KIL, and now and then an instruction only the
+//! general path runs) on edge values (NaN payloads, infinities, subnormals, -0) give the same
+//! outputs, killed lanes, counts and warnings on both paths, by `run` and by `run_flat`; and so
+//! do arbitrary valid programs (every processor, file, addressing mode and opcode).
 
 mod reference_support;
 
