@@ -1,40 +1,71 @@
-//! The interpreter loop: execution masks, control flow and the destination pipeline.
+//! The interpreter loop: the fast kernels or the general path per instruction, control-flow
+//! instructions and the destination pipeline.
 //!
-//! A lane executes an instruction when it is alive (not killed), inside the current IF branches
-//! (`cond`), still in the current loop (`loop_m`), has not continued this iteration (`cont`) and has
-//! not returned from the current subroutine (`func`); a CondFlow test then narrows the lanes for
-//! that one instruction. Blocks no lane enters are skipped to their closing instruction, which
-//! still executes (and counts) so that the mask stacks stay balanced.
+//! The lanes that execute an instruction are the active lanes of [`Control`], narrowed by the
+//! instruction's CondFlow test. Blocks no lane enters are skipped to their closing instruction,
+//! which still executes (and counts) so that the mask stacks stay balanced.
 
-use super::control::{CallFrame, LoopFrame};
+use super::control::{Control, Next};
+use super::defs::{RunError, RunErrorKind, ADDRESS_STACK_LIMIT, ENGINE};
 use super::flow::Structure;
+use super::kernels::{self, Decoded};
 use super::operand::{self, fetch, View};
-use super::state::{Cc, State};
+use super::state::{Cc, Layout, Mask, State, Vec4, Written, ALL, NONE};
 use super::{float, ops_double, ops_float, ops_int, pack, texture};
-use super::{RunError, RunErrorKind, ADDRESS_STACK_LIMIT, ENGINE};
 use crate::run_io::{LaneOutput, RunInputs, RunOutput, Vertex, LANES};
-use microcode::tgsi::opcode::{Kind, OpcodeInfo, OperandType};
-use microcode::tgsi::{File, Instruction, Modulate, Opcode, Processor, Saturate};
+use microcode::tgsi::opcode::{Flow, Kind, OpcodeInfo, OperandType};
+use microcode::tgsi::{File, Instruction, Modulate, Opcode, Processor, Program, Saturate};
 use std::collections::BTreeMap;
 
-/// Four 32-bit components.
-pub type Vec4 = [u32; 4];
-/// A computed result: `None` leaves that destination component untouched.
-pub type Written = [Option<u32>; 4];
-/// Lanes selected by a mask.
-pub type Mask = [bool; LANES];
+/// A program made ready to run (what [`super::Prepared`] holds): its block structure, register
+/// layout, opcode rows and the way each instruction runs.
+pub struct Code<'p> {
+    program: &'p Program,
+    structure: Structure,
+    layout: Layout,
+    infos: Vec<&'static OpcodeInfo>,
+    /// How each instruction runs: most float instructions through `kernels` (with `fast`), the
+    /// rest through this interpreter.
+    decoded: Vec<Decoded>,
+}
 
-/// No lane.
-pub(super) const NONE: Mask = [false; LANES];
-/// Every lane.
-pub(super) const ALL: Mask = [true; LANES];
+impl<'p> Code<'p> {
+    /// Prepares `program` (assumed validated), with the fast kernels when `fast`; fails when its
+    /// block structure does not match.
+    pub fn new(program: &'p Program, fast: bool) -> Result<Code<'p>, RunError> {
+        let insts = program.instructions.as_slice();
+        let structure = Structure::build(insts).map_err(|(index, what)| RunError {
+            index,
+            opcode: insts.get(index).map_or(Opcode::End, |i| i.opcode),
+            kind: RunErrorKind::Structure(what),
+        })?;
+        let layout = Layout::new(program);
+        let decoded = insts
+            .iter()
+            .map(|i| {
+                if fast {
+                    Decoded::new(&layout, i)
+                } else {
+                    Decoded::General
+                }
+            })
+            .collect();
+        Ok(Code {
+            program,
+            structure,
+            infos: insts.iter().map(|i| i.opcode.info()).collect(),
+            layout,
+            decoded,
+        })
+    }
 
-/// What to do after an instruction.
-pub(super) enum Next {
-    /// Continue at this instruction.
-    Go(usize),
-    /// End the run.
-    Stop,
+    /// How many instructions run on the fast kernels.
+    pub fn fast_instructions(&self) -> usize {
+        self.decoded
+            .iter()
+            .filter(|d| !matches!(d, Decoded::General))
+            .count()
+    }
 }
 
 /// The state of one run.
@@ -43,18 +74,14 @@ pub struct Machine<'a> {
     pub(super) insts: &'a [Instruction],
     /// `insts[i].opcode.info()`, looked up once.
     infos: &'a [&'static OpcodeInfo],
-    pub(super) structure: &'a Structure,
-    pub(super) alive: Mask,
-    pub(super) cond: Mask,
-    pub(super) loop_m: Mask,
-    pub(super) cont: Mask,
-    pub(super) func: Mask,
-    pub(super) cond_stack: Vec<Mask>,
-    pub(super) loop_stack: Vec<LoopFrame>,
-    pub(super) call_stack: Vec<CallFrame>,
-    pub(super) addr_stack: [Vec<Vec4>; LANES],
-    pub(super) vertices: [Vec<Vertex>; LANES],
-    pub(super) count: u64,
+    /// How each instruction runs (fast kernels or this interpreter).
+    decoded: &'a [Decoded],
+    structure: &'a Structure,
+    /// Execution masks and block stacks.
+    ctl: Control,
+    addr_stack: [Vec<Vec4>; LANES],
+    vertices: [Vec<Vertex>; LANES],
+    count: u64,
     /// Source operands of the current instruction, kept between instructions for its allocation.
     srcs: Vec<[Vec4; LANES]>,
 }
@@ -62,20 +89,14 @@ pub struct Machine<'a> {
 impl<'a> Machine<'a> {
     /// A machine for `prepared` with the constants and textures of `inputs`; [`Machine::run`]
     /// then runs one quad.
-    pub fn new(prepared: &'a super::Prepared<'a>, inputs: &'a RunInputs) -> Machine<'a> {
+    pub fn new(prepared: &'a Code<'a>, inputs: &'a RunInputs) -> Machine<'a> {
         Machine {
             st: State::new(prepared.program, &prepared.layout, inputs),
             insts: prepared.program.instructions.as_slice(),
             infos: &prepared.infos,
+            decoded: &prepared.decoded,
             structure: &prepared.structure,
-            alive: ALL,
-            cond: ALL,
-            loop_m: ALL,
-            cont: ALL,
-            func: ALL,
-            cond_stack: Vec::new(),
-            loop_stack: Vec::new(),
-            call_stack: Vec::new(),
+            ctl: Control::default(),
             addr_stack: Default::default(),
             vertices: Default::default(),
             count: 0,
@@ -106,31 +127,22 @@ impl<'a> Machine<'a> {
         self.execute()?;
         for (s, r) in outputs.iter().enumerate() {
             if let Some(r) = *r {
-                for (l, o) in out[s * LANES..(s + 1) * LANES].iter_mut().enumerate() {
-                    *o = self.st.output(l, r);
-                }
+                out[s * LANES..(s + 1) * LANES].copy_from_slice(&self.st.output_lanes(r));
             }
         }
-        Ok((self.alive.map(|a| !a), self.count))
+        Ok((self.ctl.alive.map(|a| !a), self.count))
     }
 
     /// The main loop of one quad whose inputs are loaded: resets masks, stacks and count first.
     fn execute(&mut self) -> Result<(), RunError> {
-        self.alive = ALL;
-        self.cond = ALL;
-        self.loop_m = ALL;
-        self.cont = ALL;
-        self.func = ALL;
-        self.cond_stack.clear();
-        self.loop_stack.clear();
-        self.call_stack.clear();
+        self.ctl.reset();
         for l in 0..LANES {
             self.addr_stack[l].clear();
             self.vertices[l].clear();
         }
         self.count = 0;
         let mut pc = 0usize;
-        while pc < self.insts.len() && self.alive.iter().any(|&a| a) {
+        while pc < self.insts.len() && self.ctl.alive.iter().any(|&a| a) {
             let inst = &self.insts[pc];
             if self.count >= self.st.inputs.budget {
                 return Err(RunError {
@@ -142,6 +154,33 @@ impl<'a> Machine<'a> {
                 });
             }
             self.count += 1;
+            match &self.decoded[pc] {
+                Decoded::Alu(k) => {
+                    k.run(&mut self.st.file, self.ctl.active());
+                    pc += 1;
+                    continue;
+                }
+                Decoded::Kil(src) => {
+                    let kill = kernels::kil(src, &self.st.file, self.ctl.active());
+                    self.ctl.kill(&kill);
+                    pc += 1;
+                    continue;
+                }
+                Decoded::If(src) => {
+                    let test = kernels::test_x(src, &self.st.file, self.ctl.active());
+                    self.ctl.if_(test);
+                    pc = self
+                        .ctl
+                        .skip_if_idle(self.structure, pc)
+                        .map_err(|kind| RunError {
+                            index: pc,
+                            opcode: inst.opcode,
+                            kind,
+                        })?;
+                    continue;
+                }
+                Decoded::General => {}
+            }
             let next = self.step(pc).map_err(|kind| RunError {
                 index: pc,
                 opcode: inst.opcode,
@@ -163,7 +202,7 @@ impl<'a> Machine<'a> {
                 v.primitive_end = true;
             }
             LaneOutput {
-                killed: !self.alive[l],
+                killed: !self.ctl.alive[l],
                 outputs: self.st.outputs(l),
                 vertices,
             }
@@ -179,29 +218,13 @@ impl<'a> Machine<'a> {
         }
     }
 
-    /// Lanes that execute ordinary instructions now.
-    pub(super) fn active(&self) -> Mask {
-        std::array::from_fn(|l| {
-            self.alive[l] && self.cond[l] && self.loop_m[l] && self.cont[l] && self.func[l]
-        })
-    }
-
     /// Active lanes that also pass the instruction's CondFlow test.
-    pub(super) fn exec_mask(&self, inst: &Instruction) -> Mask {
-        let a = self.active();
+    fn exec_mask(&self, inst: &Instruction) -> Mask {
+        let a = self.ctl.active();
         std::array::from_fn(|l| a[l] && inst.cond_flow.is_none_or(|t| self.st.cc_any(l, &t)))
     }
 
-    pub(super) fn partner(&self, at: usize) -> Result<usize, RunErrorKind> {
-        self.structure
-            .partner
-            .get(at)
-            .copied()
-            .flatten()
-            .ok_or_else(|| RunErrorKind::Structure("unmatched block".into()))
-    }
-
-    pub(super) fn label(&self, inst: &Instruction) -> Result<usize, RunErrorKind> {
+    fn label(&self, inst: &Instruction) -> Result<usize, RunErrorKind> {
         let target = inst.label.unwrap_or(u32::MAX);
         let t = target as usize;
         if t < self.insts.len() {
@@ -212,7 +235,7 @@ impl<'a> Machine<'a> {
     }
 
     /// Source `k` of the lanes in `mask` (others read as zero).
-    pub(super) fn fetch_lanes(
+    fn fetch_lanes(
         &mut self,
         at: usize,
         inst: &Instruction,
@@ -245,12 +268,7 @@ impl<'a> Machine<'a> {
     }
 
     /// `src.x != 0.0` as a float test (-0 and subnormals false, NaN true) for the lanes in `mask`.
-    pub(super) fn test_x(
-        &mut self,
-        at: usize,
-        inst: &Instruction,
-        mask: Mask,
-    ) -> Result<Mask, RunErrorKind> {
+    fn test_x(&mut self, at: usize, inst: &Instruction, mask: Mask) -> Result<Mask, RunErrorKind> {
         let v = self.fetch_lanes(at, inst, 0, mask, View::Float, 0)?;
         Ok(std::array::from_fn(|l| {
             mask[l] && float::input(v[l][0]) != 0.0
@@ -273,7 +291,7 @@ impl<'a> Machine<'a> {
                 } else {
                     exec
                 };
-                clear(&mut self.alive, &kill);
+                self.ctl.kill(&kill);
                 Ok(next)
             }
             Kind::Geometry => {
@@ -309,6 +327,149 @@ impl<'a> Machine<'a> {
                 Ok(next)
             }
         }
+    }
+
+    /// Executes one control-flow instruction and says where to continue: the operands it tests
+    /// or counts and the registers it writes here, the masks and stacks in [`Control`].
+    fn flow(&mut self, at: usize, inst: &Instruction, f: Flow) -> Result<Next, RunErrorKind> {
+        let next = Next::Go(at + 1);
+        let structure = self.structure;
+        match f {
+            Flow::If | Flow::Ifc => {
+                let exec = self.exec_mask(inst);
+                let test = self.test_x(at, inst, exec)?;
+                self.ctl.if_(test);
+                Ok(Next::Go(self.ctl.skip_if_idle(structure, at)?))
+            }
+            Flow::Else => {
+                self.ctl.else_()?;
+                Ok(Next::Go(self.ctl.skip_if_idle(structure, at)?))
+            }
+            Flow::EndIf => {
+                self.ctl.end_if()?;
+                Ok(next)
+            }
+            Flow::BgnLoop => {
+                let a = self.ctl.active();
+                self.ctl.enter_loop(a, [0; LANES]);
+                Ok(Next::Go(self.ctl.skip_if_idle(structure, at)?))
+            }
+            Flow::BgnFor => {
+                let a = self.ctl.active();
+                let v = self.fetch_lanes(at, inst, 0, a, View::Float, 0)?;
+                let mut enter = NONE;
+                for l in (0..LANES).filter(|&l| a[l]) {
+                    let [x, y, z] = [0, 1, 2].map(|c| float::floor_to_i32(v[l][c]));
+                    self.write_dst(
+                        at,
+                        l,
+                        inst,
+                        0,
+                        [Some(x as u32), Some(y as u32), Some(z as u32), None],
+                        OperandType::Int,
+                    );
+                    enter[l] = y > 0;
+                }
+                self.ctl.enter_loop(enter, [0; LANES]);
+                Ok(Next::Go(self.ctl.skip_if_idle(structure, at)?))
+            }
+            Flow::Rep => {
+                let a = self.ctl.active();
+                let v = self.fetch_lanes(at, inst, 0, a, View::Float, 0)?;
+                let counts: [i64; LANES] =
+                    std::array::from_fn(|l| i64::from(float::floor_to_i32(v[l][0])));
+                let enter = std::array::from_fn(|l| a[l] && counts[l] > 0);
+                self.ctl.enter_loop(enter, counts);
+                Ok(Next::Go(self.ctl.skip_if_idle(structure, at)?))
+            }
+            Flow::EndLoop | Flow::EndFor | Flow::EndRep => self.end_loop(at, inst, f),
+            Flow::Brk | Flow::BreakC => {
+                let exec = self.exec_mask(inst);
+                let hit = if f == Flow::BreakC {
+                    self.test_x(at, inst, exec)?
+                } else {
+                    exec
+                };
+                self.ctl.brk(&hit);
+                Ok(next)
+            }
+            Flow::Cont => {
+                let exec = self.exec_mask(inst);
+                self.ctl.cont(&exec);
+                Ok(next)
+            }
+            Flow::Cal | Flow::CallNz => {
+                let exec = self.exec_mask(inst);
+                let callers = if f == Flow::CallNz {
+                    self.test_x(at, inst, exec)?
+                } else {
+                    exec
+                };
+                if !callers.iter().any(|&c| c) {
+                    return Ok(next);
+                }
+                let target = self.label(inst)?;
+                self.ctl.call(at + 1, callers)?;
+                Ok(Next::Go(target))
+            }
+            Flow::Ret => {
+                let exec = self.exec_mask(inst);
+                Ok(self.ctl.ret(at, &exec))
+            }
+            Flow::EndSub => Ok(self.ctl.end_sub(at)),
+            Flow::BgnSub => Ok(next),
+            Flow::End => Ok(Next::Stop),
+            Flow::Bra => {
+                let target = self.label(inst)?;
+                let Some(test) = inst.cond_flow else {
+                    return self.ctl.branch(structure, self.insts, at, target);
+                };
+                let a = self.ctl.active();
+                let taken: Mask = std::array::from_fn(|l| a[l] && self.st.cc_any(l, &test));
+                let any_taken = taken.iter().any(|&t| t);
+                let all_taken = (0..LANES).all(|l| !a[l] || taken[l]);
+                if any_taken && !all_taken {
+                    return Err(RunErrorKind::DivergentBranch { taken });
+                }
+                if any_taken {
+                    self.ctl.branch(structure, self.insts, at, target)
+                } else {
+                    Ok(next)
+                }
+            }
+        }
+    }
+
+    /// ENDLOOP / ENDFOR / ENDREP: update counters, then repeat while any lane is still in the loop.
+    fn end_loop(&mut self, at: usize, inst: &Instruction, f: Flow) -> Result<Next, RunErrorKind> {
+        let in_loop = self.ctl.loop_end_lanes();
+        for l in (0..LANES).filter(|&l| in_loop[l]) {
+            match f {
+                Flow::EndFor => {
+                    let dst = inst.dst.first().ok_or_else(|| {
+                        RunErrorKind::Unsupported("ENDFOR without a LOOP register".into())
+                    })?;
+                    let slot = operand::resolve(&self.st, l, &dst.reg, 0);
+                    let v = self.st.read(l, slot);
+                    let x = (v[0] as i32).wrapping_add(v[2] as i32);
+                    let y = (v[1] as i32).wrapping_sub(1);
+                    self.write_dst(
+                        at,
+                        l,
+                        inst,
+                        0,
+                        [Some(x as u32), Some(y as u32), None, None],
+                        OperandType::Int,
+                    );
+                    if y <= 0 {
+                        self.ctl.leave_loop(l);
+                    }
+                }
+                Flow::EndRep => self.ctl.rep_step(l)?,
+                _ => {}
+            }
+        }
+        self.ctl.loop_end(self.structure, at)
     }
 
     fn address_stack(&mut self, at: usize, inst: &Instruction) -> Result<(), RunErrorKind> {
@@ -430,7 +591,7 @@ impl<'a> Machine<'a> {
     }
 
     /// result -> MODULATE -> saturate -> CC update -> writemask and CC write test.
-    pub(super) fn write_dst(
+    fn write_dst(
         &mut self,
         at: usize,
         lane: usize,
@@ -482,13 +643,6 @@ impl<'a> Machine<'a> {
                 operand::slot_text(slot, dst.reg.dimension.is_some())
             ));
         }
-    }
-}
-
-/// Removes `lanes` from `mask`.
-pub(super) fn clear(mask: &mut Mask, lanes: &Mask) {
-    for (m, l) in mask.iter_mut().zip(lanes) {
-        *m &= !l;
     }
 }
 

@@ -20,15 +20,13 @@ pub fn is_subnormal(bits: u32) -> bool {
 }
 
 /// Reads an operand: a subnormal counts as zero with its sign.
+#[inline(always)]
 pub fn input(bits: u32) -> f32 {
-    if is_subnormal(bits) {
-        f32::from_bits(bits & 0x8000_0000)
-    } else {
-        f32::from_bits(bits)
-    }
+    f32::from_bits(flush(bits))
 }
 
 /// Writes a result: NaN becomes canonical, a subnormal becomes zero with its sign.
+#[inline(always)]
 pub fn output(v: f32) -> u32 {
     if v.is_nan() {
         CANONICAL_NAN
@@ -43,9 +41,12 @@ pub fn output64(v: f64) -> u32 {
 }
 
 /// Subnormal bits become zero with their sign; everything else (NaN payloads included) is kept.
-/// This is what a select returns for its chosen operand.
+/// This is what a select returns for its chosen operand. (A zero exponent field keeps only the
+/// sign: the subnormals, and the zeros, which are their own sign. No branch, so that loops over
+/// lanes vectorise.)
+#[inline(always)]
 pub fn flush(bits: u32) -> u32 {
-    if is_subnormal(bits) {
+    if bits & 0x7F80_0000 == 0 {
         bits & 0x8000_0000
     } else {
         bits
@@ -53,56 +54,67 @@ pub fn flush(bits: u32) -> u32 {
 }
 
 /// `a + b`
+#[inline]
 pub fn add(a: u32, b: u32) -> u32 {
     output(input(a) + input(b))
 }
 
 /// `a - b`
+#[inline]
 pub fn sub(a: u32, b: u32) -> u32 {
     output(input(a) - input(b))
 }
 
 /// `a * b`
+#[inline]
 pub fn mul(a: u32, b: u32) -> u32 {
     output(input(a) * input(b))
 }
 
 /// `a / b`, correctly rounded.
+#[inline]
 pub fn div(a: u32, b: u32) -> u32 {
     output(input(a) / input(b))
 }
 
 /// `round(round(a * b) + c)`
+#[inline]
 pub fn mad(a: u32, b: u32, c: u32) -> u32 {
     add(mul(a, b), c)
 }
 
 /// Float comparison `a < b` (subnormals as zero; false with a NaN).
+#[inline]
 pub fn lt(a: u32, b: u32) -> bool {
     input(a) < input(b)
 }
 
 /// Float comparison `a > b`.
+#[inline]
 pub fn gt(a: u32, b: u32) -> bool {
     input(a) > input(b)
 }
 
 /// Float comparison `a <= b`.
+#[inline]
 pub fn le(a: u32, b: u32) -> bool {
     input(a) <= input(b)
 }
 
 /// Float comparison `a >= b`.
+#[inline]
 pub fn ge(a: u32, b: u32) -> bool {
     input(a) >= input(b)
 }
 
 /// Float comparison `a == b` (+0 == -0; NaN never equal).
+#[inline]
 pub fn eq(a: u32, b: u32) -> bool {
     input(a) == input(b)
 }
 
 /// 1.0 or 0.0.
+#[inline]
 pub fn bool_bits(b: bool) -> u32 {
     if b {
         ONE
@@ -112,11 +124,13 @@ pub fn bool_bits(b: bool) -> u32 {
 }
 
 /// `a < b ? a : b`, chosen bits kept (subnormal flushed).
+#[inline]
 pub fn min(a: u32, b: u32) -> u32 {
     flush(if lt(a, b) { a } else { b })
 }
 
 /// `a > b ? a : b`, chosen bits kept (subnormal flushed).
+#[inline]
 pub fn max(a: u32, b: u32) -> u32 {
     flush(if gt(a, b) { a } else { b })
 }

@@ -6,10 +6,12 @@
 //! structured control flow, two condition-code registers per lane, and an instruction budget
 //! counted in executed TGSI instructions.
 //!
-//! Files: [`float`] (binary32 rules), `state` (registers and condition codes), `operand` (addressing
-//! and source modifiers), `flow` (structure matching), `exec` (the main loop, masks and the
-//! destination pipeline), `control` (control-flow instructions), `ops_*` and `pack` (opcode
-//! kernels), `texture` (sampler opcodes).
+//! Files, each using only those before it: `defs` (limits and errors), [`float`] (binary32
+//! rules), `flow` (structure matching), `state` (registers, lane masks and condition codes),
+//! `ops_*` and `pack` (opcode kernels per lane), `operand` (addressing and source modifiers),
+//! `texture` (sampler opcodes), `kernels` (the fast path: plain float instructions decoded once
+//! and run on four lanes at a time), `control` (execution masks and block stacks), `exec` (the
+//! main loop, control-flow instructions and the destination pipeline).
 //!
 //! # Definitions where `decisions.md` is silent
 //! (The opcode table's `semantics` strings say the same per opcode.)
@@ -39,9 +41,11 @@
 //! - Limits: [`CALL_STACK_LIMIT`] calls, [`ADDRESS_STACK_LIMIT`] vectors per lane on the PUSHA stack.
 
 mod control;
+mod defs;
 mod exec;
 pub mod float;
 mod flow;
+mod kernels;
 mod operand;
 pub(crate) mod ops_double;
 mod ops_float;
@@ -52,51 +56,9 @@ mod texture;
 
 use crate::run_io::batch::{BatchInputs, BatchOutputs, CountUnit};
 use crate::run_io::{QuadInputs, RunInputs, RunOutput};
-use microcode::tgsi::{Opcode, Program};
-use thiserror::Error;
+use microcode::tgsi::Program;
 
-/// Engine name printed in outputs.
-pub const ENGINE: &str = "reference";
-
-/// Maximum depth of the subroutine call stack; deeper calls are an error.
-pub const CALL_STACK_LIMIT: usize = 32;
-
-/// Maximum number of vectors on each lane's PUSHA/POPA address stack: the board core's depth,
-/// so that every engine faults at the same push.
-pub const ADDRESS_STACK_LIMIT: usize = microcode::core::config::ADDRESS_STACK_ENTRIES as usize;
-
-/// A run that could not finish, with the instruction where it stopped.
-#[derive(Debug, Error, Clone, PartialEq, Eq)]
-#[error("instruction {index} ({opcode}): {kind}")]
-pub struct RunError {
-    /// Index of the instruction in `Program::instructions`.
-    pub index: usize,
-    pub opcode: Opcode,
-    pub kind: RunErrorKind,
-}
-
-/// What went wrong in a run.
-#[derive(Debug, Error, Clone, PartialEq, Eq)]
-pub enum RunErrorKind {
-    #[error("instruction budget of {budget} exhausted")]
-    BudgetExhausted { budget: u64 },
-    #[error("call stack overflow (limit {limit})")]
-    CallStackOverflow { limit: usize },
-    #[error("address stack overflow in lane {lane} (limit {limit})")]
-    AddressStackOverflow { lane: usize, limit: usize },
-    #[error("address stack underflow in lane {lane} (POPA on an empty stack)")]
-    AddressStackUnderflow { lane: usize },
-    #[error("BRA condition differs between active lanes (taken per lane: {taken:?})")]
-    DivergentBranch { taken: [bool; 4] },
-    #[error("label {target} is not an instruction index")]
-    BadLabel { target: u32 },
-    #[error("no texture bound to sampler unit {unit}")]
-    MissingTexture { unit: i64 },
-    #[error("control flow structure: {0}")]
-    Structure(String),
-    #[error("not executable: {0}")]
-    Unsupported(String),
-}
+pub use defs::{RunError, RunErrorKind, ADDRESS_STACK_LIMIT, CALL_STACK_LIMIT, ENGINE};
 
 /// Runs `program` (assumed validated) on `inputs` and returns every lane's outputs.
 pub fn run(program: &Program, inputs: &RunInputs) -> Result<RunOutput, RunError> {
@@ -104,35 +66,38 @@ pub fn run(program: &Program, inputs: &RunInputs) -> Result<RunOutput, RunError>
 }
 
 /// A program made ready to run many quads: its block structure matched, its registers laid out
-/// in flat tables and its opcode rows looked up, once. Runs on it neither hash nor allocate to
-/// reach a register, and a batch reuses one machine for all its quads.
+/// in flat tables, its opcode rows looked up and its plain float instructions decoded for the
+/// fast kernels, once. Runs on it neither hash nor allocate to reach a register, and a batch
+/// reuses one machine for all its quads.
 pub struct Prepared<'p> {
-    program: &'p Program,
-    structure: flow::Structure,
-    layout: state::Layout,
-    infos: Vec<&'static microcode::tgsi::opcode::OpcodeInfo>,
+    code: exec::Code<'p>,
 }
 
 impl<'p> Prepared<'p> {
     /// Prepares `program` (assumed validated); fails when its block structure does not match.
     pub fn new(program: &'p Program) -> Result<Prepared<'p>, RunError> {
-        let insts = program.instructions.as_slice();
-        let structure = flow::Structure::build(insts).map_err(|(index, what)| RunError {
-            index,
-            opcode: insts.get(index).map_or(Opcode::End, |i| i.opcode),
-            kind: RunErrorKind::Structure(what),
-        })?;
         Ok(Prepared {
-            program,
-            structure,
-            layout: state::Layout::new(program),
-            infos: insts.iter().map(|i| i.opcode.info()).collect(),
+            code: exec::Code::new(program, true)?,
         })
+    }
+
+    /// [`Prepared::new`] with every instruction on the general interpreter path, none on the
+    /// fast kernels: the same results, slower. For tests that compare the two paths.
+    pub fn general(program: &'p Program) -> Result<Prepared<'p>, RunError> {
+        Ok(Prepared {
+            code: exec::Code::new(program, false)?,
+        })
+    }
+
+    /// How many instructions run on the fast kernels (the rest run on the general interpreter);
+    /// tests check that the fast path is taken.
+    pub fn fast_instructions(&self) -> usize {
+        self.code.fast_instructions()
     }
 
     /// Runs one quad: the same result as [`run`].
     pub fn run(&self, inputs: &RunInputs) -> Result<RunOutput, RunError> {
-        exec::Machine::new(self, inputs).run(&inputs.inputs)
+        exec::Machine::new(&self.code, inputs).run(&inputs.inputs)
     }
 
     /// Runs every quad of `quads`, each with its own per-lane inputs (in place of
@@ -143,7 +108,7 @@ impl<'p> Prepared<'p> {
         base: &RunInputs,
         quads: &[QuadInputs],
     ) -> Vec<Result<RunOutput, RunError>> {
-        let mut machine = exec::Machine::new(self, base);
+        let mut machine = exec::Machine::new(&self.code, base);
         quads.iter().map(|q| machine.run(q)).collect()
     }
 
@@ -160,7 +125,7 @@ impl<'p> Prepared<'p> {
     ) {
         let quads = inputs.quads();
         out.begin(quads, CountUnit::Instructions);
-        let mut machine = exec::Machine::new(self, base);
+        let mut machine = exec::Machine::new(&self.code, base);
         // Undeclared output registers read zero, as they are absent from `run`'s outputs.
         let outputs: Vec<Option<u32>> = out
             .registers()

@@ -7,10 +7,10 @@
 //! double opcodes act on the binary64 value of each component pair (the sign is bit 31 of the high
 //! word, components y and w).
 
+use super::defs::RunErrorKind;
 use super::float::{self, ONE};
 use super::ops_double::{get_pair, put_pair};
 use super::state::{Slot, State};
-use super::RunErrorKind;
 use microcode::tgsi::opcode::OperandType;
 use microcode::tgsi::{ExtSel, File, Register, SrcOperand};
 

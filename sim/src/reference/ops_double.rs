@@ -1,8 +1,8 @@
 //! Double opcode kernels: binary64 in component pairs (xy, zw; x and z hold the low words),
 //! correctly rounded, subnormals kept, every NaN result 0x7FF8000000000000 (`decisions.md` 2).
 
-use super::exec::{Vec4, Written};
 use super::float::{ONE, ZERO};
+use super::state::{Vec4, Written};
 use microcode::tgsi::Opcode;
 
 /// The only NaN a double operation produces.

@@ -1,8 +1,8 @@
 //! Binary32 opcode kernels: one lane, sources already modified, formulas evaluated literally left
 //! to right with one rounding per operation (`decisions.md` sections 1 and 2).
 
-use super::exec::{Vec4, Written};
 use super::float::{self as f, bool_bits, flush, ONE, ZERO};
+use super::state::{Vec4, Written};
 use microcode::tgsi::Opcode;
 
 const SIGN: u32 = 0x8000_0000;

@@ -1,8 +1,8 @@
 //! Integer and address opcode kernels: two's complement, wrapping (`decisions.md` section 2), and
 //! UCMP, the raw-bit select of later Mesa.
 
-use super::exec::{Vec4, Written};
 use super::float;
+use super::state::{Vec4, Written};
 use microcode::tgsi::Opcode;
 
 fn all(f: impl Fn(usize) -> u32) -> Written {

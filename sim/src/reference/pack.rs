@@ -8,8 +8,8 @@
 //! - UP2H converts exactly (binary16 NaN gives the canonical binary32 NaN); UP2US / UP4B / UP4UB are
 //!   one correctly rounded binary32 division each.
 
-use super::exec::{Vec4, Written};
 use super::float;
+use super::state::{Vec4, Written};
 use microcode::tgsi::Opcode;
 
 /// Binary32 bits (subnormal flushed) to binary16 bits.

@@ -8,6 +8,25 @@ use crate::run_io::{RunInputs, LANES};
 use microcode::tgsi::{CondMask, CondTest, DeclDimension, File, Processor, Program, SemanticName};
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 
+/// Four 32-bit components.
+pub type Vec4 = [u32; 4];
+/// A computed result: `None` leaves that destination component untouched.
+pub type Written = [Option<u32>; 4];
+/// Lanes selected by a mask.
+pub type Mask = [bool; LANES];
+
+/// No lane.
+pub const NONE: Mask = [false; LANES];
+/// Every lane.
+pub const ALL: Mask = [true; LANES];
+
+/// Removes `lanes` from `mask`.
+pub fn clear(mask: &mut Mask, lanes: &Mask) {
+    for (m, l) in mask.iter_mut().zip(lanes) {
+        *m &= !l;
+    }
+}
+
 /// One condition-code component.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Cc {
@@ -112,6 +131,29 @@ pub struct Layout {
     face_index: Option<u32>,
     /// Declared output registers in index order.
     outputs: Vec<u32>,
+    /// The rows of `State::file` beyond the writable registers (see [`Rows`]).
+    rows: Rows,
+}
+
+/// Where the registers every lane reads through a plain (direct, one-dimensional) operand live in
+/// `State::file`, one row of four components per register: the writable registers' flat tables
+/// first (`0..flat_regs`), then the declared inputs, the declared buffer-0 constants, the
+/// immediates and two rows of 0.0 and 1.0 for EXT_SWZ selectors. The fast path
+/// ([`super::kernels`]) reads every such operand from here with one index per component.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Rows {
+    /// Inputs: (lowest declared index, first row, rows); none for geometry programs (their
+    /// inputs are per vertex) or spans outside `0..FLAT_INPUTS`.
+    pub inputs: Option<(i64, usize, usize)>,
+    /// Buffer-0 constants: (lowest declared index, first row, rows), as for inputs.
+    pub constants: Option<(i64, usize, usize)>,
+    /// First row of the immediates.
+    pub immediates: usize,
+    /// The row of four 0.0 and the row of four 1.0.
+    pub zero: usize,
+    pub one: usize,
+    /// Rows in all.
+    pub total: usize,
 }
 
 fn writable(file: File) -> bool {
@@ -182,7 +224,7 @@ impl Layout {
                 base,
             });
         }
-        let immediates = program
+        let immediates: Vec<[u32; 4]> = program
             .immediates
             .iter()
             .map(|imm| {
@@ -209,6 +251,31 @@ impl Layout {
             .collect();
         outputs.sort_unstable();
         outputs.dedup();
+        let mut next = flat_regs;
+        let mut span = |file: File| {
+            let f = flat[file as usize].as_ref()?;
+            let len = f.covered.len();
+            (f.lo >= 0 && f.lo + len as i64 <= FLAT_INPUTS as i64).then(|| {
+                next += len;
+                (f.lo, next - len, len)
+            })
+        };
+        let inputs = if program.processor == Processor::Geometry {
+            None
+        } else {
+            span(File::Input)
+        };
+        let constants = span(File::Constant);
+        let imm = next;
+        let zero = imm + immediates.len();
+        let rows = Rows {
+            inputs,
+            constants,
+            immediates: imm,
+            zero,
+            one: zero + 1,
+            total: zero + 2,
+        };
         Layout {
             ranges,
             flat,
@@ -217,6 +284,53 @@ impl Layout {
             immediates,
             face_index,
             outputs,
+            rows,
+        }
+    }
+
+    /// The rows of `State::file`.
+    pub fn rows(&self) -> &Rows {
+        &self.rows
+    }
+
+    /// Whether the slot lies in a declared range (immediates: in the immediate list).
+    pub fn in_range(&self, slot: Slot) -> bool {
+        match slot.file {
+            File::Immediate => {
+                slot.dim == 0 && slot.index >= 0 && (slot.index as usize) < self.immediates.len()
+            }
+            File::Null => true,
+            _ => {
+                if let Some((f, i)) = self.flat_of(slot) {
+                    if f.covered[i] {
+                        return true;
+                    }
+                    if !f.any_dim {
+                        return false;
+                    }
+                }
+                self.ranges.contains(slot)
+            }
+        }
+    }
+
+    /// The first row in `State::file` of an in-range slot that every lane reads alike from
+    /// there: a writable register with a flat table entry, a flat input or buffer-0 constant, or
+    /// an immediate. `None` for every other slot (the general path reads those).
+    pub fn row_of(&self, slot: Slot) -> Option<usize> {
+        if !self.in_range(slot) || slot.dim != 0 {
+            return None;
+        }
+
+        match slot.file {
+            File::Output | File::Temporary | File::Address | File::Loop | File::TemporaryArray => {
+                let (f, i) = self.flat_of(slot)?;
+                Some(f.base + i)
+            }
+            File::Input => input_row(self.rows.inputs, slot.index),
+            File::Constant => input_row(self.rows.constants, slot.index),
+            File::Immediate => Some(self.rows.immediates + slot.index as usize),
+            _ => None,
         }
     }
 
@@ -230,6 +344,13 @@ impl Layout {
     }
 }
 
+/// The row of `State::file` that holds `index` of an input or constant span ([`Rows`]), if any.
+fn input_row(rows: Option<(i64, usize, usize)>, index: i64) -> Option<usize> {
+    let (lo, base, len) = rows?;
+    let k = usize::try_from(index.checked_sub(lo)?).ok()?;
+    (k < len).then_some(base + k)
+}
+
 /// All mutable register state of a run plus the read-only data it was built from.
 pub struct State<'a> {
     pub program: &'a Program,
@@ -241,8 +362,10 @@ pub struct State<'a> {
     lane_inputs_high: BTreeMap<u32, [[u32; 4]; LANES]>,
     /// Buffer-0 constants below [`FLAT_INPUTS`] (zero when absent).
     constants: Vec<[u32; 4]>,
-    /// Writable registers with a flat table entry, per lane.
-    regs: Vec<[[u32; 4]; LANES]>,
+    /// Registers by row ([`Rows`]), each four components of four lanes: `file[row * 4 + c][lane]`.
+    /// The writable registers' rows change during a run; the input rows per quad; the constant,
+    /// immediate, zero and one rows are set once.
+    pub file: Vec<[u32; LANES]>,
     /// Writable registers outside the flat tables (2-D or undeclared-dimension slots).
     other_regs: HashMap<Slot, [[u32; 4]; LANES]>,
     /// Two condition-code registers per lane.
@@ -264,6 +387,23 @@ impl<'a> State<'a> {
             }
             constants[i] = *v;
         }
+        let rows = layout.rows;
+        let mut file = vec![[0u32; LANES]; rows.total * 4];
+        let mut put_row = |row: usize, v: [u32; 4]| {
+            for c in 0..4 {
+                file[row * 4 + c] = [v[c]; LANES];
+            }
+        };
+        if let Some((lo, base, len)) = rows.constants {
+            for k in 0..len {
+                let v = constants.get(lo as usize + k).copied().unwrap_or([0; 4]);
+                put_row(base + k, v);
+            }
+        }
+        for (k, v) in layout.immediates.iter().enumerate() {
+            put_row(rows.immediates + k, *v);
+        }
+        put_row(rows.one, [super::float::ONE; 4]);
         State {
             program,
             inputs,
@@ -271,7 +411,7 @@ impl<'a> State<'a> {
             lane_inputs: Vec::new(),
             lane_inputs_high: BTreeMap::new(),
             constants,
-            regs: vec![[[0; 4]; LANES]; layout.flat_regs],
+            file,
             other_regs: HashMap::new(),
             cc: [[[Cc::Eq; 4]; 2]; LANES],
             warnings: BTreeSet::new(),
@@ -297,13 +437,25 @@ impl<'a> State<'a> {
 
     /// Clears the run state and loads the per-lane inputs `quad` (registers distinct).
     fn load(&mut self, quad: impl Iterator<Item = (u32, [[u32; 4]; LANES])> + Clone) {
-        self.regs.fill([[0; 4]; LANES]);
+        self.file[..self.layout.flat_regs * 4].fill([0; LANES]);
+        let input_rows = self.layout.rows.inputs;
+        if let Some((_, base, len)) = input_rows {
+            self.file[base * 4..(base + len) * 4].fill([0; LANES]);
+        }
         self.other_regs.clear();
         self.cc = [[[Cc::Eq; 4]; 2]; LANES];
         self.warnings.clear();
         self.lane_inputs.clear();
         self.lane_inputs_high.clear();
+        let file = &mut self.file;
         let mut put = |index: u32, v: [[u32; 4]; LANES]| {
+            // Inputs in the rows of `file` live only there.
+            if let Some(k) = input_row(input_rows, i64::from(index)) {
+                for c in 0..4 {
+                    file[k * 4 + c] = std::array::from_fn(|l| v[l][c]);
+                }
+                return;
+            }
             let i = index as usize;
             if i < FLAT_INPUTS {
                 if self.lane_inputs.len() <= i {
@@ -326,25 +478,7 @@ impl<'a> State<'a> {
 
     /// Whether the slot lies in a declared range (immediates: in the immediate list).
     pub fn in_range(&self, slot: Slot) -> bool {
-        match slot.file {
-            File::Immediate => {
-                slot.dim == 0
-                    && slot.index >= 0
-                    && (slot.index as usize) < self.layout.immediates.len()
-            }
-            File::Null => true,
-            _ => {
-                if let Some((f, i)) = self.layout.flat_of(slot) {
-                    if f.covered[i] {
-                        return true;
-                    }
-                    if !f.any_dim {
-                        return false;
-                    }
-                }
-                self.layout.ranges.contains(slot)
-            }
-        }
+        self.layout.in_range(slot)
     }
 
     /// Reads a register of one lane; out-of-range slots read zero.
@@ -379,6 +513,8 @@ impl<'a> State<'a> {
                         .zip(u32::try_from(slot.index).ok())
                         .and_then(|k| self.inputs.geometry_inputs.get(&k).copied())
                         .unwrap_or([0; 4])
+                } else if let Some(k) = input_row(self.layout.rows.inputs, slot.index) {
+                    self.row(k, lane)
                 } else if (0..FLAT_INPUTS as i64).contains(&slot.index) {
                     self.lane_inputs
                         .get(slot.index as usize)
@@ -394,7 +530,7 @@ impl<'a> State<'a> {
             File::ImmediateArray => self.layout.immx.get(&slot.index).copied().unwrap_or([0; 4]),
             File::Output | File::Temporary | File::Address | File::Loop | File::TemporaryArray => {
                 match self.layout.flat_of(slot) {
-                    Some((f, i)) => self.regs[f.base + i][lane],
+                    Some((f, i)) => self.row(f.base + i, lane),
                     None => self.other_regs.get(&slot).map_or([0; 4], |v| v[lane]),
                 }
             }
@@ -417,13 +553,22 @@ impl<'a> State<'a> {
         if !self.in_range(slot) || slot.file.is_read_only() {
             return false;
         }
-        let reg = match self.layout.flat_of(slot) {
-            Some((f, i)) if writable(slot.file) => &mut self.regs[f.base + i],
-            _ => self.other_regs.entry(slot).or_insert([[0; 4]; LANES]),
-        };
-        for c in 0..4 {
-            if mask[c] {
-                reg[lane][c] = vals[c];
+        match self.layout.flat_of(slot) {
+            Some((f, i)) if writable(slot.file) => {
+                let row = (f.base + i) * 4;
+                for c in 0..4 {
+                    if mask[c] {
+                        self.file[row + c][lane] = vals[c];
+                    }
+                }
+            }
+            _ => {
+                let reg = self.other_regs.entry(slot).or_insert([[0; 4]; LANES]);
+                for c in 0..4 {
+                    if mask[c] {
+                        reg[lane][c] = vals[c];
+                    }
+                }
             }
         }
         true
@@ -446,17 +591,29 @@ impl<'a> State<'a> {
         self.layout.outputs.binary_search(&index).is_ok()
     }
 
-    /// `OUT[index]` of one lane (zero when never written).
-    pub fn output(&self, lane: usize, index: u32) -> [u32; 4] {
+    /// `OUT[index]` of every lane (zero when never written), one register lookup for all four.
+    pub fn output_lanes(&self, index: u32) -> [[u32; 4]; LANES] {
         let slot = Slot {
             file: File::Output,
             dim: 0,
             index: i64::from(index),
         };
         match self.layout.flat_of(slot) {
-            Some((f, i)) => self.regs[f.base + i][lane],
-            None => self.other_regs.get(&slot).map_or([0; 4], |v| v[lane]),
+            Some((f, i)) => {
+                let row = &self.file[(f.base + i) * 4..(f.base + i + 1) * 4];
+                std::array::from_fn(|l| [row[0][l], row[1][l], row[2][l], row[3][l]])
+            }
+            None => self
+                .other_regs
+                .get(&slot)
+                .copied()
+                .unwrap_or([[0; 4]; LANES]),
         }
+    }
+
+    /// The four components of one lane of a row of `file`.
+    fn row(&self, row: usize, lane: usize) -> [u32; 4] {
+        std::array::from_fn(|c| self.file[row * 4 + c][lane])
     }
 
     /// Every declared output register of one lane, in index order (zero when never written).
@@ -471,7 +628,7 @@ impl<'a> State<'a> {
                     index: i64::from(k),
                 };
                 let v = match self.layout.flat_of(slot) {
-                    Some((f, i)) => self.regs[f.base + i][lane],
+                    Some((f, i)) => self.row(f.base + i, lane),
                     None => self.other_regs.get(&slot).map_or([0; 4], |v| v[lane]),
                 };
                 (k, v)

@@ -3,11 +3,11 @@
 //! Textures are single-level: TXB's bias (src0.w), TXL's lod (src0.w) and TXD's derivatives are
 //! read and have no effect. TXP divides x, y and z by w (correctly rounded float divisions) first.
 
-use super::exec::Written;
+use super::defs::RunErrorKind;
 use super::float;
 use super::operand::{fetch, resolve, View};
 use super::state::State;
-use super::RunErrorKind;
+use super::state::Written;
 use microcode::tgsi::{Instruction, Opcode, TextureTarget};
 
 /// Executes a texture opcode for one lane.
