@@ -88,8 +88,10 @@ enum Exec {
     Alu(Op),
     /// SETP on the decoded operands.
     Setp,
-    /// Everything else (flow, texture, relative moves, derivatives, doubles, the address stack,
-    /// an operation whose unit the core lacks): [`Machine::step`] on the image's instruction.
+    /// Flow control: [`Machine::flow`] on the image's instruction.
+    Flow,
+    /// Everything else (texture, relative moves, derivatives, doubles, the address stack, an
+    /// operation whose unit the core lacks): [`Machine::step`] on the image's instruction.
     Other,
 }
 
@@ -278,7 +280,8 @@ impl<'a> Machine<'a> {
         let need = info.unit.feature();
         let available = need == 0 || self.img.config.has(need);
         let exec = match i.op {
-            _ if !available || info.unit == Unit::Flow => Exec::Other,
+            _ if !available => Exec::Other,
+            _ if info.unit == Unit::Flow => Exec::Flow,
             Op::Pusha | Op::Popa | Op::Tfet | Op::Txq | Op::Tex | Op::Txf | Op::Dop => Exec::Other,
             Op::Movr | Op::Movw | Op::Ddx | Op::Ddy => Exec::Other,
             _ if info.dst == DstKind::Pred => Exec::Setp,
@@ -516,8 +519,8 @@ impl<'a> Machine<'a> {
                 Some(next) => pc = next,
                 None => break,
             }
-            // Only the instructions of `Exec::Other` kill lanes or end them.
-            if matches!(d.exec, Exec::Other) {
+            // Only flow instructions kill lanes or end them.
+            if matches!(d.exec, Exec::Flow) {
                 alive = self.alive();
             }
         }
@@ -540,6 +543,10 @@ impl<'a> Machine<'a> {
             Exec::Setp => {
                 self.setp(d);
                 Ok(Some(pc + 1))
+            }
+            Exec::Flow => {
+                let img = self.img;
+                self.flow(pc, &img.code[pc])
             }
             Exec::Other => {
                 let img = self.img;
@@ -659,6 +666,12 @@ impl<'a> Machine<'a> {
             self.alu(i);
             return Ok(Some(pc + 1));
         }
+        self.flow(pc, i)
+    }
+
+    /// Executes the flow instruction `i` (its unit present); returns the next address, or
+    /// `None` at END.
+    fn flow(&mut self, pc: usize, i: &Instr) -> Result<Option<usize>, CoreFault> {
         let next = pc + 1;
         let target = usize::from(i.target);
         let mismatch = |op| CoreFault {
