@@ -7,15 +7,16 @@ mod common;
 
 use common::sim::tick;
 use common::tools::{verilator_lint, verilator_model, verilator_run, yosys_check, Port};
-use hdl::decoder::{IntOp, ResultSel, TexOp, TransOp};
+use hdl::decoder::{control, deriv, rel, ExecKind, IntOp, ResultSel, TexOp, TransOp};
 use hdl::fmad_pipe::{FmadPipe, ADDEND_DELAY, FMAD_LATENCY};
 use hdl::misc_unit::MiscUnit;
 use hdl::trans_unit::TransUnit;
 use hdl::writeback::Writeback;
 use microcode::arith::texel;
-use microcode::arith::transcendental::steps;
 use microcode::arith::{self, accuracy::XorShift};
 use microcode::core::config::{CoreConfig, Features};
+use microcode::core::eval::component;
+use microcode::core::isa::{self, Cond};
 use rust_hdl::core::check_error::check_all;
 use rust_hdl::prelude::*;
 
@@ -50,9 +51,11 @@ fn operand(rng: &mut XorShift) -> u32 {
     }
 }
 
-/// One MiscUnit operation: what the core's decoder would present, and the model's answer.
+/// One MiscUnit operation: an ISA operation and what the core's decoder presents for it (its
+/// `hdl::decoder::control` fields, a condition and a predicate bit).
 #[derive(Clone, Copy, Debug)]
 struct Op {
+    op: isa::Op,
     sel: ResultSel,
     int_op: IntOp,
     i2f: u64,
@@ -61,8 +64,6 @@ struct Op {
     trans: TransOp,
     tex: TexOp,
 }
-
-const TEX: [TexOp; 6] = TexOp::ALL;
 
 const TRANS: [TransOp; 14] = [
     TransOp::Rsqr,
@@ -81,121 +82,63 @@ const TRANS: [TransOp; 14] = [
     TransOp::Scf,
 ];
 
+/// A transcendental step's result: the ISA operation the decoder maps to `t`, through the shared
+/// op -> arithmetic map (`microcode::core::eval::component`).
 fn trans_model(t: TransOp, a: u32, b: u32, c: u32) -> u32 {
-    match t {
-        TransOp::Rsqr => steps::rsq_reduce(a),
-        TransOp::Rsqt => steps::rsq_seed(a),
-        TransOp::Rsqf => steps::rsq_finish(a, b),
-        TransOp::Ex2t => steps::ex2_table(a),
-        TransOp::Ex2f => steps::ex2_finish(a, b, c),
-        TransOp::Lg2m => steps::lg2_reduce(a),
-        TransOp::Lg2h => steps::lg2_reduce_hi(a),
-        TransOp::Lg2e => steps::lg2_exponent(a),
-        TransOp::Lg2i => steps::lg2_inv(a),
-        TransOp::Lg2a => steps::lg2_log_hi(a),
-        TransOp::Lg2b => steps::lg2_log_lo(a),
-        TransOp::Lg2f => steps::lg2_finish(a, b),
-        TransOp::Scq => steps::sincos_pick(a, b, c),
-        TransOp::Scf => steps::sincos_finish(a, b),
-    }
+    let op = isa::OPS
+        .iter()
+        .map(|row| row.op)
+        .find(|&op| {
+            let c = control(op);
+            c.kind == ExecKind::Alu && c.result == ResultSel::Trans && c.trans == t
+        })
+        .expect("every transcendental step is an ISA operation");
+    component(op, Cond::Tr, a, b, c, false)
 }
 
+/// The model's answer for `o`: the shared op -> arithmetic map, except TFET's texel (the texture
+/// memory holds zeros here; `tex_unit.rs` tests its contents).
 fn model(o: &Op, a: u32, b: u32, c: u32) -> u32 {
-    use ResultSel as R;
-    let cond = |x: u32, y: u32| match o.cond {
-        0 => arith::flt(x, y),
-        1 => arith::fge(x, y),
-        2 => arith::feq(x, y),
-        3 => arith::fne(x, y),
-        4 => arith::fgt(x, y),
-        5 => arith::fle(x, y),
-        6 => false,
-        _ => true,
-    };
-    match o.sel {
-        R::Mov => a,
-        R::Min => arith::fmin(a, b),
-        R::Max => arith::fmax(a, b),
-        R::Set => {
-            if cond(a, b) {
-                0x3F80_0000
-            } else {
-                0
-            }
-        }
-        R::Sel => arith::bits::flush(if o.p { a } else { b }),
-        R::Expn => arith::fexp_part(a),
-        R::Mant => arith::fmant_part(a),
-        R::Sign => match o.i2f {
-            0 => arith::isgn(a as i32),
-            _ => arith::usgn(a),
-        },
-        R::Int => match o.int_op {
-            IntOp::Iadd => arith::iadd(a, b),
-            IntOp::Isub => arith::isub(a, b),
-            IntOp::And => a & b,
-            IntOp::Or => a | b,
-            IntOp::Xor => a ^ b,
-            IntOp::Not => !a,
-            IntOp::Shl => arith::ishl(a, b),
-            IntOp::Shr => arith::ishr(a, b),
-        },
-        R::Trans => trans_model(o.trans, a, b, c),
-        // Texture memory holds zeros here (`tex_unit.rs` tests its contents).
-        R::Tex => match o.tex {
-            TexOp::Idx => texel::tidx(a, b, c),
-            TexOp::Frc => texel::tfrc(a, b, c),
-            TexOp::Sel => texel::tsel(a, b, c),
-            TexOp::IdxF => texel::tidx_fetch(a, b),
-            TexOp::Or => a | b,
-            TexOp::Fet if a & texel::OUTSIDE != 0 => 0,
-            TexOp::Fet => texel::unorm8(0),
-        },
-        R::Fmad => 0,
+    match o.op {
+        isa::Op::Tfet if a & texel::OUTSIDE != 0 => 0,
+        isa::Op::Tfet => texel::unorm8(0),
+        op => component(op, Cond::ALL[o.cond as usize], a, b, c, o.p),
     }
 }
 
-/// A random operation of a misc unit; `narrow`: one built without the integer ALU and the
-/// transcendental steps.
-fn random_op(rng: &mut XorShift, narrow: bool) -> Op {
-    use ResultSel as R;
-    let all = [
-        R::Mov,
-        R::Min,
-        R::Max,
-        R::Set,
-        R::Sel,
-        R::Expn,
-        R::Mant,
-        R::Sign,
-        R::Int,
-        R::Trans,
-        R::Trans,
-        R::Tex,
-    ];
-    let sels: Vec<R> = all
-        .into_iter()
-        .filter(|s| !narrow || !matches!(s, R::Int | R::Trans))
-        .collect();
-    let ints = [
-        IntOp::Iadd,
-        IntOp::Isub,
-        IntOp::And,
-        IntOp::Or,
-        IntOp::Xor,
-        IntOp::Not,
-        IntOp::Shl,
-        IntOp::Shr,
-    ];
-    let sel = sels[(rng.next_u32() % sels.len() as u32) as usize];
+/// The ISA operations whose result the misc unit selects (executed as ALU operations, not the
+/// multiply-add pipe's, no relative addressing, address stack or derivative); `narrow`: a build
+/// without the integer ALU and the transcendental steps.
+fn misc_ops(narrow: bool) -> Vec<isa::Op> {
+    isa::OPS
+        .iter()
+        .map(|row| row.op)
+        .filter(|&op| {
+            let c = control(op);
+            c.kind == ExecKind::Alu
+                && c.result != ResultSel::Fmad
+                && c.rel == rel::NONE
+                && c.astack == 0
+                && c.deriv == deriv::NONE
+                && !(narrow && matches!(c.result, ResultSel::Int | ResultSel::Trans))
+        })
+        .collect()
+}
+
+/// A random operation of `ops` ([`misc_ops`]) with the decoder's fields for it, a random
+/// condition and predicate bit.
+fn random_op(rng: &mut XorShift, ops: &[isa::Op]) -> Op {
+    let op = ops[(rng.next_u32() % ops.len() as u32) as usize];
+    let c = control(op);
     Op {
-        sel,
-        int_op: ints[(rng.next_u32() % ints.len() as u32) as usize],
-        i2f: u64::from(rng.next_u32() % 2),
+        op,
+        sel: c.result,
+        int_op: c.int_op,
+        i2f: c.i2f_mode,
         cond: u64::from(rng.next_u32() % 8),
         p: rng.next_u32().is_multiple_of(2),
-        trans: TRANS[(rng.next_u32() % TRANS.len() as u32) as usize],
-        tex: TEX[(rng.next_u32() % TEX.len() as u32) as usize],
+        trans: c.trans,
+        tex: c.tex,
     }
 }
 
@@ -248,9 +191,10 @@ fn run_misc_unit(config: &CoreConfig, narrow: bool, kinds: usize) {
     check_all(&uut).expect("MiscUnit passes rust-hdl's checks");
     let mut rng = XorShift::new(4242);
     let n = 100_000;
+    let ops = misc_ops(narrow);
     let vectors: Vec<(Op, u32, u32, u32)> = (0..n)
         .map(|_| {
-            let o = random_op(&mut rng, narrow);
+            let o = random_op(&mut rng, &ops);
             let (a, b, c) = (operand(&mut rng), operand(&mut rng), operand(&mut rng));
             let (a, b, c) = match o.sel {
                 ResultSel::Trans => trans_operands(&mut rng, a, b, c),

@@ -9,8 +9,8 @@ use crate::run_io::batch::{BatchInputs, BatchOutputs};
 use crate::run_io::{LaneOutput, QuadInputs, RunInputs, RunOutput, Vertex, LANES};
 use microcode::arith;
 use microcode::arith::texel;
-use microcode::arith::transcendental::steps;
 use microcode::core::disasm::instr_text;
+use microcode::core::eval::{component, cond};
 use microcode::core::isa::{
     Cond, DstKind, Instr, Op, Operand, SrcFile, StepTiming, Unit, SWZ_ONE, SWZ_ZERO,
 };
@@ -88,8 +88,10 @@ enum Exec {
     Alu(Op),
     /// SETP on the decoded operands.
     Setp,
-    /// Everything else (flow, texture, relative moves, derivatives, doubles, the address stack,
-    /// an operation whose unit the core lacks): [`Machine::step`] on the image's instruction.
+    /// Flow control: [`Machine::flow`] on the image's instruction.
+    Flow,
+    /// Everything else (texture, relative moves, derivatives, doubles, the address stack, an
+    /// operation whose unit the core lacks): [`Machine::step`] on the image's instruction.
     Other,
 }
 
@@ -108,6 +110,67 @@ struct Decoded {
     /// predicated write).
     single: Option<usize>,
     timing: StepTiming,
+    /// The compiler sequence ([`Fused`]) that starts here, when the instructions from here on
+    /// are one: [`Machine::run_fused`] runs them at once.
+    fused: Option<Fused>,
+}
+
+/// Declares the fused sequences: each name with its operations, in the order the compiler
+/// emits them (`microcode/src/compile/trans.rs`). From the one list come [`Fused::ops`] (what
+/// [`Machine::new`] recognises) and [`Machine::run_fused`] (each operation's lane loop with its
+/// arithmetic inlined, one after another).
+macro_rules! fused_sequences {
+    ($($(#[$doc:meta])* $name:ident: [$($op:ident),* $(,)?];)*) => {
+        /// A straight-line run of component-wise instructions that the compiler emits as one
+        /// sequence (a transcendental function's steps). [`Machine::run_fused`] executes its
+        /// instructions in order, each as [`Machine::alu_decoded`] would, without the
+        /// per-instruction budget check, trace, dispatch on the execution kind and on the
+        /// operation (the operations are known where the sequence's code is made). None of them
+        /// changes the execution mask, the predicates or the lanes' liveness, so nothing between
+        /// them needs looking at. Only the operations are matched: any operands, destinations,
+        /// write masks, predicated writes and saturates. (Measured, 2026-11-27: RSQ and EX2 gain;
+        /// the SIN / COS sequence lost in rings, so it is not fused.)
+        #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+        enum Fused {
+            $($(#[$doc])* $name,)*
+        }
+
+        impl Fused {
+            /// Every sequence, the longest first (a sequence that starts another one wins).
+            const ALL: &'static [Fused] = &[$(Fused::$name),*];
+
+            /// The sequence's operations, in order.
+            fn ops(self) -> &'static [Op] {
+                match self {
+                    $(Fused::$name => &[$(Op::$op),*],)*
+                }
+            }
+        }
+
+        impl Machine<'_> {
+            /// Executes the fused sequence `kind`, decoded as `ds` (its instructions, in order),
+            /// in the active lanes. The caller counts the instructions and their clocks.
+            fn run_fused(&mut self, kind: Fused, ds: &[Decoded]) {
+                match kind {
+                    $(Fused::$name => {
+                        let mut ds = ds.iter();
+                        $(
+                            if let Some(d) = ds.next() {
+                                self.lanes(d, |x, y, z, p| component(Op::$op, d.cond, x, y, z, p));
+                            }
+                        )*
+                    })*
+                }
+            }
+        }
+    };
+}
+
+fused_sequences! {
+    /// RSQ (and the square roots built on it).
+    Rsq: [Rsqr, Rsqt, U2f, Fmad, Fmad, Fmad, Fmad, Fmad, Fmad, Fmad, Fmad, Fmad, Fmad, Rsqf];
+    /// EX2 (and POW's exponential).
+    Ex2: [Fmad, F2ir, I2f, Fmad, Fmad, Fmad, Fmad, Ex2t, Fmad, Ex2f];
 }
 
 fn any(m: Mask) -> bool {
@@ -118,19 +181,6 @@ fn and_not(a: Mask, b: Mask) -> Mask {
     std::array::from_fn(|l| a[l] && !b[l])
 }
 
-fn cond(c: Cond, a: u32, b: u32) -> bool {
-    match c {
-        Cond::Lt => arith::flt(a, b),
-        Cond::Ge => arith::fge(a, b),
-        Cond::Eq => arith::feq(a, b),
-        Cond::Ne => arith::fne(a, b),
-        Cond::Gt => arith::fgt(a, b),
-        Cond::Le => arith::fle(a, b),
-        Cond::Fl => false,
-        Cond::Tr => true,
-    }
-}
-
 /// The destination stage's saturate: 0 none, 1 [0, 1], 2 [-1, 1].
 #[inline(always)]
 fn saturate(sat: u8, v: u32) -> u32 {
@@ -138,65 +188,6 @@ fn saturate(sat: u8, v: u32) -> u32 {
         1 => arith::fsat01(v),
         2 => arith::fsat11(v),
         _ => v,
-    }
-}
-
-/// Component c of a component-wise operation: `x`, `y`, `z` are component c of A, B and C, `p`
-/// the predicate bit P.c (SEL's choice). Operations that are not component-wise give 0.
-#[inline(always)]
-fn component(op: Op, c: Cond, x: u32, y: u32, z: u32, p: bool) -> u32 {
-    match op {
-        Op::Rsqr => steps::rsq_reduce(x),
-        Op::Rsqt => steps::rsq_seed(x),
-        Op::Rsqf => steps::rsq_finish(x, y),
-        Op::Ex2t => steps::ex2_table(x),
-        Op::Ex2f => steps::ex2_finish(x, y, z),
-        Op::Lg2m => steps::lg2_reduce(x),
-        Op::Lg2h => steps::lg2_reduce_hi(x),
-        Op::Lg2e => steps::lg2_exponent(x),
-        Op::Lg2i => steps::lg2_inv(x),
-        Op::Lg2a => steps::lg2_log_hi(x),
-        Op::Lg2b => steps::lg2_log_lo(x),
-        Op::Lg2f => steps::lg2_finish(x, y),
-        Op::Scq => steps::sincos_pick(x, y, z),
-        Op::Scf => steps::sincos_finish(x, y),
-        Op::Tidx => texel::tidx(x, y, z),
-        Op::Tidxf => texel::tidx_fetch(x, y),
-        Op::Tfrc => texel::tfrc(x, y, z),
-        Op::Tsel => texel::tsel(x, y, z),
-        Op::Tor => x | y,
-        Op::Mov | Op::Movr | Op::Txq => x,
-        Op::Fmad => arith::fmad(x, y, z),
-        Op::Min => arith::fmin(x, y),
-        Op::Max => arith::fmax(x, y),
-        Op::Set if cond(c, x, y) => ONE,
-        Op::Set => 0,
-        Op::Sel => arith::bits::flush(if p { x } else { y }),
-        Op::Flr => arith::ffloor(x),
-        Op::Ceil => arith::fceil(x),
-        Op::Trnc => arith::ftrunc(x),
-        Op::Rnde => arith::fround(x),
-        Op::Expx => arith::fexp2_floor(x),
-        Op::Expn => arith::fexp_part(x),
-        Op::Mant => arith::fmant_part(x),
-        Op::F2if => arith::f2i_floor(x) as u32,
-        Op::F2ir => arith::f2i_round(x) as u32,
-        Op::I2f => arith::i2f(x as i32),
-        Op::U2f => arith::u2f(x),
-        Op::Isgn => arith::isgn(x as i32),
-        Op::Usgn => arith::usgn(x),
-        Op::Rcp => arith::frcp(x),
-        Op::Iadd => arith::iadd(x, y),
-        Op::Isub => arith::isub(x, y),
-        Op::And => x & y,
-        Op::Or => x | y,
-        Op::Xor => x ^ y,
-        Op::Not => !x,
-        Op::Shl => arith::ishl(x, y),
-        Op::Shr => arith::ishr(x, y),
-        Op::Imod => arith::imod(x, y),
-        Op::Div => arith::fdiv(x, y),
-        _ => 0,
     }
 }
 
@@ -227,7 +218,11 @@ impl<'a> Machine<'a> {
             code: Vec::new(),
             dirty: Vec::new(),
         };
-        m.code = img.code.iter().map(|i| m.decode(i)).collect();
+        let mut code: Vec<Decoded> = img.code.iter().map(|i| m.decode(i)).collect();
+        for pc in 0..code.len() {
+            code[pc].fused = Machine::fused_at(&code, pc);
+        }
+        m.code = code;
         m.dirty = m.dirty_registers();
         m
     }
@@ -285,7 +280,8 @@ impl<'a> Machine<'a> {
         let need = info.unit.feature();
         let available = need == 0 || self.img.config.has(need);
         let exec = match i.op {
-            _ if !available || info.unit == Unit::Flow => Exec::Other,
+            _ if !available => Exec::Other,
+            _ if info.unit == Unit::Flow => Exec::Flow,
             Op::Pusha | Op::Popa | Op::Tfet | Op::Txq | Op::Tex | Op::Txf | Op::Dop => Exec::Other,
             Op::Movr | Op::Movw | Op::Ddx | Op::Ddy => Exec::Other,
             _ if info.dst == DstKind::Pred => Exec::Setp,
@@ -312,7 +308,20 @@ impl<'a> Machine<'a> {
             single: ((i.wmask & 0xF).count_ones() == 1 && !matches!(i.pw, 1 | 2))
                 .then(|| (i.wmask & 0xF).trailing_zeros() as usize),
             timing: StepTiming::of(i),
+            fused: None,
         }
+    }
+
+    /// The fused sequence ([`Fused`]) that starts at `pc` of the decoded `code`, if any: its
+    /// operations in order, each instruction a decoded component-wise one ([`Exec::Alu`]: its
+    /// unit present).
+    fn fused_at(code: &[Decoded], pc: usize) -> Option<Fused> {
+        let fits = |d: &Decoded, op: Op| matches!(d.exec, Exec::Alu(o) if o == op);
+        Fused::ALL.iter().copied().find(|kind| {
+            let ops = kind.ops();
+            code.get(pc..pc + ops.len())
+                .is_some_and(|ds| ds.iter().zip(ops).all(|(d, &op)| fits(d, op)))
+        })
     }
 
     /// A decoded operand component's value in `lane` (what [`Machine::read`] gives for it).
@@ -480,6 +489,22 @@ impl<'a> Machine<'a> {
                     },
                 ));
             }
+            if let Some(kind) = d.fused.filter(|_| trace.is_none()) {
+                // A whole sequence within the budget: its instructions counted, each with its
+                // own clocks in order, then executed at once. (A trace, or a budget that ends
+                // inside it, takes it one instruction at a time.)
+                let n = kind.ops().len();
+                if self.count + n as u64 <= self.budget {
+                    let ds = &code[pc..pc + n];
+                    self.count += n as u64;
+                    for t in ds {
+                        self.timing.step_row(&t.timing);
+                    }
+                    self.run_fused(kind, ds);
+                    pc += n;
+                    continue;
+                }
+            }
             self.count += 1;
             self.timing.step_row(&d.timing);
             if let Some(t) = trace.as_mut() {
@@ -494,8 +519,8 @@ impl<'a> Machine<'a> {
                 Some(next) => pc = next,
                 None => break,
             }
-            // Only the instructions of `Exec::Other` kill lanes or end them.
-            if matches!(d.exec, Exec::Other) {
+            // Only flow instructions kill lanes or end them.
+            if matches!(d.exec, Exec::Flow) {
                 alive = self.alive();
             }
         }
@@ -518,6 +543,10 @@ impl<'a> Machine<'a> {
             Exec::Setp => {
                 self.setp(d);
                 Ok(Some(pc + 1))
+            }
+            Exec::Flow => {
+                let img = self.img;
+                self.flow(pc, &img.code[pc])
             }
             Exec::Other => {
                 let img = self.img;
@@ -637,6 +666,12 @@ impl<'a> Machine<'a> {
             self.alu(i);
             return Ok(Some(pc + 1));
         }
+        self.flow(pc, i)
+    }
+
+    /// Executes the flow instruction `i` (its unit present); returns the next address, or
+    /// `None` at END.
+    fn flow(&mut self, pc: usize, i: &Instr) -> Result<Option<usize>, CoreFault> {
         let next = pc + 1;
         let target = usize::from(i.target);
         let mismatch = |op| CoreFault {
@@ -1237,6 +1272,65 @@ mod tests {
     use microcode::core::isa::OPS;
     use microcode::core::CoreConfig;
 
+    /// A random instruction of operation `op`: any destination (R beyond the register file
+    /// included), write mask (bits beyond w included), predicated write, saturate, condition;
+    /// operands of any file, register, selector (beyond ONE included), abs and neg.
+    fn random_instr(op: Op, regs: u64, next: &mut impl FnMut() -> u64) -> Instr {
+        let mut i = Instr::new(op);
+        i.dst = (next() % (regs + 2)) as u8;
+        i.wmask = next() as u8;
+        i.sat = (next() % 4) as u8;
+        i.pw = (next() % 4) as u8;
+        i.cond = Cond::ALL[(next() % 8) as usize];
+        i.src = [0; 3].map(|_| Operand {
+            file: [SrcFile::R, SrcFile::R, SrcFile::K, SrcFile::L][(next() % 4) as usize],
+            // Mostly the first registers (random values), else any (beyond R included).
+            index: (next()
+                % if next().is_multiple_of(4) {
+                    regs + 2
+                } else {
+                    8
+                }) as u8,
+            swz: [0; 4].map(|_| (next() % 9) as u8),
+            neg: next() as u8 & 0xF,
+            abs: next().is_multiple_of(4),
+        });
+        i
+    }
+
+    /// Random values of every kind in the first registers; random predicates and active lanes.
+    fn random_state(m: &mut Machine, next: &mut impl FnMut() -> u64) {
+        for reg in m.r.iter_mut().take(8) {
+            *reg = [[0; 4]; LANES].map(|lane| {
+                lane.map(|_| match next() % 4 {
+                    0 => 0x3F80_0000 ^ (next() as u32 & 0x807F_FFFF),
+                    1 => next() as u32 & 0x80FF_FFFF,
+                    _ => next() as u32,
+                })
+            });
+        }
+        m.p = [[false; 4]; LANES].map(|p| p.map(|_| next().is_multiple_of(2)));
+        m.e = [false; LANES].map(|_| !next().is_multiple_of(4));
+    }
+
+    /// An image of the default configuration with `code` and four constants.
+    fn image(code: Vec<Instr>) -> Image {
+        Image {
+            config: CoreConfig::default(),
+            processor: 0,
+            origin: vec![0],
+            code,
+            constants: (0..4)
+                .map(|k| ConstSlot {
+                    k,
+                    source: ConstSource::Data([0x3F80_0000 + u32::from(k), 0xC040_0000, 0, 7]),
+                })
+                .collect(),
+            inputs: Vec::new(),
+            outputs: Vec::new(),
+        }
+    }
+
     /// The decoded component-wise operations ([`Machine::alu_decoded`]: operands resolved once,
     /// the one-component lane loop) against the instruction path ([`Machine::alu`]: operands
     /// read through [`Machine::read`] per lane) on random instructions and states: any file,
@@ -1247,21 +1341,7 @@ mod tests {
     fn decoded_operations_equal_the_instruction_path() {
         let mut rng = XorShift::new(0xC0DE_5EED);
         let mut next = move || rng.next_u64();
-        let config = CoreConfig::default();
-        let img = Image {
-            config,
-            processor: 0,
-            origin: vec![0],
-            code: vec![Instr::new(Op::End)],
-            constants: (0..4)
-                .map(|k| ConstSlot {
-                    k,
-                    source: ConstSource::Data([0x3F80_0000 + u32::from(k), 0xC040_0000, 0, 7]),
-                })
-                .collect(),
-            inputs: Vec::new(),
-            outputs: Vec::new(),
-        };
+        let img = image(vec![Instr::new(Op::End)]);
         let inputs = RunInputs::default();
         let mut m = Machine::new(&img, &inputs);
         let regs = m.r.len() as u64;
@@ -1273,41 +1353,80 @@ mod tests {
         assert!(alu_ops.len() > 40, "{} decoded operations", alu_ops.len());
         for trial in 0..40_000u64 {
             let op = alu_ops[(next() % alu_ops.len() as u64) as usize];
-            let mut i = Instr::new(op);
-            i.dst = (next() % (regs + 2)) as u8;
-            i.wmask = next() as u8;
-            i.sat = (next() % 4) as u8;
-            i.pw = (next() % 4) as u8;
-            i.cond = Cond::ALL[(next() % 8) as usize];
-            i.src = [0; 3].map(|_| Operand {
-                file: [SrcFile::R, SrcFile::R, SrcFile::K, SrcFile::L][(next() % 4) as usize],
-                // Mostly the first registers (random values), else any (beyond R included).
-                index: (next() % if next() % 4 == 0 { regs + 2 } else { 8 }) as u8,
-                swz: [0; 4].map(|_| (next() % 9) as u8),
-                neg: next() as u8 & 0xF,
-                abs: next() % 4 == 0,
-            });
-            // Registers of random values, of every kind; random predicates and lanes.
-            for reg in m.r.iter_mut().take(8) {
-                *reg = [[0; 4]; LANES].map(|lane| {
-                    lane.map(|_| match next() % 4 {
-                        0 => 0x3F80_0000 ^ (next() as u32 & 0x807F_FFFF),
-                        1 => next() as u32 & 0x80FF_FFFF,
-                        _ => next() as u32,
-                    })
-                });
-            }
+            let mut i = random_instr(op, regs, &mut next);
             if trial % 2 == 0 {
                 i.dst %= 8;
             }
-            m.p = [[false; 4]; LANES].map(|p| p.map(|_| next() % 2 == 0));
-            m.e = [false; LANES].map(|_| next() % 4 != 0);
+            random_state(&mut m, &mut next);
             let start = m.r.clone();
             m.alu(&i);
             let want = std::mem::replace(&mut m.r, start);
             let d = m.decode(&i);
             m.alu_decoded(&d, op);
             assert_eq!(m.r, want, "trial {trial}: {}", instr_text(&i));
+        }
+    }
+
+    /// Each fused sequence ([`Fused`], [`Machine::run_fused`]) against its instructions one
+    /// after another on the instruction path ([`Machine::alu`]), on random instructions of the
+    /// sequence's operations (random fields as above, mostly writing and reading the same few
+    /// registers, so that the instructions read each other's results) and random states. The
+    /// sequence must be recognised, and the registers must agree. Then a whole run of the image
+    /// (the sequence, END) against a traced run, which is not fused: the same outputs,
+    /// instruction count and clocks; and a budget that ends inside the sequence faults at the
+    /// same instruction as the traced run.
+    #[test]
+    fn fused_sequences_equal_the_instruction_path() {
+        let mut rng = XorShift::new(0xF05E_D5EC);
+        let mut next = move || rng.next_u64();
+        for &kind in Fused::ALL {
+            let ops = kind.ops();
+            for trial in 0..3_000u64 {
+                let regs = u64::from(CoreConfig::default().registers);
+                let mut code: Vec<Instr> = ops
+                    .iter()
+                    .map(|&op| {
+                        let mut i = random_instr(op, regs, &mut next);
+                        if next() % 8 != 0 {
+                            i.dst %= 4;
+                            for o in &mut i.src {
+                                if o.file == SrcFile::R {
+                                    o.index %= 4;
+                                }
+                            }
+                        }
+                        i
+                    })
+                    .collect();
+                code.push(Instr::new(Op::End));
+                let img = image(code);
+                let inputs = RunInputs::default();
+                let mut m = Machine::new(&img, &inputs);
+                assert_eq!(m.code[0].fused, Some(kind), "{kind:?} recognised");
+                random_state(&mut m, &mut next);
+                let start = m.r.clone();
+                for i in &img.code[..ops.len()] {
+                    m.alu(i);
+                }
+                let want = std::mem::replace(&mut m.r, start);
+                let code = std::mem::take(&mut m.code);
+                m.run_fused(kind, &code[..ops.len()]);
+                assert_eq!(m.r, want, "{kind:?} trial {trial}");
+
+                // Whole runs: fused (run) and one instruction at a time (run_traced).
+                let mut inputs = RunInputs::default();
+                let fused = Machine::new(&img, &inputs).run();
+                let traced = Machine::new(&img, &inputs).run_traced(&mut |_| {});
+                assert_eq!(fused, traced, "{kind:?} trial {trial}: whole run");
+                inputs.budget = next() % ops.len() as u64;
+                let fused = Machine::new(&img, &inputs).run();
+                let traced = Machine::new(&img, &inputs).run_traced(&mut |_| {});
+                assert_eq!(
+                    fused, traced,
+                    "{kind:?} trial {trial}: budget {}",
+                    inputs.budget
+                );
+            }
         }
     }
 }
