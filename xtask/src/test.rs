@@ -1,4 +1,5 @@
-//! `cargo xtask test`: set the toolchain up when needed, then `cargo test --workspace`.
+//! `cargo xtask test`: set the toolchain up when needed, then the workspace's tests (with
+//! `cargo nextest` when it is installed and no arguments are given, else `cargo test`).
 
 use std::process::{Command, ExitCode};
 
@@ -26,22 +27,39 @@ pub fn run(args: &[String]) -> anyhow::Result<ExitCode> {
     }
 
     let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".to_string());
-    let mut cargo_args = vec!["test".to_string()];
     // `--workspace` would override a package selection given by the caller.
     let selects_packages = args
         .iter()
         .take_while(|arg| *arg != "--")
         .any(|arg| arg.starts_with("-p") || arg.starts_with("--package"));
-    if !selects_packages {
-        cargo_args.push("--workspace".to_string());
-    }
-    cargo_args.extend(args.iter().cloned());
-    say("test", format!("running: cargo {}", cargo_args.join(" ")));
-    let status = Command::new(&cargo)
-        .args(&cargo_args)
-        .current_dir(&root)
-        .status()
-        .with_context(|| format!("could not start `{cargo} test`"))?;
+    let run = |cargo_args: &[String]| {
+        say("test", format!("running: cargo {}", cargo_args.join(" ")));
+        Command::new(&cargo)
+            .args(cargo_args)
+            .current_dir(&root)
+            .status()
+            .with_context(|| format!("could not start `{cargo} {}`", cargo_args[0]))
+    };
+    let words = |w: &[&str]| w.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+    // The whole suite (no arguments: what CI runs) with nextest when it is installed: both
+    // cores stay busy across test binaries, the slowest tests first (`.config/nextest.toml`);
+    // doc tests then run through cargo, which nextest does not. With arguments, or without
+    // nextest, `cargo test` as the arguments say.
+    let status = if args.is_empty() && has_nextest(&cargo, &root) {
+        let status = run(&words(&["nextest", "run", "--workspace"]))?;
+        if status.success() {
+            run(&words(&["test", "--workspace", "--doc"]))?
+        } else {
+            status
+        }
+    } else {
+        let mut cargo_args = vec!["test".to_string()];
+        if !selects_packages {
+            cargo_args.push("--workspace".to_string());
+        }
+        cargo_args.extend(args.iter().cloned());
+        run(&cargo_args)?
+    };
     // The models without the hardware engines (`sim`'s default feature `hardware` off) must
     // build and pass on their own: users of the models do not compile rust-hdl.
     let status = if status.success() && !selects_packages {
@@ -67,6 +85,17 @@ pub fn run(args: &[String]) -> anyhow::Result<ExitCode> {
                 .unwrap_or(1),
         ))
     }
+}
+
+/// Whether `cargo nextest` runs here.
+fn has_nextest(cargo: &str, root: &std::path::Path) -> bool {
+    Command::new(cargo)
+        .args(["nextest", "--version"])
+        .current_dir(root)
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .status()
+        .is_ok_and(|s| s.success())
 }
 
 /// Setup is needed when some pinned tool is missing, or comes from a venv installed from other
