@@ -295,4 +295,46 @@ mod tests {
         let e = listing("; header\n   0: END\n   2: END\n").unwrap_err();
         assert_eq!(e.line, 3);
     }
+
+    /// Mangled text (characters dropped, repeated or replaced at random) is refused or read,
+    /// never a panic.
+    #[test]
+    fn mangled_text_never_panics() {
+        let texts = [
+            "FMAD.sat (!P) R7._y_w, K12.xyzw, L0.xyzw.neg(x_z_), L0.0101",
+            "SETP.NE P.x___, -|R3.xxxx|, L0.xyzw",
+            "MOVR R5.xyzw, K0.xyzw, R4.xxxx, L5.xyzw offset -3",
+            "IF P.x___ -> 12",
+            "TFET R1.xyzw, R2.xyzw, K3.xxxx SAMP[1]",
+            "DOP R1.xyzw, R2.xyzw, R3.xyzw, L0.xyzw DFRACEXP.1",
+        ];
+        let mut seed = 0x2545_F491_4F6C_DD1Du64;
+        let mut next = |n: usize| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            (seed % n as u64) as usize
+        };
+        for t in texts {
+            assert!(instr(t).is_ok(), "{t}");
+        }
+        let alphabet: Vec<char> = " ,.-|()_->[]#RKLPxyzw01!?é9".chars().collect();
+        for _ in 0..20_000 {
+            let mut t: Vec<char> = texts[next(texts.len())].chars().collect();
+            for _ in 0..1 + next(4) {
+                let at = next(t.len() + 1);
+                match next(3) {
+                    0 if at < t.len() => {
+                        t.remove(at);
+                    }
+                    1 => t.insert(at, alphabet[next(alphabet.len())]),
+                    _ if at < t.len() => t[at] = alphabet[next(alphabet.len())],
+                    _ => {}
+                }
+            }
+            let text: String = t.into_iter().collect();
+            let _ = instr(&text);
+            let _ = listing(&format!("   0: {text}\n"));
+        }
+    }
 }
