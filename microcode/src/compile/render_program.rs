@@ -149,19 +149,20 @@ pub fn interpolate(k: &Corners, x: u32, y: u32, p: &RenderParams) -> [f32; 4] {
     between_edges(&column_edges(k, x, p), v)
 }
 
-/// The values at the top and bottom edges of column `x` (they depend on the column only, so a
-/// rasteriser can make them once per column).
+/// Column `x`'s value at the top edge and the difference bottom - top (the first rounding of
+/// the vertical [`lerp`]): they depend on the column only, so a rasteriser makes them once per
+/// column.
 pub fn column_edges(k: &Corners, x: u32, p: &RenderParams) -> [[f32; 4]; 2] {
     let (u, _) = pixel_uv(x, 0, p);
-    [
-        std::array::from_fn(|c| lerp(k[0][c], k[1][c], u)),
-        std::array::from_fn(|c| lerp(k[2][c], k[3][c], u)),
-    ]
+    let top: [f32; 4] = std::array::from_fn(|c| lerp(k[0][c], k[1][c], u));
+    let bottom: [f32; 4] = std::array::from_fn(|c| lerp(k[2][c], k[3][c], u));
+    [top, std::array::from_fn(|c| sub(bottom[c], top[c]))]
 }
 
-/// The value `v` of the way down from a column's top edge to its bottom edge.
+/// The value `v` of the way down a column from [`column_edges`]: `top + (bottom - top) * v`,
+/// [`lerp`]'s roundings.
 pub fn between_edges(edges: &[[f32; 4]; 2], v: f32) -> [f32; 4] {
-    std::array::from_fn(|c| lerp(edges[0][c], edges[1][c], v))
+    std::array::from_fn(|c| add(edges[0][c], mul(edges[1][c], v)))
 }
 
 /// The POSITION input at pixel `(x, y)` of an image `height` rows high.
