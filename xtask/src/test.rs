@@ -87,15 +87,38 @@ pub fn run(args: &[String]) -> anyhow::Result<ExitCode> {
     }
 }
 
-/// Whether `cargo nextest` runs here.
+/// The oldest nextest that reads `.config/nextest.toml` (its `priority` overrides came in 0.9.91).
+const NEXTEST_MIN: (u32, u32, u32) = (0, 9, 91);
+
+/// Whether `cargo nextest` runs here and is new enough for the repository's configuration.
 fn has_nextest(cargo: &str, root: &std::path::Path) -> bool {
-    Command::new(cargo)
+    let Ok(out) = Command::new(cargo)
         .args(["nextest", "--version"])
         .current_dir(root)
-        .stdout(std::process::Stdio::null())
         .stderr(std::process::Stdio::null())
-        .status()
-        .is_ok_and(|s| s.success())
+        .output()
+    else {
+        return false;
+    };
+    match nextest_version(&String::from_utf8_lossy(&out.stdout)) {
+        Some(v) if out.status.success() => {
+            if v < NEXTEST_MIN {
+                say(
+                    "test",
+                    format!("cargo nextest {v:?} is older than {NEXTEST_MIN:?}: using cargo test"),
+                );
+            }
+            v >= NEXTEST_MIN
+        }
+        _ => false,
+    }
+}
+
+/// The version `cargo nextest --version` prints on its first line
+/// (`cargo-nextest 0.9.143 (60fa45f63 2026-08-04)`).
+fn nextest_version(text: &str) -> Option<(u32, u32, u32)> {
+    let mut n = text.split_whitespace().nth(1)?.split('.').map(str::parse);
+    Some((n.next()?.ok()?, n.next()?.ok()?, n.next()?.ok()?))
 }
 
 /// Setup is needed when some pinned tool is missing, or comes from a venv installed from other
@@ -117,4 +140,20 @@ fn needs_setup(lookup: &Lookup, root: &std::path::Path) -> anyhow::Result<bool> 
         }
     }
     Ok(false)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reads_nextest_versions() {
+        assert_eq!(
+            nextest_version("cargo-nextest 0.9.143 (60fa45f63 2026-08-04)\nrelease: 0.9.143\n"),
+            Some((0, 9, 143))
+        );
+        assert!(nextest_version("cargo-nextest 0.9.90").unwrap() < NEXTEST_MIN);
+        assert_eq!(nextest_version("error: no such command: `nextest`"), None);
+        assert_eq!(nextest_version(""), None);
+    }
 }
