@@ -24,6 +24,7 @@
 //!
 //! `examples/testbench` is a project to copy: its `tests/` run shaders this way.
 
+pub mod demo;
 pub mod testbench;
 
 pub use microcode;

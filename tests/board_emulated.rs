@@ -695,13 +695,7 @@ fn synthesised_netlist_runs_programs_through_the_uart() {
             .expect("the transformed demo compiles for the board")
             .image;
         let mut inputs = RunInputs::default();
-        let lit = [
-            [0.36f32, 0.48, 0.8, 0.0],
-            [1.0, 0.9, 0.8, 1.0],
-            [0.1, 0.1, 0.25, 0.0],
-            [0.6, 0.6, 0.6, 0.0],
-        ];
-        for (k, v) in lit.iter().enumerate() {
+        for (k, v) in tgsi_core::demo::LIT_SPHERE_CONSTANTS.iter().enumerate() {
             inputs.constants.insert((0, k as u32), v.map(f32::to_bits));
         }
         for (slot, v) in &rp.constants {

@@ -98,18 +98,9 @@ fn textured_examples_render_on_the_board_like_the_core_model() {
     let checker = format!("0={},bilinear", example("checker-8.png").display());
     let sky = format!("0={},cube,bilinear", example("sky-cube-4.png").display());
     let baud = EMULATED_BAUD.to_string();
-    let lit: Vec<&str> = vec![
-        "--texture",
-        &checker,
-        "--const",
-        "0=0.36,0.48,0.8,0",
-        "--const",
-        "1=1,0.9,0.8,1",
-        "--const",
-        "2=0.1,0.1,0.25,0",
-        "--const",
-        "3=0.6,0.6,0.6,0",
-    ];
+    let demo_consts = tgsi_core::demo::lit_sphere_const_args();
+    let mut lit: Vec<&str> = vec!["--texture", &checker];
+    lit.extend(demo_consts.iter().map(String::as_str));
     let mirror: Vec<&str> = vec!["--texture", &sky];
     for (name, args) in [("lit-sphere.tgsi", lit), ("mirror-ball.tgsi", mirror)] {
         let core = dir.join(format!("{name}-core.png"));
@@ -241,16 +232,14 @@ fn measure_renders_against_the_line_rate() {
             last = now;
         }
     };
-    let demo_constants = [
-        [0.36f32, 0.48, 0.8, 0.0],
-        [1.0, 0.9, 0.8, 1.0],
-        [0.1, 0.1, 0.25, 0.0],
-        [0.6, 0.6, 0.6, 0.0],
-    ];
     let checker_png = format!("0={},bilinear", example("checker-8.png").display());
     for (name, constants, textures) in [
         ("checker.tgsi", &[][..], vec![]),
-        ("lit-sphere.tgsi", &demo_constants[..], vec![checker_png]),
+        (
+            "lit-sphere.tgsi",
+            &tgsi_core::demo::LIT_SPHERE_CONSTANTS[..],
+            vec![checker_png],
+        ),
     ] {
         let src = std::fs::read_to_string(example(name)).unwrap();
         let program = microcode::tgsi::text::parse(&src).unwrap();

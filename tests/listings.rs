@@ -17,14 +17,6 @@ use sim::run_io::RunInputs;
 use std::collections::BTreeMap;
 use std::path::Path;
 
-/// The demo's constants (as `tgsi-core` with no arguments sets them) for lit-sphere.
-const LIT_CONSTANTS: [[f32; 4]; 4] = [
-    [0.36, 0.48, 0.8, 0.0],
-    [1.0, 0.9, 0.8, 1.0],
-    [0.1, 0.1, 0.25, 0.0],
-    [0.6, 0.6, 0.6, 0.0],
-];
-
 /// The inputs an example renders with: its texture and, for lit-sphere, the demo's constants.
 fn inputs(root: &Path, name: &str) -> RunInputs {
     let mut inputs = RunInputs::default();
@@ -38,7 +30,7 @@ fn inputs(root: &Path, name: &str) -> RunInputs {
         sim::run_io::args::apply_textures(&mut inputs, &[spec]).expect("the texture loads");
     }
     if name == "lit-sphere" {
-        for (k, v) in LIT_CONSTANTS.iter().enumerate() {
+        for (k, v) in tgsi_core::demo::LIT_SPHERE_CONSTANTS.iter().enumerate() {
             inputs.constants.insert((0, k as u32), v.map(f32::to_bits));
         }
     }

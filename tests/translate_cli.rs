@@ -74,21 +74,10 @@ fn twins_render_like_the_tgsi_examples() {
     let sky = format!("0={},cube,bilinear", example("sky-cube.png"));
     twin("mirror-ball", &["--texture", &sky]);
     let tex = format!("0={},bilinear", example("checker-8.png"));
-    twin(
-        "lit-sphere",
-        &[
-            "--texture",
-            &tex,
-            "--const",
-            "0=0.36,0.48,0.8,0",
-            "--const",
-            "1=1,0.9,0.8,1",
-            "--const",
-            "2=0.1,0.1,0.25,0",
-            "--const",
-            "3=0.6,0.6,0.6,0",
-        ],
-    );
+    let mut lit = vec!["--texture".to_string(), tex];
+    lit.extend(tgsi_core::demo::lit_sphere_const_args());
+    let lit: Vec<&str> = lit.iter().map(String::as_str).collect();
+    twin("lit-sphere", &lit);
 }
 
 #[test]

@@ -167,89 +167,76 @@ fn the_epilogue_packs_the_bytes_of_to_byte() {
     }
 }
 
-/// Bundled examples that need no texture, rendered from coordinates on the core model (as the board does) equals the
-/// host rasteriser's frame on the core model, pixel for pixel, killed pixels included.
+/// Renders `program` at `w` x `h` with `inputs` twice on the core model, by the host
+/// rasteriser and transformed for RENDER from coordinates alone (as the board does), and
+/// asserts the RGBA8 frames equal pixel for pixel, killed pixels included; returns the number
+/// of killed pixels.
+fn assert_renders_the_host_frame(
+    name: &str,
+    program: &Program,
+    w: u32,
+    h: u32,
+    inputs: &mut RunInputs,
+) -> usize {
+    let image = compile(program, &CoreConfig::default()).unwrap().image;
+    let prepared = sim::core_model::Prepared::new(&image);
+    let batch = |b: &RunInputs, q: &_, o: &mut _| prepared.run_flat(b, q, o);
+    let host =
+        render_batch(program, w, h, &BTreeMap::new(), inputs, &batch, 1).expect("host render");
+    let rp = render_program(program, w, h, &|_| None, ColourOut::Rgba8).expect("transform");
+    let got = run_rendered_with(&rp, w, h, &[], inputs);
+    for (n, (word, killed)) in got.iter().enumerate() {
+        let px = if *killed {
+            [0; 4]
+        } else {
+            word[0].to_le_bytes()
+        };
+        assert_eq!(px, host.pixels[n], "{name} pixel {n}");
+    }
+    host.killed
+}
+
+/// Bundled examples that need no texture, rendered from coordinates on the core model (as the
+/// board does), equal the host rasteriser's frame on the core model.
 #[test]
 fn a_transformed_example_renders_the_host_frame() {
     let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../examples");
     for name in ["checker.tgsi", "cutout.tgsi", "rings.tgsi"] {
-        let path = dir.join(name);
-        let src = std::fs::read_to_string(&path).expect("the example");
-        let program = parse(&src);
-        let (w, h) = (18, 12);
-        let corners = BTreeMap::new();
-        let image = compile(&program, &CoreConfig::default()).unwrap().image;
-        let prepared = sim::core_model::Prepared::new(&image);
-        let batch = |b: &RunInputs, q: &_, o: &mut _| prepared.run_flat(b, q, o);
-        let host = render_batch(&program, w, h, &corners, &RunInputs::default(), &batch, 1)
-            .expect("host render");
-        let rp = render_program(&program, w, h, &|_| None, ColourOut::Rgba8).expect("transform");
-        let got = run_rendered(&rp, w, h, &[]);
-        for (n, (word, killed)) in got.iter().enumerate() {
-            let px = if *killed {
-                [0; 4]
-            } else {
-                word[0].to_le_bytes()
-            };
-            assert_eq!(px, host.pixels[n], "{name} pixel {n}");
-        }
+        let src = std::fs::read_to_string(dir.join(name)).expect("the example");
+        assert_renders_the_host_frame(name, &parse(&src), 18, 12, &mut RunInputs::default());
     }
 }
 
-/// The textured examples, the demo's lit-sphere (five TEMPs, NRM, RSQ, POW, a REP loop, a KIL
-/// and a bilinear texture) and the mirror ball (a cube map), transformed for RENDER, fit the
-/// board's core (its 16 registers: the prologue's scratch reuses the user's TEMPs) and render
-/// the host rasteriser's frame from coordinates alone, pixel for pixel.
+/// The textured examples, lit-sphere (five TEMPs, NRM, RSQ, POW, a REP loop, a KIL and a
+/// bilinear texture; constants like the demo's) and the mirror ball (a cube map), transformed
+/// for RENDER, fit the board's core (its 16 registers: the prologue's scratch reuses the user's
+/// TEMPs) and render the host rasteriser's frame from coordinates alone.
 #[test]
 fn the_textured_examples_fit_the_board_and_render_the_host_frame() {
     let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../examples");
-    let lit_constants: Vec<(u32, [u32; 4])> = [
+    let lit: [[f32; 4]; 4] = [
         [0.36, 0.48, 0.8, 0.0],
         [1.0, 0.9, 0.8, 1.0],
         [0.1, 0.1, 0.25, 0.0],
         [0.6, 0.6, 0.6, 0.0],
-    ]
-    .iter()
-    .enumerate()
-    .map(|(k, v)| (k as u32, v.map(f32::to_bits)))
-    .collect();
+    ];
     let cases = [
-        (
-            "lit-sphere.tgsi",
-            "checker-8.png,bilinear",
-            &lit_constants[..],
-        ),
+        ("lit-sphere.tgsi", "checker-8.png,bilinear", &lit[..]),
         ("mirror-ball.tgsi", "sky-cube-4.png,cube,bilinear", &[][..]),
     ];
     for (name, texture, constants) in cases {
         let src = std::fs::read_to_string(dir.join(name)).expect("the example");
-        let program = parse(&src);
         let mut inputs = RunInputs::default();
         let spec = format!("0={}/{texture}", dir.display());
         sim::run_io::args::apply_textures(&mut inputs, &[spec]).expect("the texture loads");
-        for (slot, v) in constants {
-            inputs.constants.insert((0, *slot), *v);
+        for (k, v) in constants.iter().enumerate() {
+            inputs.constants.insert((0, k as u32), v.map(f32::to_bits));
         }
-        let (w, h) = (16, 14);
-        let image = compile(&program, &CoreConfig::default()).unwrap().image;
-        let prepared = sim::core_model::Prepared::new(&image);
-        let batch = |b: &RunInputs, q: &_, o: &mut _| prepared.run_flat(b, q, o);
-        let host = render_batch(&program, w, h, &BTreeMap::new(), &inputs, &batch, 1)
-            .expect("host render");
+        let killed = assert_renders_the_host_frame(name, &parse(&src), 16, 14, &mut inputs);
         assert!(
-            host.killed > 0,
+            killed > 0,
             "{name}: the frame kills pixels outside the disc"
         );
-        let rp = render_program(&program, w, h, &|_| None, ColourOut::Rgba8).expect("transform");
-        let got = run_rendered_with(&rp, w, h, &[], &mut inputs);
-        for (n, (word, killed)) in got.iter().enumerate() {
-            let px = if *killed {
-                [0; 4]
-            } else {
-                word[0].to_le_bytes()
-            };
-            assert_eq!(px, host.pixels[n], "{name} pixel {n}");
-        }
     }
 }
 

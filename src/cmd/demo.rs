@@ -38,11 +38,10 @@ const WIRE_BYTES_PER_QUAD: f64 = 64.0 + 72.0 + 24.0;
 fn inputs() -> Result<RunInputs> {
     let mut inputs = RunInputs::default();
     let vec4 = |v: [f32; 4]| v.map(f32::to_bits);
-    inputs.set_const(0, 0, vec4([0.36, 0.48, 0.8, 0.0])); // light direction
-    inputs.set_const(0, 1, vec4([1.0, 0.9, 0.8, 1.0])); // diffuse colour
-    inputs.set_const(0, 2, vec4([0.1, 0.1, 0.25, 0.0])); // ambient and rim colour
-    inputs.set_const(0, 3, vec4([0.6, 0.6, 0.6, 0.0])); // specular colour
-                                                        // 8-bit channels (k / 255), as the board's texture memory holds them.
+    for (k, v) in tgsi_core::demo::LIT_SPHERE_CONSTANTS.iter().enumerate() {
+        inputs.set_const(0, k as u32, vec4(*v));
+    }
+    // 8-bit channels (k / 255), as the board's texture memory holds them.
     let blue = [140.0 / 255.0, 179.0 / 255.0, 1.0, 1.0];
     let checker = Texture::checkerboard(8, 8, 4, [[1.0; 4], blue])
         .context("building the demo texture")?

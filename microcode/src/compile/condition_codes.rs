@@ -110,7 +110,7 @@ impl Ctx<'_> {
             index: (count - 1) as u8,
             ..Operand::default()
         };
-        i.target = (off as u16) & crate::core::isa::TARGET_MASK;
+        i.set_offset(off);
         self.emit(i);
     }
 

@@ -183,6 +183,7 @@ mod tests {
             abs: true,
         };
         assert_eq!(instr_text(&i), "SETP.NE P.x___, -|R3.xxxx|, L0.xyzw");
+        assert_eq!(crate::core::asm::instr(&instr_text(&i)), Ok(i));
         let mut m = Instr::new(Op::Fmad);
         m.sat = 1;
         m.wmask = 0b1010;
@@ -192,5 +193,6 @@ mod tests {
             instr_text(&m),
             "FMAD.sat R0._y_w, L0.xyzw, L0.xyzw.neg(x_z_), L0.0101"
         );
+        assert_eq!(crate::core::asm::instr(&instr_text(&m)), Ok(m));
     }
 }

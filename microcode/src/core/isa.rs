@@ -438,6 +438,12 @@ impl Instr {
         i32::from(((self.target << SHIFT) as i16) >> SHIFT)
     }
 
+    /// Writes MOVR's and MOVW's signed offset into the target field (its low
+    /// [`TARGET_BITS`] bits, two's complement; the caller keeps it in range).
+    pub fn set_offset(&mut self, offset: i32) {
+        self.target = (offset as u16) & TARGET_MASK;
+    }
+
     /// The divider's rule: its slots issue one after another, each reading its operands when
     /// it issues, so a divider instruction must not write a register of R that it reads.
     pub fn breaks_divider_rule(&self) -> bool {

@@ -1145,7 +1145,7 @@ impl<'a> Machine<'a> {
             .map_or([0; 4], |v| v[lane]);
         let addr = i64::from(addr_reg[usize::from(i.src[1].swz[0] & 3)] as i32);
         // The target field holds a 10-bit two's complement offset.
-        let off = i64::from(((i.target << 6) as i16) >> 6);
+        let off = i64::from(i.offset());
         let k = addr + off;
         let mut o = i.src[0];
         if (0..=i64::from(i.src[2].index)).contains(&k) {
@@ -1169,7 +1169,7 @@ impl<'a> Machine<'a> {
                 .get(usize::from(i.src[1].index))
                 .map_or([0; 4], |v| v[l]);
             let addr = i64::from(addr_reg[usize::from(i.src[1].swz[0] & 3)] as i32);
-            let off = i64::from(((i.target << 6) as i16) >> 6);
+            let off = i64::from(i.offset());
             let k = addr + off;
             if !(0..=i64::from(i.src[2].index)).contains(&k) {
                 continue;
