@@ -112,6 +112,50 @@ pub fn fmad(a: u32, b: u32, c: u32) -> u32 {
     fadd(fmul(a, b), c)
 }
 
+/// [`fmad`] in `N` lanes at once: lane `l` of the result is `fmad(a[l], b[l], c[l])`.
+///
+/// The models run a quad's four lanes of one component together; this is their multiply-add.
+/// When every lane takes [`fmad`]'s fast paths (normal operands, a normal product, an addend that
+/// is normal with a normal sum or that flushes to zero) the lanes are computed with no branch
+/// per lane, which the compiler turns into vector instructions; otherwise each lane takes
+/// [`fmad`].
+#[inline(always)]
+pub fn fmad_lanes<const N: usize>(a: [u32; N], b: [u32; N], c: [u32; N]) -> [u32; N] {
+    // An exponent field that is neither 0 nor all ones.
+    let normal = |x: u32| ((x >> 23) & 0xFF).wrapping_sub(1) < 0xFE;
+    let flushed = |x: u32| x & EXP_MASK == 0;
+    // Loops rather than array adaptors, so that nothing stands between the lanes and the
+    // vectoriser.
+    let mut r = [0u32; N];
+    let mut fast = true;
+    for l in 0..N {
+        let p = (f32::from_bits(a[l]) * f32::from_bits(b[l])).to_bits();
+        let s = (f32::from_bits(p) + f32::from_bits(c[l])).to_bits();
+        // fmul's host path, then fadd's: its host path, or the product when c flushes.
+        let addend_zero = flushed(c[l]);
+        fast &=
+            normal(a[l]) & normal(b[l]) & normal(p) & (addend_zero | (normal(c[l]) & normal(s)));
+        r[l] = if addend_zero { p } else { s };
+    }
+    if fast {
+        r
+    } else {
+        fmad_each(a, b, c)
+    }
+}
+
+/// [`fmad`] lane by lane: [`fmad_lanes`]'s rare case, kept out of line so that the callers'
+/// inlined fast path stays small.
+#[cold]
+#[inline(never)]
+fn fmad_each<const N: usize>(a: [u32; N], b: [u32; N], c: [u32; N]) -> [u32; N] {
+    let mut r = [0u32; N];
+    for l in 0..N {
+        r[l] = fmad(a[l], b[l], c[l]);
+    }
+    r
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -148,6 +192,63 @@ mod tests {
                 "{a:#x} * {b:#x}"
             );
         }
+    }
+
+    /// [`fmad_lanes`] equals [`fmad`] in every lane, on lanes mixing every class of operand
+    /// (normal, zero, subnormal, infinity, NaN, products and sums that overflow or flush), so
+    /// that both the all-fast case and the per-lane fallback are taken.
+    #[test]
+    fn lanes_equal_fmad() {
+        let mut x = 0x9E37_79B9u32;
+        let mut next = || {
+            x ^= x << 13;
+            x ^= x >> 17;
+            x ^= x << 5;
+            x
+        };
+        let special = [
+            0,
+            SIGN_BIT,
+            1,
+            0x8000_0001,
+            POS_INF,
+            POS_INF | SIGN_BIT,
+            CANONICAL_NAN,
+            0x7F7F_FFFF,
+            0x0080_0000,
+            0x3F80_0000,
+        ];
+        let mut value = |mostly_normal: bool| {
+            let r = next();
+            match r % 16 {
+                0 if !mostly_normal => special[(r >> 4) as usize % special.len()],
+                // Small and large exponents: products that flush or overflow.
+                1 => (r & 0x8000_0000) | ((r >> 8) & 0x007F_FFFF) | (1 + (r >> 4) % 20) << 23,
+                2 => (r & 0x8000_0000) | ((r >> 8) & 0x007F_FFFF) | (230 + (r >> 4) % 24) << 23,
+                // Normal numbers near 1 (the common case), some with a zero addend below.
+                _ => (r & 0x8000_0000) | ((r >> 8) & 0x007F_FFFF) | (120 + (r >> 4) % 16) << 23,
+            }
+        };
+        let mut fast_cases = 0;
+        for trial in 0..200_000 {
+            let mostly_normal = trial % 2 == 0;
+            let a: [u32; 4] = std::array::from_fn(|_| value(mostly_normal));
+            let b: [u32; 4] = std::array::from_fn(|_| value(mostly_normal));
+            let c: [u32; 4] = std::array::from_fn(|_| {
+                if trial % 3 == 0 {
+                    SIGN_BIT
+                } else {
+                    value(mostly_normal)
+                }
+            });
+            let want: [u32; 4] = std::array::from_fn(|l| fmad(a[l], b[l], c[l]));
+            let normal = |x: u32| ((x >> 23) & 0xFF).wrapping_sub(1) < 0xFE;
+            if a.iter().chain(&b).all(|&x| normal(x)) {
+                fast_cases += 1;
+            }
+            assert_eq!(fmad_lanes(a, b, c), want, "{a:08x?} * {b:08x?} + {c:08x?}");
+        }
+        assert!(fast_cases > 10_000, "{fast_cases} all-normal cases");
     }
 
     #[test]

@@ -32,7 +32,7 @@ pub use convert::{
     f2i_floor, f2i_round, f2i_trunc, fexp2_floor, fexp_part, fldexp, fmant_part, i2f, isgn, u2f,
     usgn,
 };
-pub use fadd::{fadd, fmad, fsub};
+pub use fadd::{fadd, fmad, fmad_lanes, fsub};
 pub use fdiv::{fdiv, frcp};
 pub use fmul::fmul;
 pub use int::{iabs, iadd, imax, imin, imod, ineg, isad, ishl, ishr, isub, umax, umin, ushr};

@@ -91,3 +91,81 @@ pub fn component(op: Op, cond: Cond, x: u32, y: u32, z: u32, p: bool) -> u32 {
         _ => 0,
     }
 }
+
+/// Whether [`component`] reads the predicate bit for `op` (SEL's choice): the only operation
+/// whose result for a component depends on more than the operands' components.
+pub fn reads_predicate(op: Op) -> bool {
+    op == Op::Sel
+}
+
+/// [`component`] in `N` lanes at once: lane `l` of the result is
+/// `component(op, cond, x[l], y[l], z[l], p[l])`.
+///
+/// The core model runs a quad's four lanes of one component together; FMAD, most of the
+/// compiler's sequences, takes [`arith::fmad_lanes`] (vector instructions when every lane takes
+/// the fast path), the other operations one lane after another.
+#[inline(always)]
+pub fn component_lanes<const N: usize>(
+    op: Op,
+    cond: Cond,
+    x: [u32; N],
+    y: [u32; N],
+    z: [u32; N],
+    p: [bool; N],
+) -> [u32; N] {
+    match op {
+        Op::Fmad => arith::fmad_lanes(x, y, z),
+        Op::Mov | Op::Movr | Op::Txq => x,
+        _ => {
+            let mut r = [0u32; N];
+            for l in 0..N {
+                r[l] = component(op, cond, x[l], y[l], z[l], p[l]);
+            }
+            r
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::arith::accuracy::XorShift;
+    use crate::core::isa::OPS;
+
+    /// Every operation of the ISA table, every condition: the lanes equal [`component`] on each
+    /// lane's operands, with values of every class; an operation that [`reads_predicate`] does
+    /// not name gives the same result for either predicate bit.
+    #[test]
+    fn lanes_equal_component() {
+        let mut rng = XorShift::new(0x1A7E_5EED);
+        let mut value = move || {
+            let r = rng.next_u64();
+            match r % 4 {
+                0 => 0x3F80_0000 ^ (r as u32 & 0x807F_FFFF),
+                1 => (r >> 32) as u32 & 0x80FF_FFFF,
+                _ => (r >> 16) as u32,
+            }
+        };
+        for row in OPS {
+            for cond in Cond::ALL {
+                for _ in 0..200 {
+                    let [x, y, z]: [[u32; 4]; 3] =
+                        std::array::from_fn(|_| std::array::from_fn(|_| value()));
+                    let p: [bool; 4] = std::array::from_fn(|_| value() & 1 == 1);
+                    let want: [u32; 4] =
+                        std::array::from_fn(|l| component(row.op, cond, x[l], y[l], z[l], p[l]));
+                    if !reads_predicate(row.op) {
+                        let flipped = component(row.op, cond, x[0], y[0], z[0], !p[0]);
+                        assert_eq!(flipped, want[0], "{:?} reads P", row.op);
+                    }
+                    assert_eq!(
+                        component_lanes(row.op, cond, x, y, z, p),
+                        want,
+                        "{:?} {cond:?}",
+                        row.op
+                    );
+                }
+            }
+        }
+    }
+}

@@ -10,7 +10,7 @@ use crate::run_io::{LaneOutput, QuadInputs, RunInputs, RunOutput, Vertex, LANES}
 use microcode::arith;
 use microcode::arith::texel;
 use microcode::core::disasm::instr_text;
-use microcode::core::eval::{component, cond};
+use microcode::core::eval::{component, component_lanes, cond, reads_predicate};
 use microcode::core::isa::{
     Cond, DstKind, Instr, Op, Operand, SrcFile, StepTiming, Unit, SWZ_ONE, SWZ_ZERO,
 };
@@ -19,6 +19,31 @@ use microcode::core::Image;
 const SIGN: u32 = 0x8000_0000;
 const ONE: u32 = 0x3F80_0000;
 type Mask = [bool; LANES];
+/// One component of a register in each lane.
+type Lanes = [u32; LANES];
+
+/// A register of R: per component, its value in each lane. Component-major, so that one
+/// component of an instruction is one operation on a quad's four lanes ([`component_lanes`]),
+/// which the compiler's sequences (one component at a time) spend their time in.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+struct Reg([Lanes; 4]);
+
+impl Reg {
+    /// The register from its value in each lane (the layout of the run's inputs and outputs).
+    fn from_lanes(v: &[[u32; 4]; LANES]) -> Reg {
+        Reg(std::array::from_fn(|c| std::array::from_fn(|l| v[l][c])))
+    }
+
+    /// The register's value in lane `l`.
+    fn lane(&self, l: usize) -> [u32; 4] {
+        std::array::from_fn(|c| self.0[c][l])
+    }
+
+    /// The register's value in each lane.
+    fn lanes(&self) -> [[u32; 4]; LANES] {
+        std::array::from_fn(|l| self.lane(l))
+    }
+}
 
 enum Frame {
     If { entry: Mask, cond: Mask },
@@ -30,7 +55,7 @@ pub(super) struct Machine<'a> {
     img: &'a Image,
     inputs: &'a RunInputs,
     budget: u64,
-    r: Vec<[[u32; 4]; LANES]>,
+    r: Vec<Reg>,
     k: Vec<[u32; 4]>,
     p: [[bool; 4]; LANES],
     e: Mask,
@@ -59,7 +84,7 @@ pub(super) struct Machine<'a> {
 /// read, a register beyond R) are constants: `and` 0 and the value in `xor`. A register's
 /// component carries its swizzle selector in `comp`, abs in `and` (the sign cleared) and neg in
 /// `xor` (the sign flipped).
-#[derive(Clone, Copy)]
+#[derive(Clone, Copy, PartialEq, Eq)]
 struct Comp {
     reg: usize,
     comp: usize,
@@ -109,6 +134,13 @@ struct Decoded {
     /// The component written, when it is one component written in every active lane (no
     /// predicated write).
     single: Option<usize>,
+    /// The components written in every active lane, one after another, when that is the same
+    /// as computing them all first: no predicated write, and no operand reads the destination.
+    direct: Option<u8>,
+    /// Every written component has the same result: the operands' components are the same
+    /// (TGSI's scalar operations replicate one value) and the operation does not read the
+    /// predicates, so the value is computed once.
+    broadcast: bool,
     timing: StepTiming,
     /// The compiler sequence ([`Fused`]) that starts here, when the instructions from here on
     /// are one: [`Machine::run_fused`] runs them at once.
@@ -156,7 +188,7 @@ macro_rules! fused_sequences {
                         let mut ds = ds.iter();
                         $(
                             if let Some(d) = ds.next() {
-                                self.lanes(d, |x, y, z, p| component(Op::$op, d.cond, x, y, z, p));
+                                self.alu_known(d, Op::$op);
                             }
                         )*
                     })*
@@ -198,7 +230,7 @@ impl<'a> Machine<'a> {
             img,
             inputs,
             budget: inputs.budget,
-            r,
+            r: r.iter().map(Reg::from_lanes).collect(),
             k,
             p: [[false; 4]; LANES],
             e: [true; LANES],
@@ -296,14 +328,24 @@ impl<'a> Machine<'a> {
                 [Comp::constant(0); 4]
             }
         });
+        let written = || (0..4).filter(|c| i.wmask & (1 << c) != 0);
+        let broadcast = !reads_predicate(i.op)
+            && written().all(|c| written().all(|c2| src.iter().all(|s: &Src| s[c] == s[c2])));
+        let dst = usize::from(i.dst);
+        let aliased = src
+            .iter()
+            .any(|s| s.iter().any(|comp| comp.and != 0 && comp.reg == dst));
+        let direct = (!matches!(i.pw, 1 | 2) && !aliased).then_some(i.wmask & 0xF);
         Decoded {
             exec,
+            direct,
             cond: i.cond,
             dst: usize::from(i.dst),
             wmask: i.wmask,
             pw: i.pw,
             sat: i.sat,
             src,
+            broadcast,
             // Write mask bits beyond w name no component.
             single: ((i.wmask & 0xF).count_ones() == 1 && !matches!(i.pw, 1 | 2))
                 .then(|| (i.wmask & 0xF).trailing_zeros() as usize),
@@ -324,12 +366,51 @@ impl<'a> Machine<'a> {
         })
     }
 
-    /// A decoded operand component's value in `lane` (what [`Machine::read`] gives for it).
+    /// A decoded operand component's value in each lane (what [`Machine::read`] gives for it).
     #[inline(always)]
-    fn get(&self, s: &Comp, lane: usize) -> u32 {
-        // A constant's `and` is 0: the register it names (R0, or none) does not matter.
-        let v = self.r.get(s.reg).map_or(0, |r| r[lane][s.comp & 3]);
-        (v & s.and) ^ s.xor
+    fn get_lanes(&self, s: &Comp) -> Lanes {
+        // A constant's `and` is 0: the register it names (R0, or none) does not matter. Loops
+        // rather than array adaptors: this runs for every operand of every instruction, and the
+        // adaptors' closures were measured not inlined here.
+        let mut v = match self.r.get(s.reg) {
+            Some(r) => r.0[s.comp & 3],
+            None => [0; LANES],
+        };
+        for x in &mut v {
+            *x = (*x & s.and) ^ s.xor;
+        }
+        v
+    }
+
+    /// The predicate bit P.c in each lane.
+    #[inline(always)]
+    fn pred(&self, c: usize) -> Mask {
+        let mut p = [false; LANES];
+        for (l, p) in p.iter_mut().enumerate() {
+            *p = self.p[l][c];
+        }
+        p
+    }
+
+    /// Component `c` of the decoded component-wise operation `d`, `f` on its operands, in each
+    /// lane, saturated.
+    #[inline(always)]
+    fn eval(
+        &self,
+        d: &Decoded,
+        c: usize,
+        f: &impl Fn(Lanes, Lanes, Lanes, Mask) -> Lanes,
+    ) -> Lanes {
+        let x = self.get_lanes(&d.src[0][c]);
+        let y = self.get_lanes(&d.src[1][c]);
+        let z = self.get_lanes(&d.src[2][c]);
+        let mut v = f(x, y, z, self.pred(c));
+        if d.sat != 0 {
+            for v in &mut v {
+                *v = saturate(d.sat, *v);
+            }
+        }
+        v
     }
 
     /// Starts a new run on `quad` (in place of `RunInputs::inputs`), keeping the constant file:
@@ -337,11 +418,11 @@ impl<'a> Machine<'a> {
     pub fn reset(&mut self, quad: &QuadInputs) {
         // Only the registers a run can have changed are not zero.
         for &reg in &self.dirty {
-            self.r[reg] = [[0; 4]; LANES];
+            self.r[reg] = Reg::default();
         }
         for &(tgsi, reg) in &self.input_map {
             if let Some(v) = quad.get(&tgsi) {
-                self.r[reg] = *v;
+                self.r[reg] = Reg::from_lanes(v);
             }
         }
         self.p = [[false; 4]; LANES];
@@ -360,7 +441,10 @@ impl<'a> Machine<'a> {
     #[inline]
     fn read(&self, o: &Operand, lane: usize) -> [u32; 4] {
         let base = match o.file {
-            SrcFile::R => self.r.get(usize::from(o.index)).map_or([0; 4], |v| v[lane]),
+            SrcFile::R => self
+                .r
+                .get(usize::from(o.index))
+                .map_or([0; 4], |v| v.lane(lane)),
             SrcFile::K => self.k.get(usize::from(o.index)).copied().unwrap_or([0; 4]),
             SrcFile::L => {
                 [self.img
@@ -399,7 +483,9 @@ impl<'a> Machine<'a> {
         self.reset(&QuadInputs::new());
         let values = inputs.quad(q);
         for &(slot, reg) in slots {
-            self.r[reg] = std::array::from_fn(|l| values[slot * LANES + l]);
+            self.r[reg] = Reg(std::array::from_fn(|c| {
+                std::array::from_fn(|l| values[slot * LANES + l][c])
+            }));
         }
     }
 
@@ -435,7 +521,10 @@ impl<'a> Machine<'a> {
     pub fn store_flat(&self, out: &mut BatchOutputs<CoreFault>, q: usize, regs: &[Option<usize>]) {
         let values = out.quad_mut(q);
         for (s, reg) in regs.iter().enumerate() {
-            let v = reg.and_then(|r| self.r.get(r)).copied().unwrap_or_default();
+            let v = reg
+                .and_then(|r| self.r.get(r))
+                .map(Reg::lanes)
+                .unwrap_or_default();
             values[s * LANES..(s + 1) * LANES].copy_from_slice(&v);
         }
         out.set(q, self.killed, self.timing.clocks());
@@ -537,7 +626,15 @@ impl<'a> Machine<'a> {
     fn exec(&mut self, pc: usize, d: &Decoded) -> Result<Option<usize>, CoreFault> {
         match d.exec {
             Exec::Alu(op) => {
-                self.alu_decoded(d, op);
+                if let (Op::Fmad, Some(c)) = (op, d.single) {
+                    self.fmad_single(d, c);
+                } else if let (Op::Fmad, Some(mask)) = (op, d.direct) {
+                    for c in (0..4).filter(|c| mask & (1 << c) != 0) {
+                        self.fmad_single(d, c);
+                    }
+                } else {
+                    self.alu_decoded(d, op);
+                }
                 Ok(Some(pc + 1))
             }
             Exec::Setp => {
@@ -574,7 +671,7 @@ impl<'a> Machine<'a> {
                 None => break,
             }
         }
-        Ok((std::mem::take(&mut self.r), pcs))
+        Ok((self.r.iter().map(Reg::lanes).collect(), pcs))
     }
 
     /// The output registers of one lane, by TGSI index.
@@ -583,7 +680,7 @@ impl<'a> Machine<'a> {
             .outputs
             .iter()
             .map(|m| {
-                let v = self.r.get(usize::from(m.reg)).map_or([0; 4], |v| v[l]);
+                let v = self.r.get(usize::from(m.reg)).map_or([0; 4], |v| v.lane(l));
                 (u32::from(m.tgsi), v)
             })
             .collect()
@@ -1050,17 +1147,52 @@ impl<'a> Machine<'a> {
     }
 
     fn setp(&mut self, d: &Decoded) {
-        for l in (0..LANES).filter(|&l| self.e[l]) {
-            // Every operand component is read before any predicate bit changes.
-            let mut v = self.p[l];
-            for (c, v) in v.iter_mut().enumerate() {
-                if d.wmask & (1 << c) != 0 {
-                    let a = self.get(&d.src[0][c], l);
-                    let b = self.get(&d.src[1][c], l);
-                    *v = cond(d.cond, a, b);
+        // The operands are registers of R and constants, never P: component by component.
+        let e = self.e;
+        for c in (0..4).filter(|c| d.wmask & (1 << c) != 0) {
+            let a = self.get_lanes(&d.src[0][c]);
+            let b = self.get_lanes(&d.src[1][c]);
+            for l in 0..LANES {
+                if e[l] {
+                    self.p[l][c] = cond(d.cond, a[l], b[l]);
                 }
             }
-            self.p[l] = v;
+        }
+    }
+
+    /// The decoded component-wise operation `d` of operation `op`, known where the caller is
+    /// compiled (the fused sequences): its lane loop inlined there.
+    #[inline(always)]
+    fn alu_known(&mut self, d: &Decoded, op: Op) {
+        match (op, d.single) {
+            (Op::Fmad, Some(c)) => self.fmad_single(d, c),
+            _ => self.lanes(d, |x, y, z, p| component_lanes(op, d.cond, x, y, z, p)),
+        }
+    }
+
+    /// Component `c` of an FMAD written in every active lane ([`Decoded::single`] or
+    /// [`Decoded::direct`]): most of the instructions the
+    /// compiler's sequences execute, so its four lanes go straight from the operands through
+    /// [`arith::fmad_lanes`] to the register, with nothing between them.
+    #[inline(always)]
+    fn fmad_single(&mut self, d: &Decoded, c: usize) {
+        let x = self.get_lanes(&d.src[0][c]);
+        let y = self.get_lanes(&d.src[1][c]);
+        let z = self.get_lanes(&d.src[2][c]);
+        let mut v = arith::fmad_lanes(x, y, z);
+        if d.sat != 0 {
+            for v in &mut v {
+                *v = saturate(d.sat, *v);
+            }
+        }
+        let e = self.e;
+        if let Some(r) = self.r.get_mut(d.dst) {
+            let dst = &mut r.0[c];
+            for l in 0..LANES {
+                if e[l] {
+                    dst[l] = v[l];
+                }
+            }
         }
     }
 
@@ -1070,8 +1202,10 @@ impl<'a> Machine<'a> {
         macro_rules! each {
             ($($o:ident),*) => {
                 match op {
-                    $(Op::$o => self.lanes(d, |x, y, z, p| component(Op::$o, d.cond, x, y, z, p)),)*
-                    _ => self.lanes(d, |x, y, z, p| component(op, d.cond, x, y, z, p)),
+                    $(Op::$o => self.lanes(d, |x, y, z, p| {
+                        component_lanes(Op::$o, d.cond, x, y, z, p)
+                    }),)*
+                    _ => self.lanes(d, |x, y, z, p| component_lanes(op, d.cond, x, y, z, p)),
                 }
             };
         }
@@ -1082,56 +1216,72 @@ impl<'a> Machine<'a> {
         )
     }
 
-    /// The destination stage of a decoded component-wise operation `f(A.c, B.c, C.c, P.c)` in
-    /// the active lanes: write mask, predicated write, saturate. Only the written components
-    /// are evaluated.
+    /// The destination stage of a decoded component-wise operation `f(A.c, B.c, C.c, P.c)`,
+    /// each a component in the quad's four lanes: write mask, predicated write, saturate, the
+    /// execution mask. Only the written components are evaluated (once when they are the same,
+    /// [`Decoded::broadcast`]).
     #[inline(always)]
-    fn lanes(&mut self, d: &Decoded, f: impl Fn(u32, u32, u32, bool) -> u32) {
+    fn lanes(&mut self, d: &Decoded, f: impl Fn(Lanes, Lanes, Lanes, Mask) -> Lanes) {
         if d.dst >= self.r.len() {
             return;
         }
+        let e = self.e;
         if let Some(c) = d.single {
             // One component, written unpredicated: the sequences' common case.
-            let (x, y, z) = (&d.src[0][c], &d.src[1][c], &d.src[2][c]);
+            let v = self.eval(d, c, &f);
+            let dst = &mut self.r[d.dst].0[c];
             for l in 0..LANES {
-                if self.e[l] {
-                    let v = f(self.get(x, l), self.get(y, l), self.get(z, l), self.p[l][c]);
-                    self.r[d.dst][l][c] = saturate(d.sat, v);
+                if e[l] {
+                    dst[l] = v[l];
                 }
             }
             return;
         }
-        for l in 0..LANES {
-            if !self.e[l] {
-                continue;
+        if let Some(mask) = d.direct {
+            // No operand reads the destination: each component stored as it is computed.
+            let mut first = None;
+            for c in (0..4).filter(|c| mask & (1 << c) != 0) {
+                let v = match first {
+                    Some(done) if d.broadcast => self.r[d.dst].0[done],
+                    _ => self.eval(d, c, &f),
+                };
+                let dst = &mut self.r[d.dst].0[c];
+                for l in 0..LANES {
+                    if e[l] {
+                        dst[l] = v[l];
+                    }
+                }
+                first.get_or_insert(c);
             }
-            let p = self.p[l];
+            return;
+        }
+        // Every written component is computed before any is written: a destination may be a
+        // register the operands read.
+        let mut out = [[0u32; LANES]; 4];
+        let mut written = [[false; LANES]; 4];
+        let mut first = None;
+        for c in (0..4).filter(|c| d.wmask & (1 << c) != 0) {
             // Predicated writes: 1 where P.c, 2 where !P.c, any other value always.
-            let written = match d.pw {
-                pw @ (1 | 2) => {
-                    let pred = (0..4).fold(0u8, |m, c| m | (u8::from(p[c]) << c));
-                    d.wmask & if pw == 1 { pred } else { !pred }
-                }
-                _ => d.wmask,
+            let lanes: Mask = match d.pw {
+                1 => std::array::from_fn(|l| e[l] && self.p[l][c]),
+                2 => std::array::from_fn(|l| e[l] && !self.p[l][c]),
+                _ => e,
             };
-            if written == 0 {
+            if !any(lanes) {
                 continue;
             }
-            // Every written component is computed before any is written: a destination may be
-            // a register the operands read.
-            let mut v = [0u32; 4];
-            for (c, v) in v.iter_mut().enumerate() {
-                if written & (1 << c) != 0 {
-                    let x = self.get(&d.src[0][c], l);
-                    let y = self.get(&d.src[1][c], l);
-                    let z = self.get(&d.src[2][c], l);
-                    *v = saturate(d.sat, f(x, y, z, p[c]));
-                }
-            }
-            let dst = &mut self.r[d.dst][l];
-            for (c, v) in v.into_iter().enumerate() {
-                if written & (1 << c) != 0 {
-                    dst[c] = v;
+            written[c] = lanes;
+            out[c] = match first {
+                Some(done) if d.broadcast => out[done],
+                _ => self.eval(d, c, &f),
+            };
+            first.get_or_insert(c);
+        }
+        let dst = &mut self.r[d.dst].0;
+        for c in 0..4 {
+            for l in 0..LANES {
+                if written[c][l] {
+                    dst[c][l] = out[c][l];
                 }
             }
         }
@@ -1142,7 +1292,7 @@ impl<'a> Machine<'a> {
         let addr_reg = self
             .r
             .get(usize::from(i.src[1].index))
-            .map_or([0; 4], |v| v[lane]);
+            .map_or([0; 4], |v| v.lane(lane));
         let addr = i64::from(addr_reg[usize::from(i.src[1].swz[0] & 3)] as i32);
         // The target field holds a 10-bit two's complement offset.
         let off = i64::from(i.offset());
@@ -1167,7 +1317,7 @@ impl<'a> Machine<'a> {
             let addr_reg = self
                 .r
                 .get(usize::from(i.src[1].index))
-                .map_or([0; 4], |v| v[l]);
+                .map_or([0; 4], |v| v.lane(l));
             let addr = i64::from(addr_reg[usize::from(i.src[1].swz[0] & 3)] as i32);
             let off = i64::from(i.offset());
             let k = addr + off;
@@ -1235,7 +1385,7 @@ impl<'a> Machine<'a> {
                     Op::Ddy => arith::fsub(all[l | 2][c], all[l & 1][c]),
                     op => component(op, i.cond, x, y, z, p[c]),
                 };
-                self.r[dst][l][c] = saturate(i.sat, v);
+                self.r[dst].0[c][l] = saturate(i.sat, v);
             }
         }
     }
@@ -1258,7 +1408,7 @@ impl<'a> Machine<'a> {
                 if !pass {
                     continue;
                 }
-                dst[l][c] = saturate(i.sat, v);
+                dst.0[c][l] = saturate(i.sat, v);
             }
         }
     }
@@ -1295,19 +1445,26 @@ mod tests {
             neg: next() as u8 & 0xF,
             abs: next().is_multiple_of(4),
         });
+        if next().is_multiple_of(3) {
+            // A scalar operation's replicated operands (one value in every component).
+            for o in &mut i.src {
+                o.swz = [o.swz[0]; 4];
+                o.neg = if o.neg & 1 != 0 { 0xF } else { 0 };
+            }
+        }
         i
     }
 
     /// Random values of every kind in the first registers; random predicates and active lanes.
     fn random_state(m: &mut Machine, next: &mut impl FnMut() -> u64) {
         for reg in m.r.iter_mut().take(8) {
-            *reg = [[0; 4]; LANES].map(|lane| {
-                lane.map(|_| match next() % 4 {
+            *reg = Reg([[0; LANES]; 4].map(|comp| {
+                comp.map(|_| match next() % 4 {
                     0 => 0x3F80_0000 ^ (next() as u32 & 0x807F_FFFF),
                     1 => next() as u32 & 0x80FF_FFFF,
                     _ => next() as u32,
                 })
-            });
+            }));
         }
         m.p = [[false; 4]; LANES].map(|p| p.map(|_| next().is_multiple_of(2)));
         m.e = [false; LANES].map(|_| !next().is_multiple_of(4));
