@@ -205,6 +205,33 @@ fused_sequences! {
     Ex2: [Fmad, F2ir, I2f, Fmad, Fmad, Fmad, Fmad, Ex2t, Fmad, Ex2f];
 }
 
+/// `$body` with `$o` the operation `$op`, a constant in the arm of each operation listed here
+/// (the component-wise operations the compiler emits most), so that each of them gets its own
+/// copy of `$body` with its arithmetic inlined; any other operation shares one copy.
+macro_rules! by_op {
+    ($op:expr, $o:ident => $body:expr) => {
+        by_op!(@each $op, $o => $body;
+            Mov, Fmad, Min, Max, Set, Sel, Flr, Ceil, Trnc, Rnde, Expx, Expn, Mant, F2if, F2ir,
+            I2f, U2f, Rsqr, Rsqt, Rsqf, Ex2t, Ex2f, Lg2m, Lg2h, Lg2e, Lg2i, Lg2a, Lg2b, Lg2f, Scq,
+            Scf, Tidx, Tidxf, Tfrc, Tsel, Tor, Iadd, And, Or)
+    };
+    (@each $op:expr, $o:ident => $body:expr; $($name:ident),*) => {
+        match $op {
+            $(Op::$name => {
+                const $o: Op = Op::$name;
+                $body
+            })*
+            other => {
+                #[allow(non_snake_case)]
+                let $o = other;
+                $body
+            }
+        }
+    };
+}
+
+mod wide;
+
 fn any(m: Mask) -> bool {
     m.iter().any(|&x| x)
 }
@@ -1199,21 +1226,7 @@ impl<'a> Machine<'a> {
     /// A component-wise operation on decoded operands: the lane loop is made once per
     /// operation, with the operation's arithmetic inlined into it.
     fn alu_decoded(&mut self, d: &Decoded, op: Op) {
-        macro_rules! each {
-            ($($o:ident),*) => {
-                match op {
-                    $(Op::$o => self.lanes(d, |x, y, z, p| {
-                        component_lanes(Op::$o, d.cond, x, y, z, p)
-                    }),)*
-                    _ => self.lanes(d, |x, y, z, p| component_lanes(op, d.cond, x, y, z, p)),
-                }
-            };
-        }
-        each!(
-            Mov, Fmad, Min, Max, Set, Sel, Flr, Ceil, Trnc, Rnde, Expx, Expn, Mant, F2if, F2ir,
-            I2f, U2f, Rsqr, Rsqt, Rsqf, Ex2t, Ex2f, Lg2m, Lg2h, Lg2e, Lg2i, Lg2a, Lg2b, Lg2f, Scq,
-            Scf, Tidx, Tidxf, Tfrc, Tsel, Tor, Iadd, And, Or
-        )
+        by_op!(op, OP => self.lanes(d, |x, y, z, p| component_lanes(OP, d.cond, x, y, z, p)))
     }
 
     /// The destination stage of a decoded component-wise operation `f(A.c, B.c, C.c, P.c)`,
@@ -1522,6 +1535,117 @@ mod tests {
             m.alu_decoded(&d, op);
             assert_eq!(m.r, want, "trial {trial}: {}", instr_text(&i));
         }
+    }
+
+    /// Straight-line programs across a batch ([`Machine::run_straight_line`], [`wide`])
+    /// against each quad run on its own ([`Machine::reset_flat`], [`Machine::execute`],
+    /// [`Machine::store_flat`]): random component-wise instructions and SETPs (any fields, as
+    /// above, mostly on the first registers so that they read each other's results) up to END
+    /// and more after it; 37 quads of random inputs (two full groups of
+    /// [`wide::QUADS`] and a part, so that a group starts from what the one before left), an
+    /// input the batch does not give, outputs mapped to the inputs' registers and beyond the
+    /// register file. Every output, killed lane and clock count must agree; a program with a
+    /// flow instruction before END, or a budget that ends inside it, is not run across.
+    #[test]
+    fn straight_line_batches_equal_quads_on_their_own() {
+        use crate::run_io::batch::CountUnit;
+        use microcode::core::image::RegMap;
+        let mut rng = XorShift::new(0x57A1_6E7E);
+        let mut next = move || rng.next_u64();
+        let probe = image(vec![Instr::new(Op::End)]);
+        let regs = u64::from(probe.config.registers);
+        let probe_inputs = RunInputs::default();
+        let probe = Machine::new(&probe, &probe_inputs);
+        let mut ops: Vec<Op> = OPS
+            .iter()
+            .map(|row| row.op)
+            .filter(|&op| matches!(probe.decode(&Instr::new(op)).exec, Exec::Alu(_)))
+            .collect();
+        ops.push(Op::Setp);
+        let mut value = |next: &mut dyn FnMut() -> u64| match next() % 4 {
+            0 => 0x3F80_0000 ^ (next() as u32 & 0x807F_FFFF),
+            1 => next() as u32 & 0x80FF_FFFF,
+            _ => next() as u32,
+        };
+        let mut across = 0;
+        for trial in 0..400u64 {
+            let n = 1 + next() % 24;
+            let mut code: Vec<Instr> = (0..n)
+                .map(|_| {
+                    let op = ops[(next() % ops.len() as u64) as usize];
+                    let mut i = random_instr(op, regs, &mut next);
+                    if next() % 8 != 0 {
+                        i.dst %= 6;
+                        for o in &mut i.src {
+                            if o.file == SrcFile::R {
+                                o.index %= 6;
+                            }
+                        }
+                    }
+                    i
+                })
+                .collect();
+            // Now and then a flow instruction before END: not straight-line.
+            let flow = trial % 10 == 9;
+            if flow {
+                let at = (next() % n) as usize;
+                code.insert(at, Instr::new(Op::Kill));
+            }
+            code.push(Instr::new(Op::End));
+            code.push(random_instr(Op::Fmad, regs, &mut next));
+            let mut img = image(code);
+            img.inputs = vec![
+                RegMap { tgsi: 0, reg: 0 },
+                RegMap { tgsi: 1, reg: 1 },
+                RegMap { tgsi: 7, reg: 5 },
+            ];
+            img.outputs = vec![
+                RegMap { tgsi: 0, reg: 2 },
+                RegMap { tgsi: 1, reg: 3 },
+                RegMap { tgsi: 2, reg: 0 },
+                RegMap { tgsi: 3, reg: 200 },
+            ];
+            let mut base = RunInputs::default();
+            // A budget that ends inside the run now and then.
+            let short = trial % 10 == 4;
+            if short {
+                base.budget = next() % (n + 1);
+            }
+            let mut batch = BatchInputs::new(vec![0, 1]);
+            for _ in 0..37 {
+                for v in batch.push_quad() {
+                    *v = std::array::from_fn(|_| value(&mut next));
+                }
+            }
+            let outputs = vec![0, 1, 2, 3, 9];
+            let m = Machine::new(&img, &base);
+            let slots = m.input_slots(&batch);
+            let out_regs = m.output_regs(&outputs);
+            let mut wide = BatchOutputs::<CoreFault>::new(outputs.clone());
+            wide.begin(batch.quads(), CountUnit::Cycles);
+            let ran = m.run_straight_line(&batch, &mut wide, &slots, &out_regs);
+            assert_eq!(ran, !flow && !short, "trial {trial}: run across");
+            if !ran {
+                continue;
+            }
+            across += 1;
+            let mut one = Machine::new(&img, &base);
+            for q in 0..batch.quads() {
+                one.reset_flat(&batch, q, &slots);
+                one.execute()
+                    .expect("a straight-line run within its budget");
+                let want: Vec<[u32; 4]> = {
+                    let mut o = BatchOutputs::<CoreFault>::new(outputs.clone());
+                    o.begin(1, CountUnit::Cycles);
+                    one.store_flat(&mut o, 0, &out_regs);
+                    assert_eq!(wide.killed(q), o.killed(0), "trial {trial} quad {q}");
+                    assert_eq!(wide.count(q), o.count(0), "trial {trial} quad {q}");
+                    o.quad(0).to_vec()
+                };
+                assert_eq!(wide.quad(q), &want[..], "trial {trial} quad {q}");
+            }
+        }
+        assert!(across > 250, "{across} programs run across");
     }
 
     /// Each fused sequence ([`Fused`], [`Machine::run_fused`]) against its instructions one

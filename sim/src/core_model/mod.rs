@@ -303,6 +303,9 @@ impl<'i> Prepared<'i> {
         let mut machine = machine::Machine::new(self.image, base);
         let slots = machine.input_slots(inputs);
         let regs = machine.output_regs(out.registers());
+        if machine.run_straight_line(inputs, out, &slots, &regs) {
+            return;
+        }
         for q in 0..quads {
             machine.reset_flat(inputs, q, &slots);
             match machine.execute() {
