@@ -110,8 +110,8 @@ impl Machine<'_> {
                 let values = inputs.quad(first + q);
                 for &(slot, reg) in slots {
                     for l in 0..LANES {
-                        for c in 0..4 {
-                            file.r[reg][c][q * LANES + l] = values[slot * LANES + l][c];
+                        for (c, &v) in values[slot * LANES + l].iter().enumerate() {
+                            file.r[reg][c][q * LANES + l] = v;
                         }
                     }
                 }
