@@ -1562,7 +1562,7 @@ mod tests {
             .filter(|&op| matches!(probe.decode(&Instr::new(op)).exec, Exec::Alu(_)))
             .collect();
         ops.push(Op::Setp);
-        let mut value = |next: &mut dyn FnMut() -> u64| match next() % 4 {
+        let value = |next: &mut dyn FnMut() -> u64| match next() % 4 {
             0 => 0x3F80_0000 ^ (next() as u32 & 0x807F_FFFF),
             1 => next() as u32 & 0x80FF_FFFF,
             _ => next() as u32,
