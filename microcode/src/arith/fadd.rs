@@ -127,33 +127,38 @@ pub fn fmad_lanes<const N: usize>(a: [u32; N], b: [u32; N], c: [u32; N]) -> [u32
     // Loops rather than array adaptors, so that nothing stands between the lanes and the
     // vectoriser.
     let mut r = [0u32; N];
-    let mut fast = true;
+    let mut fast = [true; N];
     for l in 0..N {
         let p = (f32::from_bits(a[l]) * f32::from_bits(b[l])).to_bits();
         let s = (f32::from_bits(p) + f32::from_bits(c[l])).to_bits();
         // fmul's host path, then fadd's: its host path, or the product when c flushes.
         let addend_zero = flushed(c[l]);
-        fast &=
-            normal(a[l]) & normal(b[l]) & normal(p) & (addend_zero | (normal(c[l]) & normal(s)));
+        fast[l] = normal(a[l])
+            & normal(b[l])
+            & normal(p)
+            & (addend_zero | (normal(c[l]) & normal(s)));
         r[l] = if addend_zero { p } else { s };
     }
-    if fast {
-        r
-    } else {
-        fmad_each(a, b, c)
-    }
-}
-
-/// [`fmad`] lane by lane: [`fmad_lanes`]'s rare case, kept out of line so that the callers'
-/// inlined fast path stays small.
-#[cold]
-#[inline(never)]
-fn fmad_each<const N: usize>(a: [u32; N], b: [u32; N], c: [u32; N]) -> [u32; N] {
-    let mut r = [0u32; N];
-    for l in 0..N {
-        r[l] = fmad(a[l], b[l], c[l]);
+    if !fast.iter().all(|&f| f) {
+        fmad_slow_lanes(&mut r, &fast, a, b, c);
     }
     r
+}
+
+/// [`fmad`] in the lanes that are not `fast`: [`fmad_lanes`]'s rare case, kept out of line so
+/// that the callers' inlined fast path stays small.
+#[cold]
+#[inline(never)]
+fn fmad_slow_lanes<const N: usize>(
+    r: &mut [u32; N],
+    fast: &[bool; N],
+    a: [u32; N],
+    b: [u32; N],
+    c: [u32; N],
+) {
+    for l in (0..N).filter(|&l| !fast[l]) {
+        r[l] = fmad(a[l], b[l], c[l]);
+    }
 }
 
 #[cfg(test)]
@@ -249,6 +254,15 @@ mod tests {
             assert_eq!(fmad_lanes(a, b, c), want, "{a:08x?} * {b:08x?} + {c:08x?}");
         }
         assert!(fast_cases > 10_000, "{fast_cases} all-normal cases");
+        // Wide: the lanes that are not fast among many that are.
+        for _ in 0..5_000 {
+            let mostly = |v: &mut dyn FnMut(bool) -> u32| -> [u32; 64] {
+                std::array::from_fn(|l| v(l % 29 != 0))
+            };
+            let (a, b, c) = (mostly(&mut value), mostly(&mut value), mostly(&mut value));
+            let want: [u32; 64] = std::array::from_fn(|l| fmad(a[l], b[l], c[l]));
+            assert_eq!(fmad_lanes(a, b, c), want);
+        }
     }
 
     #[test]

@@ -231,6 +231,7 @@ macro_rules! by_op {
 }
 
 mod wide;
+pub use wide::QUADS as ACROSS_QUADS;
 
 fn any(m: Mask) -> bool {
     m.iter().any(|&x| x)
@@ -284,6 +285,31 @@ impl<'a> Machine<'a> {
         m.code = code;
         m.dirty = m.dirty_registers();
         m
+    }
+
+    /// A machine for the flow instructions of one quad of a group run across
+    /// ([`wide::Across`]): their state (predicates, masks, stacks, kills) without a register
+    /// file, constants or decoded code, which the group keeps for all its quads.
+    fn control_only(img: &'a Image, inputs: &'a RunInputs) -> Machine<'a> {
+        Machine {
+            img,
+            inputs,
+            budget: inputs.budget,
+            r: Vec::new(),
+            k: Vec::new(),
+            p: [[false; 4]; LANES],
+            e: [true; LANES],
+            killed: [false; LANES],
+            main_live: [true; LANES],
+            stack: Vec::new(),
+            vertices: Default::default(),
+            addr_stack: Default::default(),
+            timing: Default::default(),
+            count: 0,
+            input_map: Vec::new(),
+            code: Vec::new(),
+            dirty: Vec::new(),
+        }
     }
 
     /// See [`Machine::dirty`]: every register of R the run's start or an instruction may write.
@@ -452,6 +478,12 @@ impl<'a> Machine<'a> {
                 self.r[reg] = Reg::from_lanes(v);
             }
         }
+        self.reset_control();
+    }
+
+    /// The start of a run for everything but the register file: predicates, masks, stacks,
+    /// counts.
+    fn reset_control(&mut self) {
         self.p = [[false; 4]; LANES];
         self.e = [true; LANES];
         self.killed = [false; LANES];
@@ -1537,17 +1569,18 @@ mod tests {
         }
     }
 
-    /// Straight-line programs across a batch ([`Machine::run_straight_line`], [`wide`])
-    /// against each quad run on its own ([`Machine::reset_flat`], [`Machine::execute`],
-    /// [`Machine::store_flat`]): random component-wise instructions and SETPs (any fields, as
-    /// above, mostly on the first registers so that they read each other's results) up to END
-    /// and more after it; 37 quads of random inputs (two full groups of
-    /// [`wide::QUADS`] and a part, so that a group starts from what the one before left), an
-    /// input the batch does not give, outputs mapped to the inputs' registers and beyond the
-    /// register file. Every output, killed lane and clock count must agree; a program with a
-    /// flow instruction before END, or a budget that ends inside it, is not run across.
+    /// Groups of quads run across ([`Machine::across`], [`wide`]) against each quad run on its
+    /// own ([`Machine::reset_flat`], [`Machine::execute`], [`Machine::store_flat`]): random
+    /// component-wise instructions and SETPs (any fields, as above, mostly on the first
+    /// registers so that they read each other's results), KILL and KILP (quads whose lanes are
+    /// all killed and quads with some left part the group) up to END and more after it; 37
+    /// quads of random inputs (two full groups and a part, so that a group starts from what
+    /// the one before left), an input the batch does not give, outputs mapped to the inputs'
+    /// registers and beyond the register file, budgets that end inside the run. Every group
+    /// run across must give each quad's outputs, killed lanes and clock count; a group that
+    /// is not must have parted or run out of budget.
     #[test]
-    fn straight_line_batches_equal_quads_on_their_own() {
+    fn groups_across_equal_quads_on_their_own() {
         use crate::run_io::batch::CountUnit;
         use microcode::core::image::RegMap;
         let mut rng = XorShift::new(0x57A1_6E7E);
@@ -1561,13 +1594,13 @@ mod tests {
             .map(|row| row.op)
             .filter(|&op| matches!(probe.decode(&Instr::new(op)).exec, Exec::Alu(_)))
             .collect();
-        ops.push(Op::Setp);
+        ops.extend([Op::Setp, Op::Setp, Op::Setp]);
         let value = |next: &mut dyn FnMut() -> u64| match next() % 4 {
             0 => 0x3F80_0000 ^ (next() as u32 & 0x807F_FFFF),
             1 => next() as u32 & 0x80FF_FFFF,
             _ => next() as u32,
         };
-        let mut across = 0;
+        let (mut across, mut parted) = (0, 0);
         for trial in 0..400u64 {
             let n = 1 + next() % 24;
             let mut code: Vec<Instr> = (0..n)
@@ -1585,11 +1618,10 @@ mod tests {
                     i
                 })
                 .collect();
-            // Now and then a flow instruction before END: not straight-line.
-            let flow = trial % 10 == 9;
-            if flow {
-                let at = (next() % n) as usize;
-                code.insert(at, Instr::new(Op::Kill));
+            if trial % 4 == 1 {
+                let mut kill = Instr::new([Op::Kill, Op::Kilp][(next() % 2) as usize]);
+                kill.wmask = next() as u8;
+                code.insert((next() % n) as usize, kill);
             }
             code.push(Instr::new(Op::End));
             code.push(random_instr(Op::Fmad, regs, &mut next));
@@ -1606,9 +1638,7 @@ mod tests {
                 RegMap { tgsi: 3, reg: 200 },
             ];
             let mut base = RunInputs::default();
-            // A budget that ends inside the run now and then.
-            let short = trial % 10 == 4;
-            if short {
+            if trial % 10 == 4 {
                 base.budget = next() % (n + 1);
             }
             let mut batch = BatchInputs::new(vec![0, 1]);
@@ -1621,31 +1651,54 @@ mod tests {
             let m = Machine::new(&img, &base);
             let slots = m.input_slots(&batch);
             let out_regs = m.output_regs(&outputs);
-            let mut wide = BatchOutputs::<CoreFault>::new(outputs.clone());
-            wide.begin(batch.quads(), CountUnit::Cycles);
-            let ran = m.run_straight_line(&batch, &mut wide, &slots, &out_regs);
-            assert_eq!(ran, !flow && !short, "trial {trial}: run across");
-            if !ran {
-                continue;
-            }
-            across += 1;
+            let mut group_out = BatchOutputs::<CoreFault>::new(outputs.clone());
+            group_out.begin(batch.quads(), CountUnit::Cycles);
+            let mut state = m.across().expect("every instruction runs across");
             let mut one = Machine::new(&img, &base);
-            for q in 0..batch.quads() {
-                one.reset_flat(&batch, q, &slots);
-                one.execute()
-                    .expect("a straight-line run within its budget");
-                let want: Vec<[u32; 4]> = {
+            for first in (0..batch.quads()).step_by(wide::QUADS) {
+                let group = first..(first + wide::QUADS).min(batch.quads());
+                let ran = state.run_group(
+                    &m,
+                    &batch,
+                    group.clone(),
+                    &mut group_out,
+                    &slots,
+                    &out_regs,
+                );
+                let mut results = Vec::new();
+                for q in group.clone() {
+                    one.reset_flat(&batch, q, &slots);
+                    let result = one.execute();
                     let mut o = BatchOutputs::<CoreFault>::new(outputs.clone());
                     o.begin(1, CountUnit::Cycles);
                     one.store_flat(&mut o, 0, &out_regs);
-                    assert_eq!(wide.killed(q), o.killed(0), "trial {trial} quad {q}");
-                    assert_eq!(wide.count(q), o.count(0), "trial {trial} quad {q}");
-                    o.quad(0).to_vec()
-                };
-                assert_eq!(wide.quad(q), &want[..], "trial {trial} quad {q}");
+                    results.push((result, o.quad(0).to_vec(), o.killed(0), o.count(0)));
+                }
+                if !ran {
+                    // Parted: the quads' paths (instruction counts) or liveness differ, or
+                    // one faults.
+                    let faults = results.iter().any(|r| r.0.is_err());
+                    let paths: std::collections::BTreeSet<u64> =
+                        results.iter().map(|r| r.3).collect();
+                    let lives: std::collections::BTreeSet<bool> =
+                        results.iter().map(|r| r.2.iter().all(|&k| k)).collect();
+                    assert!(
+                        faults || paths.len() > 1 || lives.len() > 1,
+                        "trial {trial} group {first}: not run across, yet the quads agree"
+                    );
+                    parted += 1;
+                    continue;
+                }
+                across += 1;
+                for (q, (result, values, killed, count)) in group.zip(results) {
+                    assert!(result.is_ok(), "trial {trial} quad {q}: {result:?}");
+                    assert_eq!(group_out.quad(q), &values[..], "trial {trial} quad {q}");
+                    assert_eq!(group_out.killed(q), killed, "trial {trial} quad {q}");
+                    assert_eq!(group_out.count(q), count, "trial {trial} quad {q}");
+                }
             }
         }
-        assert!(across > 250, "{across} programs run across");
+        assert!(across > 800 && parted > 20, "{across} groups across, {parted} parted");
     }
 
     /// Each fused sequence ([`Fused`], [`Machine::run_fused`]) against its instructions one

@@ -303,14 +303,27 @@ impl<'i> Prepared<'i> {
         let mut machine = machine::Machine::new(self.image, base);
         let slots = machine.input_slots(inputs);
         let regs = machine.output_regs(out.registers());
-        if machine.run_straight_line(inputs, out, &slots, &regs) {
+        let one_by_one = |machine: &mut machine::Machine,
+                          out: &mut BatchOutputs<CoreFault>,
+                          range: std::ops::Range<usize>| {
+            for q in range {
+                machine.reset_flat(inputs, q, &slots);
+                match machine.execute() {
+                    Ok(()) => machine.store_flat(out, q, &regs),
+                    Err(e) => out.fail(q, e),
+                }
+            }
+        };
+        // Groups of quads run across when the program allows it; a group that cannot (its
+        // quads take different paths, or one faults) runs again quad by quad.
+        let Some(mut across) = machine.across() else {
+            one_by_one(&mut machine, out, 0..quads);
             return;
-        }
-        for q in 0..quads {
-            machine.reset_flat(inputs, q, &slots);
-            match machine.execute() {
-                Ok(()) => machine.store_flat(out, q, &regs),
-                Err(e) => out.fail(q, e),
+        };
+        for first in (0..quads).step_by(machine::ACROSS_QUADS) {
+            let group = first..(first + machine::ACROSS_QUADS).min(quads);
+            if !across.run_group(&machine, inputs, group.clone(), out, &slots, &regs) {
+                one_by_one(&mut machine, out, group);
             }
         }
     }

@@ -1,25 +1,32 @@
-//! Straight-line programs across a batch: when every instruction a run executes before END is
-//! a component-wise operation or SETP ([`Exec::Alu`], [`Exec::Setp`]), every quad executes the
-//! same instructions with every lane active, whatever its inputs. Then the quads of a flat
-//! batch run together, [`QUADS`] at a time: each instruction once over all their lanes, which
-//! keeps the processor's arithmetic units busy on independent lanes instead of waiting on one
-//! quad's chain of dependent instructions. The instruction count and the clocks are the same
-//! for every quad, counted once from the ISA's timing rows as a quad's run counts them.
+//! Quads run across: a group of [`QUADS`] quads executes each instruction once over all their
+//! lanes, which keeps the processor's arithmetic units busy on independent lanes instead of
+//! waiting on one quad's chain of dependent instructions (the compiler's sequences are such
+//! chains).
 //!
-//! Nothing else changes: the same decoded operands ([`Comp`]), the same per-operation
-//! arithmetic ([`component_lanes`], [`cond`]), the same destination stage (write mask,
-//! predicated write, saturate). `Machine`'s tests compare it with the quad-by-quad path.
+//! A quad's path through the program (which instructions it executes, so its count and clocks)
+//! depends only on its own lanes, at the flow instructions. The group keeps one [`Machine`] per
+//! quad for the flow instructions' state (execution mask, stacks, kills), runs each flow
+//! instruction on every quad's machine as a quad's run would, and goes on only while they all
+//! agree on where to go next and on whether any lane is left: then every quad has executed the
+//! same instructions, counted once with the ISA's timing rows. When the quads part (a branch
+//! taken by some), a flow instruction faults or the budget runs out, the group's results are
+//! dropped and its quads run again one by one, which gives each its own path, or fault.
+//!
+//! The component-wise operations and SETP are evaluated as a quad's run evaluates them: the
+//! same decoded operands ([`Comp`]), arithmetic ([`component_lanes`], [`cond`]) and
+//! destination stage (execution mask, write mask, predicated write, saturate).
 
 use super::{saturate, Comp, Decoded, Exec, Machine, LANES};
 use crate::run_io::batch::{BatchInputs, BatchOutputs};
 use microcode::core::eval::{component_lanes, cond};
 use microcode::core::isa::{Op, Timing};
+use std::ops::Range;
 
 use super::super::CoreFault;
 
 /// Quads run together: enough independent lanes to fill the processor's pipelines, few enough
 /// that a register file of them stays in the first-level cache (16 registers: 16 KiB).
-pub(super) const QUADS: usize = 16;
+pub const QUADS: usize = 16;
 
 /// Lanes run together.
 const WIDE: usize = QUADS * LANES;
@@ -28,120 +35,141 @@ const WIDE: usize = QUADS * LANES;
 /// `q * LANES + l`).
 type Wide = [u32; WIDE];
 
-/// The register file and predicates of [`QUADS`] quads, component-major.
-pub(super) struct WideFile {
+/// A group's state: the register file and predicates of its lanes (component-major), the
+/// execution mask, and each quad's machine for the flow instructions.
+pub struct Across<'a> {
     r: Vec<[Wide; 4]>,
     p: [[bool; WIDE]; 4],
+    e: [bool; WIDE],
+    quads: Vec<Machine<'a>>,
 }
 
-/// A straight-line program's run, the same for every quad: how many instructions it executes
-/// (END included) and the clocks they take.
-#[derive(Clone, Copy)]
-pub(super) struct StraightLine {
-    count: u64,
-    clocks: u64,
-}
-
-impl Machine<'_> {
-    /// The run every quad makes, when the program is straight-line up to END and the budget
-    /// covers it (a budget that ends first faults inside the run: the quad-by-quad path reports
-    /// it).
-    pub(super) fn straight_line(&self) -> Option<StraightLine> {
-        let mut timing = Timing::default();
-        for (pc, d) in self.code.iter().enumerate() {
-            match d.exec {
-                Exec::Alu(_) | Exec::Setp => {}
-                Exec::Flow if self.img.code[pc].op == Op::End => {
-                    let count = pc as u64 + 1;
-                    for d in &self.code[..=pc] {
-                        timing.step_row(&d.timing);
-                    }
-                    return (count <= self.budget).then_some(StraightLine {
-                        count,
-                        clocks: timing.clocks(),
-                    });
-                }
-                _ => return None,
-            }
-        }
-        None
+impl<'a> Machine<'a> {
+    /// A group's state for running this machine's program across quads, when every
+    /// instruction can: component-wise operations, SETP, and flow instructions other than
+    /// EMIT and ENDPRIM (which read registers). Texture, relative moves, derivatives, doubles,
+    /// the address stack and missing units run quad by quad.
+    pub fn across(&self) -> Option<Across<'a>> {
+        let fits = self.code.iter().zip(&self.img.code).all(|(d, i)| match d.exec {
+            Exec::Alu(_) | Exec::Setp => true,
+            Exec::Flow => !matches!(i.op, Op::Emit | Op::Endprim),
+            Exec::Other => false,
+        });
+        fits.then(|| Across {
+            r: vec![[[0; WIDE]; 4]; self.r.len()],
+            p: [[false; WIDE]; 4],
+            e: [true; WIDE],
+            quads: (0..QUADS)
+                .map(|_| Machine::control_only(self.img, self.inputs))
+                .collect(),
+        })
     }
+}
 
-    /// Runs every quad of `inputs` into `out` as [`Machine::reset_flat`], [`Machine::execute`]
-    /// and [`Machine::store_flat`] would one after another (`slots` and `regs` as they take
-    /// them), [`QUADS`] at a time, when the program is straight-line
-    /// ([`Machine::straight_line`]); returns whether it was.
-    pub fn run_straight_line(
-        &self,
+impl Across<'_> {
+    /// Runs the quads `group` of `inputs` (at most [`QUADS`]) of `m`'s program into `out`, as
+    /// [`Machine::reset_flat`], [`Machine::execute`] and [`Machine::store_flat`] would one after
+    /// another (`slots` and `regs` as they take them); returns false, with nothing written,
+    /// when the group's quads part or one faults (see the module comment).
+    pub fn run_group(
+        &mut self,
+        m: &Machine,
         inputs: &BatchInputs,
+        group: Range<usize>,
         out: &mut BatchOutputs<CoreFault>,
         slots: &[(usize, usize)],
         regs: &[Option<usize>],
     ) -> bool {
-        let Some(run) = self.straight_line() else {
-            return false;
-        };
-        self.run_wide(run, inputs, out, slots, regs);
-        true
-    }
-
-    /// [`Machine::run_straight_line`] for the program's run `run`.
-    fn run_wide(
-        &self,
-        run: StraightLine,
-        inputs: &BatchInputs,
-        out: &mut BatchOutputs<CoreFault>,
-        slots: &[(usize, usize)],
-        regs: &[Option<usize>],
-    ) {
-        let mut file = WideFile {
-            r: vec![[[0; WIDE]; 4]; self.r.len()],
-            p: [[false; WIDE]; 4],
-        };
-        let end = run.count as usize - 1;
-        for first in (0..inputs.quads()).step_by(QUADS) {
-            let quads = (inputs.quads() - first).min(QUADS);
-            // Only the registers a run can have changed are not zero.
-            for &reg in &self.dirty {
-                file.r[reg] = [[0; WIDE]; 4];
+        let n = group.len();
+        // Only the registers a run can have changed are not zero.
+        for &reg in &m.dirty {
+            self.r[reg] = [[0; WIDE]; 4];
+        }
+        self.p = [[false; WIDE]; 4];
+        self.e = [true; WIDE];
+        for (q, quad) in group.clone().enumerate() {
+            let values = inputs.quad(quad);
+            for &(slot, reg) in slots {
+                for l in 0..LANES {
+                    for (c, &v) in values[slot * LANES + l].iter().enumerate() {
+                        self.r[reg][c][q * LANES + l] = v;
+                    }
+                }
             }
-            file.p = [[false; WIDE]; 4];
-            for q in 0..quads {
-                let values = inputs.quad(first + q);
-                for &(slot, reg) in slots {
-                    for l in 0..LANES {
-                        for (c, &v) in values[slot * LANES + l].iter().enumerate() {
-                            file.r[reg][c][q * LANES + l] = v;
+            self.quads[q].reset_control();
+        }
+        let mut timing = Timing::default();
+        let mut count = 0u64;
+        // Whether the quads' machines hold the predicates of `self.p`.
+        let mut synced = true;
+        let mut pc = 0;
+        while let Some(d) = m.code.get(pc) {
+            if count >= m.budget {
+                return false;
+            }
+            count += 1;
+            timing.step_row(&d.timing);
+            match d.exec {
+                Exec::Alu(op) => wide_alu(self, d, op),
+                Exec::Setp => {
+                    wide_setp(self, d);
+                    synced = false;
+                }
+                Exec::Flow => {
+                    if !synced {
+                        for (q, quad) in self.quads[..n].iter_mut().enumerate() {
+                            quad.p = std::array::from_fn(|l| {
+                                std::array::from_fn(|c| self.p[c][q * LANES + l])
+                            });
+                        }
+                        synced = true;
+                    }
+                    let i = &m.img.code[pc];
+                    let mut next = None;
+                    let mut alive = None;
+                    for quad in &mut self.quads[..n] {
+                        let Ok(to) = quad.flow(pc, i) else {
+                            return false;
+                        };
+                        let live = quad.alive();
+                        if *next.get_or_insert(to) != to || *alive.get_or_insert(live) != live {
+                            return false;
                         }
                     }
-                }
-            }
-            for d in &self.code[..end] {
-                match d.exec {
-                    Exec::Alu(op) => wide_alu(&mut file, d, op),
-                    Exec::Setp => wide_setp(&mut file, d),
-                    _ => {}
-                }
-            }
-            for q in 0..quads {
-                let values = out.quad_mut(first + q);
-                for (s, reg) in regs.iter().enumerate() {
-                    for l in 0..LANES {
-                        values[s * LANES + l] = match reg.and_then(|r| file.r.get(r)) {
-                            Some(v) => std::array::from_fn(|c| v[c][q * LANES + l]),
-                            None => [0; 4],
-                        };
+                    for (q, quad) in self.quads[..n].iter().enumerate() {
+                        self.e[q * LANES..(q + 1) * LANES].copy_from_slice(&quad.e);
+                    }
+                    match next.flatten() {
+                        Some(to) if alive == Some(true) => {
+                            pc = to;
+                            continue;
+                        }
+                        _ => break,
                     }
                 }
-                out.set(first + q, [false; LANES], run.clocks);
+                Exec::Other => return false,
             }
+            pc += 1;
         }
+        for (q, quad) in group.enumerate() {
+            let values = out.quad_mut(quad);
+            for (s, reg) in regs.iter().enumerate() {
+                for l in 0..LANES {
+                    values[s * LANES + l] = match reg.and_then(|r| self.r.get(r)) {
+                        Some(v) => std::array::from_fn(|c| v[c][q * LANES + l]),
+                        None => [0; 4],
+                    };
+                }
+            }
+            out.set(quad, self.quads[q].killed, timing.clocks());
+        }
+        true
     }
 }
 
 /// A decoded operand component in every lane.
 #[inline(always)]
-fn get(file: &WideFile, s: &Comp) -> Wide {
+fn get(file: &Across, s: &Comp) -> Wide {
     let mut v = match file.r.get(s.reg) {
         Some(r) => r[s.comp & 3],
         None => [0; WIDE],
@@ -152,19 +180,21 @@ fn get(file: &WideFile, s: &Comp) -> Wide {
     v
 }
 
-/// SETP in every lane.
-fn wide_setp(file: &mut WideFile, d: &Decoded) {
+/// SETP in the active lanes.
+fn wide_setp(file: &mut Across, d: &Decoded) {
     for c in (0..4).filter(|c| d.wmask & (1 << c) != 0) {
         let a = get(file, &d.src[0][c]);
         let b = get(file, &d.src[1][c]);
         for l in 0..WIDE {
-            file.p[c][l] = cond(d.cond, a[l], b[l]);
+            if file.e[l] {
+                file.p[c][l] = cond(d.cond, a[l], b[l]);
+            }
         }
     }
 }
 
 /// The component-wise operation `op` in every lane: the lane loop made once per operation.
-fn wide_alu(file: &mut WideFile, d: &Decoded, op: Op) {
+fn wide_alu(file: &mut Across, d: &Decoded, op: Op) {
     by_op!(op, OP => wide_lanes(file, d, |x, y, z, p| component_lanes(OP, d.cond, x, y, z, p)))
 }
 
@@ -172,7 +202,7 @@ fn wide_alu(file: &mut WideFile, d: &Decoded, op: Op) {
 /// write, saturate (every lane is active in a straight-line run).
 #[inline(always)]
 fn wide_lanes(
-    file: &mut WideFile,
+    file: &mut Across,
     d: &Decoded,
     f: impl Fn(Wide, Wide, Wide, [bool; WIDE]) -> Wide,
 ) {
@@ -202,7 +232,7 @@ fn wide_lanes(
         };
         first.get_or_insert(c);
     }
-    let p = file.p;
+    let (p, e) = (&file.p, &file.e);
     let dst = &mut file.r[d.dst];
     for c in (0..4).filter(|c| written & (1 << c) != 0) {
         // Predicated writes: 1 where P.c, 2 where !P.c, any other value always.
@@ -210,12 +240,18 @@ fn wide_lanes(
             1 | 2 => {
                 let want = d.pw == 1;
                 for l in 0..WIDE {
-                    if p[c][l] == want {
+                    if e[l] && p[c][l] == want {
                         dst[c][l] = out[c][l];
                     }
                 }
             }
-            _ => dst[c] = out[c],
+            _ => {
+                for l in 0..WIDE {
+                    if e[l] {
+                        dst[c][l] = out[c][l];
+                    }
+                }
+            }
         }
     }
 }
