@@ -115,10 +115,10 @@ pub fn fmad(a: u32, b: u32, c: u32) -> u32 {
 /// [`fmad`] in `N` lanes at once: lane `l` of the result is `fmad(a[l], b[l], c[l])`.
 ///
 /// The models run a quad's four lanes of one component together; this is their multiply-add.
-/// When every lane takes [`fmad`]'s fast paths (normal operands, a normal product, an addend that
-/// is normal with a normal sum or that flushes to zero) the lanes are computed with no branch
-/// per lane, which the compiler turns into vector instructions; otherwise each lane takes
-/// [`fmad`].
+/// The lanes that take [`fmad`]'s fast paths (normal operands, a normal product, an addend that
+/// is normal with a normal sum or that flushes to zero; or a zero product and a normal addend)
+/// are computed with no branch per lane, which the compiler turns into vector instructions;
+/// the others then take [`fmad`].
 #[inline(always)]
 pub fn fmad_lanes<const N: usize>(a: [u32; N], b: [u32; N], c: [u32; N]) -> [u32; N] {
     // An exponent field that is neither 0 nor all ones.
@@ -131,13 +131,24 @@ pub fn fmad_lanes<const N: usize>(a: [u32; N], b: [u32; N], c: [u32; N]) -> [u32
     for l in 0..N {
         let p = (f32::from_bits(a[l]) * f32::from_bits(b[l])).to_bits();
         let s = (f32::from_bits(p) + f32::from_bits(c[l])).to_bits();
-        // fmul's host path, then fadd's: its host path, or the product when c flushes.
+        // fmul's host path, then fadd's: its host path, or the product when c flushes. Or a
+        // finite number times one that flushes: a zero product, which adds to a normal c as c
+        // (inputs with zero components are common).
         let addend_zero = flushed(c[l]);
-        fast[l] = normal(a[l])
+        let finite = |x: u32| x & EXP_MASK != EXP_MASK;
+        let zero_product = (flushed(a[l]) | flushed(b[l])) & finite(a[l]) & finite(b[l]);
+        fast[l] = (normal(a[l])
             & normal(b[l])
             & normal(p)
-            & (addend_zero | (normal(c[l]) & normal(s)));
-        r[l] = if addend_zero { p } else { s };
+            & (addend_zero | (normal(c[l]) & normal(s))))
+            | (zero_product & normal(c[l]));
+        r[l] = if zero_product {
+            c[l]
+        } else if addend_zero {
+            p
+        } else {
+            s
+        };
     }
     if !fast.iter().all(|&f| f) {
         fmad_slow_lanes(&mut r, &fast, a, b, c);
