@@ -1,8 +1,9 @@
 //! The core model's machine: state and the per-instruction step, for every run (`run`,
 //! `run_batch`, `run_flat`, `run_traced`, `run_prefix`). It evaluates only the components an
-//! instruction writes (its write mask, and the predicate of a predicated write) in the lanes it
-//! writes: the core's sequences (transcendental steps, dot products, texel addressing) are mostly
-//! one-component instructions. Cycle counts come from the ISA's timing table (`isa::Timing`).
+//! instruction writes (its write mask, and the predicate of a predicated write), each in the
+//! quad's four lanes at once: the core's sequences (transcendental steps, dot products, texel
+//! addressing) are mostly one-component instructions. Cycle counts come from the ISA's timing
+//! table (`isa::Timing`). [`wide`] runs groups of quads across.
 
 use super::{CoreFault, FaultKind, ENGINE};
 use crate::run_io::batch::{BatchInputs, BatchOutputs};
