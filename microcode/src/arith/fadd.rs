@@ -137,11 +137,9 @@ pub fn fmad_lanes<const N: usize>(a: [u32; N], b: [u32; N], c: [u32; N]) -> [u32
         let addend_zero = flushed(c[l]);
         let finite = |x: u32| x & EXP_MASK != EXP_MASK;
         let zero_product = (flushed(a[l]) | flushed(b[l])) & finite(a[l]) & finite(b[l]);
-        fast[l] = (normal(a[l])
-            & normal(b[l])
-            & normal(p)
-            & (addend_zero | (normal(c[l]) & normal(s))))
-            | (zero_product & normal(c[l]));
+        fast[l] =
+            (normal(a[l]) & normal(b[l]) & normal(p) & (addend_zero | (normal(c[l]) & normal(s))))
+                | (zero_product & normal(c[l]));
         r[l] = if zero_product {
             c[l]
         } else if addend_zero {

@@ -1658,14 +1658,8 @@ mod tests {
             let mut one = Machine::new(&img, &base);
             for first in (0..batch.quads()).step_by(wide::QUADS) {
                 let group = first..(first + wide::QUADS).min(batch.quads());
-                let ran = state.run_group(
-                    &m,
-                    &batch,
-                    group.clone(),
-                    &mut group_out,
-                    &slots,
-                    &out_regs,
-                );
+                let ran =
+                    state.run_group(&m, &batch, group.clone(), &mut group_out, &slots, &out_regs);
                 let mut results = Vec::new();
                 for q in group.clone() {
                     one.reset_flat(&batch, q, &slots);
@@ -1699,7 +1693,10 @@ mod tests {
                 }
             }
         }
-        assert!(across > 800 && parted > 20, "{across} groups across, {parted} parted");
+        assert!(
+            across > 800 && parted > 20,
+            "{across} groups across, {parted} parted"
+        );
     }
 
     /// Each fused sequence ([`Fused`], [`Machine::run_fused`]) against its instructions one

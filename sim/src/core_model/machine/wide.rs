@@ -41,6 +41,8 @@ pub struct Across<'a> {
     r: Vec<[Wide; 4]>,
     p: [[bool; WIDE]; 4],
     e: [bool; WIDE],
+    /// Every lane of `e` is set (the common case: no branch, loop exit or kill so far).
+    full: bool,
     quads: Vec<Machine<'a>>,
 }
 
@@ -50,15 +52,20 @@ impl<'a> Machine<'a> {
     /// EMIT and ENDPRIM (which read registers). Texture, relative moves, derivatives, doubles,
     /// the address stack and missing units run quad by quad.
     pub fn across(&self) -> Option<Across<'a>> {
-        let fits = self.code.iter().zip(&self.img.code).all(|(d, i)| match d.exec {
-            Exec::Alu(_) | Exec::Setp => true,
-            Exec::Flow => !matches!(i.op, Op::Emit | Op::Endprim),
-            Exec::Other => false,
-        });
+        let fits = self
+            .code
+            .iter()
+            .zip(&self.img.code)
+            .all(|(d, i)| match d.exec {
+                Exec::Alu(_) | Exec::Setp => true,
+                Exec::Flow => !matches!(i.op, Op::Emit | Op::Endprim),
+                Exec::Other => false,
+            });
         fits.then(|| Across {
             r: vec![[[0; WIDE]; 4]; self.r.len()],
             p: [[false; WIDE]; 4],
             e: [true; WIDE],
+            full: true,
             quads: (0..QUADS)
                 .map(|_| Machine::control_only(self.img, self.inputs))
                 .collect(),
@@ -87,6 +94,7 @@ impl Across<'_> {
         }
         self.p = [[false; WIDE]; 4];
         self.e = [true; WIDE];
+        self.full = true;
         for (q, quad) in group.clone().enumerate() {
             let values = inputs.quad(quad);
             for &(slot, reg) in slots {
@@ -139,6 +147,7 @@ impl Across<'_> {
                     for (q, quad) in self.quads[..n].iter().enumerate() {
                         self.e[q * LANES..(q + 1) * LANES].copy_from_slice(&quad.e);
                     }
+                    self.full = self.e[..n * LANES].iter().all(|&x| x);
                     match next.flatten() {
                         Some(to) if alive == Some(true) => {
                             pc = to;
@@ -164,6 +173,20 @@ impl Across<'_> {
             out.set(quad, self.quads[q].killed, timing.clocks());
         }
         true
+    }
+}
+
+/// `v` into `dst` in the lanes of `lanes` (every lane when `full`), without a branch per lane
+/// so that it is a vector select.
+#[inline(always)]
+fn store(dst: &mut Wide, v: &Wide, lanes: &[bool; WIDE], full: bool) {
+    if full {
+        *dst = *v;
+        return;
+    }
+    for l in 0..WIDE {
+        let m = u32::from(lanes[l]).wrapping_neg();
+        dst[l] = (v[l] & m) | (dst[l] & !m);
     }
 }
 
@@ -201,57 +224,59 @@ fn wide_alu(file: &mut Across, d: &Decoded, op: Op) {
 /// The destination stage of `f(A.c, B.c, C.c, P.c)` in every lane: write mask, predicated
 /// write, saturate (every lane is active in a straight-line run).
 #[inline(always)]
-fn wide_lanes(
-    file: &mut Across,
-    d: &Decoded,
-    f: impl Fn(Wide, Wide, Wide, [bool; WIDE]) -> Wide,
-) {
+fn wide_lanes(file: &mut Across, d: &Decoded, f: impl Fn(Wide, Wide, Wide, [bool; WIDE]) -> Wide) {
     if d.dst >= file.r.len() {
+        return;
+    }
+    let eval = |file: &Across, c: usize| {
+        let x = get(file, &d.src[0][c]);
+        let y = get(file, &d.src[1][c]);
+        let z = get(file, &d.src[2][c]);
+        let mut v = f(x, y, z, file.p[c]);
+        if d.sat != 0 {
+            for v in &mut v {
+                *v = saturate(d.sat, *v);
+            }
+        }
+        v
+    };
+    let written = d.wmask & 0xF;
+    if d.direct.is_some() {
+        // No predicated write and no operand reads the destination: each component stored
+        // as it is computed.
+        let mut first = None;
+        for c in (0..4).filter(|c| written & (1 << c) != 0) {
+            let v = match first {
+                Some(done) if d.broadcast => file.r[d.dst][done],
+                _ => eval(file, c),
+            };
+            store(&mut file.r[d.dst][c], &v, &file.e, file.full);
+            first.get_or_insert(c);
+        }
         return;
     }
     // Every written component is computed before any is written: a destination may be a
     // register the operands read.
     let mut out = [[0u32; WIDE]; 4];
     let mut first = None;
-    let written = d.wmask & 0xF;
     for c in (0..4).filter(|c| written & (1 << c) != 0) {
         out[c] = match first {
             Some(done) if d.broadcast => out[done],
-            _ => {
-                let x = get(file, &d.src[0][c]);
-                let y = get(file, &d.src[1][c]);
-                let z = get(file, &d.src[2][c]);
-                let mut v = f(x, y, z, file.p[c]);
-                if d.sat != 0 {
-                    for v in &mut v {
-                        *v = saturate(d.sat, *v);
-                    }
-                }
-                v
-            }
+            _ => eval(file, c),
         };
         first.get_or_insert(c);
     }
-    let (p, e) = (&file.p, &file.e);
+    let (p, e, full) = (&file.p, &file.e, file.full);
     let dst = &mut file.r[d.dst];
     for c in (0..4).filter(|c| written & (1 << c) != 0) {
         // Predicated writes: 1 where P.c, 2 where !P.c, any other value always.
         match d.pw {
             1 | 2 => {
                 let want = d.pw == 1;
-                for l in 0..WIDE {
-                    if e[l] && p[c][l] == want {
-                        dst[c][l] = out[c][l];
-                    }
-                }
+                let lanes: [bool; WIDE] = std::array::from_fn(|l| e[l] && p[c][l] == want);
+                store(&mut dst[c], &out[c], &lanes, false);
             }
-            _ => {
-                for l in 0..WIDE {
-                    if e[l] {
-                        dst[c][l] = out[c][l];
-                    }
-                }
-            }
+            _ => store(&mut dst[c], &out[c], e, full),
         }
     }
 }
