@@ -1574,7 +1574,8 @@ mod tests {
     /// own ([`Machine::reset_flat`], [`Machine::execute`], [`Machine::store_flat`]): random
     /// component-wise instructions and SETPs (any fields, as above, mostly on the first
     /// registers so that they read each other's results), KILL and KILP (quads whose lanes are
-    /// all killed and quads with some left part the group) up to END and more after it; 37
+    /// all killed and quads with some left part the group), IF / ELSE / ENDIF on random
+    /// predicates (lanes of one quad on both sides) up to END and more after it; 37
     /// quads of random inputs (two full groups and a part, so that a group starts from what
     /// the one before left), an input the batch does not give, outputs mapped to the inputs'
     /// registers and beyond the register file, budgets that end inside the run. Every group
@@ -1623,6 +1624,43 @@ mod tests {
                 let mut kill = Instr::new([Op::Kill, Op::Kilp][(next() % 2) as usize]);
                 kill.wmask = next() as u8;
                 code.insert((next() % n) as usize, kill);
+            }
+            if trial % 4 == 2 {
+                // IF (ELSE) ENDIF around part of the code: lanes of a quad on both sides, so
+                // that writes must keep to the execution mask.
+                let a = (next() % (n + 1)) as usize;
+                let b = a + (next() % (n + 1 - a as u64)) as usize;
+                let m = a + (next() % (b - a + 1) as u64) as usize;
+                let with_else = next() % 2 == 0;
+                let mut body = code.split_off(a);
+                let after = body.split_off(b - a);
+                let second = body.split_off(m - a);
+                let if_at = a;
+                let else_at = if_at + 1 + body.len();
+                let endif_at = else_at + usize::from(with_else) + second.len();
+                let mut iff = Instr::new(Op::If);
+                iff.wmask = 1 + (next() % 15) as u8;
+                iff.target = (if with_else { else_at } else { endif_at }) as u16;
+                code.push(iff);
+                code.extend(body);
+                if with_else {
+                    let mut els = Instr::new(Op::Else);
+                    els.target = endif_at as u16;
+                    code.push(els);
+                }
+                code.extend(second);
+                code.push(Instr::new(Op::Endif));
+                code.extend(after);
+                // The predicates the IF tests, set first.
+                let mut setp = random_instr(Op::Setp, regs, &mut next);
+                setp.cond = Cond::Lt;
+                setp.wmask = 0xF;
+                code.insert(0, setp);
+                for i in &mut code {
+                    if matches!(i.op, Op::If | Op::Else) {
+                        i.target += 1;
+                    }
+                }
             }
             code.push(Instr::new(Op::End));
             code.push(random_instr(Op::Fmad, regs, &mut next));
