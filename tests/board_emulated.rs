@@ -8,6 +8,8 @@
 //!   verify, and the active image is never a corrupt one.
 #![cfg(unix)]
 
+mod board_support;
+use board_support::emulation;
 use firmware_loader::board::run_image;
 use firmware_loader::host::{Client, ClientOptions, HostError};
 use firmware_loader::image::ImageFile;
@@ -19,16 +21,6 @@ use sim::run_io::RunInputs;
 use std::path::Path;
 use std::process::Command;
 use std::time::Duration;
-
-fn emulation() -> Emulation {
-    emulate::start(
-        EmuEngine::Verilator,
-        &CoreConfig::default(),
-        EMULATED_BAUD,
-        &mut |m| eprintln!("{m}"),
-    )
-    .expect("the emulated board starts (the toolchain comes from `cargo xtask setup`)")
-}
 
 /// The board build `synth` makes by default (every unit but the divider; it fits the HX8K)
 /// serves the host tools: the selftest builds every check, and every opcode row's vectors pass

@@ -5,21 +5,13 @@
 //! usable for the next command.
 #![cfg(unix)]
 
+mod board_support;
+use board_support::emulation;
 use microcode::core::CoreConfig;
-use sim::hardware::emulate::{self, EmuEngine, Emulation, EMULATED_BAUD};
+use sim::hardware::emulate::{self, Emulation, EMULATED_BAUD};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 use std::time::Duration;
-
-fn emulation() -> Emulation {
-    emulate::start(
-        EmuEngine::Verilator,
-        &CoreConfig::default(),
-        EMULATED_BAUD,
-        &mut |m| eprintln!("{m}"),
-    )
-    .expect("the emulated board starts (the toolchain comes from `cargo xtask setup`)")
-}
 
 fn scratch(name: &str) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("tgsi-{name}-{}", std::process::id()));

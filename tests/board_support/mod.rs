@@ -10,6 +10,7 @@ use firmware_loader::server::{serve, ServeOptions};
 use microcode::core::image::{ConstSlot, ConstSource};
 use microcode::core::isa::decode;
 use microcode::core::{CoreConfig, Image};
+use sim::hardware::emulate::{self, EmuEngine, Emulation, EMULATED_BAUD};
 use sim::run_io::RunInputs;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
@@ -197,4 +198,15 @@ pub fn board(config_bytes: &[u8], runner: Runner) -> Board {
 /// The board's core configuration bytes.
 pub fn board_config() -> Vec<u8> {
     CoreConfig::default().to_bytes()
+}
+
+/// The emulated board of the default build (Verilator), its messages on stderr.
+pub fn emulation() -> Emulation {
+    emulate::start(
+        EmuEngine::Verilator,
+        &CoreConfig::default(),
+        EMULATED_BAUD,
+        &mut |m| eprintln!("{m}"),
+    )
+    .expect("the emulated board starts (the toolchain comes from `cargo xtask setup`)")
 }
