@@ -59,18 +59,32 @@ pub struct Frame {
     pub quads: usize,
 }
 
-/// What a frame's quads read: the colour output, the coordinate flags and every input's source.
+/// What a frame's quads read: the colour output and every input's source, prepared once per
+/// frame so that a quad's inputs cost no more than the arithmetic that differs per pixel.
 struct Setup {
     out_reg: u32,
-    flags: CoordFlags,
-    params: RenderParams,
-    height: u32,
+    /// The frame's width in quads.
+    quads_per_row: usize,
     sources: Vec<(u32, Source)>,
-    /// Per source, an interpolated input's column edges (`column_edges`), one per column; empty
-    /// for the other sources.
-    edges: Vec<Vec<[[f32; 4]; 2]>>,
-    /// The vertical weight of each row.
-    rows: Vec<f32>,
+    /// Per source (in the order of `sources`), how its quads' values are made.
+    fills: Vec<Fill>,
+    /// Per row of quads, the vertical interpolation weights of its two pixel rows.
+    weights: Vec<[f32; 2]>,
+}
+
+/// How a quad's four lanes of one input are made: the parts of the input that depend on the
+/// column or the row only, made once per frame.
+enum Fill {
+    /// The same value in every pixel (FACE).
+    Constant([u32; 4]),
+    /// Per column of quads, POSITION of its top two pixels; per row of quads, the y component
+    /// of its two pixel rows.
+    Position {
+        top: Vec<[[f32; 4]; 2]>,
+        rows: Vec<[f32; 2]>,
+    },
+    /// Per column of quads, the `column_edges` of its two pixel columns.
+    Interpolated(Vec<[[[f32; 4]; 2]; 2]>),
 }
 
 fn setup(
@@ -88,119 +102,162 @@ fn setup(
     let out_reg = color_output(program).ok_or(RenderError::NoOutput)?;
     let sources = input_sources(program, &|index| corners.get(&index).copied());
     let params = RenderParams::new(width, height);
-    let edges = sources
+    let flags = CoordFlags::of(program);
+    // Pixel (x, y)'s input, as the definition gives it.
+    let at = |source: &Source, x, y| input_at(source, x, y, &params, height, flags);
+    let quad_columns = 0..width / 2;
+    let quad_rows = 0..height / 2;
+    let fills = sources
         .iter()
         .map(|(_, source)| match source {
-            Source::Interpolated(k) => (0..width).map(|x| column_edges(k, x, &params)).collect(),
-            _ => Vec::new(),
+            Source::Face => Fill::Constant(at(source, 0, 0).map(f32::to_bits)),
+            // POSITION's x and y components depend on the pixel's column and row only.
+            Source::Position => Fill::Position {
+                top: quad_columns
+                    .clone()
+                    .map(|qx| [0, 1].map(|i| at(source, 2 * qx + i, 0)))
+                    .collect(),
+                rows: quad_rows
+                    .clone()
+                    .map(|qy| [0, 1].map(|j| at(source, 0, 2 * qy + j)[1]))
+                    .collect(),
+            },
+            Source::Interpolated(k) => Fill::Interpolated(
+                quad_columns
+                    .clone()
+                    .map(|qx| [0, 1].map(|i| column_edges(k, 2 * qx + i, &params)))
+                    .collect(),
+            ),
         })
         .collect();
-    let rows = (0..height).map(|y| pixel_uv(0, y, &params).1).collect();
+    let weights = quad_rows
+        .map(|qy| [0, 1].map(|j| pixel_uv(0, 2 * qy + j, &params).1))
+        .collect();
     Ok(Setup {
         out_reg,
-        flags: CoordFlags::of(program),
-        params,
-        height,
+        quads_per_row: (width / 2) as usize,
         sources,
-        edges,
-        rows,
+        fills,
+        weights,
     })
-}
-
-/// The pixel of `lane` in the quad whose top-left pixel is `(x0, y0)`.
-fn pixel(x0: u32, y0: u32, lane: usize) -> (u32, u32) {
-    (x0 + (lane as u32 & 1), y0 + (lane as u32 >> 1))
 }
 
 /// The per-lane inputs of the quad at `(x0, y0)` into `out` (cleared first).
 fn quad_inputs(setup: &Setup, x0: u32, y0: u32, out: &mut QuadInputs) {
     let mut values = vec![[0u32; 4]; setup.sources.len() * LANES];
-    quad_values(setup, x0, y0, &mut values);
+    quad_values(setup, (x0 / 2) as usize, (y0 / 2) as usize, &mut values);
     out.clear();
     for (s, (index, _)) in setup.sources.iter().enumerate() {
         out.insert(*index, std::array::from_fn(|l| values[s * LANES + l]));
     }
 }
 
-/// The per-lane inputs of the quad at `(x0, y0)` as a flat batch quad: `out[s * LANES + lane]`
-/// is the input of `setup.sources[s]` (the registers of [`batch_registers`]).
-fn quad_values(setup: &Setup, x0: u32, y0: u32, out: &mut [[u32; 4]]) {
-    for (s, (_, source)) in setup.sources.iter().enumerate() {
-        for lane in 0..LANES {
-            let (x, y) = pixel(x0, y0, lane);
-            let v = match source {
-                // The same value as `input_at`, from the edges made once per column.
-                Source::Interpolated(_) => {
-                    between_edges(&setup.edges[s][x as usize], setup.rows[y as usize])
-                }
-                _ => input_at(source, x, y, &setup.params, setup.height, setup.flags),
-            };
-            out[s * LANES + lane] = v.map(f32::to_bits);
+/// The per-lane inputs of the quad in column `qx` and row `qy` of quads as a flat batch quad:
+/// `out[s * LANES + lane]` is the input of `setup.sources[s]` (the registers of
+/// [`batch_registers`]); the same values as `input_at` of each lane's pixel.
+fn quad_values(setup: &Setup, qx: usize, qy: usize, out: &mut [[u32; 4]]) {
+    for (fill, out) in setup.fills.iter().zip(out.chunks_exact_mut(LANES)) {
+        let lanes: [[f32; 4]; LANES] = match fill {
+            Fill::Constant(v) => {
+                out.fill(*v);
+                continue;
+            }
+            Fill::Position { top, rows } => {
+                let [left, right] = top[qx];
+                let [y0, y1] = rows[qy];
+                let with_y = |mut p: [f32; 4], y| {
+                    p[1] = y;
+                    p
+                };
+                [
+                    with_y(left, y0),
+                    with_y(right, y0),
+                    with_y(left, y1),
+                    with_y(right, y1),
+                ]
+            }
+            Fill::Interpolated(columns) => {
+                let [left, right] = &columns[qx];
+                let [v0, v1] = setup.weights[qy];
+                [
+                    between_edges(left, v0),
+                    between_edges(right, v0),
+                    between_edges(left, v1),
+                    between_edges(right, v1),
+                ]
+            }
+        };
+        for (o, v) in out.iter_mut().zip(lanes) {
+            *o = v.map(f32::to_bits);
         }
     }
 }
-
 /// The input registers of a flat batch quad filled by [`quad_values`].
 fn batch_registers(setup: &Setup) -> Vec<u32> {
     setup.sources.iter().map(|(index, _)| *index).collect()
 }
 
-impl Frame {
-    fn empty(width: u32, height: u32) -> Frame {
-        Frame {
-            width,
-            height,
-            pixels: vec![[0; 4]; (width * height) as usize],
-            killed: 0,
-            cycles: None,
-            quads: 0,
-        }
-    }
+/// A quad's pixels in lane order, killed lanes transparent (all zero).
+type QuadRgba = [[u8; 4]; LANES];
 
-    /// Stores one quad's result.
-    fn store(&mut self, out_reg: u32, x0: u32, y0: u32, out: &RunOutput) {
-        self.put(x0, y0, &QuadPixels::of(out, out_reg));
-    }
-
-    /// Stores one quad's pixels.
-    fn put(&mut self, x0: u32, y0: u32, q: &QuadPixels) {
-        if let Some(c) = q.cycles {
-            self.cycles = Some(self.cycles.unwrap_or(0) + c);
+/// The pixels of a quad whose colour output is `colour` per lane.
+fn quad_rgba(colour: impl Fn(usize) -> [u32; 4], killed: [bool; LANES]) -> QuadRgba {
+    std::array::from_fn(|lane| {
+        if killed[lane] {
+            [0; 4]
+        } else {
+            colour(lane).map(to_byte)
         }
-        self.quads += 1;
-        for lane in 0..LANES {
-            let (x, y) = pixel(x0, y0, lane);
-            let px = &mut self.pixels[(y * self.width + x) as usize];
-            if q.killed[lane] {
-                self.killed += 1;
-                *px = [0; 4];
-            } else {
-                *px = q.rgba[lane];
-            }
-        }
-    }
+    })
 }
 
-/// What the frame keeps of one quad's run.
-struct QuadPixels {
-    rgba: [[u8; 4]; LANES],
-    killed: [bool; LANES],
+/// What the frame keeps of a run of consecutive quads: their pixels and the totals.
+#[derive(Default)]
+struct Shaded {
+    quads: Vec<QuadRgba>,
+    killed: usize,
+    /// The sum of the quads' clock cycles, if the engine counts them.
     cycles: Option<u64>,
 }
 
-impl QuadPixels {
-    fn of(out: &RunOutput, out_reg: u32) -> QuadPixels {
-        QuadPixels {
-            rgba: std::array::from_fn(|lane| {
-                let v = out.lanes[lane]
-                    .outputs
-                    .get(&out_reg)
-                    .copied()
-                    .unwrap_or([0; 4]);
-                v.map(to_byte)
-            }),
-            killed: std::array::from_fn(|lane| out.lanes[lane].killed),
-            cycles: out.cycles,
+impl Shaded {
+    /// Adds one quad.
+    fn push(&mut self, rgba: QuadRgba, killed: [bool; LANES], cycles: Option<u64>) {
+        self.quads.push(rgba);
+        self.killed += killed.iter().filter(|&&k| k).count();
+        if let Some(c) = cycles {
+            self.cycles = Some(self.cycles.unwrap_or(0) + c);
+        }
+    }
+}
+
+impl Frame {
+    /// The frame of `shaded`, whose quads are the frame's in row order.
+    fn of(width: u32, height: u32, shaded: &[Shaded]) -> Frame {
+        let mut pixels = vec![[0; 4]; (width * height) as usize];
+        let width = width as usize;
+        // One row of quads fills two rows of pixels: lanes 0, 1 of each quad the upper one,
+        // lanes 2, 3 the lower one.
+        let mut quads = shaded.iter().flat_map(|s| &s.quads);
+        for rows in pixels.chunks_exact_mut(2 * width) {
+            let (upper, lower) = rows.split_at_mut(width);
+            let pairs = upper.chunks_exact_mut(2).zip(lower.chunks_exact_mut(2));
+            for ((up, low), q) in pairs.zip(&mut quads) {
+                up.copy_from_slice(&q[..2]);
+                low.copy_from_slice(&q[2..]);
+            }
+        }
+        let mut cycles = None;
+        for c in shaded.iter().filter_map(|s| s.cycles) {
+            cycles = Some(cycles.unwrap_or(0) + c);
+        }
+        Frame {
+            width: width as u32,
+            height,
+            pixels,
+            killed: shaded.iter().map(|s| s.killed).sum(),
+            cycles,
+            quads: shaded.iter().map(|s| s.quads.len()).sum(),
         }
     }
 }
@@ -218,7 +275,7 @@ pub fn render(
     progress: &mut dyn FnMut(usize, usize),
 ) -> Result<Frame, RenderError> {
     let setup = setup(program, width, height, corners)?;
-    let mut frame = Frame::empty(width, height);
+    let mut shaded = Shaded::default();
     let rows = (height / 2) as usize;
     for qy in 0..height / 2 {
         for qx in 0..width / 2 {
@@ -229,11 +286,16 @@ pub fn render(
                 y: y0,
                 message,
             })?;
-            frame.store(setup.out_reg, x0, y0, &out);
+            let killed = out.lanes.each_ref().map(|l| l.killed);
+            let colour = |lane: usize| {
+                let outputs = &out.lanes[lane].outputs;
+                outputs.get(&setup.out_reg).copied().unwrap_or([0; 4])
+            };
+            shaded.push(quad_rgba(colour, killed), killed, out.cycles);
         }
         progress(qy as usize + 1, rows);
     }
-    Ok(frame)
+    Ok(Frame::of(width, height, &[shaded]))
 }
 
 /// A batch engine: runs every quad of a flat batch with the constants and textures of the
@@ -253,24 +315,34 @@ pub fn render_batch<E: std::fmt::Display>(
     threads: usize,
 ) -> Result<Frame, RenderError> {
     let setup = setup(program, width, height, corners)?;
-    let per_row = (width / 2) as usize;
+    let per_row = setup.quads_per_row;
     let total = per_row * (height / 2) as usize;
     let position = |n: usize| ((n % per_row) as u32 * 2, (n / per_row) as u32 * 2);
     // Quads `range` in batches of `BATCH`: the inputs and outputs of one batch at a time, in
     // buffers reused from batch to batch, so that a large frame never holds every quad's run
     // output at once and no quad allocates.
     const BATCH: usize = 512;
-    let shade = |range: std::ops::Range<usize>| -> Result<Vec<QuadPixels>, (usize, String)> {
-        let mut out = Vec::with_capacity(range.len());
+    let shade = |range: std::ops::Range<usize>| -> Result<Shaded, (usize, String)> {
+        let mut shaded = Shaded {
+            quads: Vec::with_capacity(range.len()),
+            ..Shaded::default()
+        };
         let mut batch = BatchInputs::new(batch_registers(&setup));
+        let stride = batch.registers().len() * LANES;
         let mut results = BatchOutputs::new(vec![setup.out_reg]);
+        // The next quad's column and row of quads.
+        let (mut qx, mut qy) = (range.start % per_row, range.start / per_row);
         let mut start = range.start;
         while start < range.end {
             let end = (start + BATCH).min(range.end);
-            batch.clear();
-            for n in start..end {
-                let (x0, y0) = position(n);
-                quad_values(&setup, x0, y0, batch.push_quad());
+            // `quad_values` writes every value of a quad.
+            let values = batch.refill(end - start);
+            for k in 0..end - start {
+                quad_values(&setup, qx, qy, &mut values[k * stride..(k + 1) * stride]);
+                qx += 1;
+                if qx == per_row {
+                    (qx, qy) = (0, qy + 1);
+                }
             }
             engine(inputs, &batch, &mut results);
             if let Some((k, e)) = results.errors().first() {
@@ -278,20 +350,17 @@ pub fn render_batch<E: std::fmt::Display>(
             }
             let cycles = results.count_unit() == CountUnit::Cycles;
             for k in 0..end - start {
-                let v = results.quad(k);
-                out.push(QuadPixels {
-                    rgba: std::array::from_fn(|l| v[l].map(to_byte)),
-                    killed: results.killed(k),
-                    cycles: cycles.then(|| results.count(k)),
-                });
+                let (v, killed) = (results.quad(k), results.killed(k));
+                let rgba = quad_rgba(|lane| v[lane], killed);
+                shaded.push(rgba, killed, cycles.then(|| results.count(k)));
             }
             start = end;
         }
-        Ok(out)
+        Ok(shaded)
     };
     let threads = threads.clamp(1, total.max(1));
     let chunk = total.div_ceil(threads).max(1);
-    let parts: Vec<Result<Vec<QuadPixels>, (usize, String)>> = if threads == 1 {
+    let parts: Vec<Result<Shaded, (usize, String)>> = if threads == 1 {
         vec![shade(0..total)]
     } else {
         std::thread::scope(|scope| {
@@ -310,20 +379,14 @@ pub fn render_batch<E: std::fmt::Display>(
                 .collect()
         })
     };
-    let mut frame = Frame::empty(width, height);
-    let mut n = 0;
-    for part in parts {
-        let part = part.map_err(|(at, message)| {
+    let parts = parts
+        .into_iter()
+        .collect::<Result<Vec<_>, _>>()
+        .map_err(|(at, message)| {
             let (x, y) = position(at);
             RenderError::Engine { x, y, message }
         })?;
-        for q in &part {
-            let (x0, y0) = position(n);
-            frame.put(x0, y0, q);
-            n += 1;
-        }
-    }
-    Ok(frame)
+    Ok(Frame::of(width, height, &parts))
 }
 
 impl Frame {
@@ -375,5 +438,156 @@ impl Frame {
             let _ = std::fs::remove_file(&tmp);
             err(e.to_string())
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use microcode::tgsi::text;
+
+    fn parse(src: &str) -> Program {
+        text::parse(src).unwrap_or_else(|e| panic!("{}", e.render(src, "test")))
+    }
+
+    /// Corners with subnormals, infinities, a NaN, huge and tiny values, so that some pixels take
+    /// the core arithmetic's slow path.
+    const ODD: Corners = [
+        [0.1, -3.7, 1.0e-3, 7.0],
+        [2.3, 1.0e8, -0.0, 1.0 / 3.0],
+        [-5.5, 1.0e-39, f32::INFINITY, f32::MAX],
+        [1.0e-30, f32::NAN, 3.0, -f32::MAX],
+    ];
+
+    /// Every lane of every quad gets the input `input_at` defines for its pixel, whatever the
+    /// source, the coordinate conventions and the size.
+    #[test]
+    fn quad_values_are_the_inputs_of_each_pixel() {
+        let props = [
+            "",
+            "PROPERTY FS_COORD_ORIGIN LOWER_LEFT\n",
+            "PROPERTY FS_COORD_ORIGIN LOWER_LEFT\nPROPERTY FS_COORD_PIXEL_CENTER INTEGER\n",
+        ];
+        for (w, h) in [(2, 2), (6, 10), (22, 4)] {
+            for prop in props {
+                let program = parse(&format!(
+                    "FRAG\n{prop}DCL IN[0], POSITION\nDCL IN[1], FACE\n\
+                     DCL IN[2], GENERIC[0], PERSPECTIVE\nDCL IN[3], COLOR[0], LINEAR\n\
+                     DCL OUT[0], COLOR\nMOV OUT[0], IN[0]\nEND\n"
+                ));
+                let corners = BTreeMap::from([(3, ODD)]);
+                let setup = setup(&program, w, h, &corners).expect("setup");
+                let params = RenderParams::new(w, h);
+                let flags = CoordFlags::of(&program);
+                let mut values = vec![[0; 4]; setup.sources.len() * LANES];
+                for (qx, qy) in (0..w / 2).flat_map(|qx| (0..h / 2).map(move |qy| (qx, qy))) {
+                    quad_values(&setup, qx as usize, qy as usize, &mut values);
+                    for (s, (index, source)) in setup.sources.iter().enumerate() {
+                        for lane in 0..LANES {
+                            let (x, y) = (2 * qx + lane as u32 % 2, 2 * qy + lane as u32 / 2);
+                            let want = input_at(source, x, y, &params, h, flags);
+                            assert_eq!(
+                                values[s * LANES + lane],
+                                want.map(f32::to_bits),
+                                "{w}x{h} {prop:?} IN[{index}] pixel ({x}, {y})"
+                            );
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// A program that kills the three left columns and writes an interpolated colour: the batch
+    /// renderer, on any number of threads, and the quad-by-quad one give each pixel the bytes of
+    /// its input (transparent where killed), the same kill count and the same frame.
+    #[test]
+    fn frames_hold_each_pixels_bytes_on_every_path() {
+        let program = parse(
+            "FRAG\nDCL IN[0], POSITION\nDCL IN[1], COLOR[0], LINEAR\nDCL OUT[0], COLOR\n\
+             DCL TEMP[0]\nIMM FLT32 { 3.0, 0.0, 0.0, 0.0 }\n\
+             ADD TEMP[0], IN[0].xxxx, -IMM[0].xxxx\nKIL TEMP[0]\nMOV OUT[0], IN[1]\nEND\n",
+        );
+        let corners = BTreeMap::from([(
+            1,
+            [
+                [0.0, 1.0, 0.25, 1.0],
+                [1.0, 0.0, 0.75, 0.5],
+                [0.5, -1.0, 2.0, 0.0],
+                [f32::NAN, 0.5, 1.0e-40, 1.0],
+            ],
+        )]);
+        let (w, h) = (10, 6);
+        let params = RenderParams::new(w, h);
+        let source = Source::Interpolated(corners[&1]);
+        let flags = CoordFlags::default();
+        let want: Vec<[u8; 4]> = (0..h)
+            .flat_map(|y| (0..w).map(move |x| (x, y)))
+            .map(|(x, y)| {
+                if x < 3 {
+                    [0; 4]
+                } else {
+                    input_at(&source, x, y, &params, h, flags).map(|c| {
+                        if c.is_nan() {
+                            0
+                        } else {
+                            (c.clamp(0.0, 1.0) * 255.0).round() as u8
+                        }
+                    })
+                }
+            })
+            .collect();
+        let prepared = crate::reference::Prepared::new(&program).expect("prepares");
+        let batch = |base: &RunInputs, quads: &BatchInputs, out: &mut BatchOutputs<_>| {
+            prepared.run_flat(base, quads, out)
+        };
+        let base = RunInputs::default();
+        for threads in [1, 2, 3, 15] {
+            let frame =
+                render_batch(&program, w, h, &corners, &base, &batch, threads).expect("renders");
+            assert_eq!(frame.pixels, want, "{threads} threads");
+            assert_eq!((frame.killed, frame.quads), (3 * h as usize, 15));
+        }
+        let mut inputs = RunInputs::default();
+        let mut engine = |i: &RunInputs| prepared.run(i).map_err(|e| e.to_string());
+        let mut rows = 0;
+        let single = render(
+            &program,
+            w,
+            h,
+            &corners,
+            &mut inputs,
+            &mut engine,
+            &mut |done, _| rows = done,
+        )
+        .expect("renders");
+        assert_eq!(single.pixels, want);
+        assert_eq!((single.killed, single.quads, rows), (3 * h as usize, 15, 3));
+    }
+
+    /// A program without inputs renders (its batch quads carry no values, yet count).
+    #[test]
+    fn a_program_without_inputs_renders() {
+        let program = parse(
+            "FRAG\nDCL OUT[0], COLOR\nIMM FLT32 { 0.5, 0.25, 1.0, 1.0 }\n\
+             MOV OUT[0], IMM[0]\nEND\n",
+        );
+        let prepared = crate::reference::Prepared::new(&program).expect("prepares");
+        let batch = |base: &RunInputs, quads: &BatchInputs, out: &mut BatchOutputs<_>| {
+            prepared.run_flat(base, quads, out)
+        };
+        let frame = render_batch(
+            &program,
+            4,
+            2,
+            &BTreeMap::new(),
+            &RunInputs::default(),
+            &batch,
+            1,
+        )
+        .expect("renders");
+        // 0.5 * 255 = 127.5 rounds up, 0.25 * 255 = 63.75 to 64.
+        assert_eq!(frame.pixels, vec![[128, 64, 255, 255]; 8]);
+        assert_eq!(frame.quads, 2);
     }
 }
