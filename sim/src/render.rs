@@ -197,67 +197,77 @@ fn batch_registers(setup: &Setup) -> Vec<u32> {
     setup.sources.iter().map(|(index, _)| *index).collect()
 }
 
-/// A quad's pixels in lane order, killed lanes transparent (all zero).
-type QuadRgba = [[u8; 4]; LANES];
-
-/// The pixels of a quad whose colour output is `colour` per lane.
-fn quad_rgba(colour: impl Fn(usize) -> [u32; 4], killed: [bool; LANES]) -> QuadRgba {
-    std::array::from_fn(|lane| {
-        if killed[lane] {
-            [0; 4]
-        } else {
-            colour(lane).map(to_byte)
-        }
-    })
-}
-
-/// What the frame keeps of a run of consecutive quads: their pixels and the totals.
-#[derive(Default)]
-struct Shaded {
-    quads: Vec<QuadRgba>,
+/// A band of a frame's pixel rows being shaded (whole rows of quads, two pixel rows each) and
+/// the totals of its quads so far.
+struct Band<'a> {
+    /// Row-major, `width` pixels a row.
+    pixels: &'a mut [[u8; 4]],
+    width: usize,
     killed: usize,
     /// The sum of the quads' clock cycles, if the engine counts them.
     cycles: Option<u64>,
 }
 
-impl Shaded {
-    /// Adds one quad.
-    fn push(&mut self, rgba: QuadRgba, killed: [bool; LANES], cycles: Option<u64>) {
-        self.quads.push(rgba);
-        self.killed += killed.iter().filter(|&&k| k).count();
-        if let Some(c) = cycles {
-            self.cycles = Some(self.cycles.unwrap_or(0) + c);
+impl<'a> Band<'a> {
+    fn new(pixels: &'a mut [[u8; 4]], width: usize) -> Band<'a> {
+        Band {
+            pixels,
+            width,
+            killed: 0,
+            cycles: None,
         }
+    }
+
+    /// Number of quads in the band.
+    fn quads(&self) -> usize {
+        self.pixels.len() / LANES
+    }
+
+    /// Stores the quad in column `qx` of the band's row of quads `qy`: per lane its colour
+    /// output `colour(lane)` as bytes, or transparent (all zero) where `killed`.
+    fn put(
+        &mut self,
+        qx: usize,
+        qy: usize,
+        colour: impl Fn(usize) -> [u32; 4],
+        killed: [bool; LANES],
+        cycles: Option<u64>,
+    ) {
+        let rgba: [[u8; 4]; LANES] = std::array::from_fn(|lane| {
+            if killed[lane] {
+                [0; 4]
+            } else {
+                colour(lane).map(to_byte)
+            }
+        });
+        // Lanes 0, 1 are the upper pixel row, lanes 2, 3 the lower one.
+        let at = 2 * (qy * self.width + qx);
+        self.pixels[at..at + 2].copy_from_slice(&rgba[..2]);
+        let below = at + self.width;
+        self.pixels[below..below + 2].copy_from_slice(&rgba[2..]);
+        self.killed += killed.iter().map(|&k| usize::from(k)).sum::<usize>();
+        self.cycles = sum_cycles(self.cycles, cycles);
+    }
+}
+
+/// Two clock counts added, either one possibly absent (an engine that does not count clocks).
+fn sum_cycles(a: Option<u64>, b: Option<u64>) -> Option<u64> {
+    match (a, b) {
+        (Some(a), Some(b)) => Some(a + b),
+        _ => a.or(b),
     }
 }
 
 impl Frame {
-    /// The frame of `shaded`, whose quads are the frame's in row order.
-    fn of(width: u32, height: u32, shaded: &[Shaded]) -> Frame {
-        let mut pixels = vec![[0; 4]; (width * height) as usize];
-        let width = width as usize;
-        // One row of quads fills two rows of pixels: lanes 0, 1 of each quad the upper one,
-        // lanes 2, 3 the lower one.
-        let mut quads = shaded.iter().flat_map(|s| &s.quads);
-        for rows in pixels.chunks_exact_mut(2 * width) {
-            let (upper, lower) = rows.split_at_mut(width);
-            let pairs = upper.chunks_exact_mut(2).zip(lower.chunks_exact_mut(2));
-            for ((up, low), q) in pairs.zip(&mut quads) {
-                up.copy_from_slice(&q[..2]);
-                low.copy_from_slice(&q[2..]);
-            }
-        }
-        let mut cycles = None;
-        for c in shaded.iter().filter_map(|s| s.cycles) {
-            cycles = Some(cycles.unwrap_or(0) + c);
-        }
+    /// The frame whose pixels are `pixels`, shaded in `bands`.
+    fn of(width: u32, height: u32, pixels: Vec<[u8; 4]>, bands: &[(usize, Option<u64>)]) -> Frame {
         Frame {
-            width: width as u32,
+            width,
             height,
+            quads: pixels.len() / LANES,
             pixels,
-            killed: shaded.iter().map(|s| s.killed).sum(),
-            cycles,
-            quads: shaded.iter().map(|s| s.quads.len()).sum(),
+            killed: bands.iter().map(|b| b.0).sum(),
+            cycles: bands.iter().fold(None, |c, b| sum_cycles(c, b.1)),
         }
     }
 }
@@ -275,7 +285,8 @@ pub fn render(
     progress: &mut dyn FnMut(usize, usize),
 ) -> Result<Frame, RenderError> {
     let setup = setup(program, width, height, corners)?;
-    let mut shaded = Shaded::default();
+    let mut pixels = vec![[0; 4]; (width * height) as usize];
+    let mut band = Band::new(&mut pixels, width as usize);
     let rows = (height / 2) as usize;
     for qy in 0..height / 2 {
         for qx in 0..width / 2 {
@@ -286,25 +297,26 @@ pub fn render(
                 y: y0,
                 message,
             })?;
-            let killed = out.lanes.each_ref().map(|l| l.killed);
             let colour = |lane: usize| {
                 let outputs = &out.lanes[lane].outputs;
                 outputs.get(&setup.out_reg).copied().unwrap_or([0; 4])
             };
-            shaded.push(quad_rgba(colour, killed), killed, out.cycles);
+            let killed = out.lanes.each_ref().map(|l| l.killed);
+            band.put(qx as usize, qy as usize, colour, killed, out.cycles);
         }
         progress(qy as usize + 1, rows);
     }
-    Ok(Frame::of(width, height, &[shaded]))
+    let totals = (band.killed, band.cycles);
+    Ok(Frame::of(width, height, pixels, &[totals]))
 }
 
 /// A batch engine: runs every quad of a flat batch with the constants and textures of the
 /// `RunInputs` into the outputs (e.g. a model's `Prepared::run_flat`).
 pub type BatchEngine<'a, E> = dyn Fn(&RunInputs, &BatchInputs, &mut BatchOutputs<E>) + Sync + 'a;
 
-/// [`render`] on a batch engine, the frame's quads split over `threads` threads (at least one).
-/// The frame is the same as `render`'s with the same engine run quad by quad; the first failing
-/// quad in row order is the error.
+/// [`render`] on a batch engine, the frame's rows of quads split over `threads` threads (at
+/// least one). The frame is the same as `render`'s with the same engine run quad by quad; the
+/// first failing quad in row order is the error.
 pub fn render_batch<E: std::fmt::Display>(
     program: &Program,
     width: u32,
@@ -316,77 +328,95 @@ pub fn render_batch<E: std::fmt::Display>(
 ) -> Result<Frame, RenderError> {
     let setup = setup(program, width, height, corners)?;
     let per_row = setup.quads_per_row;
-    let total = per_row * (height / 2) as usize;
-    let position = |n: usize| ((n % per_row) as u32 * 2, (n / per_row) as u32 * 2);
-    // Quads `range` in batches of `BATCH`: the inputs and outputs of one batch at a time, in
-    // buffers reused from batch to batch, so that a large frame never holds every quad's run
-    // output at once and no quad allocates.
+    // Quads in batches of `BATCH`: the inputs and outputs of one batch at a time, in buffers
+    // reused from batch to batch, so that a large frame never holds every quad's run output at
+    // once and no quad allocates.
     const BATCH: usize = 512;
-    let shade = |range: std::ops::Range<usize>| -> Result<Shaded, (usize, String)> {
-        let mut shaded = Shaded {
-            quads: Vec::with_capacity(range.len()),
-            ..Shaded::default()
-        };
+    // Shades `band`, whose first row of quads is the frame's `first_row`; an error is the number
+    // of its first failing quad in the frame.
+    let shade = |first_row: usize, band: &mut Band| -> Result<(), (usize, String)> {
         let mut batch = BatchInputs::new(batch_registers(&setup));
         let stride = batch.registers().len() * LANES;
         let mut results = BatchOutputs::new(vec![setup.out_reg]);
-        // The next quad's column and row of quads.
-        let (mut qx, mut qy) = (range.start % per_row, range.start / per_row);
-        let mut start = range.start;
-        while start < range.end {
-            let end = (start + BATCH).min(range.end);
+        let first = first_row * per_row;
+        // The next quad's column and row of quads in the band, to fill and then to store.
+        let (mut qx, mut qy) = (0, 0);
+        let mut start = 0;
+        while start < band.quads() {
+            let n = BATCH.min(band.quads() - start);
             // `quad_values` writes every value of a quad.
-            let values = batch.refill(end - start);
-            for k in 0..end - start {
-                quad_values(&setup, qx, qy, &mut values[k * stride..(k + 1) * stride]);
+            let values = batch.refill(n);
+            let (mut fx, mut fy) = (qx, qy);
+            for quad in 0..n {
+                let qy = first_row + fy;
+                quad_values(
+                    &setup,
+                    fx,
+                    qy,
+                    &mut values[quad * stride..(quad + 1) * stride],
+                );
+                fx += 1;
+                if fx == per_row {
+                    (fx, fy) = (0, fy + 1);
+                }
+            }
+            engine(inputs, &batch, &mut results);
+            if let Some((k, e)) = results.errors().first() {
+                return Err((first + start + k, e.to_string()));
+            }
+            let cycles = results.count_unit() == CountUnit::Cycles;
+            for k in 0..n {
+                let v = results.quad(k);
+                let count = cycles.then(|| results.count(k));
+                band.put(qx, qy, |lane| v[lane], results.killed(k), count);
                 qx += 1;
                 if qx == per_row {
                     (qx, qy) = (0, qy + 1);
                 }
             }
-            engine(inputs, &batch, &mut results);
-            if let Some((k, e)) = results.errors().first() {
-                return Err((start + k, e.to_string()));
-            }
-            let cycles = results.count_unit() == CountUnit::Cycles;
-            for k in 0..end - start {
-                let (v, killed) = (results.quad(k), results.killed(k));
-                let rgba = quad_rgba(|lane| v[lane], killed);
-                shaded.push(rgba, killed, cycles.then(|| results.count(k)));
-            }
-            start = end;
+            start += n;
         }
-        Ok(shaded)
+        Ok(())
     };
-    let threads = threads.clamp(1, total.max(1));
-    let chunk = total.div_ceil(threads).max(1);
-    let parts: Vec<Result<Shaded, (usize, String)>> = if threads == 1 {
-        vec![shade(0..total)]
+    let width = width as usize;
+    let mut pixels = vec![[0; 4]; width * height as usize];
+    let quad_rows = (height / 2) as usize;
+    let band_rows = quad_rows.div_ceil(threads.clamp(1, quad_rows));
+    let mut bands: Vec<Band> = pixels
+        .chunks_mut(band_rows * 2 * width)
+        .map(|p| Band::new(p, width))
+        .collect();
+    let results: Vec<Result<(), (usize, String)>> = if bands.len() == 1 {
+        vec![shade(0, &mut bands[0])]
     } else {
         std::thread::scope(|scope| {
             let shade = &shade;
-            let handles: Vec<_> = (0..total)
-                .step_by(chunk)
-                .map(|first| scope.spawn(move || shade(first..(first + chunk).min(total))))
+            let handles: Vec<_> = bands
+                .iter_mut()
+                .enumerate()
+                .map(|(k, band)| scope.spawn(move || shade(k * band_rows, band)))
                 .collect();
             handles
                 .into_iter()
                 .enumerate()
                 .map(|(k, h)| {
-                    h.join()
-                        .unwrap_or_else(|_| Err((k * chunk, "the engine thread panicked".into())))
+                    h.join().unwrap_or_else(|_| {
+                        Err((k * band_rows * per_row, "the engine thread panicked".into()))
+                    })
                 })
                 .collect()
         })
     };
-    let parts = parts
-        .into_iter()
-        .collect::<Result<Vec<_>, _>>()
-        .map_err(|(at, message)| {
-            let (x, y) = position(at);
-            RenderError::Engine { x, y, message }
+    for result in results {
+        result.map_err(|(at, message)| RenderError::Engine {
+            x: (at % per_row) as u32 * 2,
+            y: (at / per_row) as u32 * 2,
+            message,
         })?;
-    Ok(Frame::of(width, height, &parts))
+    }
+    let totals: Vec<_> = bands.iter().map(|b| (b.killed, b.cycles)).collect();
+    drop(bands);
+    Ok(Frame::of(width as u32, height, pixels, &totals))
 }
 
 impl Frame {

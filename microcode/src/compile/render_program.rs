@@ -187,6 +187,14 @@ pub fn between_edges(edges: &[[f32; 4]; 2], v: f32) -> [f32; 4] {
     if all_plain {
         return sum;
     }
+    between_edges_per_component(&top, &step, v)
+}
+
+/// [`between_edges`] one component at a time, for vectors with an operand or result that is
+/// not [`plain`]: out of line, so that the shortcut stays small enough to inline.
+#[cold]
+#[inline(never)]
+fn between_edges_per_component(top: &[f32; 4], step: &[f32; 4], v: f32) -> [f32; 4] {
     std::array::from_fn(|c| add(top[c], mul(step[c], v)))
 }
 
