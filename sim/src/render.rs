@@ -24,11 +24,11 @@ use std::collections::BTreeMap;
 use std::path::Path;
 use thiserror::Error;
 
-use microcode::compile::render_program::{
-    between_edges, column_edges, input_at, input_sources, pixel_uv, CoordFlags, RenderParams,
-};
 pub use microcode::compile::render_program::{
     color_output, default_corners, to_byte, Corners, Source,
+};
+use microcode::compile::render_program::{
+    column_edges, input_at, input_sources, pixel_uv, quad_between_edges, CoordFlags, RenderParams,
 };
 
 /// Why a frame could not be rendered or written.
@@ -176,16 +176,7 @@ fn quad_values(setup: &Setup, qx: usize, qy: usize, out: &mut [[u32; 4]]) {
                     with_y(right, y1),
                 ]
             }
-            Fill::Interpolated(columns) => {
-                let [left, right] = &columns[qx];
-                let [v0, v1] = setup.weights[qy];
-                [
-                    between_edges(left, v0),
-                    between_edges(right, v0),
-                    between_edges(left, v1),
-                    between_edges(right, v1),
-                ]
-            }
+            Fill::Interpolated(columns) => quad_between_edges(&columns[qx], setup.weights[qy]),
         };
         for (o, v) in out.iter_mut().zip(lanes) {
             *o = v.map(f32::to_bits);

@@ -104,13 +104,19 @@ impl RenderParams {
 /// True when the core's arithmetic treats `v` as IEEE binary32 does: a normal number or a zero
 /// (subnormals are flushed and NaNs made canonical, infinities take the slow path too).
 #[inline]
+// `&` and `|` rather than `contains`, whose `&&` may branch.
+#[allow(clippy::manual_range_contains)]
 fn plain(v: f32) -> bool {
-    // On the bits, without a branch, so that a rasteriser can test many values at once: the
-    // magnitude is zero or its exponent field is neither 0 (subnormal) nor all ones.
-    const MIN_NORMAL: u32 = 0x0080_0000;
-    const NORMAL_SPAN: u32 = 0x7F00_0000;
-    let magnitude = v.to_bits() & 0x7FFF_FFFF;
-    (magnitude.wrapping_sub(MIN_NORMAL) < NORMAL_SPAN) | (magnitude == 0)
+    // Float comparisons, which a NaN fails, combined without a branch, so that a rasteriser can
+    // test many values at once.
+    let m = v.abs();
+    ((m >= f32::MIN_POSITIVE) & (m <= f32::MAX)) | (m == 0.0)
+}
+
+/// True when every value of `values` is [`plain`], tested together.
+#[inline]
+fn all_plain<const N: usize>(values: &[[f32; 4]; N]) -> bool {
+    values.iter().flatten().fold(true, |all, &x| all & plain(x))
 }
 
 /// `op` on the host's floating point when its operands and result are [`plain`] (the core's
@@ -180,14 +186,38 @@ pub fn between_edges(edges: &[[f32; 4]; 2], v: f32) -> [f32; 4] {
     let [top, step] = *edges;
     let product = step.map(|s| s * v);
     let sum: [f32; 4] = std::array::from_fn(|c| top[c] + product[c]);
-    let all_plain = [top, step, product, sum]
-        .iter()
-        .flatten()
-        .fold(plain(v), |all, &x| all & plain(x));
-    if all_plain {
+    if plain(v) & all_plain(&[top, step, product, sum]) {
         return sum;
     }
     between_edges_per_component(&top, &step, v)
+}
+
+/// The [`between_edges`] of a 2x2 quad's pixels in screen order (top-left, top-right,
+/// bottom-left, bottom-right): `columns` are its left and right columns' edges, `v` its upper
+/// and lower rows' weights. The rasteriser's per-quad step: one [`plain`] test of everything
+/// the four pixels compute, so the same values as four calls of `between_edges` for less.
+#[inline]
+pub fn quad_between_edges(columns: &[[[f32; 4]; 2]; 2], v: [f32; 2]) -> [[f32; 4]; 4] {
+    let [[left_top, left_step], [right_top, right_step]] = *columns;
+    let pixel = |top: [f32; 4], step: [f32; 4], v: f32| {
+        let product = step.map(|s| s * v);
+        (product, std::array::from_fn(|c| top[c] + product[c]))
+    };
+    let (p0, s0) = pixel(left_top, left_step, v[0]);
+    let (p1, s1) = pixel(right_top, right_step, v[0]);
+    let (p2, s2) = pixel(left_top, left_step, v[1]);
+    let (p3, s3) = pixel(right_top, right_step, v[1]);
+    let inputs = [
+        left_top,
+        left_step,
+        right_top,
+        right_step,
+        [v[0], v[1], 0.0, 0.0],
+    ];
+    if all_plain(&inputs) & all_plain(&[p0, p1, p2, p3, s0, s1, s2, s3]) {
+        return [s0, s1, s2, s3];
+    }
+    [(0, 0), (1, 0), (0, 1), (1, 1)].map(|(x, y)| between_edges(&columns[x], v[y]))
 }
 
 /// [`between_edges`] one component at a time, for vectors with an operand or result that is
@@ -821,8 +851,8 @@ mod tests {
         }
     }
 
-    /// The bit test of `plain` agrees with the float classification on the edges of every class
-    /// and a sample of all patterns.
+    /// `plain` agrees with the float classification on the edges of every class and a sample
+    /// of all patterns.
     #[test]
     fn plain_is_a_normal_number_or_a_zero() {
         let edges = [
@@ -848,8 +878,8 @@ mod tests {
         }
     }
 
-    /// `between_edges` gives the core's bits, `top + step * v` with the bit-level ADD and MUL per
-    /// component, whether every operand is an ordinary number (the vector shortcut) or some
+    /// `between_edges` and `quad_between_edges` give the core's bits, `top + step * v` with the
+    /// bit-level ADD and MUL per component, whether every operand is an ordinary number (the vector shortcut) or some
     /// component is a subnormal, an infinity, a NaN or overflows.
     #[test]
     fn between_edges_is_the_cores_arithmetic() {
@@ -873,6 +903,7 @@ mod tests {
             seed ^= seed << 5;
             seed
         };
+        let mut quads = Vec::new();
         for n in 0..100_000 {
             // Mostly ordinary values in a rasteriser's range; every fourth vector carries a special
             // value in one component; every eighth a tiny step, so that the product underflows.
@@ -897,6 +928,21 @@ mod tests {
             });
             let got = between_edges(&[top, step], v).map(f32::to_bits);
             assert_eq!(got, want, "{top:?} + {step:?} * {v}");
+            quads.push(([top, step], v, want));
+        }
+        // The quad form: each lane pairs a column and a row of the vectors above, so that some
+        // quads are all ordinary and some hold one special value.
+        for k in 0..quads.len() - 3 {
+            let (a, b) = (quads[k].0, quads[k + 1].0);
+            let (v0, v1) = (quads[k].1, quads[k + 2].1);
+            let got = quad_between_edges(&[a, b], [v0, v1]).map(|l| l.map(f32::to_bits));
+            let lane = |[top, step]: [[f32; 4]; 2], v: f32| -> [u32; 4] {
+                std::array::from_fn(|c| {
+                    fadd(top[c].to_bits(), fmul(step[c].to_bits(), v.to_bits()))
+                })
+            };
+            let want = [lane(a, v0), lane(b, v0), lane(a, v1), lane(b, v1)];
+            assert_eq!(got, want, "quad {k}");
         }
     }
 
