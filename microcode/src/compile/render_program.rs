@@ -1,8 +1,9 @@
 //! The rasteriser's inputs and colour conversion, defined once, and the program transform that
 //! makes the board compute them itself under RENDER (firmware-loader/PROTOCOL.md section 3.2).
 //!
-//! The host rasteriser (`sim::render`) calls [`position_input`], [`interpolate`] and [`to_byte`];
-//! [`render_program`] turns a fragment program into one whose prologue computes the very same
+//! The host rasteriser (`sim::render`) calls [`input_at`], and per quad the parts of
+//! [`interpolate`] that differ per pixel ([`column_edges`] once per column, then
+//! [`quad_between_edges`]), and [`to_byte`]; [`render_program`] turns a fragment program into one whose prologue computes the very same
 //! values on the core from RENDER's coordinate input, with the core's own f32 operations in the
 //! same order (each of the arithmetic helpers here is one core ADD or MUL: [`crate::arith`]), and
 //! whose epilogue packs the colour into one RGBA8 word exactly as [`to_byte`] converts it.
@@ -165,7 +166,7 @@ pub fn interpolate(k: &Corners, x: u32, y: u32, p: &RenderParams) -> [f32; 4] {
 }
 
 /// Column `x`'s value at the top edge and the difference bottom - top (the first rounding of
-/// the vertical [`lerp`]): they depend on the column only, so a rasteriser makes them once per
+/// the vertical `lerp`): they depend on the column only, so a rasteriser makes them once per
 /// column.
 pub fn column_edges(k: &Corners, x: u32, p: &RenderParams) -> [[f32; 4]; 2] {
     let (u, _) = pixel_uv(x, 0, p);
@@ -175,12 +176,12 @@ pub fn column_edges(k: &Corners, x: u32, p: &RenderParams) -> [[f32; 4]; 2] {
 }
 
 /// The value `v` of the way down a column from [`column_edges`]: `top + (bottom - top) * v`,
-/// [`lerp`]'s roundings.
+/// `lerp`'s roundings.
 ///
 /// The rasteriser calls it for every pixel of every interpolated input, so it computes all four
 /// components on the host's floating point first and keeps them when every operand and result
-/// is [`plain`] (the case in which [`add`] and [`mul`] take the host's result too): one test of
-/// the whole vector in place of eight.
+/// a normal number or a zero (the case in which the core's ADD and MUL round as IEEE does, so
+/// the host's result is the core's): one test of the whole vector in place of eight.
 #[inline]
 pub fn between_edges(edges: &[[f32; 4]; 2], v: f32) -> [f32; 4] {
     let [top, step] = *edges;
@@ -194,8 +195,8 @@ pub fn between_edges(edges: &[[f32; 4]; 2], v: f32) -> [f32; 4] {
 
 /// The [`between_edges`] of a 2x2 quad's pixels in screen order (top-left, top-right,
 /// bottom-left, bottom-right): `columns` are its left and right columns' edges, `v` its upper
-/// and lower rows' weights. The rasteriser's per-quad step: one [`plain`] test of everything
-/// the four pixels compute, so the same values as four calls of `between_edges` for less.
+/// and lower rows' weights. The rasteriser's per-quad step: one test of everything the four
+/// pixels compute (normal numbers or zeros), so the same values as four calls of `between_edges` for less.
 #[inline]
 pub fn quad_between_edges(columns: &[[[f32; 4]; 2]; 2], v: [f32; 2]) -> [[f32; 4]; 4] {
     let [[left_top, left_step], [right_top, right_step]] = *columns;
