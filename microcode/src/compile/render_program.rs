@@ -1,8 +1,9 @@
 //! The rasteriser's inputs and colour conversion, defined once, and the program transform that
 //! makes the board compute them itself under RENDER (firmware-loader/PROTOCOL.md section 3.2).
 //!
-//! The host rasteriser (`sim::render`) calls [`position_input`], [`interpolate`] and [`to_byte`];
-//! [`render_program`] turns a fragment program into one whose prologue computes the very same
+//! The host rasteriser (`sim::render`) calls [`input_at`], and per quad the parts of
+//! [`interpolate`] that differ per pixel ([`column_edges`] once per column, then
+//! [`quad_between_edges`]), and [`to_byte`]; [`render_program`] turns a fragment program into one whose prologue computes the very same
 //! values on the core from RENDER's coordinate input, with the core's own f32 operations in the
 //! same order (each of the arithmetic helpers here is one core ADD or MUL: [`crate::arith`]), and
 //! whose epilogue packs the colour into one RGBA8 word exactly as [`to_byte`] converts it.
@@ -103,13 +104,26 @@ impl RenderParams {
 
 /// True when the core's arithmetic treats `v` as IEEE binary32 does: a normal number or a zero
 /// (subnormals are flushed and NaNs made canonical, infinities take the slow path too).
+#[inline]
+// `&` and `|` rather than `contains`, whose `&&` may branch.
+#[allow(clippy::manual_range_contains)]
 fn plain(v: f32) -> bool {
-    v.is_normal() || v == 0.0
+    // Float comparisons, which a NaN fails, combined without a branch, so that a rasteriser can
+    // test many values at once.
+    let m = v.abs();
+    ((m >= f32::MIN_POSITIVE) & (m <= f32::MAX)) | (m == 0.0)
+}
+
+/// True when every value of `values` is [`plain`], tested together.
+#[inline]
+fn all_plain<const N: usize>(values: &[[f32; 4]; N]) -> bool {
+    values.iter().flatten().fold(true, |all, &x| all & plain(x))
 }
 
 /// `op` on the host's floating point when its operands and result are [`plain`] (the core's
 /// units round to nearest even like IEEE there, and the rasteriser computes its inputs per
 /// pixel: the bit-level models cost far more), else `core` (the core's own arithmetic).
+#[inline]
 fn core_op(a: f32, b: f32, op: fn(f32, f32) -> f32, core: fn(u32, u32) -> u32) -> f32 {
     if plain(a) && plain(b) {
         let r = op(a, b);
@@ -119,12 +133,14 @@ fn core_op(a: f32, b: f32, op: fn(f32, f32) -> f32, core: fn(u32, u32) -> u32) -
     }
     f32::from_bits(core(a.to_bits(), b.to_bits()))
 }
+#[inline]
 fn add(a: f32, b: f32) -> f32 {
     core_op(a, b, |a, b| a + b, fadd)
 }
 fn sub(a: f32, b: f32) -> f32 {
     core_op(a, b, |a, b| a - b, fsub)
 }
+#[inline]
 fn mul(a: f32, b: f32) -> f32 {
     core_op(a, b, |a, b| a * b, fmul)
 }
@@ -150,7 +166,7 @@ pub fn interpolate(k: &Corners, x: u32, y: u32, p: &RenderParams) -> [f32; 4] {
 }
 
 /// Column `x`'s value at the top edge and the difference bottom - top (the first rounding of
-/// the vertical [`lerp`]): they depend on the column only, so a rasteriser makes them once per
+/// the vertical `lerp`): they depend on the column only, so a rasteriser makes them once per
 /// column.
 pub fn column_edges(k: &Corners, x: u32, p: &RenderParams) -> [[f32; 4]; 2] {
     let (u, _) = pixel_uv(x, 0, p);
@@ -160,12 +176,61 @@ pub fn column_edges(k: &Corners, x: u32, p: &RenderParams) -> [[f32; 4]; 2] {
 }
 
 /// The value `v` of the way down a column from [`column_edges`]: `top + (bottom - top) * v`,
-/// [`lerp`]'s roundings.
+/// `lerp`'s roundings.
+///
+/// The rasteriser calls it for every pixel of every interpolated input, so it computes all four
+/// components on the host's floating point first and keeps them when every operand and result
+/// a normal number or a zero (the case in which the core's ADD and MUL round as IEEE does, so
+/// the host's result is the core's): one test of the whole vector in place of eight.
+#[inline]
 pub fn between_edges(edges: &[[f32; 4]; 2], v: f32) -> [f32; 4] {
-    std::array::from_fn(|c| add(edges[0][c], mul(edges[1][c], v)))
+    let [top, step] = *edges;
+    let product = step.map(|s| s * v);
+    let sum: [f32; 4] = std::array::from_fn(|c| top[c] + product[c]);
+    if plain(v) & all_plain(&[top, step, product, sum]) {
+        return sum;
+    }
+    between_edges_per_component(&top, &step, v)
+}
+
+/// The [`between_edges`] of a 2x2 quad's pixels in screen order (top-left, top-right,
+/// bottom-left, bottom-right): `columns` are its left and right columns' edges, `v` its upper
+/// and lower rows' weights. The rasteriser's per-quad step: one test of everything the four
+/// pixels compute (normal numbers or zeros), so the same values as four calls of `between_edges` for less.
+#[inline]
+pub fn quad_between_edges(columns: &[[[f32; 4]; 2]; 2], v: [f32; 2]) -> [[f32; 4]; 4] {
+    let [[left_top, left_step], [right_top, right_step]] = *columns;
+    let pixel = |top: [f32; 4], step: [f32; 4], v: f32| {
+        let product = step.map(|s| s * v);
+        (product, std::array::from_fn(|c| top[c] + product[c]))
+    };
+    let (p0, s0) = pixel(left_top, left_step, v[0]);
+    let (p1, s1) = pixel(right_top, right_step, v[0]);
+    let (p2, s2) = pixel(left_top, left_step, v[1]);
+    let (p3, s3) = pixel(right_top, right_step, v[1]);
+    let inputs = [
+        left_top,
+        left_step,
+        right_top,
+        right_step,
+        [v[0], v[1], 0.0, 0.0],
+    ];
+    if all_plain(&inputs) & all_plain(&[p0, p1, p2, p3, s0, s1, s2, s3]) {
+        return [s0, s1, s2, s3];
+    }
+    [(0, 0), (1, 0), (0, 1), (1, 1)].map(|(x, y)| between_edges(&columns[x], v[y]))
+}
+
+/// [`between_edges`] one component at a time, for vectors with an operand or result that is
+/// not [`plain`]: out of line, so that the shortcut stays small enough to inline.
+#[cold]
+#[inline(never)]
+fn between_edges_per_component(top: &[f32; 4], step: &[f32; 4], v: f32) -> [f32; 4] {
+    std::array::from_fn(|c| add(top[c], mul(step[c], v)))
 }
 
 /// The POSITION input at pixel `(x, y)` of an image `height` rows high.
+#[inline]
 pub fn position_input(x: u32, y: u32, height: u32, flags: CoordFlags) -> [f32; 4] {
     let c = if flags.integer_center { 0.0 } else { HALF };
     let wy = if flags.lower_left {
@@ -200,16 +265,20 @@ const BYTE_MAX: f32 = 255.0;
 
 /// One colour channel as a byte: NaN to 0, clamped to [0, 1], times 255, rounded half away from
 /// zero.
+///
+/// The rasteriser converts every channel of every pixel, so this is written to cost a few
+/// instructions without a branch or a library call; it equals `f32::round` of the clamped,
+/// scaled value for every one of the 2^32 inputs (an ignored test checks them all).
+#[inline]
+// `max` and `min`, not `clamp`: they take NaN to 0 with no test of their own.
+#[allow(clippy::manual_clamp)]
 pub fn to_byte(bits: u32) -> u8 {
-    let v = f32::from_bits(bits);
-    if v.is_nan() {
-        return 0;
-    }
-    // Rounding half away from zero by truncation and the exact remainder: the same value as
-    // `f32::round`, without its library call (the rasteriser converts every pixel's channels).
-    let x = v.clamp(0.0, 1.0) * BYTE_MAX;
-    let whole = x as u8;
-    whole + u8::from(x - f32::from(whole) >= 0.5)
+    // `max` and `min` return the operand that is not NaN, so NaN clamps to 0. The scaled value
+    // `x` lies in [0, 255] with 24 significant bits, so `x + 0.5` is exact in f64 whenever
+    // x >= 2^-22, and truncating it rounds half away from zero; a smaller `x` gives a sum in
+    // [0.5, 1), which truncates to 0 as it should.
+    let x = f32::from_bits(bits).max(0.0).min(1.0) * BYTE_MAX;
+    (f64::from(x) + 0.5) as u8
 }
 
 /// Why a program cannot be rendered on the board by RENDER (the host then runs it quad by quad).
@@ -724,17 +793,35 @@ mod tests {
         assert_eq!(read_before_written(&p(""), &regs), [true, true, true]);
     }
 
-    /// The host-float shortcut of the rasteriser's arithmetic gives the core's bits on random
-    /// operands and on the edges (zeros, subnormals, the normal range's ends, overflow,
-    /// infinities, NaN, cancellation).
-    /// Every binary32 value in [0, 1] and around it converts as `f32::round` rounds.
+    /// `to_byte` by its definition, with the standard library's rounding: NaN to 0, clamped to
+    /// [0, 1], times 255, rounded half away from zero.
+    fn to_byte_by_definition(bits: u32) -> u8 {
+        let v = f32::from_bits(bits);
+        if v.is_nan() {
+            0
+        } else {
+            (v.clamp(0.0, 1.0) * BYTE_MAX).round() as u8
+        }
+    }
+
+    /// Every binary32 value in [0, 1] and around it converts as `f32::round` rounds, and a
+    /// sample of the rest of the 2^32 patterns (negatives, above one, infinities, NaNs).
     #[test]
     fn to_byte_rounds_half_away_from_zero() {
         let last = 1.0f32.to_bits() + 16;
-        for bits in (0..=last).step_by(97).chain(0x8000_0000..0x8000_0010) {
-            let v = f32::from_bits(bits);
-            let want = (v.clamp(0.0, 1.0) * BYTE_MAX).round() as u8;
-            assert_eq!(to_byte(bits), want, "{bits:08x}");
+        let sample = (0..=last)
+            .step_by(97)
+            .chain(0x8000_0000..0x8000_0010)
+            .chain((0..=u32::MAX).step_by(4099))
+            .chain([
+                0x7F80_0000,
+                0xFF80_0000,
+                0x7F80_0001,
+                0x7FC0_0000,
+                0xFFFF_FFFF,
+            ]);
+        for bits in sample {
+            assert_eq!(to_byte(bits), to_byte_by_definition(bits), "{bits:08x}");
         }
         for k in 0..255u32 {
             let half = (k as f32 + 0.5) / BYTE_MAX;
@@ -743,8 +830,126 @@ mod tests {
                 assert_eq!(to_byte(bits), want, "{bits:08x}");
             }
         }
+        // The bytes around a half: 0.5 / 255 rounds up to 1, the value just below it to 0.
+        let half = (0.5f32 / BYTE_MAX).to_bits();
+        let (below, at) = (to_byte(half - 1), to_byte(half));
+        assert_eq!((below, at), (to_byte_by_definition(half - 1), 1));
     }
 
+    /// `to_byte` equals its definition on all 2^32 inputs (about ten seconds in a release build:
+    /// `cargo test --release -p microcode --lib to_byte_everywhere -- --ignored`).
+    #[test]
+    #[ignore]
+    fn to_byte_everywhere() {
+        for bits in 0..=u32::MAX {
+            if to_byte(bits) != to_byte_by_definition(bits) {
+                panic!(
+                    "{bits:08x}: {} != {}",
+                    to_byte(bits),
+                    to_byte_by_definition(bits)
+                );
+            }
+        }
+    }
+
+    /// `plain` agrees with the float classification on the edges of every class and a sample
+    /// of all patterns.
+    #[test]
+    fn plain_is_a_normal_number_or_a_zero() {
+        let edges = [
+            0u32,
+            1,
+            0x007F_FFFF,
+            0x0080_0000,
+            0x0080_0001,
+            0x3F80_0000,
+            0x7F7F_FFFF,
+            0x7F80_0000,
+            0x7F80_0001,
+            0x7FC0_0000,
+            0x7FFF_FFFF,
+        ];
+        let sample = edges
+            .iter()
+            .flat_map(|&b| [b, b | 0x8000_0000])
+            .chain((0..=u32::MAX).step_by(65_537));
+        for bits in sample {
+            let v = f32::from_bits(bits);
+            assert_eq!(plain(v), v.is_normal() || v == 0.0, "{bits:08x}");
+        }
+    }
+
+    /// `between_edges` and `quad_between_edges` give the core's bits, `top + step * v` with the
+    /// bit-level ADD and MUL per component, whether every operand is an ordinary number (the vector shortcut) or some
+    /// component is a subnormal, an infinity, a NaN or overflows.
+    #[test]
+    fn between_edges_is_the_cores_arithmetic() {
+        let special = [
+            0u32,
+            0x8000_0000,
+            1,
+            0x807F_FFFF,
+            0x0080_0000,
+            0x7F7F_FFFF,
+            0xFF7F_FFFF,
+            0x7F80_0000,
+            0x7FC0_0000,
+            0x3F80_0000,
+            0x0100_0000,
+        ];
+        let mut seed = 0x9E37_79B9_u32;
+        let mut next = || {
+            seed ^= seed << 13;
+            seed ^= seed >> 17;
+            seed ^= seed << 5;
+            seed
+        };
+        let mut quads = Vec::new();
+        for n in 0..100_000 {
+            // Mostly ordinary values in a rasteriser's range; every fourth vector carries a special
+            // value in one component; every eighth a tiny step, so that the product underflows.
+            let mut ordinary = || f32::from_bits(0x3C00_0000 + next() % 0x0600_0000);
+            let mut top: [f32; 4] = std::array::from_fn(|_| ordinary());
+            let mut step: [f32; 4] = std::array::from_fn(|_| ordinary() - 0.7);
+            let v = ordinary();
+            if n % 4 == 0 {
+                let c = (next() % 4) as usize;
+                let s = f32::from_bits(special[next() as usize % special.len()]);
+                if next() & 1 == 0 {
+                    top[c] = s;
+                } else {
+                    step[c] = s;
+                }
+            }
+            if n % 8 == 1 {
+                step[(next() % 4) as usize] = 1.0e-38;
+            }
+            let want: [u32; 4] = std::array::from_fn(|c| {
+                fadd(top[c].to_bits(), fmul(step[c].to_bits(), v.to_bits()))
+            });
+            let got = between_edges(&[top, step], v).map(f32::to_bits);
+            assert_eq!(got, want, "{top:?} + {step:?} * {v}");
+            quads.push(([top, step], v, want));
+        }
+        // The quad form: each lane pairs a column and a row of the vectors above, so that some
+        // quads are all ordinary and some hold one special value.
+        for k in 0..quads.len() - 3 {
+            let (a, b) = (quads[k].0, quads[k + 1].0);
+            let (v0, v1) = (quads[k].1, quads[k + 2].1);
+            let got = quad_between_edges(&[a, b], [v0, v1]).map(|l| l.map(f32::to_bits));
+            let lane = |[top, step]: [[f32; 4]; 2], v: f32| -> [u32; 4] {
+                std::array::from_fn(|c| {
+                    fadd(top[c].to_bits(), fmul(step[c].to_bits(), v.to_bits()))
+                })
+            };
+            let want = [lane(a, v0), lane(b, v0), lane(a, v1), lane(b, v1)];
+            assert_eq!(got, want, "quad {k}");
+        }
+    }
+
+    /// The host-float shortcut of the rasteriser's arithmetic gives the core's bits on random
+    /// operands and on the edges (zeros, subnormals, the normal range's ends, overflow,
+    /// infinities, NaN, cancellation).
     #[test]
     fn the_shortcut_equals_the_cores_arithmetic() {
         let edges = [

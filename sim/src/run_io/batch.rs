@@ -16,7 +16,9 @@ use super::{QuadInputs, LANES};
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct BatchInputs {
     registers: Vec<u32>,
+    /// `quads` times the stride: a quad of a batch without registers still counts.
     values: Vec<[u32; 4]>,
+    quads: usize,
 }
 
 impl BatchInputs {
@@ -25,6 +27,7 @@ impl BatchInputs {
         BatchInputs {
             registers,
             values: Vec::new(),
+            quads: 0,
         }
     }
 
@@ -40,12 +43,13 @@ impl BatchInputs {
 
     /// Number of quads in the batch.
     pub fn quads(&self) -> usize {
-        self.values.len().checked_div(self.stride()).unwrap_or(0)
+        self.quads
     }
 
     /// Removes every quad (keeps the buffer for the next batch).
     pub fn clear(&mut self) {
         self.values.clear();
+        self.quads = 0;
     }
 
     /// Appends a quad with every input zero and returns its values to fill
@@ -53,7 +57,20 @@ impl BatchInputs {
     pub fn push_quad(&mut self) -> &mut [[u32; 4]] {
         let start = self.values.len();
         self.values.resize(start + self.stride(), [0; 4]);
+        self.quads += 1;
         &mut self.values[start..]
+    }
+
+    /// Makes the batch `quads` quads and returns all their values to overwrite
+    /// (`[quad * registers().len() * LANES + slot * LANES + lane]`). The values are what the
+    /// buffer held before (zero only where it grows), not zeroed per batch as [`push_quad`]
+    /// does: for a caller that writes every value anyway, batch after batch.
+    ///
+    /// [`push_quad`]: BatchInputs::push_quad
+    pub fn refill(&mut self, quads: usize) -> &mut [[u32; 4]] {
+        self.values.resize(quads * self.stride(), [0; 4]);
+        self.quads = quads;
+        &mut self.values
     }
 
     /// The values of quad `q` (`[slot * LANES + lane]`).
