@@ -131,17 +131,25 @@ pub fn fmad_lanes<const N: usize>(a: [u32; N], b: [u32; N], c: [u32; N]) -> [u32
     for l in 0..N {
         let p = (f32::from_bits(a[l]) * f32::from_bits(b[l])).to_bits();
         let s = (f32::from_bits(p) + f32::from_bits(c[l])).to_bits();
-        // fmul's host path, then fadd's: its host path, or the product when c flushes. Or a
-        // finite number times one that flushes: a zero product, which adds to a normal c as c
-        // (inputs with zero components are common).
+        // fmul's host path, then fadd's: its host path (an exact cancellation gives +0 on
+        // both), or the product when c flushes. Or a finite number times one that flushes: a
+        // zero product (its sign that of a * b), which adds to a normal c as c and to a
+        // flushed one as a zero, negative when both are (inputs with zero components and
+        // SET's 0 / 1 are common).
         let addend_zero = flushed(c[l]);
         let finite = |x: u32| x & EXP_MASK != EXP_MASK;
         let zero_product = (flushed(a[l]) | flushed(b[l])) & finite(a[l]) & finite(b[l]);
-        fast[l] =
-            (normal(a[l]) & normal(b[l]) & normal(p) & (addend_zero | (normal(c[l]) & normal(s))))
-                | (zero_product & normal(c[l]));
+        fast[l] = (normal(a[l])
+            & normal(b[l])
+            & normal(p)
+            & (addend_zero | (normal(c[l]) & (normal(s) | (s == 0)))))
+            | (zero_product & (normal(c[l]) | addend_zero));
         r[l] = if zero_product {
-            c[l]
+            if addend_zero {
+                (a[l] ^ b[l]) & c[l] & SIGN_BIT
+            } else {
+                c[l]
+            }
         } else if addend_zero {
             p
         } else {
@@ -248,12 +256,11 @@ mod tests {
             let mostly_normal = trial % 2 == 0;
             let a: [u32; 4] = std::array::from_fn(|_| value(mostly_normal));
             let b: [u32; 4] = std::array::from_fn(|_| value(mostly_normal));
-            let c: [u32; 4] = std::array::from_fn(|_| {
-                if trial % 3 == 0 {
-                    SIGN_BIT
-                } else {
-                    value(mostly_normal)
-                }
+            let c: [u32; 4] = std::array::from_fn(|l| match trial % 5 {
+                0 => SIGN_BIT,
+                // Exact cancellations (and zero products plus signed zeros or subnormals).
+                1 => fmul(a[l], b[l]) ^ SIGN_BIT,
+                _ => value(mostly_normal),
             });
             let want: [u32; 4] = std::array::from_fn(|l| fmad(a[l], b[l], c[l]));
             let normal = |x: u32| ((x >> 23) & 0xFF).wrapping_sub(1) < 0xFE;
