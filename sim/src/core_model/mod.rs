@@ -314,17 +314,15 @@ impl<'i> Prepared<'i> {
                 }
             }
         };
-        // Groups of quads run across when the program allows it; a group that cannot (its
-        // quads take different paths, or one faults) runs again quad by quad.
+        // Groups of quads run across when the program allows it (the quads of a group that
+        // part go on one by one from there).
         let Some(mut across) = machine.across() else {
             one_by_one(&mut machine, out, 0..quads);
             return;
         };
         for first in (0..quads).step_by(machine::ACROSS_QUADS) {
             let group = first..(first + machine::ACROSS_QUADS).min(quads);
-            if !across.run_group(&machine, inputs, group.clone(), out, &slots, &regs) {
-                one_by_one(&mut machine, out, group);
-            }
+            across.run_group(&mut machine, inputs, group, out, &slots, &regs);
         }
     }
 }

@@ -9,8 +9,9 @@
 //! instruction on every quad's machine as a quad's run would, and goes on only while they all
 //! agree on where to go next and on whether any lane is left: then every quad has executed the
 //! same instructions, counted once with the ISA's timing rows. When the quads part (a branch
-//! taken by some), a flow instruction faults or the budget runs out, the group's results are
-//! dropped and its quads run again one by one, which gives each its own path, or fault.
+//! taken by some, a quad with no lane left), a flow instruction faults or the budget runs out,
+//! each quad goes on by itself from there: its registers and control state are handed to the
+//! one-quad machine, which gives it its own path, or fault.
 //!
 //! The component-wise operations and SETP are evaluated as a quad's run evaluates them: the
 //! same decoded operands ([`Comp`]), arithmetic ([`component_lanes`], [`cond`]) and
@@ -73,20 +74,24 @@ impl<'a> Machine<'a> {
     }
 }
 
+/// Where a quad of a group goes on by itself once the group's quads have parted: at an address
+/// (its state that of the group), finished (END, or no lane left), or faulted.
+type Resume = Result<Option<usize>, CoreFault>;
+
 impl Across<'_> {
     /// Runs the quads `group` of `inputs` (at most [`QUADS`]) of `m`'s program into `out`, as
     /// [`Machine::reset_flat`], [`Machine::execute`] and [`Machine::store_flat`] would one after
-    /// another (`slots` and `regs` as they take them); returns false, with nothing written,
-    /// when the group's quads part or one faults (see the module comment).
+    /// another (`slots` and `regs` as they take them). When the quads part (see the module
+    /// comment), each goes on from there on its own, in `m`.
     pub fn run_group(
         &mut self,
-        m: &Machine,
+        m: &mut Machine,
         inputs: &BatchInputs,
         group: Range<usize>,
         out: &mut BatchOutputs<CoreFault>,
         slots: &[(usize, usize)],
         regs: &[Option<usize>],
-    ) -> bool {
+    ) {
         let n = group.len();
         // Only the registers a run can have changed are not zero.
         for &reg in &m.dirty {
@@ -111,9 +116,14 @@ impl Across<'_> {
         // Whether the quads' machines hold the predicates of `self.p`.
         let mut synced = true;
         let mut pc = 0;
+        // Set when the quads part: where each goes on.
+        let mut parted: Option<Vec<Resume>> = None;
         while let Some(d) = m.code.get(pc) {
-            if count >= m.budget {
-                return false;
+            // A budget that runs out faults each quad there on its own (an instruction that
+            // cannot run across is not in a program `Machine::across` accepts: stepped too).
+            if count >= m.budget || matches!(d.exec, Exec::Other) {
+                parted = Some(vec![Ok(Some(pc)); n]);
+                break;
             }
             count += 1;
             timing.step_row(&d.timing);
@@ -133,32 +143,48 @@ impl Across<'_> {
                         synced = true;
                     }
                     let i = &m.img.code[pc];
-                    let mut next = None;
-                    let mut alive = None;
-                    for quad in &mut self.quads[..n] {
-                        let Ok(to) = quad.flow(pc, i) else {
-                            return false;
-                        };
-                        let live = quad.alive();
-                        if *next.get_or_insert(to) != to || *alive.get_or_insert(live) != live {
-                            return false;
-                        }
-                    }
+                    let ends: Vec<(Resume, bool)> = self.quads[..n]
+                        .iter_mut()
+                        .map(|quad| (quad.flow(pc, i), quad.alive()))
+                        .collect();
                     for (q, quad) in self.quads[..n].iter().enumerate() {
                         self.e[q * LANES..(q + 1) * LANES].copy_from_slice(&quad.e);
                     }
                     self.full = self.e[..n * LANES].iter().all(|&x| x);
-                    match next.flatten() {
-                        Some(to) if alive == Some(true) => {
-                            pc = to;
+                    let first = &ends[0];
+                    if first.0.is_err() || ends.iter().any(|end| end != first) {
+                        parted = Some(ends.into_iter().map(|(to, _)| to).collect());
+                        break;
+                    }
+                    match first {
+                        (Ok(Some(to)), true) => {
+                            pc = *to;
                             continue;
                         }
                         _ => break,
                     }
                 }
-                Exec::Other => return false,
+                Exec::Other => unreachable!("handled before counting"),
             }
             pc += 1;
+        }
+        if let Some(resume) = parted {
+            for (q, (quad, to)) in group.zip(resume).enumerate() {
+                let done = to.and_then(|to| {
+                    m.take_over(&self.quads[q], |reg, c, l| self.r[reg][c][q * LANES + l]);
+                    m.count = count;
+                    m.timing = timing;
+                    match to {
+                        Some(pc) => m.execute_from(pc, None),
+                        None => Ok(()),
+                    }
+                });
+                match done {
+                    Ok(()) => m.store_flat(out, quad, regs),
+                    Err(e) => out.fail(quad, e),
+                }
+            }
+            return;
         }
         for (q, quad) in group.enumerate() {
             let values = out.quad_mut(quad);
@@ -172,7 +198,6 @@ impl Across<'_> {
             }
             out.set(quad, self.quads[q].killed, timing.clocks());
         }
-        true
     }
 }
 
