@@ -1,7 +1,7 @@
 //! Division on the units every build has: the steps of the core sequences that stand in for the
 //! divider when a build leaves it out (`compile/div.rs`), written here with the core's own
 //! operations, one function call per core instruction, so that the algorithm is stated once and
-//! tested on the host against [`fdiv`] and [`imod`] (millions of operands in a second).
+//! tested on the host against [`fdiv`](super::fdiv()) and [`imod`](super::imod()) (millions of operands in a second).
 //!
 //! [`fdiv_steps`] is `fdiv` as an integer long division carried out in floats (the technique of
 //! the reciprocal sequence), in two signed 12-bit digits:
@@ -101,7 +101,7 @@ fn digit(num: u32, y: u32, mh: u32, ml: u32) -> (u32, u32) {
 }
 
 /// `fdiv(a, b)` computed by the steps of the core sequence (module comment); equal to
-/// [`super::fdiv`] for every pair of operands.
+/// [`super::fdiv()`] for every pair of operands.
 pub fn fdiv_steps(a: u32, b: u32) -> u32 {
     // The divisor: mb, y ~ 1/mb, mb = mh + ml.
     let mb = fmant_part(b);
