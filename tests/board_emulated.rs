@@ -701,13 +701,7 @@ fn synthesised_netlist_runs_programs_through_the_uart() {
         .expect("the texture loads");
         let file = sim::hardware::board::upload_file(&img, &inputs).expect("the upload");
         c.upload(&file.upload, &mut |_, _| {}).expect("upload");
-        let constant = |b: u16, i: u16| {
-            inputs
-                .constants
-                .get(&(u32::from(b), u32::from(i)))
-                .copied()
-                .unwrap_or([0; 4])
-        };
+        let constant = |b: u16, i: u16| inputs.constant(b, i);
         let got =
             firmware_loader::board::render_image(&mut c, &file, &constant, 2, 2, 1, &mut |_, _| {})
                 .expect("RENDER on the netlist");

@@ -250,13 +250,7 @@ fn measure_renders_against_the_line_rate() {
             sim::run_io::args::apply_textures(&mut inputs, &textures).unwrap();
             let file = sim::hardware::board::upload_file(&image, &inputs).unwrap();
             firmware_loader::board::ensure_loaded(&mut c, &file.upload, &mut |_, _| {}).unwrap();
-            let constant = |b: u16, i: u16| {
-                inputs
-                    .constants
-                    .get(&(u32::from(b), u32::from(i)))
-                    .copied()
-                    .unwrap_or([0; 4])
-            };
+            let constant = |b: u16, i: u16| inputs.constant(b, i);
             let q = (side / 2) as u16;
             let before = wait_idle(&emu);
             let stats = c.stats;

@@ -117,6 +117,14 @@ impl fmt::Debug for RunInputs {
 }
 
 impl RunInputs {
+    /// `CONST[buffer][index]`: zero when not given, as on every engine.
+    pub fn constant(&self, buffer: u16, index: u16) -> [u32; 4] {
+        self.constants
+            .get(&(u32::from(buffer), u32::from(index)))
+            .copied()
+            .unwrap_or([0; 4])
+    }
+
     /// Sets `IN[index]` in every lane.
     pub fn set_input(&mut self, index: u32, value: [u32; 4]) {
         self.inputs.insert(index, [value; LANES]);

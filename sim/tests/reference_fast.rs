@@ -5,7 +5,10 @@
 //! outputs, killed lanes, counts and warnings on both paths, by `run` and by `run_flat`; and so
 //! do arbitrary valid programs (every processor, file, addressing mode and opcode).
 
+mod common;
 mod reference_support;
+
+use common::echo::Echo;
 
 use microcode::tgsi::*;
 use reference_support::*;
@@ -84,15 +87,6 @@ fn float_ops() -> Vec<Opcode> {
         .collect()
 }
 
-const SELS: [ExtSel; 6] = [
-    ExtSel::X,
-    ExtSel::Y,
-    ExtSel::Z,
-    ExtSel::W,
-    ExtSel::Zero,
-    ExtSel::One,
-];
-
 fn source(r: &mut Rng) -> SrcOperand {
     let (file, count) = r.pick(&[
         (File::Temporary, 8),
@@ -113,7 +107,7 @@ fn source(r: &mut Rng) -> SrcOperand {
     s.negate = r.chance(25);
     if r.chance(15) {
         s.ext_swizzle = Some(ExtSwizzle {
-            select: std::array::from_fn(|_| r.pick(&SELS)),
+            select: std::array::from_fn(|_| r.pick(&ExtSel::ALL)),
             negate: std::array::from_fn(|_| r.chance(30)),
             divide: if r.chance(10) { ExtSel::W } else { ExtSel::One },
         });
@@ -261,21 +255,6 @@ fn fast_kernels_match_the_general_interpreter() {
     }
     // Most generated instructions are fast ones: the comparison is not vacuous.
     assert!(fast_instructions > 4000 * 8, "{fast_instructions}");
-}
-
-/// A texture that returns its coordinates, so that texture opcodes have something bound.
-struct Echo;
-
-impl sim::run_io::Sampler for Echo {
-    fn sample(&self, _: TextureTarget, coord: [f32; 4]) -> [u32; 4] {
-        coord.map(f32::to_bits)
-    }
-    fn fetch(&self, _: TextureTarget, texel: [i32; 4]) -> [u32; 4] {
-        texel.map(|t| t as u32)
-    }
-    fn size(&self) -> [u32; 4] {
-        [4, 4, 1, 1]
-    }
 }
 
 proptest::proptest! {

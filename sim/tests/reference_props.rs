@@ -1,26 +1,14 @@
 //! Random valid programs on the reference model: it never panics, fails only for run-time reasons
 //! (budget, divergent BRA, address stack), reports every declared output and is deterministic.
 
+mod common;
+
+use common::echo::Echo;
 use microcode::tgsi::arbitrary;
-use microcode::tgsi::{File, Processor, Program, TextureTarget};
+use microcode::tgsi::{File, Processor, Program};
 use proptest::prelude::*;
 use sim::reference::{self, RunErrorKind};
 use sim::run_io::{RunInputs, Sampler};
-
-/// A texture that returns its coordinates, so texture opcodes always have something bound.
-struct Echo;
-
-impl Sampler for Echo {
-    fn sample(&self, _: TextureTarget, coord: [f32; 4]) -> [u32; 4] {
-        coord.map(f32::to_bits)
-    }
-    fn fetch(&self, _: TextureTarget, texel: [i32; 4]) -> [u32; 4] {
-        texel.map(|t| t as u32)
-    }
-    fn size(&self) -> [u32; 4] {
-        [4, 4, 1, 1]
-    }
-}
 
 fn inputs(seed: &[u32]) -> RunInputs {
     let mut i = RunInputs {

@@ -137,7 +137,7 @@ pub fn board_upload(
             .limits
             .params as usize;
         if file.params_bytes() > limit {
-            file.bind_buffer_constants(&|b, i| buffer_constant(inputs, b, i));
+            file.bind_buffer_constants(&|b, i| inputs.constant(b, i));
         }
     }
     let uploaded = firmware_loader::board::ensure_loaded(client, &file.upload, &mut |_, _| {})
@@ -151,15 +151,6 @@ pub fn board_upload(
 /// What the board's loader uploads for `image` (see [`sim::hardware::board::upload_file`]).
 pub fn board_image(image: &Image, inputs: &RunInputs) -> Result<firmware_loader::image::ImageFile> {
     Ok(sim::hardware::board::upload_file(image, inputs)?)
-}
-
-/// The value of `CONST[b][i]` in `inputs` (zero when not given, as on every engine).
-fn buffer_constant(inputs: &RunInputs, b: u16, i: u16) -> [u32; 4] {
-    inputs
-        .constants
-        .get(&(u32::from(b), u32::from(i)))
-        .copied()
-        .unwrap_or([0; 4])
 }
 
 /// Tells the user an image was uploaded to `port`.
@@ -181,7 +172,7 @@ pub fn board_quad(
         .iter()
         .filter_map(|(&n, v)| u16::try_from(n).ok().map(|n| (n, *v)))
         .collect();
-    let constant = |b: u16, i: u16| buffer_constant(inputs, b, i);
+    let constant = |b: u16, i: u16| inputs.constant(b, i);
     let results = firmware_loader::board::run_image(client, file, &[quad], &constant)?;
     let q = results.first().context("the board ran no quad")?;
     if q.fault != 0 {

@@ -288,13 +288,7 @@ fn render_streamed(
         inputs,
         &mut super::board::say_uploaded(&port),
     )?;
-    let constant = |b: u16, i: u16| {
-        inputs
-            .constants
-            .get(&(u32::from(b), u32::from(i)))
-            .copied()
-            .unwrap_or([0; 4])
-    };
+    let constant = |b: u16, i: u16| inputs.constant(b, i);
     let bar = progress_bar("board", u64::from(rows))?;
     let got = firmware_loader::board::render_image(
         client,

@@ -221,13 +221,8 @@ mod tests {
     /// that both the all-fast case and the per-lane fallback are taken.
     #[test]
     fn lanes_equal_fmad() {
-        let mut x = 0x9E37_79B9u32;
-        let mut next = || {
-            x ^= x << 13;
-            x ^= x >> 17;
-            x ^= x << 5;
-            x
-        };
+        let mut rng = crate::arith::accuracy::XorShift::new(0x9E37_79B9);
+        let mut next = move || rng.next_u64() as u32;
         let special = [
             0,
             SIGN_BIT,

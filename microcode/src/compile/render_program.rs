@@ -897,13 +897,8 @@ mod tests {
             0x3F80_0000,
             0x0100_0000,
         ];
-        let mut seed = 0x9E37_79B9_u32;
-        let mut next = || {
-            seed ^= seed << 13;
-            seed ^= seed >> 17;
-            seed ^= seed << 5;
-            seed
-        };
+        let mut rng = crate::arith::accuracy::XorShift::new(0x9E37_79B9);
+        let mut next = move || rng.next_u64() as u32;
         let mut quads = Vec::new();
         for n in 0..100_000 {
             // Mostly ordinary values in a rasteriser's range; every fourth vector carries a special
@@ -970,13 +965,8 @@ mod tests {
             0x0100_0000,
             0x0080_0001,
         ];
-        let mut seed = 0x2545_F491_u32;
-        let mut next = || {
-            seed ^= seed << 13;
-            seed ^= seed >> 17;
-            seed ^= seed << 5;
-            seed
-        };
+        let mut rng = crate::arith::accuracy::XorShift::new(0x2545_F491);
+        let mut next = move || rng.next_u64() as u32;
         let mut pairs: Vec<(u32, u32)> = edges
             .iter()
             .flat_map(|&a| edges.iter().map(move |&b| (a, b)))

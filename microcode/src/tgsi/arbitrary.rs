@@ -57,14 +57,7 @@ pub fn cond_test() -> impl Strategy<Value = CondTest> {
 }
 
 fn ext_sel() -> impl Strategy<Value = ExtSel> {
-    select(vec![
-        ExtSel::X,
-        ExtSel::Y,
-        ExtSel::Z,
-        ExtSel::W,
-        ExtSel::Zero,
-        ExtSel::One,
-    ])
+    select(ExtSel::ALL.to_vec())
 }
 
 /// An EXT_SWZ extension; ExtDivide is only W or One (the values the validator accepts).

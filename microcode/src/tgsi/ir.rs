@@ -404,18 +404,19 @@ pub enum ExtSel {
 }
 
 impl ExtSel {
+    /// Every selector, by token value.
+    pub const ALL: [ExtSel; 6] = [
+        ExtSel::X,
+        ExtSel::Y,
+        ExtSel::Z,
+        ExtSel::W,
+        ExtSel::Zero,
+        ExtSel::One,
+    ];
+
     /// Looks a selector up by token value.
     pub fn from_number(n: u32) -> Option<ExtSel> {
-        [
-            ExtSel::X,
-            ExtSel::Y,
-            ExtSel::Z,
-            ExtSel::W,
-            ExtSel::Zero,
-            ExtSel::One,
-        ]
-        .get(n as usize)
-        .copied()
+        ExtSel::ALL.get(n as usize).copied()
     }
 }
 

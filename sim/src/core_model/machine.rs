@@ -1531,16 +1531,34 @@ mod tests {
         i
     }
 
+    /// [`random_instr`], mostly (seven times in eight) writing and reading only the first
+    /// `first` registers, so that a program's instructions read each other's results.
+    fn random_local_instr(op: Op, regs: u64, first: u8, next: &mut impl FnMut() -> u64) -> Instr {
+        let mut i = random_instr(op, regs, next);
+        if !next().is_multiple_of(8) {
+            i.dst %= first;
+            for o in &mut i.src {
+                if o.file == SrcFile::R {
+                    o.index %= first;
+                }
+            }
+        }
+        i
+    }
+
+    /// A random value of any kind: numbers near 1, small ones, any bits.
+    fn random_value(next: &mut dyn FnMut() -> u64) -> u32 {
+        match next() % 4 {
+            0 => 0x3F80_0000 ^ (next() as u32 & 0x807F_FFFF),
+            1 => next() as u32 & 0x80FF_FFFF,
+            _ => next() as u32,
+        }
+    }
+
     /// Random values of every kind in the first registers; random predicates and active lanes.
     fn random_state(m: &mut Machine, next: &mut impl FnMut() -> u64) {
         for reg in m.r.iter_mut().take(8) {
-            *reg = Reg([[0; LANES]; 4].map(|comp| {
-                comp.map(|_| match next() % 4 {
-                    0 => 0x3F80_0000 ^ (next() as u32 & 0x807F_FFFF),
-                    1 => next() as u32 & 0x80FF_FFFF,
-                    _ => next() as u32,
-                })
-            }));
+            *reg = Reg([[0; LANES]; 4].map(|comp| comp.map(|_| random_value(next))));
         }
         m.p = [[false; 4]; LANES].map(|p| p.map(|_| next().is_multiple_of(2)));
         m.e = [false; LANES].map(|_| !next().is_multiple_of(4));
@@ -1627,27 +1645,13 @@ mod tests {
             .filter(|&op| matches!(probe.decode(&Instr::new(op)).exec, Exec::Alu(_)))
             .collect();
         ops.extend([Op::Setp, Op::Setp, Op::Setp]);
-        let value = |next: &mut dyn FnMut() -> u64| match next() % 4 {
-            0 => 0x3F80_0000 ^ (next() as u32 & 0x807F_FFFF),
-            1 => next() as u32 & 0x80FF_FFFF,
-            _ => next() as u32,
-        };
         let (mut across, mut parted) = (0, 0);
         for trial in 0..400u64 {
             let n = 1 + next() % 24;
             let mut code: Vec<Instr> = (0..n)
                 .map(|_| {
                     let op = ops[(next() % ops.len() as u64) as usize];
-                    let mut i = random_instr(op, regs, &mut next);
-                    if next() % 8 != 0 {
-                        i.dst %= 6;
-                        for o in &mut i.src {
-                            if o.file == SrcFile::R {
-                                o.index %= 6;
-                            }
-                        }
-                    }
-                    i
+                    random_local_instr(op, regs, 6, &mut next)
                 })
                 .collect();
             if trial % 4 == 1 {
@@ -1723,7 +1727,7 @@ mod tests {
             let mut batch = BatchInputs::new(vec![0, 1]);
             for _ in 0..37 {
                 for v in batch.push_quad() {
-                    *v = std::array::from_fn(|_| value(&mut next));
+                    *v = std::array::from_fn(|_| random_value(&mut next));
                 }
             }
             let outputs = vec![0, 1, 2, 3, 9];
@@ -1803,18 +1807,7 @@ mod tests {
                 let regs = u64::from(CoreConfig::default().registers);
                 let mut code: Vec<Instr> = ops
                     .iter()
-                    .map(|&op| {
-                        let mut i = random_instr(op, regs, &mut next);
-                        if next() % 8 != 0 {
-                            i.dst %= 4;
-                            for o in &mut i.src {
-                                if o.file == SrcFile::R {
-                                    o.index %= 4;
-                                }
-                            }
-                        }
-                        i
-                    })
+                    .map(|&op| random_local_instr(op, regs, 4, &mut next))
                     .collect();
                 code.push(Instr::new(Op::End));
                 let img = image(code);

@@ -169,11 +169,7 @@ pub fn initial_state(image: &Image, inputs: &RunInputs) -> (Vec<[[u32; 4]; LANES
     for c in &image.constants {
         let v = match c.source {
             ConstSource::Data(d) => d,
-            ConstSource::Buffer { buffer, index } => inputs
-                .constants
-                .get(&(u32::from(buffer), u32::from(index)))
-                .copied()
-                .unwrap_or([0; 4]),
+            ConstSource::Buffer { buffer, index } => inputs.constant(buffer, index),
             ConstSource::Geometry { vertex, index } => inputs
                 .geometry_inputs
                 .get(&(u32::from(vertex), u32::from(index)))
