@@ -716,12 +716,8 @@ impl<'a> Machine<'a> {
     fn exec(&mut self, pc: usize, d: &Decoded) -> Result<Option<usize>, CoreFault> {
         match d.exec {
             Exec::Alu(op) => {
-                if let (Op::Fmad, Some(c)) = (op, d.single) {
-                    self.fmad_single(d, c);
-                } else if let (Op::Fmad, Some(mask)) = (op, d.direct) {
-                    for c in (0..4).filter(|c| mask & (1 << c) != 0) {
-                        self.fmad_single(d, c);
-                    }
+                if op == Op::Fmad {
+                    self.alu_known(d, Op::Fmad);
                 } else {
                     self.alu_decoded(d, op);
                 }
@@ -1251,11 +1247,17 @@ impl<'a> Machine<'a> {
     }
 
     /// The decoded component-wise operation `d` of operation `op`, known where the caller is
-    /// compiled (the fused sequences): its lane loop inlined there.
+    /// compiled (FMAD, the fused sequences): its lane loop inlined there, an FMAD written in
+    /// every active lane straight to the register.
     #[inline(always)]
     fn alu_known(&mut self, d: &Decoded, op: Op) {
-        match (op, d.single) {
-            (Op::Fmad, Some(c)) => self.fmad_single(d, c),
+        match (op, d.single, d.direct) {
+            (Op::Fmad, Some(c), _) => self.fmad_single(d, c),
+            (Op::Fmad, None, Some(mask)) => {
+                for c in (0..4).filter(|c| mask & (1 << c) != 0) {
+                    self.fmad_single(d, c);
+                }
+            }
             _ => self.lanes(d, |x, y, z, p| component_lanes(op, d.cond, x, y, z, p)),
         }
     }

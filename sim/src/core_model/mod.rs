@@ -299,21 +299,16 @@ impl<'i> Prepared<'i> {
         let mut machine = machine::Machine::new(self.image, base);
         let slots = machine.input_slots(inputs);
         let regs = machine.output_regs(out.registers());
-        let one_by_one = |machine: &mut machine::Machine,
-                          out: &mut BatchOutputs<CoreFault>,
-                          range: std::ops::Range<usize>| {
-            for q in range {
+        // Groups of quads run across when the program allows it (the quads of a group that
+        // part go on one by one from there).
+        let Some(mut across) = machine.across() else {
+            for q in 0..quads {
                 machine.reset_flat(inputs, q, &slots);
                 match machine.execute() {
                     Ok(()) => machine.store_flat(out, q, &regs),
                     Err(e) => out.fail(q, e),
                 }
             }
-        };
-        // Groups of quads run across when the program allows it (the quads of a group that
-        // part go on one by one from there).
-        let Some(mut across) = machine.across() else {
-            one_by_one(&mut machine, out, 0..quads);
             return;
         };
         for first in (0..quads).step_by(machine::ACROSS_QUADS) {
