@@ -23,8 +23,9 @@ use std::process::Command;
 use std::time::Duration;
 
 /// The board build `synth` makes by default (every unit but the divider; it fits the HX8K)
-/// serves the host tools: the selftest builds every check, and every opcode row's vectors pass
-/// on it, none "not built".
+/// serves the host tools: the selftest builds every check, and `conformance --engine board`
+/// passes every opcode row's vectors and every row of a folder of programs (corpus programs, a
+/// geometry program, a textured one) over one link for the whole command, none "not built".
 #[test]
 fn the_default_board_build_runs_every_opcode_row() {
     let core = CoreConfig::default();
@@ -45,35 +46,69 @@ fn the_default_board_build_runs_every_opcode_row() {
     assert!(!text.contains("not built"), "{text}");
     assert!(text.contains(": ok\n"), "checks run on the board: {text}");
     assert!(text.contains("core checks OK\n"), "{text}");
+    // Program rows as well as vector rows, over one link to the board: a few corpus programs
+    // (fragment and vertex), a geometry program (its vertices streamed through RESUME) and a
+    // textured one (the graw test texture bound to its sampler).
+    let dir = std::env::temp_dir().join(format!("tgsi-default-tex-{}", std::process::id()));
+    let programs = dir.join("programs");
+    std::fs::create_dir_all(&programs).expect("scratch folder");
+    let corpus = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus");
+    let picked = [
+        "mesa-7.7-python-regress/fragment-shader/frag-lrp.sh",
+        "mesa-7.7-python-regress/vertex-shader/vert-lit.sh",
+        "mesa-python-regress-2010/fragment-shader/frag-cmp.sh",
+        "mesa-graw/geometry-shader/add-mix.txt",
+    ];
+    for rel in picked {
+        let from = corpus.join(rel);
+        let bytes = std::fs::read(&from).unwrap_or_else(|e| {
+            panic!(
+                "{}: {e} (the corpus is `../shared/corpus` beside the workspace)",
+                from.display()
+            )
+        });
+        let name = rel.replace('/', "-");
+        std::fs::write(programs.join(name), bytes).expect("copies a corpus program");
+    }
+    std::fs::write(
+        programs.join("textured.tgsi"),
+        "FRAG\nDCL IN[0], GENERIC[0], LINEAR\nDCL OUT[0], COLOR\nDCL SAMP[0]\nDCL TEMP[0]\n\
+         IMM FLT32 { 3.0, -1.0, 0.5, 0.0 }\nMAD TEMP[0], IN[0], IMM[0].xxxx, IMM[0].yyyy\n\
+         TEX OUT[0], TEMP[0], SAMP[0], 2D\nEND\n",
+    )
+    .expect("writes the textured program");
     let conf = Command::new(env!("CARGO_BIN_EXE_tgsi-core"))
-        .args([
-            "conformance",
-            "--engine",
-            "board",
-            "--json",
-            "--port",
-            &emu.port,
-        ])
+        .arg("conformance")
+        .arg(&programs)
+        .args(["--engine", "board", "--json", "--port", &emu.port])
         .output()
         .expect("tgsi-core runs");
-    let doc: serde_json::Value = serde_json::from_slice(&conf.stdout).expect("conformance JSON");
+    let doc: serde_json::Value = serde_json::from_slice(&conf.stdout).unwrap_or_else(|e| {
+        panic!(
+            "conformance JSON: {e}\n{}",
+            String::from_utf8_lossy(&conf.stderr)
+        )
+    });
     let rows = doc["rows"].as_array().expect("rows");
-    assert!(rows.len() >= 102, "{} rows", rows.len());
+    assert!(rows.len() >= 102 + 5, "{} rows", rows.len());
     for r in rows {
         let b = &r["results"]["board"];
         assert_eq!(b["pass"], true, "{}: {b}", r["name"]);
         assert_eq!(b["not_built"], false, "{}: {b}", r["name"]);
     }
-    // The rows that once needed the units the board left out, by name.
-    let names: Vec<&str> = rows.iter().filter_map(|r| r["name"].as_str()).collect();
-    for name in [
-        "RSQ", "EX2", "LG2", "POW", "SIN", "LIT", "DIV", "MOD", "XOR", "TXP", "PUSHA", "POPA",
-    ] {
-        assert!(names.contains(&name), "no row {name}");
+    assert!(
+        conf.status.success(),
+        "{}",
+        String::from_utf8_lossy(&conf.stderr)
+    );
+    // Every program ran on the board (a refusal on both sides would also count as a pass).
+    let program_rows: Vec<_> = rows.iter().filter(|r| r["kind"] == "program").collect();
+    assert_eq!(program_rows.len(), 5, "{program_rows:?}");
+    for r in &program_rows {
+        let worst = r["results"]["board"]["worst"].as_str().unwrap_or("");
+        assert!(!worst.contains("fail"), "{}: {worst}", r["name"]);
     }
     // Its texture unit renders a bilinear, repeating 2D texture like the core model.
-    let dir = std::env::temp_dir().join(format!("tgsi-default-tex-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("scratch folder");
     let shader = dir.join("tex.tgsi");
     std::fs::write(
         &shader,

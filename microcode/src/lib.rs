@@ -7,5 +7,6 @@
 pub mod arith;
 pub mod compile;
 pub mod core;
+pub mod output;
 pub mod protocol;
 pub mod tgsi;

@@ -44,6 +44,9 @@ pub enum RenderError {
     Engine { x: u32, y: u32, message: String },
     #[error("cannot write {path}: {message}")]
     Write { path: String, message: String },
+    /// The file could not be written (a full disk, no permission, a closed pipe).
+    #[error(transparent)]
+    Output(#[from] microcode::output::WriteError),
 }
 
 /// A rendered image plus what it cost.
@@ -437,8 +440,8 @@ impl Frame {
         (count, img)
     }
 
-    /// Writes the frame as an 8-bit RGBA PNG, through a temporary file so that a failure leaves
-    /// nothing half-written.
+    /// Writes the frame as an 8-bit RGBA PNG with [`microcode::output::write_atomically`]: a
+    /// failure leaves nothing half-written, a link or a device is written through, never replaced.
     pub fn write_png(&self, path: &Path) -> Result<(), RenderError> {
         let err = |message: String| RenderError::Write {
             path: path.display().to_string(),
@@ -453,12 +456,7 @@ impl Frame {
             let data: Vec<u8> = self.pixels.iter().flatten().copied().collect();
             w.write_image_data(&data).map_err(|e| err(e.to_string()))?;
         }
-        let tmp = path.with_extension("png.partial");
-        std::fs::write(&tmp, &bytes).map_err(|e| err(e.to_string()))?;
-        std::fs::rename(&tmp, path).map_err(|e| {
-            let _ = std::fs::remove_file(&tmp);
-            err(e.to_string())
-        })
+        Ok(microcode::output::write_atomically(path, &bytes)?)
     }
 }
 

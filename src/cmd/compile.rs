@@ -1,11 +1,11 @@
 //! `tgsi-core compile FILE -o OUT.img [--listing]`: TGSI -> core image for the board's core.
 
 use super::input::{self, InputFormat};
-use super::output::write_atomically;
 use anyhow::{Context, Result};
 use clap::Args;
 use microcode::compile::compile;
 use microcode::core::CoreConfig;
+use microcode::output::write_atomically;
 use std::path::PathBuf;
 use std::process::ExitCode;
 

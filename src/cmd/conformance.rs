@@ -3,15 +3,20 @@
 //! reference model within the contract.
 //! The JSON schema is in `docs/conformance-json.md`.
 
-use anyhow::{bail, Result};
+use anyhow::{anyhow, bail, Result};
 use clap::Args;
+use firmware_loader::host::Client;
+use firmware_loader::port::SerialTransport;
 use microcode::compile::compile;
 use microcode::core::CoreConfig;
 use microcode::tgsi::validate::{validate, Limits};
-use microcode::tgsi::{load, Opcode, Program};
+use microcode::tgsi::{load, File, Opcode, Program};
 use serde_json::json;
+use sim::hardware::HostPort;
 use sim::run_io::{RunInputs, RunOutput};
+use sim::texture::Texture;
 use sim::vectors::run_vectors;
+use std::cell::RefCell;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
@@ -21,7 +26,7 @@ pub struct ConformanceArgs {
     /// Folder of TGSI programs to run too (e.g. ../shared/corpus); searched recursively for
     /// `.tgsi`, `.sh`, `.txt` and `.tok` files.
     pub dir: Option<PathBuf>,
-    /// Engines to judge, comma-separated (reference, core, rtl, verilator).
+    /// Engines to judge, comma-separated (reference, core, rtl, verilator, board).
     #[arg(long, default_value = "reference,core", value_delimiter = ',')]
     pub engine: Vec<String>,
     /// Print JSON instead of the table.
@@ -44,14 +49,6 @@ pub struct ConformanceArgs {
     pub threads: usize,
 }
 
-/// The build the core, rtl and verilator engines compile for (set once from the arguments;
-/// every unit when unset).
-static ENGINE_CONFIG: std::sync::OnceLock<CoreConfig> = std::sync::OnceLock::new();
-
-fn engine_config() -> CoreConfig {
-    ENGINE_CONFIG.get().cloned().unwrap_or_default()
-}
-
 /// A core-model error; a fault on an operation the build leaves out says so as not built.
 fn core_error(e: &sim::core_model::CoreFault, image: &microcode::core::Image) -> String {
     match (&e.kind, image.code.get(e.pc)) {
@@ -62,9 +59,6 @@ fn core_error(e: &sim::core_model::CoreFault, image: &microcode::core::Image) ->
         _ => e.to_string(),
     }
 }
-
-/// The board's port for engine `board` (set once from the arguments).
-static BOARD_PORT: std::sync::OnceLock<String> = std::sync::OnceLock::new();
 
 /// What a row that needs a unit the board's build leaves out says instead of failing.
 const NOT_BUILT: &str = "not built in this board's hardware";
@@ -110,75 +104,98 @@ struct Row {
     verdicts: Vec<Verdict>,
 }
 
-/// An engine that runs a whole program on one quad.
-type Engine = fn(&Program, &RunInputs) -> Result<RunOutput, String>;
+/// The engines of one run, and what the hardware ones keep between rows: one simulated core per
+/// hardware engine (built on first use) and one link to the board (opened on first use, each
+/// program uploaded once). Owned by one thread and handed down to every row it judges: a run
+/// that includes a hardware engine or the board judges every row, vectors and programs, on the
+/// thread that made it, so the board's port is opened once per command (a second open of the
+/// same port is refused as busy); the models keep no state and run on an `Engines` per thread.
+struct Engines<'a> {
+    /// The build the core, rtl and verilator engines compile for.
+    config: &'a CoreConfig,
+    /// The board's port (engine board).
+    port: Option<&'a str>,
+    cores: RefCell<Vec<Box<dyn HostPort>>>,
+    board: RefCell<Option<BoardLink>>,
+}
 
-fn engine_fn(name: &str) -> Result<Engine> {
-    match name {
-        "reference" => Ok(|p, i| sim::reference::run(p, i).map_err(|e| e.to_string())),
-        "core" => Ok(|p, i| {
-            let image = compile(p, &engine_config())
-                .map_err(|e| e.to_string())?
-                .image;
-            sim::core_model::run(&image, i).map_err(|e| core_error(&e, &image))
-        }),
-        "rtl" => Ok(|p, i| hardware(p, i, "rtl")),
-        "verilator" => Ok(|p, i| hardware(p, i, "verilator")),
-        "board" => {
-            if BOARD_PORT.get().is_none() {
-                bail!("engine board needs --port (see `tgsi-core ports`, or `tgsi-core emulate`)");
-            }
-            Ok(board)
+/// The open link to the board and the configuration its core was built with.
+type BoardLink = (Client<SerialTransport>, CoreConfig);
+
+/// The engines `conformance` knows, in the order `--help` names them.
+const ENGINES: &[&str] = &["reference", "core", "rtl", "verilator", "board"];
+
+/// Engines that keep no state between rows and may run on every thread.
+fn is_model(engine: &str) -> bool {
+    matches!(engine, "reference" | "core")
+}
+
+impl<'a> Engines<'a> {
+    fn new(config: &'a CoreConfig, port: Option<&'a str>) -> Engines<'a> {
+        Engines {
+            config,
+            port,
+            cores: RefCell::new(Vec::new()),
+            board: RefCell::new(None),
         }
-        other => bail!("unknown engine `{other}` (reference, core, rtl, verilator, board)"),
     }
-}
 
-thread_local! {
-    /// One simulated core per engine and thread, reused across programs.
-    static CORES: std::cell::RefCell<Vec<Box<dyn sim::hardware::HostPort>>> =
-        const { std::cell::RefCell::new(Vec::new()) };
-}
-
-/// Compiles and runs on a hardware engine (built on first use).
-fn hardware(p: &Program, i: &RunInputs, engine: &str) -> Result<RunOutput, String> {
-    use sim::hardware::{open, run_image, HwError};
-    let cfg = engine_config();
-    let image = compile(p, &cfg).map_err(|e| e.to_string())?.image;
-    CORES.with(|cores| {
-        let mut cores = cores.borrow_mut();
-        if !cores.iter().any(|c| c.engine() == engine) {
-            cores.push(open(engine, &cfg, &mut |m| eprintln!("{m}")).map_err(|e| e.to_string())?);
+    /// Refuses an engine name this command does not know, or the board without a port.
+    fn check(&self, engine: &str) -> Result<()> {
+        if !ENGINES.contains(&engine) {
+            bail!("unknown engine `{engine}` ({})", ENGINES.join(", "));
         }
-        let core = cores
-            .iter_mut()
-            .find(|c| c.engine() == engine)
-            .ok_or_else(|| format!("no {engine} engine"))?;
-        run_image(core.as_mut(), &image, i).map_err(|e| match &e {
+        if engine == "board" && self.port.is_none() {
+            bail!("engine board needs --port (see `tgsi-core ports`, or `tgsi-core emulate`)");
+        }
+        Ok(())
+    }
+
+    /// Runs `p` on one quad of `engine`.
+    fn run(&self, engine: &str, p: &Program, i: &RunInputs) -> Result<RunOutput, String> {
+        match engine {
+            "reference" => sim::reference::run(p, i).map_err(|e| e.to_string()),
+            "core" => {
+                let image = compile(p, self.config).map_err(|e| e.to_string())?.image;
+                sim::core_model::run(&image, i).map_err(|e| core_error(&e, &image))
+            }
+            "rtl" | "verilator" => self.hardware(p, i, engine),
+            "board" => self.board(p, i),
+            other => Err(format!("unknown engine `{other}` ({})", ENGINES.join(", "))),
+        }
+    }
+
+    /// Compiles and runs on a hardware engine (built on first use).
+    fn hardware(&self, p: &Program, i: &RunInputs, engine: &str) -> Result<RunOutput, String> {
+        use sim::hardware::{open, run_image, HwError};
+        let image = compile(p, self.config).map_err(|e| e.to_string())?.image;
+        let mut cores = self.cores.borrow_mut();
+        let at = match cores.iter().position(|c| c.engine() == engine) {
+            Some(at) => at,
+            None => {
+                let core = open(engine, self.config, &mut |m| eprintln!("{m}"))
+                    .map_err(|e| e.to_string())?;
+                cores.push(core);
+                cores.len() - 1
+            }
+        };
+        run_image(cores[at].as_mut(), &image, i).map_err(|e| match &e {
             HwError::NotBuilt { unit, .. } => format!("{NOT_BUILT}: needs {unit}: {e}"),
             _ => e.to_string(),
         })
-    })
-}
+    }
 
-thread_local! {
-    /// The open link to the board, reused across programs (each program is uploaded once).
-    static BOARD: std::cell::RefCell<Option<(firmware_loader::host::Client<firmware_loader::port::SerialTransport>, CoreConfig)>> =
-        const { std::cell::RefCell::new(None) };
-}
-
-/// Compiles, uploads (unless active) and runs on the board.
-fn board(p: &Program, i: &RunInputs) -> Result<RunOutput, String> {
-    let port = BOARD_PORT.get().ok_or("no --port")?;
-    BOARD.with(|b| {
-        let mut b = b.borrow_mut();
-        if b.is_none() {
-            *b = Some(
+    /// Compiles, uploads (unless active) and runs on the board, over the one link of the run.
+    fn board(&self, p: &Program, i: &RunInputs) -> Result<RunOutput, String> {
+        let port = self.port.ok_or("engine board needs --port")?;
+        let mut link = self.board.borrow_mut();
+        if link.is_none() {
+            *link = Some(
                 super::board::board_link(Some(port), firmware_loader::protocol::DEFAULT_BAUD, 250)
                     .map_err(|e| format!("{e:#}"))?,
             );
         }
-        let (client, config) = b.as_mut().ok_or("no link")?;
+        let (client, config) = link.as_mut().ok_or("no link to the board")?;
         let image = compile(p, config).map_err(|e| e.to_string())?.image;
         // The upload would refuse it too; said apart, so that the row counts as not built.
         if let Err(e) = sim::hardware::check_supported(&image, "board") {
@@ -190,7 +207,7 @@ fn board(p: &Program, i: &RunInputs) -> Result<RunOutput, String> {
         let file = super::board::board_upload(client, port, &image, i, &mut |_| {})
             .map_err(|e| format!("{e:#}"))?;
         super::board::board_quad(client, &image, &file, i).map_err(|e| format!("{e:#}"))
-    })
+    }
 }
 
 /// Opcodes whose results are approximations (their bounds are in decisions.md section 2).
@@ -215,8 +232,10 @@ fn approximates(p: &Program) -> bool {
 }
 
 /// Inputs that differ per lane and per register, a geometry program's `IN[vertex][index]` that
-/// differ per vertex and index, and Mesa's graw constant buffer 0.
-fn program_inputs() -> RunInputs {
+/// differ per vertex and index, Mesa's graw constant buffer 0, and Mesa's graw test texture on
+/// every sampler `program` declares (as graw binds it), so that a textured program's row
+/// compares samples rather than passing because every engine refuses an unbound sampler.
+fn program_inputs(program: &Program) -> RunInputs {
     let mut inputs = RunInputs::default();
     for reg in 0..8u32 {
         let lanes = std::array::from_fn(|lane| {
@@ -237,8 +256,24 @@ fn program_inputs() -> RunInputs {
     for (i, v) in sim::vectors::MESA_GRAW_CONST0.iter().enumerate() {
         inputs.set_const(0, i as u32, v.map(f32::to_bits));
     }
+    for d in program
+        .declarations
+        .iter()
+        .filter(|d| d.file == File::Sampler)
+    {
+        for unit in d.first.max(0)..=d.last.min(MAX_SAMPLER) {
+            let unit = unit as usize;
+            if inputs.textures.len() <= unit {
+                inputs.textures.resize_with(unit + 1, || None);
+            }
+            inputs.textures[unit] = Some(Box::new(Texture::graw_test()));
+        }
+    }
     inputs
 }
+
+/// The highest sampler unit given a texture (TGSI's 7.9 drivers bind at most 16).
+const MAX_SAMPLER: i32 = 15;
 
 /// Worst difference between two runs' outputs and emitted vertices; `None` when kills, output
 /// sets, vertex counts or primitive ends differ.
@@ -306,12 +341,12 @@ fn programs(dir: &Path, out: &mut Vec<PathBuf>) {
 }
 
 /// Judges one program on every engine against the reference model.
-fn program_row(path: &Path, engines: &[String]) -> Row {
+fn program_row(path: &Path, names: &[String], engines: &Engines) -> Row {
     let name = path.display().to_string();
     let fail_all = |why: String| Row {
         kind: "program",
         name: name.clone(),
-        verdicts: engines
+        verdicts: names
             .iter()
             .map(|_| Verdict::new(false, why.clone()))
             .collect(),
@@ -326,32 +361,27 @@ fn program_row(path: &Path, engines: &[String]) -> Row {
     if let Err(errors) = validate(&program, &Limits::default()) {
         return fail_all(format!("invalid: {}", errors[0]));
     }
-    let inputs = program_inputs();
+    let inputs = program_inputs(&program);
     let golden = sim::reference::run(&program, &inputs);
     let tolerance = if approximates(&program) { 1e-4 } else { 0.0 };
-    let verdicts = engines
+    let verdicts = names
         .iter()
-        .map(|e| {
-            let run = engine_fn(e)
-                .map_err(|x| x.to_string())
-                .and_then(|f| f(&program, &inputs));
-            match (&golden, run) {
-                (Err(g), Err(r)) => Verdict::new(true, format!("both fail: {g} / {r}")),
-                (Ok(_), Err(r)) if r.contains(NOT_BUILT) => Verdict {
-                    pass: false,
-                    not_built: true,
-                    worst: why_not_built(&r),
-                },
-                (Ok(_), Err(r)) => Verdict::new(false, r),
-                (Err(g), Ok(_)) => {
-                    Verdict::new(false, format!("reference fails ({g}) but the engine runs"))
-                }
-                (Ok(g), Ok(r)) => match compare(&r, g) {
-                    None => Verdict::new(false, "kills, outputs or vertices differ".into()),
-                    Some((_, true)) => Verdict::new(true, "exact".into()),
-                    Some((w, false)) => Verdict::new(w <= tolerance, format!("{w:.3e} rel")),
-                },
+        .map(|e| match (&golden, engines.run(e, &program, &inputs)) {
+            (Err(g), Err(r)) => Verdict::new(true, format!("both fail: {g} / {r}")),
+            (Ok(_), Err(r)) if r.contains(NOT_BUILT) => Verdict {
+                pass: false,
+                not_built: true,
+                worst: why_not_built(&r),
+            },
+            (Ok(_), Err(r)) => Verdict::new(false, r),
+            (Err(g), Ok(_)) => {
+                Verdict::new(false, format!("reference fails ({g}) but the engine runs"))
             }
+            (Ok(g), Ok(r)) => match compare(&r, g) {
+                None => Verdict::new(false, "kills, outputs or vertices differ".into()),
+                Some((_, true)) => Verdict::new(true, "exact".into()),
+                Some((w, false)) => Verdict::new(w <= tolerance, format!("{w:.3e} rel")),
+            },
         })
         .collect();
     Row {
@@ -361,11 +391,109 @@ fn program_row(path: &Path, engines: &[String]) -> Row {
     }
 }
 
+/// One engine's vector report as a row verdict per opcode.
+fn opcode_rows(reports: &[sim::vectors::VectorReport]) -> Vec<Row> {
+    let Some(first) = reports.first() else {
+        return Vec::new();
+    };
+    let mut rows = Vec::new();
+    for (k, op) in first.opcodes.iter().enumerate() {
+        let verdicts = reports
+            .iter()
+            .map(|r| opcode_verdict(&r.opcodes[k]))
+            .collect();
+        rows.push(Row {
+            kind: "opcode",
+            name: op.opcode.mnemonic().to_string(),
+            verdicts,
+        });
+    }
+    rows
+}
+
+/// One engine's verdict on one opcode's vectors.
+fn opcode_verdict(o: &sim::vectors::OpcodeResult) -> Verdict {
+    let w = &o.worst;
+    let worst = match (w.ulp, w.abs, w.rel) {
+        (Some(u), _, _) if u > 0 => format!("{u} ulp"),
+        (_, Some(x), _) if x > 0.0 => format!("{x:.3e} abs"),
+        (_, _, Some(x)) if x > 0.0 => format!("{x:.3e} rel"),
+        _ => "exact".into(),
+    };
+    match o.failures.first() {
+        // A row the board cannot run says why, not a worst deviation of nothing.
+        Some(f) if o.passed == 0 && o.failures.iter().all(|f| f.detail.contains(NOT_BUILT)) => {
+            Verdict {
+                pass: false,
+                not_built: true,
+                worst: why_not_built(&f.detail),
+            }
+        }
+        // Nothing passed: no deviation to report, the first reason instead.
+        Some(f) if o.passed == 0 => {
+            Verdict::new(false, format!("0/{} vectors: {}", o.vectors, f.detail))
+        }
+        _ => Verdict::new(
+            o.passed == o.vectors,
+            format!("{}/{} vectors, {worst}", o.passed, o.vectors),
+        ),
+    }
+}
+
+/// Every row of the run: each engine's opcode vectors, then every program of `files`.
+///
+/// With a hardware engine or the board among `names` everything runs on this thread with one
+/// [`Engines`] (one simulated core per engine, one link to the board). With models only, the
+/// vectors of each engine and the programs, split in `threads` parts, run on threads of their
+/// own, each with its own `Engines`.
+fn all_rows(
+    names: &[String],
+    files: &[PathBuf],
+    config: &CoreConfig,
+    port: Option<&str>,
+    threads: usize,
+) -> Result<Vec<Row>> {
+    let vectors = |engines: &Engines, name: &str| {
+        run_vectors(|p: &Program, i: &RunInputs| engines.run(name, p, i))
+    };
+    if threads <= 1 || !names.iter().all(|e| is_model(e)) {
+        let engines = Engines::new(config, port);
+        let reports: Vec<_> = names.iter().map(|e| vectors(&engines, e)).collect();
+        let mut rows = opcode_rows(&reports);
+        rows.extend(files.iter().map(|f| program_row(f, names, &engines)));
+        return Ok(rows);
+    }
+    std::thread::scope(|scope| {
+        let vector_threads: Vec<_> = names
+            .iter()
+            .map(|e| scope.spawn(move || vectors(&Engines::new(config, port), e)))
+            .collect();
+        let chunk = files.len().div_ceil(threads).max(1);
+        let program_threads: Vec<_> = files
+            .chunks(chunk)
+            .map(|part| {
+                scope.spawn(move || {
+                    let engines = Engines::new(config, port);
+                    part.iter()
+                        .map(|f| program_row(f, names, &engines))
+                        .collect::<Vec<_>>()
+                })
+            })
+            .collect();
+        let reports = vector_threads
+            .into_iter()
+            .map(|h| h.join().map_err(|_| anyhow!("a vector thread panicked")))
+            .collect::<Result<Vec<_>>>()?;
+        let mut rows = opcode_rows(&reports);
+        for h in program_threads {
+            rows.extend(h.join().map_err(|_| anyhow!("a program thread panicked"))?);
+        }
+        Ok(rows)
+    })
+}
+
 /// Runs everything and prints the table or the JSON.
 pub fn run(a: ConformanceArgs) -> Result<ExitCode> {
-    if let Some(port) = &a.port {
-        let _ = BOARD_PORT.set(port.clone());
-    }
     let mut config = if a.minimal {
         CoreConfig::minimal()
     } else {
@@ -374,87 +502,12 @@ pub fn run(a: ConformanceArgs) -> Result<ExitCode> {
     if a.no_divider {
         config.features &= !microcode::core::config::Features::DIVIDER;
     }
-    let _ = ENGINE_CONFIG.set(config);
-    let mut engines = Vec::new();
+    let checker = Engines::new(&config, a.port.as_deref());
     for e in &a.engine {
-        engine_fn(e)?;
-        engines.push(e.clone());
+        checker.check(e)?;
     }
-    let mut rows: Vec<Row> = Vec::new();
-    // The models run on every thread (each engine's vectors at once, the programs split over
-    // the threads); a hardware engine or the board keeps one core and one link, on one thread.
-    let parallel = engines.iter().all(|e| e == "reference" || e == "core");
-    let threads = if parallel {
-        super::render::thread_count(a.threads)
-    } else {
-        1
-    };
-    let reports: Vec<_> = if threads > 1 {
-        std::thread::scope(|scope| {
-            let handles: Vec<_> = engines
-                .iter()
-                .map(|e| {
-                    let f = engine_fn(e);
-                    scope.spawn(move || f.map(run_vectors))
-                })
-                .collect();
-            handles
-                .into_iter()
-                .map(|h| {
-                    h.join()
-                        .unwrap_or_else(|_| Err(anyhow::anyhow!("a vector thread panicked")))
-                })
-                .collect::<Result<_>>()
-        })?
-    } else {
-        engines
-            .iter()
-            .map(|e| engine_fn(e).map(run_vectors))
-            .collect::<Result<_>>()?
-    };
-    if let Some(first) = reports.first() {
-        for (k, op) in first.opcodes.iter().enumerate() {
-            let verdicts = reports
-                .iter()
-                .map(|r| {
-                    let o = &r.opcodes[k];
-                    let w = &o.worst;
-                    let worst = match (w.ulp, w.abs, w.rel) {
-                        (Some(u), _, _) if u > 0 => format!("{u} ulp"),
-                        (_, Some(x), _) if x > 0.0 => format!("{x:.3e} abs"),
-                        (_, _, Some(x)) if x > 0.0 => format!("{x:.3e} rel"),
-                        _ => "exact".into(),
-                    };
-                    // A row the board cannot run says why, not a worst deviation of nothing.
-                    match o.failures.first() {
-                        Some(f)
-                            if o.passed == 0
-                                && o.failures.iter().all(|f| f.detail.contains(NOT_BUILT)) =>
-                        {
-                            Verdict {
-                                pass: false,
-                                not_built: true,
-                                worst: why_not_built(&f.detail),
-                            }
-                        }
-                        // Nothing passed: no deviation to report, the first reason instead.
-                        Some(f) if o.passed == 0 => {
-                            Verdict::new(false, format!("0/{} vectors: {}", o.vectors, f.detail))
-                        }
-                        _ => Verdict::new(
-                            o.passed == o.vectors,
-                            format!("{}/{} vectors, {worst}", o.passed, o.vectors),
-                        ),
-                    }
-                })
-                .collect();
-            rows.push(Row {
-                kind: "opcode",
-                name: op.opcode.mnemonic().to_string(),
-                verdicts,
-            });
-        }
-    }
+    let engines = a.engine.clone();
+    let mut files = Vec::new();
     if let Some(dir) = &a.dir {
         match std::fs::metadata(dir) {
             Ok(m) if m.is_dir() => {}
@@ -464,31 +517,12 @@ pub fn run(a: ConformanceArgs) -> Result<ExitCode> {
             }
             Err(e) => bail!("cannot read {}: {e}", dir.display()),
         }
-        let mut files = Vec::new();
         programs(dir, &mut files);
-        let chunk = files.len().div_ceil(threads).max(1);
-        let engines = &engines;
-        let parts: Vec<Vec<Row>> = std::thread::scope(|scope| {
-            let handles: Vec<_> = files
-                .chunks(chunk)
-                .map(|part| {
-                    scope.spawn(move || {
-                        part.iter()
-                            .map(|f| program_row(f, engines))
-                            .collect::<Vec<_>>()
-                    })
-                })
-                .collect();
-            handles
-                .into_iter()
-                .map(|h| {
-                    h.join()
-                        .map_err(|_| anyhow::anyhow!("a program thread panicked"))
-                })
-                .collect::<Result<_>>()
-        })?;
-        rows.extend(parts.into_iter().flatten());
     }
+    // The models run on every thread; a hardware engine or the board keeps one core and one
+    // link for the whole command, on this thread.
+    let threads = super::render::thread_count(a.threads);
+    let rows = all_rows(&engines, &files, &config, a.port.as_deref(), threads)?;
     let passed = rows
         .iter()
         .filter(|r| r.verdicts.iter().all(|v| v.pass))

@@ -1,9 +1,9 @@
 //! `tgsi-core encode FILE -o OUT.tok`: a program to binary tokens.
 
 use super::input::{self, InputFormat};
-use super::output::write_atomically;
 use anyhow::Result;
 use clap::Args;
+use microcode::output::write_atomically;
 use microcode::tgsi::tokens;
 use std::path::PathBuf;
 use std::process::ExitCode;

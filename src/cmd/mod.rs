@@ -15,7 +15,6 @@ pub mod encode;
 pub mod flash;
 pub mod input;
 pub mod load;
-pub mod output;
 pub mod ports;
 pub mod render;
 pub mod run;

@@ -1,11 +1,11 @@
 //! `tgsi-core translate FILE -o OUT.tgsi [--entry NAME]`: a WGSL, GLSL or SPIR-V shader, through
 //! naga, to TGSI text; prints the TGSI and core instruction counts.
 
-use super::output::write_atomically;
 use anyhow::{bail, Result};
 use clap::Args;
 use microcode::compile::compile;
 use microcode::core::CoreConfig;
+use microcode::output::write_atomically;
 use std::path::PathBuf;
 use std::process::ExitCode;
 

@@ -2,6 +2,7 @@
 //! input, log and report.
 
 use crate::report::Report;
+use microcode::output::write_atomically;
 use std::path::{Path, PathBuf};
 use thiserror::Error;
 use toolchain::{find, run_logged, Tool, ToolError};
@@ -47,6 +48,9 @@ pub enum SynthError {
     },
     #[error(transparent)]
     Tool(#[from] ToolError),
+    /// A file of the flow's own (the Verilog, the constraints) could not be written.
+    #[error(transparent)]
+    Write(#[from] microcode::output::WriteError),
     #[error("nextpnr report {path}: {message}")]
     Report { path: PathBuf, message: String },
     /// yosys mapped the design to more LUTs than the device has logic cells, or to more block
@@ -115,11 +119,14 @@ pub fn synthesise(
     opts: &Options,
     progress: &mut dyn FnMut(&str),
 ) -> Result<Outcome, SynthError> {
+    // An existing file, FIFO or device named as the output folder is refused, never replaced.
+    if std::fs::metadata(&opts.out).is_ok_and(|m| !m.is_dir()) {
+        let source = std::io::Error::new(std::io::ErrorKind::NotADirectory, "not a directory");
+        return Err(io(&opts.out)(source));
+    }
     std::fs::create_dir_all(&opts.out).map_err(io(&opts.out))?;
-    let top_v = opts.out.join("top.v");
-    std::fs::write(&top_v, verilog).map_err(io(&top_v))?;
-    let pcf = opts.out.join("board.pcf");
-    std::fs::write(&pcf, &opts.pcf).map_err(io(&pcf))?;
+    write_atomically(&opts.out.join("top.v"), verilog.as_bytes())?;
+    write_atomically(&opts.out.join("board.pcf"), opts.pcf.as_bytes())?;
 
     progress("yosys: synth_ice40 (this takes a while)");
     let mut yosys = find(Tool::Yosys)?.command();
