@@ -44,7 +44,7 @@ impl Alloc {
         };
         let mut r_needed = 0usize;
         let mut k_needed = 0usize;
-        for d in &p.declarations {
+        for (index, d) in p.declarations.iter().enumerate() {
             match d.file {
                 File::Input if p.processor == Processor::Geometry => {
                     // Geometry inputs are the same for the four invocations: K slots, one per
@@ -82,10 +82,10 @@ impl Alloc {
                 }
                 File::Temporary | File::Input | File::Output | File::Address | File::Loop => {
                     if d.dimension.is_some() {
-                        return Err(CompileError::Program(format!(
-                            "2-D declaration of {} is not supported by the core compiler yet",
-                            d.file
-                        )));
+                        return Err(CompileError::Declaration2D {
+                            index,
+                            file: d.file,
+                        });
                     }
                     for i in d.first..=d.last {
                         if a.r.contains_key(&(d.file, i)) {

@@ -179,7 +179,7 @@ impl Ctx<'_> {
                 .iter()
                 .find(|s| s.0 == r)
                 .map(|s| s.1)
-                .ok_or_else(|| CompileError::Program(format!("binary64 routine {r:?} missing")))?;
+                .ok_or_else(|| self.internal(format!("binary64 routine {r:?} missing")))?;
             self.code[pc].target = Self::target(t);
         }
         Ok(())

@@ -41,6 +41,11 @@ impl Ctx<'_> {
     /// Where a relative destination `FILE[ADDR[a].c + n]` lands: the range's first register of
     /// R and the resolved reference.
     fn relative_place(&mut self, inst: &Instruction) -> Result<(u8, Relative), CompileError> {
+        let placed = self.relative_place_of(inst);
+        placed.map_err(|e| self.blame(e, super::OperandRef::Dst(0)))
+    }
+
+    fn relative_place_of(&mut self, inst: &Instruction) -> Result<(u8, Relative), CompileError> {
         let Some(d) = inst.dst.first() else {
             return Err(self.unsupported("no destination"));
         };
@@ -134,9 +139,9 @@ impl Ctx<'_> {
 
     /// `SETP.test P.mask, CC[index].swizzle, 0`.
     fn cc_test(&mut self, t: &CondTest, mask: u8) -> Result<(), CompileError> {
-        let base = self.cc_base.ok_or_else(|| {
-            CompileError::Program("condition codes without shadow registers".into())
-        })?;
+        let base = self
+            .cc_base
+            .ok_or_else(|| self.internal("condition codes without shadow registers"))?;
         let mut i = Instr::new(Op::Setp);
         i.cond = cond_of(t.mask);
         i.wmask = mask;

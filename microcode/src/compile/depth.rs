@@ -15,13 +15,14 @@ use std::collections::HashMap;
 pub(crate) fn depths(p: &Program) -> Result<(usize, usize), CompileError> {
     let mut memo = HashMap::new();
     let mut visiting = Vec::new();
-    function(p, 0, &mut memo, &mut visiting)
+    function(p, 0, None, &mut memo, &mut visiting)
 }
 
 /// Depths of the function starting at instruction `start` (0: main; else a BGNSUB).
 fn function(
     p: &Program,
     start: usize,
+    caller: Option<usize>,
     memo: &mut HashMap<usize, (usize, usize)>,
     visiting: &mut Vec<usize>,
 ) -> Result<(usize, usize), CompileError> {
@@ -29,14 +30,17 @@ fn function(
         return Ok(d);
     }
     if visiting.contains(&start) {
-        return Err(CompileError::Program(format!(
-            "recursive call into the subroutine at instruction {start}"
-        )));
+        let index = caller.unwrap_or(start);
+        return Err(CompileError::Recursion {
+            index,
+            opcode: p.instructions.get(index).map_or(Opcode::Cal, |i| i.opcode),
+            target: start,
+        });
     }
     visiting.push(start);
     let (mut open, mut mask, mut calls) = (0usize, 0usize, 0usize);
     let body = if start == 0 { 0 } else { start + 1 };
-    for inst in p.instructions.iter().skip(body) {
+    for (at, inst) in p.instructions.iter().enumerate().skip(body) {
         match inst.opcode {
             Opcode::End | Opcode::EndSub => break,
             Opcode::If | Opcode::Ifc | Opcode::BgnLoop | Opcode::BgnFor | Opcode::Rep => {
@@ -49,7 +53,7 @@ fn function(
             Opcode::Cal | Opcode::CallNz => {
                 let wrap = usize::from(inst.cond_flow.is_some());
                 if let Some(label) = inst.label {
-                    let (m, c) = function(p, label as usize, memo, visiting)?;
+                    let (m, c) = function(p, label as usize, Some(at), memo, visiting)?;
                     mask = mask.max(open + wrap + 1 + m);
                     calls = calls.max(1 + c);
                 }

@@ -618,7 +618,7 @@ impl Ctx<'_> {
                 Op::Mov,
                 [Ctx::reg(t), Operand::default(), Operand::default()],
             ),
-            (None, None) => return Err(CompileError::Program("a division without groups".into())),
+            (None, None) => return Err(self.internal("a division without groups")),
         }))
     }
 
@@ -848,7 +848,7 @@ impl Ctx<'_> {
         let src = match (layout.result, last) {
             (Some(res), _) => Ctx::reg(res),
             (None, Some(s)) => s,
-            (None, None) => return Err(CompileError::Program("a remainder without groups".into())),
+            (None, None) => return Err(self.internal("a remainder without groups")),
         };
         self.op(Op::Mov, dst, mask, &[src]);
         Ok(())

@@ -18,7 +18,7 @@
 use super::operand::perm;
 use super::operand::ONE;
 use super::{CompileError, Ctx};
-use crate::core::isa::{Instr, Op, Operand, SrcFile, DOP_SECOND};
+use crate::core::isa::{Instr, Op, Operand, DOP_SECOND};
 use crate::tgsi::{ExtSel, Instruction, Opcode};
 
 /// Scratch registers [`compare`] takes.
@@ -74,17 +74,6 @@ pub(crate) fn lower_double(c: &mut Ctx, inst: &Instruction) -> Result<(), Compil
     Ok(())
 }
 
-/// A compiler constant of K holding `v`.
-fn kvec(c: &mut Ctx, v: [u32; 4]) -> Operand {
-    Operand {
-        file: SrcFile::K,
-        index: c.alloc.data(v),
-        swz: [0, 1, 2, 3],
-        neg: 0,
-        abs: false,
-    }
-}
-
 /// The double arithmetic the binary64 library computes.
 fn is_arithmetic(op: Opcode) -> bool {
     matches!(
@@ -135,7 +124,7 @@ fn library(c: &mut Ctx, inst: &Instruction, src: [Operand; 3]) -> Result<(), Com
             }],
         );
     };
-    let pair_const = |c: &mut Ctx, lo: u32, hi: u32| kvec(c, [lo, hi, lo, hi]);
+    let pair_const = |c: &mut Ctx, lo: u32, hi: u32| c.konst([lo, hi, lo, hi]);
     match inst.opcode {
         Opcode::Drcp => {
             let one = pair_const(c, 0, 0x3FF0_0000);
@@ -203,7 +192,7 @@ fn compare(c: &mut Ctx, inst: &Instruction, a: Operand, b: Operand) -> Result<()
     const X_Z: u8 = 0b0101;
     const Y_W: u8 = 0b1010;
     let op = inst.opcode;
-    let konst = |c: &mut Ctx, v: u32| kvec(c, [v; 4]);
+    let konst = |c: &mut Ctx, v: u32| c.konst([v; 4]);
     let reg = |r: u8, swz: [u8; 4]| Operand { swz, ..Ctx::reg(r) };
     // The operand as the opcode sees it: low words raw, high words with negate and absolute.
     let raw = |o: Operand| Operand {

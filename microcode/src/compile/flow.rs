@@ -63,10 +63,11 @@ impl Ctx<'_> {
     }
 
     fn structure(&self, what: &str) -> CompileError {
-        CompileError::Program(format!(
-            "instruction {} ({}): {what} (the program was not validated?)",
-            self.index, self.opcode
-        ))
+        CompileError::Structure {
+            index: self.index,
+            opcode: self.opcode,
+            what: what.to_string(),
+        }
     }
 
     pub(crate) fn target(pc: usize) -> u16 {
@@ -117,9 +118,16 @@ impl Ctx<'_> {
     pub(crate) fn patch_calls(&mut self, starts: &[usize]) -> Result<(), CompileError> {
         for (pc, label) in std::mem::take(&mut self.flow.calls) {
             let t = starts.get(label as usize).copied().ok_or_else(|| {
-                CompileError::Program(format!(
-                    "CAL at core {pc}: label {label} is not an instruction"
-                ))
+                let index = self.origin.get(pc).map_or(self.index, |&o| usize::from(o));
+                CompileError::Structure {
+                    index,
+                    opcode: self
+                        .program
+                        .instructions
+                        .get(index)
+                        .map_or(self.opcode, |i| i.opcode),
+                    what: format!("label {label} is not an instruction"),
+                }
             })?;
             self.code[pc].target = Self::target(t);
         }

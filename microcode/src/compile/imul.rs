@@ -39,7 +39,7 @@
 
 use super::operand::{splat, ONE, ZERO};
 use super::{CompileError, Ctx};
-use crate::core::isa::{Op, Operand, SrcFile};
+use crate::core::isa::{Op, Operand};
 use crate::tgsi::{Instruction, Opcode};
 
 /// `2^k` as binary32 bits (normal range).
@@ -107,17 +107,6 @@ impl Mul {
     }
 }
 
-/// A K operand holding `v` (a compiler constant, shared with equal ones).
-fn konst(c: &mut Ctx, v: [u32; 4]) -> Operand {
-    Operand {
-        file: SrcFile::K,
-        index: c.alloc.data(v),
-        swz: [0, 1, 2, 3],
-        neg: 0,
-        abs: false,
-    }
-}
-
 fn neg(o: Operand) -> Operand {
     Operand { neg: 0xF, ..o }
 }
@@ -133,8 +122,8 @@ pub(crate) fn lower(c: &mut Ctx, inst: &Instruction) -> Result<(), CompileError>
         a,
         b,
         signed: inst.opcode == Opcode::ImulHi,
-        masks: konst(c, MASKS),
-        scales: konst(c, SCALES),
+        masks: c.konst(MASKS),
+        scales: c.konst(SCALES),
         one: c.lit(ONE, false)?,
         mzero: c.lit(ZERO, true)?,
     };
@@ -155,7 +144,7 @@ pub(crate) fn lower(c: &mut Ctx, inst: &Instruction) -> Result<(), CompileError>
         // + c1 << 11.
         m.limb(c, ra1, m.a, Limb::Mid);
         m.limb(c, rb1, m.b, Limb::Mid);
-        let shifts = konst(c, SHIFTS);
+        let shifts = c.konst(SHIFTS);
         Mul::mad(c, ry, ra0, rb1, m.mzero);
         Mul::mad(c, ry, ra1, rb0, Ctx::reg(ry));
         m.scale(c, ry, ry, 0);
@@ -174,7 +163,7 @@ pub(crate) fn lower(c: &mut Ctx, inst: &Instruction) -> Result<(), CompileError>
         c.fin(Op::Iadd, d, 0xF, &[Ctx::reg(rx), Ctx::reg(ry)]);
         return Ok(());
     }
-    let carry = konst(c, CARRY);
+    let carry = c.konst(CARRY);
     let big = splat(carry, 0);
     // Column 0 and its carry: rx = M + q0 * 2^11.
     Mul::mad(c, rx, ra0, rb0, neg(splat(carry, 1)));

@@ -43,6 +43,11 @@ impl Ctx<'_> {
     /// operations on the bits, then absolute and negate as int32 operations, then ExtDivide as
     /// binary32 divisions.
     pub(crate) fn int_src(&mut self, s: &SrcOperand) -> Result<Operand, CompileError> {
+        let lowered = self.int_src_lowered(s);
+        lowered.map_err(|e| self.blame_src(e, s))
+    }
+
+    fn int_src_lowered(&mut self, s: &SrcOperand) -> Result<Operand, CompileError> {
         if s.ext_swizzle
             .is_some_and(|e| e.select.contains(&ExtSel::One))
         {
@@ -117,17 +122,6 @@ impl Ctx<'_> {
     }
 }
 
-/// A K operand holding `v` (a compiler constant).
-fn konst(c: &mut Ctx, v: [u32; 4]) -> Operand {
-    Operand {
-        file: crate::core::isa::SrcFile::K,
-        index: c.alloc.data(v),
-        swz: [0, 1, 2, 3],
-        neg: 0,
-        abs: false,
-    }
-}
-
 /// UP2US, UP4UB, UP4B (`sim::reference`): fields of src.x by shift and mask, converted, then one
 /// correctly rounded division each.
 pub(crate) fn lower_unpack(c: &mut Ctx, inst: &Instruction) -> Result<(), CompileError> {
@@ -145,12 +139,12 @@ pub(crate) fn lower_unpack(c: &mut Ctx, inst: &Instruction) -> Result<(), Compil
         Opcode::Up4ub => ([0, 8, 16, 24], 0xFF, 8),
         _ => ([0, 8, 16, 24], 0xFF, 7),
     };
-    let sh = konst(c, shifts);
-    let mk = konst(c, [mask; 4]);
+    let sh = c.konst(shifts);
+    let mk = c.konst([mask; 4]);
     c.op(Op::Shr, t, 0xF, &[x, sh]);
     c.op(Op::And, t, 0xF, &[Ctx::reg(t), mk]);
     if inst.opcode == Opcode::Up4b {
-        let bias = konst(c, [128; 4]);
+        let bias = c.konst([128; 4]);
         c.op(Op::Isub, t, 0xF, &[Ctx::reg(t), bias]);
         c.op(Op::I2f, t, 0xF, &[Ctx::reg(t)]);
     } else {
@@ -180,8 +174,8 @@ pub(crate) fn lower_up2h(c: &mut Ctx, inst: &Instruction) -> Result<(), CompileE
         c.scratch(),
     );
     let r = Ctx::reg;
-    let k = |c: &mut Ctx, x: u32| konst(c, [x; 4]);
-    let halves = konst(c, [0, 16, 0, 16]);
+    let k = |c: &mut Ctx, x: u32| c.konst([x; 4]);
+    let halves = c.konst([0, 16, 0, 16]);
     let m16 = k(c, 0xFFFF);
     c.op(Op::Shr, h, 0xF, &[x, halves]);
     c.op(Op::And, h, 0xF, &[r(h), m16]);
@@ -252,13 +246,13 @@ pub(crate) fn lower_pack_unorm(c: &mut Ctx, inst: &Instruction) -> Result<(), Co
     let one = c.lit(super::operand::ONE, false)?;
     let half = c.lit(super::operand::HALF, false)?;
     let mhalf = c.lit(super::operand::HALF, true)?;
-    let k_scale = konst(c, [scale.to_bits(); 4]);
-    let k_pow2 = konst(c, [pow2.to_bits(); 4]);
+    let k_scale = c.konst([scale.to_bits(); 4]);
+    let k_pow2 = c.konst([pow2.to_bits(); 4]);
     // c = min(max(x, lo), 1): NaN gives lo, as the reference's clamp. PK4B's lower bound
     // -128/127 is not a binary32; below the smallest binary32 above it the result is -128
     // (set at the end).
     let lo = if signed {
-        konst(c, [0xBF81_0204; 4])
+        c.konst([0xBF81_0204; 4])
     } else {
         zero
     };
@@ -316,7 +310,7 @@ pub(crate) fn lower_pack_unorm(c: &mut Ctx, inst: &Instruction) -> Result<(), Co
     }
     c.op(Op::F2ir, t, comps, &[r(t)]);
     if signed {
-        let k128 = konst(c, [128; 4]);
+        let k128 = c.konst([128; 4]);
         c.op(Op::Iadd, t, comps, &[r(t), k128]);
     }
     let shifts = if bits == 16 {
@@ -324,7 +318,7 @@ pub(crate) fn lower_pack_unorm(c: &mut Ctx, inst: &Instruction) -> Result<(), Co
     } else {
         [0, 8, 16, 24]
     };
-    let k_sh = konst(c, shifts);
+    let k_sh = c.konst(shifts);
     c.op(Op::Shl, t, comps, &[r(t), k_sh]);
     if bits == 16 {
         let y = super::operand::splat(r(t), 1);
@@ -367,7 +361,7 @@ pub(crate) fn lower_pk2h(c: &mut Ctx, inst: &Instruction) -> Result<(), CompileE
     let xy = 0b0011;
     let (b, m, h, t) = (c.scratch(), c.scratch(), c.scratch(), c.scratch());
     let r = Ctx::reg;
-    let k = |c: &mut Ctx, x: u32| konst(c, [x; 4]);
+    let k = |c: &mut Ctx, x: u32| c.konst([x; 4]);
     let mzero = c.lit(super::operand::ZERO, true)?;
     // The operand's value (its modifiers applied) as bits.
     c.op(Op::Mov, b, xy, &[a]);
@@ -406,7 +400,7 @@ pub(crate) fn lower_pk2h(c: &mut Ctx, inst: &Instruction) -> Result<(), CompileE
     c.setp_pub(crate::core::isa::Cond::Ne, xy, r(b), r(b));
     mov_where_p(c, h, xy, nan);
     // Pack: low | high << 16, replicated.
-    let shifts = konst(c, [0, 16, 0, 0]);
+    let shifts = c.konst([0, 16, 0, 0]);
     c.op(Op::Shl, h, xy, &[r(h), shifts]);
     c.op(Op::Or, h, 0b0001, &[r(h), super::operand::splat(r(h), 1)]);
     c.fin(Op::Mov, d, 0xF, &[super::operand::splat(r(h), 0)]);
@@ -455,7 +449,7 @@ pub(crate) fn lower(c: &mut Ctx, inst: &Instruction) -> Result<(), CompileError>
             };
             c.op(Op::Iadd, dst, mask, &[lo, hi])
         }
-        _ => return Err(c.unsupported("")),
+        _ => return Err(c.not_lowered_by("the integer lowering")),
     };
     Ok(())
 }
@@ -515,7 +509,7 @@ pub(crate) fn lower_f2u(c: &mut Ctx, inst: &Instruction) -> Result<(), CompileEr
     let one = c.lit(super::operand::ONE, false)?;
     let mone = c.lit(super::operand::ONE, true)?;
     // (2^32, 2^31) as binary32.
-    let k = konst(c, [0x4F80_0000, 0x4F00_0000, 0, 0]);
+    let k = c.konst([0x4F80_0000, 0x4F00_0000, 0, 0]);
     let two32 = Operand {
         neg: 0xF,
         ..super::operand::splat(k, 0)

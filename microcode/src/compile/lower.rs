@@ -11,7 +11,7 @@
 use super::alloc::Place;
 use super::operand::{negated, perm, sel, splat, HALF, L128, ONE, TWO, ZERO};
 use super::trans::Trans;
-use super::{CompileError, Ctx};
+use super::{CompileError, Ctx, OperandRef};
 use crate::core::isa::{Cond, Instr, Op, Operand, SrcFile, SWZ_ONE, SWZ_ZERO};
 use crate::tgsi::opcode::{Lowering, OperandType};
 use crate::tgsi::{File, Instruction, Opcode};
@@ -30,9 +30,17 @@ pub(crate) struct Dst {
 }
 
 impl Ctx<'_> {
+    /// The destination of `inst` on the core; an error names it.
     pub(crate) fn dst(&mut self, inst: &Instruction) -> Result<Dst, CompileError> {
-        let d = inst.dst.first().ok_or_else(|| {
-            CompileError::Program(format!("instruction {}: no destination", self.index))
+        let lowered = self.dst_lowered(inst);
+        lowered.map_err(|e| self.blame(e, OperandRef::Dst(0)))
+    }
+
+    fn dst_lowered(&mut self, inst: &Instruction) -> Result<Dst, CompileError> {
+        let d = inst.dst.first().ok_or_else(|| CompileError::Structure {
+            index: self.index,
+            opcode: self.opcode,
+            what: "no destination".into(),
         })?;
         if d.cond.is_some() {
             return Err(self.unsupported("condition-code write test (CONDCODE destination)"));
@@ -247,7 +255,7 @@ pub(crate) fn instruction(c: &mut Ctx, inst: &Instruction) -> Result<(), Compile
     // The row's lowering picks the routine; each routine refuses an opcode it does not know
     // (a row naming the wrong routine fails the compiler's tests, never silently).
     match op.info().lowering {
-        Lowering::None => Err(c.unsupported("")),
+        Lowering::None => Err(c.unsupported("the opcode table gives it no lowering onto the core")),
         Lowering::Nothing => Ok(()),
         Lowering::Flow => flow(c, inst),
         Lowering::AddressStack => address_stack(c, inst),
@@ -319,7 +327,7 @@ fn flow(c: &mut Ctx, inst: &Instruction) -> Result<(), CompileError> {
         O::EndRep => c.lower_endrep(),
         O::Cont => c.lower_loop_control(Op::Cont),
         // BRA is lowered before the instruction reaches here (`compile/condition_codes.rs`).
-        _ => Err(c.unsupported("")),
+        _ => Err(c.not_lowered_by("the flow lowering")),
     }
 }
 
@@ -359,66 +367,121 @@ fn kill(c: &mut Ctx, inst: &Instruction) -> Result<(), CompileError> {
 /// The float ALU opcodes: [`Lowering::Direct`], [`Lowering::Compare`], [`Lowering::Divide`],
 /// [`Lowering::Transcendental`] and [`Lowering::Formula`].
 fn alu(c: &mut Ctx, inst: &Instruction) -> Result<(), CompileError> {
-    use Opcode as O;
     let op = inst.opcode;
     let s = c.srcs(inst)?;
-    let a = s.first().copied().unwrap_or_default();
-    let b = s.get(1).copied().unwrap_or_default();
-    let cc = s.get(2).copied().unwrap_or_default();
+    let v = AluOperands {
+        a: s.first().copied().unwrap_or_default(),
+        b: s.get(1).copied().unwrap_or_default(),
+        c: s.get(2).copied().unwrap_or_default(),
+        one: c.lit(ONE, false)?,
+        zero: c.lit(ZERO, false)?,
+        mzero: c.lit(ZERO, true)?,
+    };
     let d = c.dst(inst)?;
-    let one = c.lit(ONE, false)?;
-    let zero = c.lit(ZERO, false)?;
-    let mzero = c.lit(ZERO, true)?;
-    let lowering = op.info().lowering;
-    if lowering == Lowering::Direct {
-        let cop = simple(op).ok_or_else(|| c.unsupported(""))?;
-        if matches!(cop, Op::Ddx | Op::Ddy)
-            && a.file == crate::core::isa::SrcFile::R
-            && usize::from(a.index) >= c.alloc.fixed_registers
-        {
-            // Modifier sequences run in active lanes only, but a derivative reads all four.
-            return Err(c.unsupported("derivative of an operand with complement, bias, scale2x, ExtDivide or a relative address"));
+    match op.info().lowering {
+        Lowering::Direct => direct(c, op, d, v),
+        Lowering::Divide => divide(c, op, d, v),
+        Lowering::Transcendental => {
+            let f = scalar(op).ok_or_else(|| c.not_lowered_by("the transcendental lowering"))?;
+            let (last, s) = c.trans(f, splat(v.a, 0), splat(v.b, 0))?;
+            c.fin(last, d, 0xF, &s);
+            Ok(())
         }
-        c.fin(cop, d, 0xF, &[a, b]);
-        return Ok(());
+        Lowering::Compare => compare(c, op, d, v),
+        _ => formula(c, op, d, v),
     }
-    if lowering == Lowering::Divide {
-        // Without the divider (the board build that fits) a multiply-add sequence (`div.rs`);
-        // RCP is 1 / x. Else the divider's own operation.
-        let (num, den) = if op == O::Div {
-            (a, b)
-        } else {
-            (one, splat(a, 0))
-        };
-        match c.quotient(num, den, d.mask)? {
-            Some((last, s)) => c.fin(last, d, 0xF, &s),
-            None if op == O::Rcp => c.fin(Op::Rcp, d, 0xF, &[den]),
-            None => c.fin(Op::Div, d, 0xF, &[num, den]),
+}
+
+/// The lowered sources of a float ALU instruction (absent ones are `Operand::default()`) and
+/// the literals its formulas use.
+#[derive(Clone, Copy)]
+struct AluOperands {
+    a: Operand,
+    b: Operand,
+    c: Operand,
+    one: Operand,
+    zero: Operand,
+    /// -0.0: the addend of a product (`FMAD a, b, -0` is `a * b`, keeping a -0 product).
+    mzero: Operand,
+}
+
+/// [`Lowering::Direct`]: one core operation.
+fn direct(c: &mut Ctx, op: Opcode, d: Dst, v: AluOperands) -> Result<(), CompileError> {
+    let cop = simple(op).ok_or_else(|| c.not_lowered_by("the direct lowering"))?;
+    if matches!(cop, Op::Ddx | Op::Ddy)
+        && v.a.file == crate::core::isa::SrcFile::R
+        && usize::from(v.a.index) >= c.alloc.fixed_registers
+    {
+        // Modifier sequences run in active lanes only, but a derivative reads all four.
+        return Err(c.unsupported_src(
+            0,
+            "derivative of an operand with complement, bias, scale2x, ExtDivide or a relative address",
+        ));
+    }
+    c.fin(cop, d, 0xF, &[v.a, v.b]);
+    Ok(())
+}
+
+/// [`Lowering::Divide`]: without the divider (the board build that fits) a multiply-add
+/// sequence (`div.rs`); RCP is 1 / x. Else the divider's own operation.
+fn divide(c: &mut Ctx, op: Opcode, d: Dst, v: AluOperands) -> Result<(), CompileError> {
+    let (num, den) = if op == Opcode::Div {
+        (v.a, v.b)
+    } else {
+        (v.one, splat(v.a, 0))
+    };
+    match c.quotient(num, den, d.mask)? {
+        Some((last, s)) => c.fin(last, d, 0xF, &s),
+        None if op == Opcode::Rcp => c.fin(Op::Rcp, d, 0xF, &[den]),
+        None => c.fin(Op::Div, d, 0xF, &[num, den]),
+    }
+    Ok(())
+}
+
+/// [`Lowering::Compare`]: SET with the opcode's condition.
+fn compare(c: &mut Ctx, op: Opcode, d: Dst, v: AluOperands) -> Result<(), CompileError> {
+    let cond = set_cond(op).ok_or_else(|| c.not_lowered_by("the comparison lowering"))?;
+    if d.conv.is_some() {
+        return Err(c.unsupported_dst("comparison into an address register"));
+    }
+    let mut i = Instr::new(Op::Set);
+    i.cond = cond;
+    i.dst = d.reg;
+    i.wmask = d.mask;
+    i.src[0] = v.a;
+    i.src[1] = v.b;
+    if d.mask != 0 {
+        c.emit_dst(i, d);
+    }
+    Ok(())
+}
+
+/// [`Lowering::Formula`]: the spec's formula, evaluated literally.
+fn formula(c: &mut Ctx, op: Opcode, d: Dst, v: AluOperands) -> Result<(), CompileError> {
+    use Opcode as O;
+    match op {
+        O::Abs | O::Add | O::Sub | O::Mul | O::Mad | O::Frc | O::Lrp | O::Xpd | O::X2d => {
+            arithmetic(c, op, d, v)
         }
-        return Ok(());
+        O::Dp2 | O::Dp3 | O::Dp4 | O::Dph | O::Dp2a => dot(c, op, d, v),
+        O::Cmp | O::Cnd | O::Clamp | O::Ssg => select(c, op, d, v),
+        O::Scs | O::Exp | O::Log | O::Lit | O::Rcc => special(c, op, d, v),
+        O::Rfl | O::Nrm | O::Nrm4 | O::Dst => vector(c, op, d, v),
+        _ => Err(c.not_lowered_by("the formula lowering")),
     }
-    if lowering == Lowering::Transcendental {
-        let f = scalar(op).ok_or_else(|| c.unsupported(""))?;
-        let (last, s) = c.trans(f, splat(a, 0), splat(b, 0))?;
-        c.fin(last, d, 0xF, &s);
-        return Ok(());
-    }
-    if lowering == Lowering::Compare {
-        let cond = set_cond(op).ok_or_else(|| c.unsupported(""))?;
-        if d.conv.is_some() {
-            return Err(c.unsupported("comparison into an address register"));
-        }
-        let mut i = Instr::new(Op::Set);
-        i.cond = cond;
-        i.dst = d.reg;
-        i.wmask = d.mask;
-        i.src[0] = a;
-        i.src[1] = b;
-        if d.mask != 0 {
-            c.emit_dst(i, d);
-        }
-        return Ok(());
-    }
+}
+
+/// Sums, products and their combinations (ABS, ADD, SUB, MUL, MAD, FRC, LRP, XPD, X2D).
+fn arithmetic(c: &mut Ctx, op: Opcode, d: Dst, v: AluOperands) -> Result<(), CompileError> {
+    use Opcode as O;
+    let AluOperands {
+        a,
+        b,
+        c: cc,
+        one,
+        mzero,
+        ..
+    } = v;
     match op {
         O::Abs => {
             let x = Operand {
@@ -432,6 +495,66 @@ fn alu(c: &mut Ctx, inst: &Instruction) -> Result<(), CompileError> {
         O::Sub => c.fin(Op::Fmad, d, 0xF, &[a, one, negated(b)]),
         O::Mul => c.fin(Op::Fmad, d, 0xF, &[a, b, mzero]),
         O::Mad => c.fin(Op::Fmad, d, 0xF, &[a, b, cc]),
+        O::Frc => {
+            let t = c.scratch();
+            c.op(Op::Flr, t, d.mask, &[a]);
+            c.fin(Op::Fmad, d, 0xF, &[a, one, negated(Ctx::reg(t))]);
+        }
+        O::Lrp => {
+            let t = c.scratch();
+            c.op(Op::Fmad, t, d.mask, &[b, one, negated(cc)]);
+            c.fin(Op::Fmad, d, 0xF, &[a, Ctx::reg(t), cc]);
+        }
+        O::Xpd => {
+            let t = c.scratch();
+            c.op(
+                Op::Fmad,
+                t,
+                0b0111,
+                &[perm(a, [2, 0, 1, 3]), perm(b, [1, 2, 0, 3]), mzero],
+            );
+            c.op(
+                Op::Fmad,
+                t,
+                0b0111,
+                &[
+                    perm(a, [1, 2, 0, 3]),
+                    perm(b, [2, 0, 1, 3]),
+                    negated(Ctx::reg(t)),
+                ],
+            );
+            c.fin(Op::Mov, d, 0xF, &[sel(t, [0, 1, 2, SWZ_ONE])]);
+        }
+        O::X2d => {
+            // x = (a.x + b.x*c.x) + b.y*c.y, y = (a.y + b.x*c.z) + b.y*c.w; result (x, y, x, y).
+            let t = c.scratch();
+            let pick = |o: Operand, p: [usize; 4]| perm(o, p);
+            c.op(
+                Op::Fmad,
+                t,
+                0b0011,
+                &[pick(b, [0, 0, 0, 0]), pick(cc, [0, 2, 0, 2]), a],
+            );
+            c.op(
+                Op::Fmad,
+                t,
+                0b0011,
+                &[pick(b, [1, 1, 1, 1]), pick(cc, [1, 3, 1, 3]), Ctx::reg(t)],
+            );
+            c.fin(Op::Mov, d, 0xF, &[sel(t, [0, 1, 0, 1])]);
+        }
+        _ => return Err(c.not_lowered_by("the arithmetic formulas")),
+    }
+    Ok(())
+}
+
+/// Dot products as FMAD chains (DP2, DP3, DP4, DPH, DP2A).
+fn dot(c: &mut Ctx, op: Opcode, d: Dst, v: AluOperands) -> Result<(), CompileError> {
+    use Opcode as O;
+    let AluOperands {
+        a, b, c: cc, one, ..
+    } = v;
+    match op {
         O::Dp2 | O::Dp3 | O::Dp4 | O::Dph | O::Dp2a => {
             let n = match op {
                 O::Dp2 | O::Dp2a => 2,
@@ -447,11 +570,23 @@ fn alu(c: &mut Ctx, inst: &Instruction) -> Result<(), CompileError> {
                 _ => c.fin(Op::Mov, d, 0xF, &[tx]),
             }
         }
-        O::Frc => {
-            let t = c.scratch();
-            c.op(Op::Flr, t, d.mask, &[a]);
-            c.fin(Op::Fmad, d, 0xF, &[a, one, negated(Ctx::reg(t))]);
-        }
+        _ => return Err(c.not_lowered_by("the dot-product formulas")),
+    }
+    Ok(())
+}
+
+/// Compare-and-select formulas (CMP, CND, CLAMP, SSG).
+fn select(c: &mut Ctx, op: Opcode, d: Dst, v: AluOperands) -> Result<(), CompileError> {
+    use Opcode as O;
+    let AluOperands {
+        a,
+        b,
+        c: cc,
+        one,
+        zero,
+        ..
+    } = v;
+    match op {
         O::Cmp => {
             c.setp(Cond::Lt, d.mask, a, zero);
             c.fin(Op::Sel, d, 0xF, &[b, cc]);
@@ -487,31 +622,16 @@ fn alu(c: &mut Ctx, inst: &Instruction) -> Result<(), CompileError> {
             c.emit(lt);
             c.fin(Op::Fmad, d, 0xF, &[Ctx::reg(t), one, negated(Ctx::reg(u))]);
         }
-        O::Lrp => {
-            let t = c.scratch();
-            c.op(Op::Fmad, t, d.mask, &[b, one, negated(cc)]);
-            c.fin(Op::Fmad, d, 0xF, &[a, Ctx::reg(t), cc]);
-        }
-        O::Xpd => {
-            let t = c.scratch();
-            c.op(
-                Op::Fmad,
-                t,
-                0b0111,
-                &[perm(a, [2, 0, 1, 3]), perm(b, [1, 2, 0, 3]), mzero],
-            );
-            c.op(
-                Op::Fmad,
-                t,
-                0b0111,
-                &[
-                    perm(a, [1, 2, 0, 3]),
-                    perm(b, [2, 0, 1, 3]),
-                    negated(Ctx::reg(t)),
-                ],
-            );
-            c.fin(Op::Mov, d, 0xF, &[sel(t, [0, 1, 2, SWZ_ONE])]);
-        }
+        _ => return Err(c.not_lowered_by("the select formulas")),
+    }
+    Ok(())
+}
+
+/// Results with constant or separately computed components (SCS, EXP, LOG, LIT, RCC).
+fn special(c: &mut Ctx, op: Opcode, d: Dst, v: AluOperands) -> Result<(), CompileError> {
+    use Opcode as O;
+    let AluOperands { a, one, zero, .. } = v;
+    match op {
         O::Scs => {
             let t = c.sin_and_cos(splat(a, 0))?;
             c.fin(Op::Mov, d, 0xF, &[sel(t, [0, 1, SWZ_ZERO, SWZ_ONE])]);
@@ -577,24 +697,18 @@ fn alu(c: &mut Ctx, inst: &Instruction) -> Result<(), CompileError> {
             let m = splat(Ctx::reg(t), 3);
             c.fin(Op::Sel, d, 0xF, &[negated(m), m]);
         }
-        O::X2d => {
-            // x = (a.x + b.x*c.x) + b.y*c.y, y = (a.y + b.x*c.z) + b.y*c.w; result (x, y, x, y).
-            let t = c.scratch();
-            let pick = |o: Operand, p: [usize; 4]| perm(o, p);
-            c.op(
-                Op::Fmad,
-                t,
-                0b0011,
-                &[pick(b, [0, 0, 0, 0]), pick(cc, [0, 2, 0, 2]), a],
-            );
-            c.op(
-                Op::Fmad,
-                t,
-                0b0011,
-                &[pick(b, [1, 1, 1, 1]), pick(cc, [1, 3, 1, 3]), Ctx::reg(t)],
-            );
-            c.fin(Op::Mov, d, 0xF, &[sel(t, [0, 1, 0, 1])]);
-        }
+        _ => return Err(c.not_lowered_by("the special formulas")),
+    }
+    Ok(())
+}
+
+/// Whole-vector geometry (RFL, NRM, NRM4, DST).
+fn vector(c: &mut Ctx, op: Opcode, d: Dst, v: AluOperands) -> Result<(), CompileError> {
+    use Opcode as O;
+    let AluOperands {
+        a, b, one, mzero, ..
+    } = v;
+    match op {
         O::Rfl => {
             // k = (2 * dot3(a, b)) / dot3(a, a); result (k*a.xyz - b.xyz, 1).
             let (t, u) = (c.scratch(), c.scratch());
@@ -628,7 +742,7 @@ fn alu(c: &mut Ctx, inst: &Instruction) -> Result<(), CompileError> {
             c.op(Op::Mov, t, 0b1000, &[b]);
             c.fin(Op::Mov, d, 0xF, &[sel(t, [SWZ_ONE, 1, 2, 3])]);
         }
-        _ => return Err(c.unsupported("")),
+        _ => return Err(c.not_lowered_by("the vector formulas")),
     }
     Ok(())
 }

@@ -42,31 +42,89 @@ use crate::tgsi::{text, Opcode, Program};
 use std::fmt::Write;
 use thiserror::Error;
 
-/// Why a program could not be compiled.
+/// Why a program could not be compiled. Every variant about an instruction names its index in
+/// [`Program::instructions`] and its opcode; those about one operand name the operand.
 #[derive(Debug, Error, Clone, PartialEq, Eq)]
 pub enum CompileError {
-    #[error("instruction {index} ({opcode}): not supported by the core compiler yet{}", detail_text(.detail))]
+    /// An instruction, or one of its operands, that the core compiler does not lower.
+    #[error("instruction {index} ({opcode}){}: not supported by the core compiler yet: {detail}", operand_text(.operand))]
     Unsupported {
         opcode: Opcode,
         index: usize,
+        /// The operand at fault, when one is.
+        operand: Option<OperandRef>,
+        /// What is not supported, in TGSI's words.
         detail: String,
     },
+    /// The program needs more of something than the core configuration has.
     #[error("{limit}: the program needs {needed}, the core has {available} (over by {})", .needed - .available)]
     Limit {
         limit: &'static str,
         needed: usize,
         available: usize,
     },
-    #[error("{0}")]
-    Program(String),
+    /// A declaration the compiler cannot map onto the core's register files.
+    #[error("declaration {index} ({file}): a 2-D declaration of this file is not supported by the core compiler yet")]
+    Declaration2D {
+        /// The declaration's index in [`Program::declarations`].
+        index: usize,
+        file: crate::tgsi::File,
+    },
+    /// A call that re-enters the subroutine it is in (the validator refuses these first).
+    #[error("instruction {index} ({opcode}): recursive call into the subroutine at instruction {target}")]
+    Recursion {
+        index: usize,
+        opcode: Opcode,
+        /// The subroutine's first instruction.
+        target: usize,
+    },
+    /// A lowering needs a constant that the configuration's literal set lacks.
+    #[error("instruction {index} ({opcode}): the core's literal set lacks {bits:#010x}, which its lowering needs")]
+    MissingLiteral {
+        index: usize,
+        opcode: Opcode,
+        bits: u32,
+    },
+    /// A token stream of a newer minor version: loaded, not executable (the 004 document).
+    #[error("the program is of a newer token version and is not executable")]
+    NotExecutable,
+    /// A structure the validator would have refused (an ELSE without IF, a label that is no
+    /// instruction): the program was compiled without being validated.
+    #[error("instruction {index} ({opcode}): {what} (the program was not validated?)")]
+    Structure {
+        index: usize,
+        opcode: Opcode,
+        what: String,
+    },
+    /// An invariant of the compiler itself broke; a bug to report.
+    #[error("instruction {index} ({opcode}): internal compiler error: {what}; please report it")]
+    Internal {
+        index: usize,
+        opcode: Opcode,
+        what: String,
+    },
 }
 
-fn detail_text(d: &str) -> String {
-    if d.is_empty() {
-        String::new()
-    } else {
-        format!(": {d}")
+/// One operand of a TGSI instruction.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum OperandRef {
+    /// Destination `n` (`dst[n]`).
+    Dst(usize),
+    /// Source `n` (`src[n]`).
+    Src(usize),
+}
+
+impl std::fmt::Display for OperandRef {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            OperandRef::Dst(n) => write!(f, "dst {n}"),
+            OperandRef::Src(n) => write!(f, "src {n}"),
+        }
     }
+}
+
+fn operand_text(o: &Option<OperandRef>) -> String {
+    o.map_or(String::new(), |o| format!(", {o}"))
 }
 
 /// The result of a compilation.
@@ -148,7 +206,12 @@ pub fn compile(program: &Program, config: &CoreConfig) -> Result<Compiled, Compi
             }
         }
     }
-    Err(last.unwrap_or_else(|| CompileError::Program("nothing compiled".into())))
+    // Every combination of `libraries` and `modes` was tried and each ended at a limit.
+    Err(last.unwrap_or(CompileError::Limit {
+        limit: "no compilation was tried",
+        needed: 1,
+        available: 0,
+    }))
 }
 
 fn compile_with(
@@ -158,9 +221,7 @@ fn compile_with(
     div_mode: div::DivMode,
 ) -> Result<Compiled, CompileError> {
     if !program.executable {
-        return Err(CompileError::Program(
-            "the program is of a newer token version and is not executable".into(),
-        ));
+        return Err(CompileError::NotExecutable);
     }
     let mut alloc = alloc::Alloc::new(program, config)?;
     let rep_base = alloc.fixed_registers;
@@ -443,11 +504,80 @@ impl Ctx<'_> {
         self.alloc.fixed_registers + self.scratch_used + n <= usize::from(self.config.registers)
     }
 
+    /// The current instruction is not supported: `detail` says what of it.
     fn unsupported(&self, detail: impl Into<String>) -> CompileError {
+        self.unsupported_at(None, detail)
+    }
+
+    fn unsupported_at(
+        &self,
+        operand: Option<OperandRef>,
+        detail: impl Into<String>,
+    ) -> CompileError {
         CompileError::Unsupported {
             opcode: self.opcode,
             index: self.index,
+            operand,
             detail: detail.into(),
+        }
+    }
+
+    /// Source `k` of the current instruction is not supported.
+    fn unsupported_src(&self, k: usize, detail: impl Into<String>) -> CompileError {
+        self.unsupported_at(Some(OperandRef::Src(k)), detail)
+    }
+
+    /// `e` with the operand at fault set to `operand`, unless it names one already.
+    fn blame(&self, e: CompileError, operand: OperandRef) -> CompileError {
+        match e {
+            CompileError::Unsupported {
+                opcode,
+                index,
+                operand: None,
+                detail,
+            } => CompileError::Unsupported {
+                opcode,
+                index,
+                operand: Some(operand),
+                detail,
+            },
+            e => e,
+        }
+    }
+
+    /// `e` blamed on source `s` of the current instruction, found by identity (the lowering
+    /// of an operand is handed the operand, not its position).
+    fn blame_src(&self, e: CompileError, s: &crate::tgsi::SrcOperand) -> CompileError {
+        let k = self.program.instructions.get(self.index).and_then(|i| {
+            i.src
+                .iter()
+                .position(|x| std::ptr::eq(x, s))
+                .or_else(|| i.src.iter().position(|x| x == s))
+        });
+        match k {
+            Some(k) => self.blame(e, OperandRef::Src(k)),
+            None => e,
+        }
+    }
+
+    /// The destination of the current instruction is not supported.
+    fn unsupported_dst(&self, detail: impl Into<String>) -> CompileError {
+        self.unsupported_at(Some(OperandRef::Dst(0)), detail)
+    }
+
+    /// The opcode table sent the current opcode to `routine`, which has no case for it.
+    fn not_lowered_by(&self, routine: &str) -> CompileError {
+        self.internal(format!(
+            "the opcode table sends it to {routine}, which has no case for it"
+        ))
+    }
+
+    /// An invariant of the compiler broke at the current instruction.
+    fn internal(&self, what: impl Into<String>) -> CompileError {
+        CompileError::Internal {
+            index: self.index,
+            opcode: self.opcode,
+            what: what.into(),
         }
     }
 }

@@ -21,17 +21,13 @@ pub(crate) const L128: u32 = 0x4300_0000;
 impl Ctx<'_> {
     /// A literal operand (all components `bits`, negated when `neg`).
     pub(crate) fn lit(&self, bits: u32, neg: bool) -> Result<Operand, CompileError> {
-        let index = self
-            .config
-            .literals
-            .iter()
-            .position(|&l| l == bits)
-            .ok_or_else(|| {
-                CompileError::Program(format!(
-                    "the core's literal set lacks {bits:#010x}, which the lowering of {} needs",
-                    self.opcode
-                ))
-            })?;
+        let index = self.config.literals.iter().position(|&l| l == bits).ok_or(
+            CompileError::MissingLiteral {
+                index: self.index,
+                opcode: self.opcode,
+                bits,
+            },
+        )?;
         Ok(Operand {
             file: SrcFile::L,
             index: index as u8,
@@ -39,6 +35,17 @@ impl Ctx<'_> {
             neg: if neg { 0xF } else { 0 },
             abs: false,
         })
+    }
+
+    /// A K operand holding `v`: a compiler constant, one K slot shared by equal vectors.
+    pub(crate) fn konst(&mut self, v: [u32; 4]) -> Operand {
+        Operand {
+            file: SrcFile::K,
+            index: self.alloc.data(v),
+            swz: [0, 1, 2, 3],
+            neg: 0,
+            abs: false,
+        }
     }
 
     /// A register operand of R with identity swizzle.
@@ -167,7 +174,13 @@ impl Ctx<'_> {
         })
     }
 
+    /// Lowers a float source operand; an error names the operand.
     pub(crate) fn src(&mut self, s: &SrcOperand) -> Result<Operand, CompileError> {
+        let lowered = self.src_lowered(s);
+        lowered.map_err(|e| self.blame_src(e, s))
+    }
+
+    fn src_lowered(&mut self, s: &SrcOperand) -> Result<Operand, CompileError> {
         let (file, index) = match self.alloc.place(&s.reg) {
             Some(Place::R(r)) => (SrcFile::R, r),
             Some(Place::K(k)) => (SrcFile::K, k),

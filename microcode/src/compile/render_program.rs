@@ -474,13 +474,34 @@ pub fn render_program(
     corners: &dyn Fn(u32) -> Option<Corners>,
     colour: ColourOut,
 ) -> Result<RenderProgram, RenderProgramError> {
+    let color = check_renderable(program)?;
+    let sources = input_sources(program, corners);
+    let layout = Layout::new(program, &sources);
+    let slots = Slots::new(program);
+    let params = RenderParams::new(width, height);
+    let mut constants = vec![(slots.c0 as u32, params.slot())];
+    let pro = prologue(program, &layout, &slots, &sources, &mut constants);
+    let tc = layout
+        .output_temp(color as i32)
+        .ok_or(RenderProgramError::NoOutput)?;
+    let epi = epilogue(colour, &layout, &slots, tc);
+    let prologue = parse_instructions(&pro, "prologue")?;
+    let epilogue = parse_instructions(&epi, "epilogue")?;
+    let mut out = splice(program, &prologue, &epilogue, &layout);
+    declare(&mut out, program, &layout, &slots, constants.len());
+    Ok(RenderProgram {
+        program: out,
+        constants,
+    })
+}
+
+/// Refuses what RENDER cannot run (not a fragment program, no colour output, no END, RET in
+/// the main program, indirect IN / OUT); returns the colour output's index.
+fn check_renderable(program: &Program) -> Result<u32, RenderProgramError> {
     if program.processor != crate::tgsi::Processor::Fragment {
         return Err(RenderProgramError::NotFragment);
     }
     let color = color_output(program).ok_or(RenderProgramError::NoOutput)?;
-    let flags = CoordFlags::of(program);
-    let sources = input_sources(program, corners);
-    let params = RenderParams::new(width, height);
     let first_end = program
         .instructions
         .iter()
@@ -502,87 +523,158 @@ pub fn render_program(
             }
         }
     }
-    // Registers (the core's register file holds 16, so the layout is tight): the user's TEMPs
-    // stay, then one TEMP per input and one per output. The prologue's and epilogue's three
-    // scratch registers (S0 pixel, S1 uv, S2 interpolation) are the user's first TEMPs, dead
-    // before the user's code runs and after it ends, and new TEMPs only where the user has
-    // fewer; the prologue ends by zeroing the user's ones, which every run starts from.
-    let user_temps = next_index(program, File::Temporary);
-    const SCRATCH: usize = 3;
-    let outputs: Vec<i32> = program
-        .declarations
-        .iter()
-        .filter(|d| d.file == File::Output)
-        .flat_map(|d| d.first..=d.last)
-        .collect();
-    let in_base = user_temps;
-    let out_base = in_base + sources.len() as i32;
-    let scratch_base = out_base + outputs.len() as i32;
-    // The first SCRATCH declared TEMP indices, lazily (a declared range can be long).
-    let mut ranges: Vec<(i32, i32)> = program
-        .declarations
-        .iter()
-        .filter(|d| d.file == File::Temporary)
-        .map(|d| (d.first, d.last))
-        .collect();
-    ranges.sort_unstable();
-    let mut declared: Vec<i32> = Vec::with_capacity(SCRATCH);
-    for r in ranges.iter().flat_map(|&(a, b)| a..=b) {
-        if declared.len() == SCRATCH {
-            break;
+    Ok(color)
+}
+
+/// Scratch TEMPs of the prologue and epilogue: S0 pixel, S1 uv, S2 interpolation.
+const SCRATCH: usize = 3;
+
+/// Where the transformed program keeps things (the core's register file holds 16, so the
+/// layout is tight): the user's TEMPs stay, then one TEMP per input and one per output. The
+/// prologue's and epilogue's scratch registers are the user's first TEMPs, dead before the
+/// user's code runs and after it ends, and new TEMPs only where the user has fewer; the prologue
+/// ends by zeroing the user's ones, which every run starts from.
+struct Layout {
+    /// The first TEMP index past the user's.
+    user_temps: i32,
+    /// The TEMPs standing for the inputs, in `sources` order, start here.
+    in_base: i32,
+    /// The TEMPs standing for the outputs, in `outputs` order, start here.
+    out_base: i32,
+    /// Every declared OUT index.
+    outputs: Vec<i32>,
+    /// The inputs' indices, in `sources` order.
+    inputs: Vec<i32>,
+    /// S0, S1, S2.
+    scratch: [i32; SCRATCH],
+    /// How many of `scratch` are the user's own TEMPs.
+    reused: usize,
+    /// One past the last TEMP the transformed program uses.
+    temp_end: i32,
+}
+
+impl Layout {
+    fn new(program: &Program, sources: &[(u32, Source)]) -> Layout {
+        let user_temps = next_index(program, File::Temporary);
+        let outputs: Vec<i32> = program
+            .declarations
+            .iter()
+            .filter(|d| d.file == File::Output)
+            .flat_map(|d| d.first..=d.last)
+            .collect();
+        let in_base = user_temps;
+        let out_base = in_base + sources.len() as i32;
+        let scratch_base = out_base + outputs.len() as i32;
+        // The first SCRATCH declared TEMP indices, lazily (a declared range can be long).
+        let mut ranges: Vec<(i32, i32)> = program
+            .declarations
+            .iter()
+            .filter(|d| d.file == File::Temporary)
+            .map(|d| (d.first, d.last))
+            .collect();
+        ranges.sort_unstable();
+        let mut declared: Vec<i32> = Vec::with_capacity(SCRATCH);
+        for r in ranges.iter().flat_map(|&(a, b)| a..=b) {
+            if declared.len() == SCRATCH {
+                break;
+            }
+            if declared.last().is_none_or(|&l| r > l) {
+                declared.push(r);
+            }
         }
-        if declared.last().is_none_or(|&l| r > l) {
-            declared.push(r);
+        let reused = declared.len().min(SCRATCH);
+        let scratch: [i32; SCRATCH] = std::array::from_fn(|k| {
+            declared
+                .get(k)
+                .copied()
+                .unwrap_or_else(|| scratch_base + (k - reused) as i32)
+        });
+        Layout {
+            user_temps,
+            in_base,
+            out_base,
+            inputs: sources.iter().map(|(i, _)| *i as i32).collect(),
+            outputs,
+            scratch,
+            reused,
+            temp_end: scratch_base + (SCRATCH - reused) as i32,
         }
     }
-    let reused = declared.len().min(SCRATCH);
-    let scratch: [i32; SCRATCH] = std::array::from_fn(|k| {
-        declared
-            .get(k)
-            .copied()
-            .unwrap_or_else(|| scratch_base + (k - reused) as i32)
-    });
-    let temp_end = scratch_base + (SCRATCH - reused) as i32;
-    let input_temp = |index: i32| {
-        sources
-            .iter()
-            .position(|(i, _)| *i as i32 == index)
-            .map(|k| in_base + k as i32)
-    };
-    let output_temp = |index: i32| {
-        outputs
-            .iter()
-            .position(|&i| i == index)
-            .map(|k| out_base + k as i32)
-    };
-    // CONST slots after the user's: the parameters, then four corners per interpolated input.
-    let c0 = next_index(program, File::Constant);
-    let mut constants = vec![(c0 as u32, params.slot())];
-    // Immediates after the user's: floats (2^23, 0.5, 1, 0), (255, ...), shifts (0, 8, 16, 24).
-    let i0 = program.immediates.len();
-    let (i_float, i_scale, i_shift) = (i0, i0 + 1, i0 + 2);
-    let imm = |ty, values: [u32; 4]| Immediate {
-        ty,
-        values: values.to_vec(),
-        loc: Loc::None,
-    };
-    let immediates = [
-        imm(
-            ImmType::Float32,
-            [RENDER_COORD_FLOAT, HALF, 1.0, 0.0].map(f32::to_bits),
-        ),
-        imm(ImmType::Float32, [BYTE_MAX; 4].map(f32::to_bits)),
-        imm(ImmType::Uint32, [0, 8, 16, 24]),
-    ];
 
-    let [t0, t1, s2] = scratch;
+    /// The TEMP standing for `IN[index]`.
+    fn input_temp(&self, index: i32) -> Option<i32> {
+        let k = self.inputs.iter().position(|&i| i == index)?;
+        Some(self.in_base + k as i32)
+    }
+
+    /// The TEMP standing for `OUT[index]`.
+    fn output_temp(&self, index: i32) -> Option<i32> {
+        let k = self.outputs.iter().position(|&i| i == index)?;
+        Some(self.out_base + k as i32)
+    }
+}
+
+/// The CONST and IMM slots the transform adds after the user's.
+struct Slots {
+    /// CONST slots: the parameters, then four corners per interpolated input.
+    c0: i32,
+    /// (2^23, 0.5, 1, 0).
+    i_float: usize,
+    /// (255, 255, 255, 255).
+    i_scale: usize,
+    /// Shifts (0, 8, 16, 24).
+    i_shift: usize,
+}
+
+impl Slots {
+    fn new(program: &Program) -> Slots {
+        let i0 = program.immediates.len();
+        Slots {
+            c0: next_index(program, File::Constant),
+            i_float: i0,
+            i_scale: i0 + 1,
+            i_shift: i0 + 2,
+        }
+    }
+
+    /// The immediates, in slot order.
+    fn immediates() -> [Immediate; 3] {
+        let imm = |ty, values: [u32; 4]| Immediate {
+            ty,
+            values: values.to_vec(),
+            loc: Loc::None,
+        };
+        [
+            imm(
+                ImmType::Float32,
+                [RENDER_COORD_FLOAT, HALF, 1.0, 0.0].map(f32::to_bits),
+            ),
+            imm(ImmType::Float32, [BYTE_MAX; 4].map(f32::to_bits)),
+            imm(ImmType::Uint32, [0, 8, 16, 24]),
+        ]
+    }
+}
+
+/// The prologue's text: every input from the coordinate input into its TEMP, then the user's
+/// scratch TEMPs zeroed where the program reads them before writing them whole. Pushes each
+/// interpolated input's corners onto `constants`.
+fn prologue(
+    program: &Program,
+    layout: &Layout,
+    slots: &Slots,
+    sources: &[(u32, Source)],
+    constants: &mut Vec<(u32, [u32; 4])>,
+) -> String {
+    let flags = CoordFlags::of(program);
+    let (c0, i_float) = (slots.c0, slots.i_float);
+    let [t0, t1, s2] = layout.scratch;
     let mut pro = String::new();
     // The pixel (x, y) and its centre (x + 0.5, y + 0.5), exact; then u, v.
     pro += &format!("ADD TEMP[{t0}], IN[0].xyxy, -IMM[{i_float}].xxxx\n");
     pro += &format!("ADD TEMP[{t0}].zw, TEMP[{t0}], IMM[{i_float}].yyyy\n");
     pro += &format!("MUL TEMP[{t1}].xy, TEMP[{t0}].zwzw, CONST[{c0}].xyxy\n");
     for (k, (_, source)) in sources.iter().enumerate() {
-        let t = in_base + k as i32;
+        let t = layout.in_base + k as i32;
         match source {
             Source::Position => {
                 let (cx, cy) = if flags.integer_center {
@@ -621,15 +713,22 @@ pub fn render_program(
             }
         }
     }
-    let read = read_before_written(program, &scratch[..reused]);
-    for (&r, _) in scratch[..reused].iter().zip(read).filter(|(_, read)| *read) {
+    let reused = &layout.scratch[..layout.reused];
+    let read = read_before_written(program, reused);
+    for (&r, _) in reused.iter().zip(read).filter(|(_, read)| *read) {
         pro += &format!("MOV TEMP[{r}], IMM[{i_float}].wwww\n");
     }
-    let tc = output_temp(color as i32).ok_or(RenderProgramError::NoOutput)?;
-    // to_byte: saturate (NaN to 0), scale, round half away from zero as trunc + (frac >= 0.5)
-    // (floor(s + 0.5) rounds s + 0.5 itself and is wrong just below a half), pack (SHL shifts
-    // every component by src1.x, so one SHL a channel).
-    let epi = match colour {
+    pro
+}
+
+/// The epilogue's text: the colour TEMP `tc` into `OUT[0]`, as floats or packed as
+/// [`to_byte`] converts: saturate (NaN to 0), scale, round half away from zero as
+/// trunc + (frac >= 0.5) (floor(s + 0.5) rounds s + 0.5 itself and is wrong just below a
+/// half), pack (SHL shifts every component by src1.x, so one SHL a channel).
+fn epilogue(colour: ColourOut, layout: &Layout, slots: &Slots, tc: i32) -> String {
+    let [t0, t1, _] = layout.scratch;
+    let (i_float, i_scale, i_shift) = (slots.i_float, slots.i_scale, slots.i_shift);
+    match colour {
         ColourOut::Float => format!("MOV OUT[0], TEMP[{tc}]\n"),
         ColourOut::Rgba8 => format!(
             "MOV_SAT TEMP[{t0}], TEMP[{tc}]\n\
@@ -645,11 +744,17 @@ pub fn render_program(
          OR TEMP[{t0}].xy, TEMP[{t0}].xyxy, TEMP[{t0}].zwzw\n\
          OR OUT[0].x, TEMP[{t0}].xxxx, TEMP[{t0}].yyyy\n"
         ),
-    };
-    let prologue = parse_instructions(&pro, "prologue")?;
-    let epilogue = parse_instructions(&epi, "epilogue")?;
+    }
+}
 
-    // New instruction indices: the prologue first, an epilogue before every END.
+/// The user's instructions with the prologue first and the epilogue before every END, IN and
+/// OUT renamed to their TEMPs and labels moved to the instructions' new indices.
+fn splice(
+    program: &Program,
+    prologue: &[crate::tgsi::Instruction],
+    epilogue: &[crate::tgsi::Instruction],
+    layout: &Layout,
+) -> Program {
     let (p, e) = (prologue.len() as u32, epilogue.len() as u32);
     let mut new_index = Vec::with_capacity(program.instructions.len());
     let mut ends = 0u32;
@@ -659,8 +764,10 @@ pub fn render_program(
             ends += 1;
         }
     }
+    let input_temp = |index| layout.input_temp(index);
+    let output_temp = |index| layout.output_temp(index);
     let mut out = program.clone();
-    out.instructions = prologue;
+    out.instructions = prologue.to_vec();
     for i in &program.instructions {
         let mut i = i.clone();
         if let Some(l) = i.label {
@@ -683,38 +790,32 @@ pub fn render_program(
         }
         out.instructions.push(i);
     }
+    out
+}
+
+/// The transformed program's declarations: RENDER's coordinate input and packed output in
+/// place of the user's IN and OUT, the TEMPs and CONSTs the transform adds, its immediates.
+fn declare(out: &mut Program, program: &Program, layout: &Layout, slots: &Slots, consts: usize) {
     out.declarations
         .retain(|d| !matches!(d.file, File::Input | File::Output));
-    out.declarations.push(decl(
-        File::Input,
-        0,
-        0,
-        Some(Semantic {
-            name: SemanticName::Generic,
-            index: 0,
-        }),
-    ));
-    out.declarations.push(decl(
-        File::Output,
-        0,
-        0,
-        Some(Semantic {
-            name: SemanticName::Color,
-            index: 0,
-        }),
-    ));
-    if temp_end > user_temps {
-        out.declarations
-            .push(decl(File::Temporary, user_temps, temp_end - 1, None));
-    }
-    let c_last = c0 + constants.len() as i32 - 1;
+    let semantic = |name| Some(Semantic { name, index: 0 });
     out.declarations
-        .push(decl(File::Constant, c0, c_last, None));
-    out.immediates.extend(immediates);
-    Ok(RenderProgram {
-        program: out,
-        constants,
-    })
+        .push(decl(File::Input, 0, 0, semantic(SemanticName::Generic)));
+    out.declarations
+        .push(decl(File::Output, 0, 0, semantic(SemanticName::Color)));
+    if layout.temp_end > layout.user_temps {
+        out.declarations.push(decl(
+            File::Temporary,
+            layout.user_temps,
+            layout.temp_end - 1,
+            None,
+        ));
+    }
+    let c_last = slots.c0 + consts as i32 - 1;
+    out.declarations
+        .push(decl(File::Constant, slots.c0, c_last, None));
+    debug_assert_eq!(out.immediates.len(), program.immediates.len());
+    out.immediates.extend(Slots::immediates());
 }
 
 /// IN and OUT registers renamed to the TEMPs standing for them.
