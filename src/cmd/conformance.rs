@@ -10,7 +10,7 @@ use firmware_loader::port::SerialTransport;
 use microcode::compile::compile;
 use microcode::core::CoreConfig;
 use microcode::tgsi::validate::{validate, Limits};
-use microcode::tgsi::{load, File, Opcode, Program};
+use microcode::tgsi::{load, File, Program};
 use serde_json::json;
 use sim::hardware::HostPort;
 use sim::run_io::{RunInputs, RunOutput};
@@ -210,25 +210,12 @@ impl<'a> Engines<'a> {
     }
 }
 
-/// Opcodes whose results are approximations (their bounds are in decisions.md section 2).
+/// Whether `p` uses an opcode whose results are approximations (its bounds are in
+/// decisions.md section 2).
 fn approximates(p: &Program) -> bool {
-    p.instructions.iter().any(|i| {
-        matches!(
-            i.opcode,
-            Opcode::Rsq
-                | Opcode::Ex2
-                | Opcode::Lg2
-                | Opcode::Pow
-                | Opcode::Sin
-                | Opcode::Cos
-                | Opcode::Scs
-                | Opcode::Exp
-                | Opcode::Log
-                | Opcode::Lit
-                | Opcode::Nrm
-                | Opcode::Nrm4
-        )
-    })
+    p.instructions
+        .iter()
+        .any(|i| i.opcode.info().is_approximate())
 }
 
 /// Inputs that differ per lane and per register, a geometry program's `IN[vertex][index]` that

@@ -292,6 +292,27 @@ impl OpcodeInfo {
     pub fn result_mask(&self) -> u8 {
         self.matrix().map_or(0xF, |(rows, _)| (1u8 << rows) - 1)
     }
+    /// True for the opcodes whose results are approximations within the bounds of
+    /// `decisions.md` section 2 (RSQ, EX2, LG2, SIN, COS, POW and the formulas built on them);
+    /// every other result is exact (one correct rounding per operation of its formula).
+    pub fn is_approximate(&self) -> bool {
+        use Opcode as O;
+        matches!(
+            self.opcode,
+            O::Rsq
+                | O::Ex2
+                | O::Lg2
+                | O::Pow
+                | O::Sin
+                | O::Cos
+                | O::Scs
+                | O::Exp
+                | O::Log
+                | O::Lit
+                | O::Nrm
+                | O::Nrm4
+        )
+    }
     /// The control-flow role, if any.
     pub fn flow(&self) -> Option<Flow> {
         match self.kind {

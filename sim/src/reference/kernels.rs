@@ -21,7 +21,7 @@ use super::float::{self as f, ONE, ZERO};
 use super::ops_float;
 use super::state::{Layout, Mask, Slot};
 use crate::run_io::LANES;
-use microcode::tgsi::opcode::{Kind, OperandType};
+use microcode::tgsi::opcode::{Kind, Lowering, OperandType};
 use microcode::tgsi::{ExtSel, File, Instruction, Modulate, Opcode, Saturate, SrcOperand};
 
 const SIGN: u32 = 0x8000_0000;
@@ -168,109 +168,22 @@ impl Dst {
     }
 }
 
-/// The kernel of a fast ALU instruction.
-#[derive(Clone, Copy, Debug)]
-enum Op {
-    Mov,
-    Abs,
-    Div,
-    Sgt,
-    Sle,
-    Seq,
-    Sne,
-    Add,
-    Sub,
-    Mul,
-    Mad,
-    Lrp,
-    Cmp,
-    Min,
-    Max,
-    Slt,
-    Sge,
-    Frc,
-    Flr,
-    Dp2,
-    Dp3,
-    Dp4,
-    Rcp,
-    Rsq,
-    Ex2,
-    Lg2,
-    Sin,
-    Cos,
-    /// Any other opcode of [`LANE_OPS`]: `ops_float::eval` per lane.
-    PerLane(Opcode),
-}
-
-/// Float opcodes that run through `ops_float::eval` lane by lane on the fast path: every
-/// opcode `ops_float::eval` defines on its own (not the matrix opcodes) without a kernel of its
-/// own, all of them writing every component.
-const LANE_OPS: [Opcode; 22] = [
-    Opcode::Cnd,
-    Opcode::Clamp,
-    Opcode::Ceil,
-    Opcode::Trunc,
-    Opcode::Round,
-    Opcode::Ssg,
-    Opcode::Pow,
-    Opcode::Rcc,
-    Opcode::Dph,
-    Opcode::Dp2a,
-    Opcode::Nrm,
-    Opcode::Nrm4,
-    Opcode::Lit,
-    Opcode::Dst,
-    Opcode::Xpd,
-    Opcode::Exp,
-    Opcode::Log,
-    Opcode::Rfl,
-    Opcode::X2d,
-    Opcode::Scs,
-    Opcode::Sfl,
-    Opcode::Str,
-];
-
-fn op_of(op: Opcode) -> Option<Op> {
-    use Opcode as O;
-    Some(match op {
-        O::Mov | O::Swz => Op::Mov,
-        O::Abs => Op::Abs,
-        O::Div => Op::Div,
-        O::Sgt => Op::Sgt,
-        O::Sle => Op::Sle,
-        O::Seq => Op::Seq,
-        O::Sne => Op::Sne,
-        O::Add => Op::Add,
-        O::Sub => Op::Sub,
-        O::Mul => Op::Mul,
-        O::Mad => Op::Mad,
-        O::Lrp => Op::Lrp,
-        O::Cmp => Op::Cmp,
-        O::Min => Op::Min,
-        O::Max => Op::Max,
-        O::Slt => Op::Slt,
-        O::Sge => Op::Sge,
-        O::Frc => Op::Frc,
-        O::Flr => Op::Flr,
-        O::Dp2 => Op::Dp2,
-        O::Dp3 => Op::Dp3,
-        O::Dp4 => Op::Dp4,
-        O::Rcp => Op::Rcp,
-        O::Rsq => Op::Rsq,
-        O::Ex2 => Op::Ex2,
-        O::Lg2 => Op::Lg2,
-        O::Sin => Op::Sin,
-        O::Cos => Op::Cos,
-        _ if LANE_OPS.contains(&op) => Op::PerLane(op),
-        _ => return None,
-    })
+/// Whether `op` runs on the fast path: a float opcode of the table (not a matrix, not
+/// binary64) that `ops_float::eval` defines on its own, writing every component. The opcodes
+/// with a four-lane kernel of their own are the arms of [`Alu::run`]; every other one runs
+/// through `ops_float::eval` lane by lane.
+fn fast(op: Opcode) -> bool {
+    let info = op.info();
+    info.result_mask() == 0xF
+        && info.matrix().is_none()
+        && info.lowering != Lowering::Double
+        && ops_float::eval(op, &[[0; 4]; 3]).is_some_and(|w| w.iter().all(Option::is_some))
 }
 
 /// A fast ALU instruction.
 #[derive(Clone, Copy, Debug)]
 pub struct Alu {
-    op: Op,
+    op: Opcode,
     dst: Dst,
     src: [Src; 3],
     nsrc: usize,
@@ -321,7 +234,10 @@ impl Decoded {
         {
             return None;
         }
-        let op = op_of(inst.opcode)?;
+        let op = inst.opcode;
+        if !fast(op) {
+            return None;
+        }
         let dst = Dst::decode(layout, inst)?;
         let none = Src {
             at: [0; 4],
@@ -529,36 +445,37 @@ impl Alu {
                 rep(file, v)
             }};
         }
+        use Opcode as O;
         match self.op {
-            Op::Mov => each!(|x| x),
-            Op::Abs => each!(|x| x.map(|v| v & !SIGN)),
-            Op::Div => each!(|x, y| div4(x, y)),
-            Op::Sgt => each!(|x, y| bool4(lt4(y, x))),
-            Op::Sle => each!(|x, y| bool4(ge4(y, x))),
-            Op::Seq => each!(|x, y| bool4(eq4(x, y))),
-            Op::Sne => each!(|x, y| bool4(eq4(x, y).map(|m| !m))),
-            Op::Add => each!(|x, y| add4(x, y)),
-            Op::Sub => each!(|x, y| sub4(x, y)),
-            Op::Mul => each!(|x, y| mul4(x, y)),
-            Op::Mad => each!(|x, y, z| add4(mul4(x, y), z)),
-            Op::Lrp => each!(|x, y, z| add4(mul4(x, sub4(y, z)), z)),
-            Op::Cmp => each!(|x, y, z| select4(lt4(x, [ZERO; LANES]), y, z)),
-            Op::Min => each!(|x, y| select4(lt4(x, y), x, y)),
-            Op::Max => each!(|x, y| select4(lt4(y, x), x, y)),
-            Op::Slt => each!(|x, y| bool4(lt4(x, y))),
-            Op::Sge => each!(|x, y| bool4(ge4(x, y))),
-            Op::Frc => each!(|x| sub4(x, floor4(x))),
-            Op::Flr => each!(|x| floor4(x)),
-            Op::Dp2 => rep(file, dot(a, b, file, 2)),
-            Op::Dp3 => rep(file, dot(a, b, file, 3)),
-            Op::Dp4 => rep(file, dot(a, b, file, 4)),
-            Op::Rcp => scalar!(|x| f::div(ONE, x)),
-            Op::Rsq => scalar!(f::rsq),
-            Op::Ex2 => scalar!(f::ex2),
-            Op::Lg2 => scalar!(f::lg2),
-            Op::Sin => scalar!(f::sin),
-            Op::Cos => scalar!(f::cos),
-            Op::PerLane(op) => self.per_lane(op, file, exec),
+            O::Mov | O::Swz => each!(|x| x),
+            O::Abs => each!(|x| x.map(|v| v & !SIGN)),
+            O::Div => each!(|x, y| div4(x, y)),
+            O::Sgt => each!(|x, y| bool4(lt4(y, x))),
+            O::Sle => each!(|x, y| bool4(ge4(y, x))),
+            O::Seq => each!(|x, y| bool4(eq4(x, y))),
+            O::Sne => each!(|x, y| bool4(eq4(x, y).map(|m| !m))),
+            O::Add => each!(|x, y| add4(x, y)),
+            O::Sub => each!(|x, y| sub4(x, y)),
+            O::Mul => each!(|x, y| mul4(x, y)),
+            O::Mad => each!(|x, y, z| add4(mul4(x, y), z)),
+            O::Lrp => each!(|x, y, z| add4(mul4(x, sub4(y, z)), z)),
+            O::Cmp => each!(|x, y, z| select4(lt4(x, [ZERO; LANES]), y, z)),
+            O::Min => each!(|x, y| select4(lt4(x, y), x, y)),
+            O::Max => each!(|x, y| select4(lt4(y, x), x, y)),
+            O::Slt => each!(|x, y| bool4(lt4(x, y))),
+            O::Sge => each!(|x, y| bool4(ge4(x, y))),
+            O::Frc => each!(|x| sub4(x, floor4(x))),
+            O::Flr => each!(|x| floor4(x)),
+            O::Dp2 => rep(file, dot(a, b, file, 2)),
+            O::Dp3 => rep(file, dot(a, b, file, 3)),
+            O::Dp4 => rep(file, dot(a, b, file, 4)),
+            O::Rcp => scalar!(|x| f::div(ONE, x)),
+            O::Rsq => scalar!(f::rsq),
+            O::Ex2 => scalar!(f::ex2),
+            O::Lg2 => scalar!(f::lg2),
+            O::Sin => scalar!(f::sin),
+            O::Cos => scalar!(f::cos),
+            op => self.per_lane(op, file, exec),
         }
     }
 
