@@ -7,9 +7,7 @@ use std::path::{Path, PathBuf};
 
 /// `<workspace root>/../shared/corpus`, if present.
 fn corpus() -> Option<PathBuf> {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).parent()?;
-    let dir = root.join("..").join("shared").join("corpus");
-    dir.is_dir().then_some(dir)
+    toolchain::corpus()
 }
 
 fn files(dir: &Path, out: &mut Vec<PathBuf>) {
@@ -39,7 +37,6 @@ const NEWER: [(&str, &[&str]); 5] = [
 #[test]
 fn corpus_round_trips() {
     let Some(dir) = corpus() else {
-        println!("note: ../shared/corpus not found; corpus test skipped");
         return;
     };
     let mut all = Vec::new();

@@ -1013,9 +1013,7 @@ fn cycles_follow_the_isa_table() {
 // The real corpus.
 
 fn corpus_dir() -> Option<std::path::PathBuf> {
-    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).parent()?;
-    let dir = root.join("..").join("shared").join("corpus");
-    dir.is_dir().then_some(dir)
+    toolchain::corpus()
 }
 
 fn files_under(dir: &std::path::Path, out: &mut Vec<std::path::PathBuf>) {
@@ -1035,7 +1033,6 @@ fn files_under(dir: &std::path::Path, out: &mut Vec<std::path::PathBuf>) {
 #[test]
 fn corpus_programs_agree() {
     let Some(dir) = corpus_dir() else {
-        eprintln!("note: shared corpus not found; corpus differential test skipped");
         return;
     };
     let mut files = Vec::new();

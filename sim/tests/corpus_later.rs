@@ -11,17 +11,17 @@ use sim::run_io::RunInputs;
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 
-fn corpus_file(rel: &str) -> Option<PathBuf> {
-    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).parent()?;
-    let p = root.join("..").join("shared").join("corpus").join(rel);
-    p.is_file().then_some(p)
+fn corpus_file(rel: &str) -> Result<PathBuf, String> {
+    let p = toolchain::corpus_dir()?.join(rel);
+    if p.is_file() {
+        Ok(p)
+    } else {
+        Err(format!("{} is not found", p.display()))
+    }
 }
 
 fn load(rel: &str) -> Option<Program> {
-    let Some(path) = corpus_file(rel) else {
-        println!("NOTE: {rel} not found; skipped");
-        return None;
-    };
+    let path = toolchain::or_missing(corpus_file(rel))?;
     let src = std::fs::read_to_string(&path).expect("readable");
     let p = text::parse(&src).unwrap_or_else(|e| panic!("{}", e.render(&src, rel)));
     validate(&p, &Limits::default()).expect("valid");

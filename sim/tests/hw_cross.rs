@@ -154,7 +154,7 @@ fn engines_of(cfg: &CoreConfig) -> Vec<Box<dyn HostPort>> {
                 .unwrap_or_else(|e| panic!("the verilator engine does not build: {e}"));
             v.push(Box::new(core));
         }
-        Err(e) => eprintln!("note: skipping the verilator engine: {e}"),
+        Err(e) => toolchain::missing(format!("the verilator engine: {e}")),
     }
     v
 }
@@ -576,8 +576,7 @@ fn divides_in_place_match() {
 /// edge, and still agrees with the core model.
 #[test]
 fn verilator_engine_writes_a_vcd() {
-    if toolchain::find(toolchain::Tool::Verilator).is_err() {
-        eprintln!("note: no Verilator; skipping");
+    if toolchain::or_missing(toolchain::find(toolchain::Tool::Verilator)).is_none() {
         return;
     }
     let cfg = CoreConfig::default();
@@ -1064,7 +1063,7 @@ fn the_board_build_that_fits_matches_the_model() {
             VerilatorCore::new(&cfg, &mut |m| eprintln!("{m}"))
                 .unwrap_or_else(|e| panic!("the verilator engine does not build: {e}")),
         )),
-        Err(e) => eprintln!("note: skipping the verilator engine: {e}"),
+        Err(e) => toolchain::missing(format!("the verilator engine: {e}")),
     }
     let mut rng = XorShift::new(256);
     for n in 0..12 {

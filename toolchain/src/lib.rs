@@ -16,11 +16,15 @@
 mod error;
 mod layout;
 mod lookup;
+mod require;
 mod run;
 mod tool;
 
 pub use error::ToolError;
 pub use layout::{ice40_cell_models, workspace_root, ToolchainLayout};
 pub use lookup::{find, Lookup, Source, ToolPath, NATIVE_TOOLS_VAR, TOOLCHAIN_DIR_VAR};
+pub use require::{
+    corpus, corpus_dir, missing, or_missing, prerequisites_required, REQUIRE_TOOLS_VAR,
+};
 pub use run::{run_logged, verilator_build, LOG_TAIL_LINES};
 pub use tool::Tool;

@@ -1,10 +1,11 @@
 //! `cargo xtask test`: set the toolchain up when needed, then the workspace's tests (with
-//! `cargo nextest` when it is installed and no arguments are given, else `cargo test`).
+//! `cargo nextest` when it is installed and no arguments are given, else `cargo test`), with
+//! `TGSI_REQUIRE_TOOLS=1`: a test whose tool or corpus is missing fails instead of skipping.
 
 use std::process::{Command, ExitCode};
 
 use anyhow::Context;
-use toolchain::{Lookup, Source, Tool, ToolError};
+use toolchain::{Lookup, Source, Tool, ToolError, REQUIRE_TOOLS_VAR};
 
 use crate::say;
 use crate::setup;
@@ -37,6 +38,7 @@ pub fn run(args: &[String]) -> anyhow::Result<ExitCode> {
         Command::new(&cargo)
             .args(cargo_args)
             .current_dir(&root)
+            .env(REQUIRE_TOOLS_VAR, "1")
             .status()
             .with_context(|| format!("could not start `{cargo} {}`", cargo_args[0]))
     };
@@ -68,6 +70,7 @@ pub fn run(args: &[String]) -> anyhow::Result<ExitCode> {
         Command::new(&cargo)
             .args(models)
             .current_dir(&root)
+            .env(REQUIRE_TOOLS_VAR, "1")
             .status()
             .with_context(|| format!("could not start `{cargo} test`"))?
     } else {

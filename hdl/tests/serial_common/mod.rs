@@ -62,12 +62,12 @@ pub fn cycle<B: Block>(uut: &mut B, clock: fn(&mut B) -> &mut Signal<In, Clock>)
 
 /// Checks emitted Verilog with `verilator --lint-only -Wno-WIDTH` and yosys
 /// `read -vlog95; hierarchy -check -top top; proc; check -assert`. Skips, with a printed note,
-/// when the tools are not installed.
+/// when the tools are not installed (fails under `TGSI_REQUIRE_TOOLS=1`).
 pub fn check_verilog(name: &str, verilog: &str) {
     let (verilator, yosys) = match (find(Tool::Verilator), find(Tool::Yosys)) {
         (Ok(verilator), Ok(yosys)) => (verilator, yosys),
         (Err(error), _) | (_, Err(error)) => {
-            eprintln!("SKIPPED Verilog check of {name}: {error}");
+            toolchain::missing(format!("Verilog check of {name}: {error}"));
             return;
         }
     };
