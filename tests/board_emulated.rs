@@ -27,8 +27,23 @@ use std::time::Duration;
 /// on it, none "not built".
 #[test]
 fn the_default_board_build_runs_every_opcode_row() {
-    let core = CoreConfig::default();
-    let emu = emulate::start(EmuEngine::Verilator, &core, EMULATED_BAUD, &mut |m| {
+    runs_every_opcode_row(&CoreConfig::default());
+}
+
+/// The ULX3S's build (`synth --board ulx3s-85f`: the larger texture memory and mask stack,
+/// `microcode::board::Board::core_config`) likewise: the host tools recognise its core from
+/// INFO's ISA hash, compile for it, and every row passes.
+#[test]
+fn the_ulx3s_board_build_runs_every_opcode_row() {
+    let core = microcode::board::Board::Ulx3s85f.core_config();
+    assert_ne!(core, CoreConfig::default());
+    runs_every_opcode_row(&core);
+}
+
+/// `selftest`, `conformance --engine board` and a textured render against the board built for
+/// `core`, emulated.
+fn runs_every_opcode_row(core: &CoreConfig) {
+    let emu = emulate::start(EmuEngine::Verilator, core, EMULATED_BAUD, &mut |m| {
         eprintln!("{m}")
     })
     .expect("the emulated board starts (the toolchain comes from `cargo xtask setup`)");
