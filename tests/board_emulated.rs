@@ -15,6 +15,7 @@ use firmware_loader::host::{Client, ClientOptions, HostError};
 use firmware_loader::image::ImageFile;
 use firmware_loader::port::{FaultyTransport, SerialTransport};
 use firmware_loader::protocol::{Begin, LoadState, Reason, Region, IMAGE_REGIONS};
+use microcode::board::Family;
 use microcode::core::CoreConfig;
 use sim::hardware::emulate::{self, EmuEngine, Emulation, EMULATED_BAUD};
 use sim::run_io::RunInputs;
@@ -586,10 +587,28 @@ fn synthesised_netlist_runs_programs_through_the_uart() {
     // texture, part of the upload),
     // uploaded and run through the serial path, equal to the core model; then RENDER of the
     // transformed demo shader.
-    let core = CoreConfig::default();
-    let emu = emulate::start(
+    netlist_runs_programs(&CoreConfig::default(), Family::Ice40);
+}
+
+/// The same on what yosys `synth_ecp5` builds for the ULX3S (its core configuration; ECP5
+/// LUT4s, carries, flip-flops and DP16KD block RAMs with yosys's ECP5 cell models). Outside the
+/// default suite (the ECP5 netlist's synthesis and Verilator build take several minutes):
+/// `cargo test --test board_emulated ecp5_netlist -- --ignored`.
+#[test]
+#[ignore]
+fn ecp5_netlist_runs_programs_through_the_uart() {
+    netlist_runs_programs(
+        &microcode::board::Board::Ulx3s85f.core_config(),
+        Family::Ecp5,
+    );
+}
+
+fn netlist_runs_programs(core: &CoreConfig, family: Family) {
+    let core = core.clone();
+    let emu = emulate::start_for(
         EmuEngine::Netlist,
         &core,
+        family,
         emulate::EMULATED_CLOCK_HZ / 8,
         &mut |m| eprintln!("{m}"),
     )

@@ -20,8 +20,9 @@ pub struct EmulateArgs {
     #[arg(long)]
     pub cores: Option<u16>,
     /// Simulator: verilator (fast; built once and cached), rtl (rust-hdl) or netlist (the
-    /// yosys-mapped gate-level netlist with the iCE40 cell models, under Verilator); rtl and
-    /// netlist are slow: give the host tools a long `--timeout-ms`.
+    /// gate-level netlist yosys maps the design to for the board's FPGA, `synth_ice40` or
+    /// `synth_ecp5`, with that family's cell models, under Verilator); rtl and netlist are
+    /// slow: give the host tools a long `--timeout-ms`.
     #[arg(long, default_value = "verilator")]
     pub engine: String,
     /// Line rate of the emulated board; the top level's baud divisor is set for it (at the
@@ -55,7 +56,9 @@ pub fn run(a: EmulateArgs) -> Result<ExitCode> {
         );
     }
     let core: CoreConfig = board.core_config();
-    let emu = emulate::start(engine, &core, a.baud, &mut |m| eprintln!("{m}"))
+    let emu = emulate::start_for(engine, &core, board.family(), a.baud, &mut |m| {
+        eprintln!("{m}")
+    })
         .context("starting the emulated board")?;
     // The path goes to stdout alone on its line, so scripts can read it.
     println!("{}", emu.port);

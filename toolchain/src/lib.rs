@@ -21,7 +21,7 @@ mod run;
 mod tool;
 
 pub use error::ToolError;
-pub use layout::{ice40_cell_models, workspace_root, ToolchainLayout};
+pub use layout::{ecp5_cell_models, ice40_cell_models, workspace_root, ToolchainLayout};
 pub use lookup::{find, Lookup, Source, ToolPath, NATIVE_TOOLS_VAR, TOOLCHAIN_DIR_VAR};
 pub use run::{run_logged, verilator_build, LOG_TAIL_LINES};
 pub use tool::Tool;
