@@ -59,7 +59,7 @@ pub fn run(a: EmulateArgs) -> Result<ExitCode> {
     let emu = emulate::start_for(engine, &core, board.family(), a.baud, &mut |m| {
         eprintln!("{m}")
     })
-        .context("starting the emulated board")?;
+    .context("starting the emulated board")?;
     // The path goes to stdout alone on its line, so scripts can read it.
     println!("{}", emu.port);
     eprintln!(
