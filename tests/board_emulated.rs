@@ -590,16 +590,24 @@ fn synthesised_netlist_runs_programs_through_the_uart() {
     netlist_runs_programs(&CoreConfig::default(), Family::Ice40);
 }
 
-/// The same on what yosys `synth_ecp5` builds for the ULX3S (its core configuration; ECP5
-/// LUT4s, carries, flip-flops and DP16KD block RAMs with yosys's ECP5 cell models). Outside the
-/// default suite (the ECP5 netlist's synthesis and Verilator build take several minutes):
-/// `cargo test --test board_emulated ecp5_netlist -- --ignored`.
+/// An ECP5 build's netlist is refused with the reason (yosys's ECP5 library has no simulation
+/// model of its block RAM), never served as a board that does not answer.
 #[test]
-#[ignore]
-fn ecp5_netlist_runs_programs_through_the_uart() {
-    netlist_runs_programs(
-        &microcode::board::Board::Ulx3s85f.core_config(),
+fn the_ecp5_netlist_is_refused_with_the_reason() {
+    let core = microcode::board::Board::Ulx3s85f.core_config();
+    let err = emulate::start_for(
+        EmuEngine::Netlist,
+        &core,
         Family::Ecp5,
+        EMULATED_BAUD,
+        &mut |_| {},
+    )
+    .err()
+    .expect("refused");
+    let text = err.to_string();
+    assert!(
+        text.contains("DP16KD") && text.contains("--engine verilator"),
+        "{text}"
     );
 }
 

@@ -20,9 +20,9 @@ pub struct EmulateArgs {
     #[arg(long)]
     pub cores: Option<u16>,
     /// Simulator: verilator (fast; built once and cached), rtl (rust-hdl) or netlist (the
-    /// gate-level netlist yosys maps the design to for the board's FPGA, `synth_ice40` or
-    /// `synth_ecp5`, with that family's cell models, under Verilator); rtl and netlist are
-    /// slow: give the host tools a long `--timeout-ms`.
+    /// gate-level netlist yosys `synth_ice40` maps the design to, with the iCE40 cell models,
+    /// under Verilator; refused for the ECP5 boards, whose block RAM yosys cannot simulate);
+    /// rtl and netlist are slow: give the host tools a long `--timeout-ms`.
     #[arg(long, default_value = "verilator")]
     pub engine: String,
     /// Line rate of the emulated board; the top level's baud divisor is set for it (at the

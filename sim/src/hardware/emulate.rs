@@ -179,7 +179,9 @@ pub fn start(
 }
 
 /// [`start`] for a board of `family`: the netlist engine maps the design with that family's
-/// yosys flow and simulates it with that family's cell models.
+/// yosys flow and simulates it with that family's cell models. yosys's ECP5 library has no
+/// simulation model of the `DP16KD` block RAM (a blackbox), so an ECP5 netlist cannot run: that
+/// is refused, naming why.
 pub fn start_for(
     engine: EmuEngine,
     core: &CoreConfig,
@@ -187,6 +189,15 @@ pub fn start_for(
     baud: u32,
     progress: &mut dyn FnMut(&str),
 ) -> Result<Emulation, HwError> {
+    if engine == EmuEngine::Netlist && family == Family::Ecp5 {
+        return Err(HwError::Verilator(
+            "the ECP5 netlist cannot be emulated: yosys's ECP5 cell library (ecp5/cells_sim.v) \
+             declares the DP16KD block RAM as a blackbox without a simulation model, so the \
+             loader's firmware and the core's memories would read nothing; emulate the ECP5 \
+             build with `--engine verilator` (its Verilog) or `--engine rtl`"
+                .into(),
+        ));
+    }
     let clock_hz = EMULATED_CLOCK_HZ;
     let divisor = hdl::baud::BaudDivisor::for_rate(u64::from(clock_hz), u64::from(baud))
         .map_err(|e| HwError::Rtl(format!("{baud} baud at {clock_hz} Hz: {e}")))?
