@@ -15,6 +15,7 @@ use firmware_loader::host::{Client, ClientOptions, HostError};
 use firmware_loader::image::ImageFile;
 use firmware_loader::port::{FaultyTransport, SerialTransport};
 use firmware_loader::protocol::{Begin, LoadState, Reason, Region, IMAGE_REGIONS};
+use microcode::board::Family;
 use microcode::core::CoreConfig;
 use sim::hardware::emulate::{self, EmuEngine, Emulation, EMULATED_BAUD};
 use sim::run_io::RunInputs;
@@ -28,8 +29,23 @@ use std::time::Duration;
 /// geometry program, a textured one) over one link for the whole command, none "not built".
 #[test]
 fn the_default_board_build_runs_every_opcode_row() {
-    let core = CoreConfig::default();
-    let emu = emulate::start(EmuEngine::Verilator, &core, EMULATED_BAUD, &mut |m| {
+    runs_every_opcode_row(&CoreConfig::default());
+}
+
+/// The ULX3S's build (`synth --board ulx3s-85f`: the larger texture memory and mask stack,
+/// `microcode::board::Board::core_config`) likewise: the host tools recognise its core from
+/// INFO's ISA hash, compile for it, and every row passes.
+#[test]
+fn the_ulx3s_board_build_runs_every_opcode_row() {
+    let core = microcode::board::Board::Ulx3s85f.core_config();
+    assert_ne!(core, CoreConfig::default());
+    runs_every_opcode_row(&core);
+}
+
+/// `selftest`, `conformance --engine board` and a textured render against the board built for
+/// `core`, emulated.
+fn runs_every_opcode_row(core: &CoreConfig) {
+    let emu = emulate::start(EmuEngine::Verilator, core, EMULATED_BAUD, &mut |m| {
         eprintln!("{m}")
     })
     .expect("the emulated board starts (the toolchain comes from `cargo xtask setup`)");
@@ -606,10 +622,36 @@ fn synthesised_netlist_runs_programs_through_the_uart() {
     // texture, part of the upload),
     // uploaded and run through the serial path, equal to the core model; then RENDER of the
     // transformed demo shader.
-    let core = CoreConfig::default();
-    let emu = emulate::start(
+    netlist_runs_programs(&CoreConfig::default(), Family::Ice40);
+}
+
+/// An ECP5 build's netlist is refused with the reason (yosys's ECP5 library has no simulation
+/// model of its block RAM), never served as a board that does not answer.
+#[test]
+fn the_ecp5_netlist_is_refused_with_the_reason() {
+    let core = microcode::board::Board::Ulx3s85f.core_config();
+    let err = emulate::start_for(
         EmuEngine::Netlist,
         &core,
+        Family::Ecp5,
+        EMULATED_BAUD,
+        &mut |_| {},
+    )
+    .err()
+    .expect("refused");
+    let text = err.to_string();
+    assert!(
+        text.contains("DP16KD") && text.contains("--engine verilator"),
+        "{text}"
+    );
+}
+
+fn netlist_runs_programs(core: &CoreConfig, family: Family) {
+    let core = core.clone();
+    let emu = emulate::start_for(
+        EmuEngine::Netlist,
+        &core,
+        family,
         emulate::EMULATED_CLOCK_HZ / 8,
         &mut |m| eprintln!("{m}"),
     )

@@ -3,8 +3,10 @@
 //! - [`tgsi`]: the opcode table, the program representation, the text and token front ends and the
 //!   validator.
 //! - [`arith`]: the core's arithmetic algorithms, written once as functions on bits.
+//! - [`board`]: the boards (FPGA, clocks, core configuration, core counts), one table.
 
 pub mod arith;
+pub mod board;
 pub mod compile;
 pub mod core;
 pub mod output;

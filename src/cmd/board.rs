@@ -63,6 +63,10 @@ pub fn board_config<T: firmware_loader::port::Transport>(
     client: &mut Client<T>,
 ) -> Result<CoreConfig> {
     let info = client.device_info().context("INFO")?;
+    // A board's own build (`microcode::board`): the ULX3S's larger memories included.
+    if let Some(board) = microcode::board::Board::from_isa_hash(info.isa_hash) {
+        return Ok(board.core_config());
+    }
     // INFO names the units and the texture memory (its TEXTURES region); a board build may also
     // keep fewer mask-stack frames (`synth --minimal`), which only the hash tells apart.
     let mut cfg = CoreConfig {

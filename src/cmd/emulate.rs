@@ -1,7 +1,7 @@
-//! `tgsi-core emulate [--engine verilator|rtl|netlist] [--baud N] [--minimal]`: the whole board
-//! design (UART, on-chip
-//! loader, shader core) simulated cycle by cycle, its serial pins on a pseudo-terminal whose path
-//! it prints. `load`, `run --engine board` and `selftest` work against that path unchanged.
+//! `tgsi-core emulate [--board NAME] [--cores N] [--engine verilator|rtl|netlist] [--baud N]`:
+//! the whole board design (UART, on-chip loader, shader core, built with the board's core
+//! configuration) simulated cycle by cycle, its serial pins on a pseudo-terminal whose path it
+//! prints. `load`, `run --engine board` and `selftest` work against that path unchanged.
 
 use anyhow::{bail, Context, Result};
 use clap::Args;
@@ -12,9 +12,17 @@ use std::process::ExitCode;
 /// Arguments of `emulate`.
 #[derive(Args)]
 pub struct EmulateArgs {
+    /// The board whose build to emulate: alchitry-cu (default), ulx3s-85f, ulx3s-45f,
+    /// ulx3s-25f or ulx3s-12f (their core configuration; the clock is the emulator's).
+    #[arg(long, default_value = "alchitry-cu")]
+    pub board: String,
+    /// Shader cores behind the loader (default: the board's).
+    #[arg(long)]
+    pub cores: Option<u16>,
     /// Simulator: verilator (fast; built once and cached), rtl (rust-hdl) or netlist (the
-    /// yosys-mapped gate-level netlist with the iCE40 cell models, under Verilator); rtl and
-    /// netlist are slow: give the host tools a long `--timeout-ms`.
+    /// gate-level netlist yosys `synth_ice40` maps the design to, with the iCE40 cell models,
+    /// under Verilator; refused for the ECP5 boards, whose block RAM yosys cannot simulate);
+    /// rtl and netlist are slow: give the host tools a long `--timeout-ms`.
     #[arg(long, default_value = "verilator")]
     pub engine: String,
     /// Line rate of the emulated board; the top level's baud divisor is set for it (at the
@@ -37,15 +45,26 @@ pub fn run(a: EmulateArgs) -> Result<ExitCode> {
         "netlist" => EmuEngine::Netlist,
         other => bail!("unknown emulation engine `{other}` (verilator, rtl, netlist)"),
     };
-    // One configuration: what `tgsi-core synth` builds.
+    // What `tgsi-core synth --board NAME` builds.
     let _ = a.minimal;
-    let core = CoreConfig::default();
-    let emu = emulate::start(engine, &core, a.baud, &mut |m| eprintln!("{m}"))
-        .context("starting the emulated board")?;
+    let board = super::synth::parse_board(&a.board)?;
+    let cores = a.cores.unwrap_or(board.default_cores());
+    if cores != 1 {
+        bail!(
+            "{cores} cores: the multi-core board top is not built yet; every board emulates 1 \
+             core today (`--cores 1`)"
+        );
+    }
+    let core: CoreConfig = board.core_config();
+    let emu = emulate::start_for(engine, &core, board.family(), a.baud, &mut |m| {
+        eprintln!("{m}")
+    })
+    .context("starting the emulated board")?;
     // The path goes to stdout alone on its line, so scripts can read it.
     println!("{}", emu.port);
     eprintln!(
-        "emulating the board ({} engine): {} baud ({} clocks per bit at {} MHz), ISA hash {:08x}",
+        "emulating the {board} build, 1 core ({} engine): {} baud ({} clocks per bit at {} MHz), \
+         ISA hash {:08x}",
         a.engine,
         a.baud,
         emu.divisor,

@@ -1,7 +1,10 @@
-//! The flow: Verilog -> yosys -> nextpnr-ice40 -> icepack, in one output folder that keeps every
-//! input, log and report.
+//! The flow: Verilog -> yosys -> nextpnr -> bitstream, in one output folder that keeps every
+//! input, log and report. The board's FPGA family picks the tools: `synth_ice40`, nextpnr-ice40
+//! and icepack (`top.bin`) for the Alchitry Cu, `synth_ecp5`, nextpnr-ecp5 and ecppack
+//! (`top.bit`) for the ULX3S.
 
 use crate::report::Report;
+use microcode::board::{Board, Family};
 use microcode::output::write_atomically;
 use std::path::{Path, PathBuf};
 use thiserror::Error;
@@ -17,8 +20,11 @@ pub struct Options {
     pub freq_mhz: f64,
     /// Placement seed.
     pub seed: u64,
-    /// Pin constraints (PCF text, [`hdl::board_chip::BoardChip::pcf`]), written to `board.pcf`.
-    pub pcf: String,
+    /// The board: its family picks the tools, its FPGA the device flags and the limits.
+    pub board: Board,
+    /// Pin constraints ([`hdl::board_chip::BoardChip::pcf`] for the iCE40, written to
+    /// `board.pcf`; [`hdl::ulx3s_chip::Ulx3sChip::lpf`] for the ECP5, written to `board.lpf`).
+    pub constraints: String,
     /// Blocks (rust-hdl instance paths below `block_root`, e.g. `core$fmad$mul`) to cost one by
     /// one, reported under these names.
     pub blocks: Vec<String>,
@@ -54,15 +60,19 @@ pub enum SynthError {
     #[error("nextpnr report {path}: {message}")]
     Report { path: PathBuf, message: String },
     /// yosys mapped the design to more LUTs than the device has logic cells, or to more block
-    /// RAMs than it has: placement cannot succeed, so the flow stops before nextpnr (the yosys
-    /// log and statistics are kept).
+    /// RAMs (or multipliers) than it has: placement cannot succeed, so the flow stops before
+    /// nextpnr (the yosys log and statistics are kept).
     #[error(
-        "the design does not fit the HX8K: yosys maps it to {luts} LUT4s, {ffs} flip-flops and \
-         {brams} block RAMs; the device has {available} logic cells (each one LUT4 and one \
-         flip-flop) and {available_brams} block RAMs; see {stat}"
+        "the design does not fit the {chip}: yosys maps it to {luts} LUT4s, {ffs} flip-flops, \
+         {brams} block RAMs and {mults} multipliers; the device has {available} LUT4s (each \
+         with a flip-flop), {available_brams} block RAMs and {available_mults} multipliers; see \
+         {stat}"
     )]
     DoesNotFit {
+        chip: &'static str,
         luts: u64,
+        mults: u64,
+        available_mults: u64,
         ffs: u64,
         brams: u64,
         available: u64,
@@ -73,11 +83,12 @@ pub enum SynthError {
     /// flip-flop or carry that cannot share a cell with a LUT takes a cell of its own, so a design
     /// under the limit in LUT4s can still be over it in cells.
     #[error(
-        "the design does not fit the HX8K: nextpnr packs it into {cells} logic cells of \
+        "the design does not fit the {chip}: nextpnr packs it into {cells} logic cells of \
          {available} ({percent}%) and {brams} block RAMs of {available_brams}; by block \
          (yosys cells of each alone): {blocks}; see {log}"
     )]
     DoesNotPack {
+        chip: &'static str,
         cells: u64,
         available: u64,
         percent: u64,
@@ -101,16 +112,104 @@ pub fn utilisation(log: &str, resource: &str) -> Option<(u64, u64)> {
     Some((used.trim().parse().ok()?, available.parse().ok()?))
 }
 
-/// Logic cells of the iCE40 HX8K.
-pub const HX8K_LOGIC_CELLS: u64 = 7_680;
-/// Block RAMs (`SB_RAM40_4K`, 256 x 16) of the iCE40 HX8K.
-pub const HX8K_BLOCK_RAMS: u64 = 32;
-
 fn io(path: &Path) -> impl FnOnce(std::io::Error) -> SynthError + '_ {
     move |source| SynthError::Io {
         path: path.to_path_buf(),
         source,
     }
+}
+
+/// What each family's flow is called with.
+struct FamilyFlow {
+    /// yosys's synthesis command.
+    synth: &'static str,
+    /// nextpnr.
+    nextpnr: Tool,
+    /// The constraints file's name and nextpnr's flag for it.
+    constraints: (&'static str, &'static str),
+    /// nextpnr's output and its flag, the packer, the bitstream's name.
+    routed: (&'static str, &'static str),
+    pack: Tool,
+    bitstream: &'static str,
+    /// nextpnr's names of its logic cells and block RAMs (for a failed placement's counts).
+    cells: (&'static str, &'static str),
+}
+
+fn family_flow(family: Family) -> FamilyFlow {
+    match family {
+        Family::Ice40 => FamilyFlow {
+            synth: "synth_ice40",
+            nextpnr: Tool::NextpnrIce40,
+            constraints: ("board.pcf", "--pcf"),
+            routed: ("top.asc", "--asc"),
+            pack: Tool::Icepack,
+            bitstream: "top.bin",
+            cells: ("ICESTORM_LC", "ICESTORM_RAM"),
+        },
+        Family::Ecp5 => FamilyFlow {
+            synth: "synth_ecp5",
+            nextpnr: Tool::NextpnrEcp5,
+            constraints: ("board.lpf", "--lpf"),
+            routed: ("top.config", "--textcfg"),
+            pack: Tool::Ecppack,
+            bitstream: "top.bit",
+            cells: ("TRELLIS_COMB", "DP16KD"),
+        },
+    }
+}
+
+/// nextpnr's device flags for the board's FPGA.
+pub fn device_args(board: Board) -> [&'static str; 3] {
+    let ecp5 = |size| [size, "--package", "CABGA381"];
+    match board {
+        Board::AlchitryCu => ["--hx8k", "--package", "cb132"],
+        Board::Ulx3s85f => ecp5("--85k"),
+        Board::Ulx3s45f => ecp5("--45k"),
+        Board::Ulx3s25f => ecp5("--25k"),
+        Board::Ulx3s12f => ecp5("--12k"),
+    }
+}
+
+/// The yosys cell counts against the board's FPGA: `Err` when placement cannot succeed.
+fn check_fit(board: Board, counts: &[(String, u64)], stat: PathBuf) -> Result<(), SynthError> {
+    let count = |f: &dyn Fn(&str) -> bool| -> u64 {
+        counts.iter().filter(|(n, _)| f(n)).map(|(_, c)| c).sum()
+    };
+    let (luts, ffs, brams, mults) = match board.family() {
+        Family::Ice40 => (
+            count(&|n| n == "SB_LUT4"),
+            count(&|n| n.starts_with("SB_DFF")),
+            count(&|n| n.starts_with("SB_RAM40")),
+            0,
+        ),
+        // A CCU2C is two LUT4s of a slice, as nextpnr's TRELLIS_COMB counts them.
+        Family::Ecp5 => (
+            count(&|n| n == "LUT4") + 2 * count(&|n| n == "CCU2C"),
+            count(&|n| n == "TRELLIS_FF"),
+            count(&|n| n == "DP16KD"),
+            count(&|n| n == "MULT18X18D"),
+        ),
+    };
+    let r = board.resources();
+    let (lut_limit, bram_limit, mult_limit) = (
+        u64::from(r.luts),
+        u64::from(r.block_rams),
+        u64::from(r.multipliers),
+    );
+    if luts > lut_limit || ffs > lut_limit || brams > bram_limit || mults > mult_limit {
+        return Err(SynthError::DoesNotFit {
+            chip: board.chip(),
+            luts,
+            ffs,
+            brams,
+            mults,
+            available: lut_limit,
+            available_brams: bram_limit,
+            available_mults: mult_limit,
+            stat,
+        });
+    }
+    Ok(())
 }
 
 /// Runs the whole flow on `verilog` (a module named `top`). `progress` receives one line per stage.
@@ -119,6 +218,7 @@ pub fn synthesise(
     opts: &Options,
     progress: &mut dyn FnMut(&str),
 ) -> Result<Outcome, SynthError> {
+    let flow = family_flow(opts.board.family());
     // An existing file, FIFO or device named as the output folder is refused, never replaced.
     if std::fs::metadata(&opts.out).is_ok_and(|m| !m.is_dir()) {
         let source = std::io::Error::new(std::io::ErrorKind::NotADirectory, "not a directory");
@@ -126,92 +226,53 @@ pub fn synthesise(
     }
     std::fs::create_dir_all(&opts.out).map_err(io(&opts.out))?;
     write_atomically(&opts.out.join("top.v"), verilog.as_bytes())?;
-    write_atomically(&opts.out.join("board.pcf"), opts.pcf.as_bytes())?;
+    write_atomically(&opts.out.join(flow.constraints.0), opts.constraints.as_bytes())?;
 
-    progress("yosys: synth_ice40 (this takes a while)");
+    progress(&format!("yosys: {} (this takes a while)", flow.synth));
     let mut yosys = find(Tool::Yosys)?.command();
     yosys.current_dir(&opts.out).args([
         "-p",
-        "read_verilog top.v; synth_ice40 -top top -json top.json; tee -o yosys-stat.txt stat",
+        &format!(
+            "read_verilog top.v; {} -top top -json top.json; tee -o yosys-stat.txt stat",
+            flow.synth
+        ),
     ]);
     run_logged(&mut yosys, &opts.out.join("yosys.log"))?;
     let stat = std::fs::read_to_string(opts.out.join("yosys-stat.txt")).unwrap_or_default();
-    let counts = cell_counts(&stat);
-    let count = |f: &dyn Fn(&str) -> bool| -> u64 {
-        counts.iter().filter(|(n, _)| f(n)).map(|(_, c)| c).sum()
-    };
-    let luts = count(&|n| n == "SB_LUT4");
-    let ffs = count(&|n| n.starts_with("SB_DFF"));
-    let brams = count(&|n| n.starts_with("SB_RAM40"));
-    if luts > HX8K_LOGIC_CELLS || ffs > HX8K_LOGIC_CELLS || brams > HX8K_BLOCK_RAMS {
-        return Err(SynthError::DoesNotFit {
-            luts,
-            ffs,
-            brams,
-            available: HX8K_LOGIC_CELLS,
-            available_brams: HX8K_BLOCK_RAMS,
-            stat: opts.out.join("yosys-stat.txt"),
-        });
-    }
-
-    let block_cells = if opts.blocks.is_empty() {
-        Vec::new()
-    } else {
-        progress("yosys: cost of each block");
-        let mut script = String::from("read_verilog top.v; design -save all;");
-        for b in &opts.blocks {
-            let module = if opts.block_root.is_empty() {
-                format!("top${b}")
-            } else {
-                format!("top${}${b}", opts.block_root)
-            };
-            script.push_str(&format!(
-                " design -load all; hierarchy -top {module}; synth_ice40 -top {module}; \
-                 tee -q -o block-{b}.txt stat;"
-            ));
-        }
-        let mut yosys = find(Tool::Yosys)?.command();
-        yosys.current_dir(&opts.out).args(["-p", &script]);
-        run_logged(&mut yosys, &opts.out.join("yosys-blocks.log"))?;
-        opts.blocks
-            .iter()
-            .map(|b| {
-                let text = std::fs::read_to_string(opts.out.join(format!("block-{b}.txt")))
-                    .unwrap_or_default();
-                (b.clone(), cell_counts(&text).iter().map(|c| c.1).sum())
-            })
-            .collect()
-    };
+    check_fit(
+        opts.board,
+        &cell_counts(&stat),
+        opts.out.join("yosys-stat.txt"),
+    )?;
+    let block_cells = block_costs(opts, flow.synth, progress)?;
 
     progress(&format!(
-        "nextpnr-ice40: place and route for the HX8K at {} MHz, seed {}",
-        opts.freq_mhz, opts.seed
+        "{}: place and route for the {} at {} MHz, seed {}",
+        flow.nextpnr,
+        opts.board.chip(),
+        opts.freq_mhz,
+        opts.seed
     ));
-    let mut pnr = find(Tool::NextpnrIce40)?.command();
-    pnr.current_dir(&opts.out).args([
-        "--hx8k",
-        "--package",
-        "cb132",
-        "--pcf",
-        "board.pcf",
-        "--json",
-        "top.json",
-        "--asc",
-        "top.asc",
-        "--report",
-        "report.json",
-        "--freq",
-        &opts.freq_mhz.to_string(),
-        "--seed",
-        &opts.seed.to_string(),
-        // A missed target is judged by the caller against its floor, with the report in hand.
-        "--timing-allow-fail",
-    ]);
+    let mut pnr = find(flow.nextpnr)?.command();
+    pnr.current_dir(&opts.out)
+        .args(device_args(opts.board))
+        .args([flow.constraints.1, flow.constraints.0])
+        .args(["--json", "top.json", flow.routed.1, flow.routed.0])
+        .args([
+            "--report",
+            "report.json",
+            "--freq",
+            &opts.freq_mhz.to_string(),
+            "--seed",
+            &opts.seed.to_string(),
+            // A missed target is judged by the caller against its floor, with the report in hand.
+            "--timing-allow-fail",
+        ]);
     let pnr_log = opts.out.join("nextpnr.log");
     if let Err(e) = run_logged(&mut pnr, &pnr_log) {
         let text = std::fs::read_to_string(&pnr_log).unwrap_or_default();
-        let (cells, available) = utilisation(&text, "ICESTORM_LC").unwrap_or((0, 1));
-        let (rams, available_rams) = utilisation(&text, "ICESTORM_RAM").unwrap_or((0, 1));
+        let (cells, available) = utilisation(&text, flow.cells.0).unwrap_or((0, 1));
+        let (rams, available_rams) = utilisation(&text, flow.cells.1).unwrap_or((0, 1));
         if cells > available || rams > available_rams {
             let blocks = block_cells
                 .iter()
@@ -219,6 +280,7 @@ pub fn synthesise(
                 .collect::<Vec<_>>()
                 .join(", ");
             return Err(SynthError::DoesNotPack {
+                chip: opts.board.chip(),
                 cells,
                 available,
                 percent: cells * 100 / available.max(1),
@@ -237,20 +299,68 @@ pub fn synthesise(
         message,
     })?;
 
-    progress("icepack: bitstream");
-    let mut pack = find(Tool::Icepack)?.command();
-    pack.current_dir(&opts.out).args(["top.asc", "top.bin"]);
-    run_logged(&mut pack, &opts.out.join("icepack.log"))?;
+    progress(&format!("{}: bitstream", flow.pack));
+    let mut pack = find(flow.pack)?.command();
+    pack.current_dir(&opts.out)
+        .args([flow.routed.0, flow.bitstream]);
+    run_logged(
+        &mut pack,
+        &opts.out.join(format!("{}.log", flow.pack.name())),
+    )?;
     Ok(Outcome {
         report,
-        bitstream: opts.out.join("top.bin"),
+        bitstream: opts.out.join(flow.bitstream),
         yosys_cells: cell_counts(&stat),
         block_cells,
     })
 }
 
-/// Cell types and counts from yosys `stat` output (`     SB_LUT4     1234` lines).
+/// Each of [`Options::blocks`] synthesised alone (`synth` the family's yosys command): its
+/// yosys cells (LUT4 + carries + flip-flops + ...), 0 for a block missing from the design.
+fn block_costs(
+    opts: &Options,
+    synth: &str,
+    progress: &mut dyn FnMut(&str),
+) -> Result<Vec<(String, u64)>, SynthError> {
+    if opts.blocks.is_empty() {
+        return Ok(Vec::new());
+    }
+    progress("yosys: cost of each block");
+    let mut script = String::from("read_verilog top.v; design -save all;");
+    for b in &opts.blocks {
+        let module = if opts.block_root.is_empty() {
+            format!("top${b}")
+        } else {
+            format!("top${}${b}", opts.block_root)
+        };
+        script.push_str(&format!(
+            " design -load all; hierarchy -top {module}; {synth} -top {module}; \
+             tee -q -o block-{b}.txt stat;"
+        ));
+    }
+    let mut yosys = find(Tool::Yosys)?.command();
+    yosys.current_dir(&opts.out).args(["-p", &script]);
+    run_logged(&mut yosys, &opts.out.join("yosys-blocks.log"))?;
+    Ok(opts
+        .blocks
+        .iter()
+        .map(|b| {
+            let text = std::fs::read_to_string(opts.out.join(format!("block-{b}.txt")))
+                .unwrap_or_default();
+            (b.clone(), cell_counts(&text).iter().map(|c| c.1).sum())
+        })
+        .collect())
+}
+
+/// Cell types and counts from yosys `stat` output (`     SB_LUT4     1234` lines): the FPGA's
+/// cells, whose names are upper case (`SB_LUT4`, `LUT4`, `TRELLIS_FF`, `DP16KD`), not yosys's
+/// own counters (`wires`, `cells`).
 pub fn cell_counts(stat: &str) -> Vec<(String, u64)> {
+    let cell = |n: &str| {
+        n.chars().next().is_some_and(|c| c.is_ascii_uppercase())
+            && n.chars()
+                .all(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || c == '_')
+    };
     stat.lines()
         .filter_map(|l| {
             let mut it = l.split_whitespace();
@@ -260,8 +370,8 @@ pub fn cell_counts(stat: &str) -> Vec<(String, u64)> {
             }
             // yosys 0.70 prints "count name"; older versions "name count".
             match (a.parse::<u64>(), b.parse::<u64>()) {
-                (Ok(n), Err(_)) if b.starts_with("SB_") => Some((b.to_string(), n)),
-                (Err(_), Ok(n)) if a.starts_with("SB_") => Some((a.to_string(), n)),
+                (Ok(n), Err(_)) if cell(b) => Some((b.to_string(), n)),
+                (Err(_), Ok(n)) if cell(a) => Some((a.to_string(), n)),
                 _ => None,
             }
         })
@@ -298,6 +408,46 @@ mod tests {
         assert_eq!(
             want(cell_counts(new)),
             vec![("SB_CARRY".into(), 3), ("SB_LUT4".into(), 7)]
+        );
+        // yosys 0.70's `stat` of an ECP5 design (synth_ecp5), its counters left out.
+        let ecp5 = "       53 wires\n       57 cells\n       12   CCU2C\n       15   LUT4\n\
+                    2   PFUMX\n       28   TRELLIS_FF\n        1   DP16KD\n";
+        assert_eq!(
+            want(cell_counts(ecp5)),
+            vec![
+                ("CCU2C".into(), 12),
+                ("DP16KD".into(), 1),
+                ("LUT4".into(), 15),
+                ("PFUMX".into(), 2),
+                ("TRELLIS_FF".into(), 28)
+            ]
+        );
+    }
+
+    #[test]
+    fn the_fit_check_counts_the_ecp5_cells() {
+        let counts = |luts: u64, ccu: u64, rams: u64| {
+            vec![
+                ("LUT4".to_string(), luts),
+                ("CCU2C".to_string(), ccu),
+                ("DP16KD".to_string(), rams),
+            ]
+        };
+        let stat = PathBuf::from("stat.txt");
+        assert!(check_fit(Board::Ulx3s85f, &counts(80_000, 1_000, 200), stat.clone()).is_ok());
+        let e = check_fit(Board::Ulx3s85f, &counts(80_000, 2_000, 200), stat.clone())
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("LFE5U-85F") && e.contains("84000 LUT4s"), "{e}");
+        assert!(check_fit(Board::Ulx3s85f, &counts(1_000, 0, 209), stat.clone()).is_err());
+        assert!(check_fit(Board::Ulx3s12f, &counts(12_500, 0, 1), stat).is_err());
+        assert_eq!(
+            device_args(Board::Ulx3s45f),
+            ["--45k", "--package", "CABGA381"]
+        );
+        assert_eq!(
+            device_args(Board::AlchitryCu),
+            ["--hx8k", "--package", "cb132"]
         );
     }
 }

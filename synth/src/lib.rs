@@ -1,6 +1,7 @@
-//! Bitstreams for the Alchitry Cu with the open toolchain: rust-hdl emits the Verilog, yosys
-//! `synth_ice40` maps it, nextpnr-ice40 places and routes it for the HX8K (CB132) at a target
-//! frequency, icepack writes the bitstream. Every tool's exit status is checked and its log kept.
+//! Bitstreams for the boards (`microcode::board::Board`) with the open toolchain: rust-hdl emits
+//! the Verilog, yosys maps it (`synth_ice40` for the Alchitry Cu's HX8K, `synth_ecp5` for the
+//! ULX3S's ECP5), nextpnr places and routes it at a target frequency, icepack or ecppack writes
+//! the bitstream. Every tool's exit status is checked and its log kept.
 
 pub mod flow;
 pub mod report;
@@ -53,6 +54,36 @@ pub fn board_blocks(features: u32) -> Vec<(&'static str, u64)> {
             features & need == need
         })
         .collect()
+}
+
+/// Verilog of `board`'s chip with `cores` shader cores and its UART at `baud`, and its pin
+/// constraints (PCF for the iCE40, LPF for the ECP5), written from the pads the chip's ports
+/// carry. The Alchitry Cu's core is `core` (its board build is `CoreConfig::default`, the
+/// `--no-*` options of `synth` leave units out); a ULX3S's is `core` too (its board build,
+/// `Board::core_config`).
+pub fn board_design(
+    board: microcode::board::Board,
+    core: &CoreConfig,
+    cores: u16,
+    baud: u32,
+) -> Result<(String, String), String> {
+    use microcode::board::Family;
+    if cores == 0 || cores > board.max_cores() {
+        return Err(format!(
+            "{board} builds 1 to {} shader cores, not {cores}",
+            board.max_cores()
+        ));
+    }
+    if cores > 1 {
+        return Err(format!(
+            "{cores} cores: the multi-core board top (several cores behind one loader) is not \
+             built yet; every board builds 1 core today"
+        ));
+    }
+    match board.family() {
+        Family::Ice40 => board_files(core, baud),
+        Family::Ecp5 => hdl::ulx3s_chip::files_for(board, core, baud).map_err(|e| e.to_string()),
+    }
 }
 
 /// Verilog of the chip (`hdl::board_chip`: the PLL, and the board top with a core for `core`,
@@ -122,5 +153,77 @@ mod tests {
             file, pcf,
             "constraints/alchitry_cu.pcf is not what the design writes"
         );
+    }
+
+    /// The ULX3S's LPF puts the chip's ports on the board's documented pads (its v2.0
+    /// constraints file: `clk_25mhz` G2, `btn[0]` D6 with a pull-up, the FT231X's `ftdi_txd` M1
+    /// and `ftdi_rxd` L4, `led[0..7]`), LVCMOS33 each, and `constraints/ulx3s.lpf` is exactly what
+    /// the design writes (the same for every ULX3S: the pins do not depend on the FPGA's size).
+    #[test]
+    fn the_lpf_comes_from_the_design_and_matches_the_ulx3s() {
+        use microcode::board::Board;
+        let core = Board::Ulx3s85f.core_config();
+        let (verilog, lpf) =
+            board_design(Board::Ulx3s85f, &core, 1, BOARD_BAUD).expect("the ULX3S builds");
+        assert!(verilog.contains("EHXPLLL"), "the ECP5 PLL makes the clock");
+        let mut sites: Vec<(String, String)> = lpf
+            .lines()
+            .filter_map(|l| l.strip_prefix("LOCATE COMP \""))
+            .map(|l| {
+                let (port, rest) = l.split_once('"').expect(l);
+                let site = rest
+                    .trim()
+                    .trim_start_matches("SITE \"")
+                    .trim_end_matches("\";");
+                (port.to_string(), site.to_string())
+            })
+            .collect();
+        sites.sort();
+        let mut want: Vec<(String, String)> = [
+            ("clk_25mhz", "G2"),
+            ("btn_pwr_n", "D6"),
+            ("ftdi_txd", "M1"),
+            ("ftdi_rxd", "L4"),
+            ("led[0]", "B2"),
+            ("led[1]", "C2"),
+            ("led[2]", "C1"),
+            ("led[3]", "D2"),
+            ("led[4]", "D1"),
+            ("led[5]", "E2"),
+            ("led[6]", "E1"),
+            ("led[7]", "H3"),
+        ]
+        .iter()
+        .map(|(a, b)| (a.to_string(), b.to_string()))
+        .collect();
+        want.sort();
+        assert_eq!(sites, want);
+        for (port, _) in &want {
+            assert!(
+                lpf.contains(&format!("IOBUF PORT \"{port}\" IO_TYPE=LVCMOS33;")),
+                "{port}"
+            );
+        }
+        assert!(lpf.contains("IOBUF PORT \"btn_pwr_n\" PULLMODE=UP;"));
+        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../constraints/ulx3s.lpf");
+        let file = std::fs::read_to_string(path).expect("constraints/ulx3s.lpf");
+        assert_eq!(
+            file, lpf,
+            "constraints/ulx3s.lpf is not what the design writes"
+        );
+        for board in [Board::Ulx3s45f, Board::Ulx3s25f, Board::Ulx3s12f] {
+            let (_, other) = board_design(board, &board.core_config(), 1, BOARD_BAUD).unwrap();
+            assert_eq!(other, lpf, "{board}");
+        }
+    }
+
+    #[test]
+    fn core_counts_outside_the_board_are_refused() {
+        use microcode::board::Board;
+        let core = CoreConfig::default();
+        let e = board_design(Board::AlchitryCu, &core, 2, BOARD_BAUD).unwrap_err();
+        assert!(e.contains("1 to 1"), "{e}");
+        let e = board_design(Board::Ulx3s85f, &core, 0, BOARD_BAUD).unwrap_err();
+        assert!(e.contains("not 0"), "{e}");
     }
 }

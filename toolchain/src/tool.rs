@@ -11,6 +11,10 @@ pub enum Tool {
     NextpnrIce40,
     /// icepack, which turns nextpnr's ASCII bitstream into a binary one.
     Icepack,
+    /// nextpnr for the ECP5 family (place and route).
+    NextpnrEcp5,
+    /// ecppack, which turns nextpnr-ecp5's textual configuration into an ECP5 bitstream.
+    Ecppack,
     /// Verilator, the Verilog linter and simulator compiler.
     Verilator,
     /// iceprog, which writes a bitstream to the board's flash (native only).
@@ -19,19 +23,23 @@ pub enum Tool {
 
 impl Tool {
     /// Every tool, in the order the toolchain is usually run.
-    pub const ALL: [Tool; 5] = [
+    pub const ALL: [Tool; 7] = [
         Tool::Yosys,
         Tool::NextpnrIce40,
         Tool::Icepack,
+        Tool::NextpnrEcp5,
+        Tool::Ecppack,
         Tool::Verilator,
         Tool::Iceprog,
     ];
 
     /// The tools the pinned venv provides (everything but iceprog).
-    pub const PINNED: [Tool; 4] = [
+    pub const PINNED: [Tool; 6] = [
         Tool::Yosys,
         Tool::NextpnrIce40,
         Tool::Icepack,
+        Tool::NextpnrEcp5,
+        Tool::Ecppack,
         Tool::Verilator,
     ];
 
@@ -41,6 +49,8 @@ impl Tool {
             Tool::Yosys => "yosys",
             Tool::NextpnrIce40 => "nextpnr-ice40",
             Tool::Icepack => "icepack",
+            Tool::NextpnrEcp5 => "nextpnr-ecp5",
+            Tool::Ecppack => "ecppack",
             Tool::Verilator => "verilator",
             Tool::Iceprog => "iceprog",
         }
@@ -52,6 +62,8 @@ impl Tool {
             Tool::Yosys => "TGSI_YOSYS",
             Tool::NextpnrIce40 => "TGSI_NEXTPNR_ICE40",
             Tool::Icepack => "TGSI_ICEPACK",
+            Tool::NextpnrEcp5 => "TGSI_NEXTPNR_ECP5",
+            Tool::Ecppack => "TGSI_ECPPACK",
             Tool::Verilator => "TGSI_VERILATOR",
             Tool::Iceprog => "TGSI_ICEPROG",
         }
@@ -63,6 +75,8 @@ impl Tool {
             Tool::Yosys => "yosys",
             Tool::NextpnrIce40 => "nextpnr-ice40",
             Tool::Icepack | Tool::Iceprog => "fpga-icestorm",
+            Tool::NextpnrEcp5 => "nextpnr-ecp5",
+            Tool::Ecppack => "prjtrellis",
             Tool::Verilator => "verilator",
         }
     }

