@@ -1,0 +1,364 @@
+//! `render --engine board` with several `--port`s: the frame split over emulated boards (the
+//! whole board design under Verilator on pseudo-terminals) in blocks of rows, equal byte for byte
+//! to the core model's picture; a board killed mid-frame has its blocks rendered by the other,
+//! with a warning naming its port; boards with different cores each get their own compile; and
+//! `bench --board-scaling` reports quads per second per board and for the set.
+#![cfg(unix)]
+
+mod board_support;
+use board_support::{board, emulation, Runner};
+use microcode::core::config::Features;
+use microcode::core::CoreConfig;
+use sim::hardware::emulate::EMULATED_BAUD;
+use std::io::{BufRead, BufReader, Read};
+use std::path::{Path, PathBuf};
+use std::process::{Child, ChildStdout, Command, Output, Stdio};
+
+fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("tgsi-{name}-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("scratch folder");
+    dir
+}
+
+fn example(name: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("examples")
+        .join(name)
+}
+
+fn tgsi_core() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_tgsi-core"))
+}
+
+/// `render FILE -o OUT --size SIZE` with `args` after.
+fn render(file: &Path, out: &Path, size: &str, args: &[&str]) -> Command {
+    let mut c = tgsi_core();
+    c.arg("render")
+        .arg(file)
+        .arg("-o")
+        .arg(out)
+        .args(["--size", size])
+        .args(args);
+    c
+}
+
+fn ok(o: &Output, what: &str) -> (String, String) {
+    let (out, err) = (
+        String::from_utf8_lossy(&o.stdout).to_string(),
+        String::from_utf8_lossy(&o.stderr).to_string(),
+    );
+    assert!(o.status.success(), "{what}: {out}{err}");
+    (out, err)
+}
+
+/// The core model's picture of `file` at `size`.
+fn core_png(file: &Path, size: &str, dir: &Path) -> Vec<u8> {
+    let core = dir.join("core.png");
+    ok(
+        &render(file, &core, size, &["--engine", "core"])
+            .output()
+            .unwrap(),
+        "core",
+    );
+    std::fs::read(core).expect("core PNG")
+}
+
+/// A board's share line after the summary: `  PORT: N blocks, Q quads, ...`: (blocks, quads).
+fn share(stdout: &str, port: &str) -> (usize, usize) {
+    let line = stdout
+        .lines()
+        .find(|l| l.trim_start().starts_with(&format!("{port}: ")))
+        .unwrap_or_else(|| panic!("no share line for {port}: {stdout}"));
+    let numbers: Vec<usize> = line[line.find(": ").unwrap() + 2..]
+        .split(|c: char| !c.is_ascii_digit())
+        .filter_map(|t| t.parse().ok())
+        .take(2)
+        .collect();
+    (numbers[0], numbers[1])
+}
+
+/// The frame over two emulated boards (one given as `PATH@BAUD`) and a port that does not
+/// exist (left out with a warning naming it): the core model's picture, both boards drew part of
+/// it, every quad once. Every port failing fails the command, naming each port.
+#[test]
+fn a_frame_split_over_two_emulated_boards_equals_the_core_model() {
+    let (a, b) = (emulation(), emulation());
+    let dir = scratch("farm");
+    let baud = EMULATED_BAUD.to_string();
+    let b_at = format!("{}@{baud}", b.port);
+    let missing = dir.join("no-such-port").display().to_string();
+    for (name, size) in [("rings.tgsi", "32x16"), ("checker.tgsi", "16x16")] {
+        let want = core_png(&example(name), size, &dir);
+        let out = dir.join(format!("{name}.png"));
+        let o = render(
+            &example(name),
+            &out,
+            size,
+            &[
+                "--engine", "board", "--baud", &baud, "--port", &a.port, "--port", &b_at, "--port",
+                &missing,
+            ],
+        )
+        .output()
+        .unwrap();
+        let (stdout, stderr) = ok(&o, name);
+        assert!(!stderr.contains("quad by quad"), "{stderr}");
+        assert!(
+            stderr.contains(&format!("warning: {missing} left out")),
+            "{stderr}"
+        );
+        assert_eq!(
+            std::fs::read(&out).unwrap(),
+            want,
+            "{name}: the boards' picture differs from the core model's"
+        );
+        let (w, h) = size.split_once('x').unwrap();
+        let quads = w.parse::<usize>().unwrap() * h.parse::<usize>().unwrap() / 4;
+        let (sa, sb) = (share(&stdout, &a.port), share(&stdout, &b.port));
+        assert!(sa.0 >= 1 && sb.0 >= 1, "both boards drew blocks: {stdout}");
+        assert_eq!(sa.1 + sb.1, quads, "every quad once: {stdout}");
+        assert!(stdout.contains(&format!("({quads} quads)")), "{stdout}");
+    }
+    // No board: the error names every port and why.
+    let o = render(
+        &example("checker.tgsi"),
+        &dir.join("none.png"),
+        "8x8",
+        &[
+            "--engine",
+            "board",
+            "--port",
+            &missing,
+            "--port",
+            "/dev/null/nope",
+        ],
+    )
+    .output()
+    .unwrap();
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(!o.status.success());
+    assert!(
+        err.contains("no board could render")
+            && err.contains(&format!("{missing}: "))
+            && err.contains("/dev/null/nope: "),
+        "{err}"
+    );
+    assert!(!dir.join("none.png").exists());
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Boards with different cores: the emulated board (every unit but the divider) and a stand-in
+/// board whose core has the divider (the core model behind the device model); each gets the
+/// program compiled for its own core (the other's image would be refused: another ISA hash), and
+/// the frame equals the core model's.
+#[test]
+fn boards_with_different_cores_each_get_their_own_compile() {
+    let emu = emulation();
+    let with_divider = CoreConfig {
+        features: CoreConfig::default().features | Features::DIVIDER,
+        ..CoreConfig::default()
+    };
+    assert_ne!(with_divider.isa_hash(), CoreConfig::default().isa_hash());
+    let model = board(
+        &with_divider.to_bytes(),
+        Runner::CoreWith(with_divider.clone()),
+    );
+    let dir = scratch("farm-mixed");
+    let want = core_png(&example("cutout.tgsi"), "16x16", &dir);
+    let out = dir.join("mixed.png");
+    let baud = EMULATED_BAUD.to_string();
+    let model_port = format!("{}@115200", model.slave_path);
+    let o = render(
+        &example("cutout.tgsi"),
+        &out,
+        "16x16",
+        &[
+            "--engine",
+            "board",
+            "--baud",
+            &baud,
+            "--port",
+            &emu.port,
+            "--port",
+            &model_port,
+        ],
+    )
+    .output()
+    .unwrap();
+    let (stdout, stderr) = ok(&o, "mixed boards");
+    assert!(!stderr.contains("left out"), "{stderr}");
+    assert_eq!(std::fs::read(&out).unwrap(), want);
+    let (se, sm) = (share(&stdout, &emu.port), share(&stdout, &model.slave_path));
+    assert!(se.0 >= 1 && sm.0 >= 1, "both boards drew blocks: {stdout}");
+    assert_eq!(se.1 + sm.1, 64, "{stdout}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// `tgsi-core emulate` as a child process: the board on the pseudo-terminal it prints, killed
+/// when dropped.
+struct Emulator {
+    child: Child,
+    port: String,
+    _stdout: BufReader<ChildStdout>,
+}
+
+impl Emulator {
+    fn start() -> Emulator {
+        let mut child = tgsi_core()
+            .arg("emulate")
+            .stdout(Stdio::piped())
+            .stderr(Stdio::inherit())
+            .spawn()
+            .expect("tgsi-core emulate starts");
+        let mut stdout = BufReader::new(child.stdout.take().expect("stdout"));
+        let mut port = String::new();
+        stdout
+            .read_line(&mut port)
+            .expect("emulate prints its port");
+        let port = port.trim().to_string();
+        assert!(port.starts_with('/'), "emulate printed `{port}`");
+        Emulator {
+            child,
+            port,
+            _stdout: stdout,
+        }
+    }
+
+    fn kill(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+impl Drop for Emulator {
+    fn drop(&mut self) {
+        self.kill();
+    }
+}
+
+/// The "Done when" of issue #32: a frame split over two emulated boards, one of them killed
+/// mid-frame (its `emulate` process, right after its first block came back, with most of the
+/// frame still to draw): the render succeeds with a warning naming the killed board's port, the
+/// block it held is drawn by the other board, and the picture equals the core model's, every
+/// quad once.
+#[test]
+fn a_board_killed_mid_frame_has_its_blocks_rendered_by_the_other() {
+    let mut doomed = Emulator::start();
+    let survivor = Emulator::start();
+    let dir = scratch("farm-kill");
+    // 8 blocks of 4 rows of 32 quads: about 0.4 s each on the emulation, so after the doomed
+    // board's first block (the first or second of the frame) seconds of work are left.
+    let size = "64x64";
+    let want = core_png(&example("checker.tgsi"), size, &dir);
+    let out = dir.join("killed.png");
+    let baud = EMULATED_BAUD.to_string();
+    let mut child = render(
+        &example("checker.tgsi"),
+        &out,
+        size,
+        &[
+            "--engine",
+            "board",
+            "--baud",
+            &baud,
+            "--port",
+            &doomed.port,
+            "--port",
+            &survivor.port,
+            "--verbose",
+        ],
+    )
+    .stdout(Stdio::piped())
+    .stderr(Stdio::piped())
+    .spawn()
+    .expect("tgsi-core render starts");
+    let mut stderr = String::new();
+    let mut lines = BufReader::new(child.stderr.take().unwrap()).lines();
+    let first_block = format!("of quads from {}", doomed.port);
+    for line in lines.by_ref() {
+        let line = line.expect("stderr");
+        stderr.push_str(&line);
+        stderr.push('\n');
+        if line.ends_with(&first_block) {
+            doomed.kill();
+            break;
+        }
+    }
+    for line in lines {
+        stderr.push_str(&line.expect("stderr"));
+        stderr.push('\n');
+    }
+    let mut stdout = String::new();
+    child
+        .stdout
+        .take()
+        .unwrap()
+        .read_to_string(&mut stdout)
+        .unwrap();
+    let status = child.wait().unwrap();
+    assert!(status.success(), "{stdout}{stderr}");
+    let warning = format!("warning: {} failed at rows ", doomed.port);
+    let at = stderr
+        .find(&warning)
+        .unwrap_or_else(|| panic!("no warning naming the killed board: {stderr}"));
+    // The block it held: `rows Y..Z of quads`, drawn by the survivor.
+    let rows = stderr[at + warning.len()..]
+        .split_whitespace()
+        .next()
+        .unwrap();
+    assert!(
+        stderr.contains(&format!("rows {rows} of quads from {}", survivor.port)),
+        "{stderr}"
+    );
+    assert_eq!(
+        std::fs::read(&out).unwrap(),
+        want,
+        "the picture after the loss differs from the core model's"
+    );
+    let (sd, ss) = (share(&stdout, &doomed.port), share(&stdout, &survivor.port));
+    assert!(sd.0 >= 1, "the killed board drew its first block: {stdout}");
+    assert_eq!(sd.1 + ss.1, 32 * 32, "every quad once: {stdout}");
+    let blocks = stderr.matches(" of quads from ").count();
+    assert_eq!(blocks, 8, "8 blocks delivered, none twice: {stderr}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// `bench --board-scaling` over two emulated boards: a row per board (alone and in the set)
+/// and one for the set, with positive rates, the cycles per quad the RENDER end frames report
+/// and the bytes per quad the link carried.
+#[test]
+fn bench_board_scaling_reports_each_board_and_the_set() {
+    let (a, b) = (emulation(), emulation());
+    let o = tgsi_core()
+        .args([
+            "bench",
+            "--board-scaling",
+            "--size",
+            "16x8",
+            "--seconds",
+            "0",
+        ])
+        .args(["--baud", &EMULATED_BAUD.to_string()])
+        .args(["--port", &a.port, "--port", &b.port])
+        .output()
+        .unwrap();
+    let (stdout, _) = ok(&o, "bench --board-scaling");
+    for name in [a.port.as_str(), b.port.as_str(), "set of 2"] {
+        let line = stdout
+            .lines()
+            .find(|l| l.starts_with(name))
+            .unwrap_or_else(|| panic!("no row for {name}: {stdout}"));
+        let cells: Vec<&str> = line[name.len()..].split_whitespace().collect();
+        assert_eq!(cells.len(), 6, "{line}");
+        let positive = |c: &str| {
+            c.trim_end_matches(['k', 'M'])
+                .parse::<f64>()
+                .is_ok_and(|x| x > 0.0)
+        };
+        assert!(positive(cells[0]) && positive(cells[1]), "{line}");
+        if name != "set of 2" {
+            assert!(positive(cells[2]) && positive(cells[4]), "{line}");
+        }
+    }
+    assert!(stdout.contains("the fastest board alone"), "{stdout}");
+}
