@@ -119,6 +119,31 @@ fn a_frame_split_over_two_emulated_boards_equals_the_core_model() {
         assert_eq!(sa.1 + sb.1, quads, "every quad once: {stdout}");
         assert!(stdout.contains(&format!("({quads} quads)")), "{stdout}");
     }
+    // A program RENDER cannot take (RET in the main program): quad by quad on the first port.
+    let ret = dir.join("ret.tgsi");
+    std::fs::write(
+        &ret,
+        "FRAG\nDCL IN[0], GENERIC[0], LINEAR\nDCL OUT[0], COLOR\nMOV OUT[0], IN[0]\nRET\nEND\n",
+    )
+    .unwrap();
+    let want = core_png(&ret, "4x4", &dir);
+    let out = dir.join("ret.png");
+    let o = render(
+        &ret,
+        &out,
+        "4x4",
+        &[
+            "--engine", "board", "--baud", &baud, "--port", &a.port, "--port", &b.port,
+        ],
+    )
+    .output()
+    .unwrap();
+    let (_, stderr) = ok(&o, "RET");
+    assert!(
+        stderr.contains(&format!("rendering quad by quad on {} instead", a.port)),
+        "{stderr}"
+    );
+    assert_eq!(std::fs::read(&out).unwrap(), want);
     // No board: the error names every port and why.
     let o = render(
         &example("checker.tgsi"),
@@ -224,6 +249,15 @@ impl Emulator {
         }
     }
 
+    /// Sends `signal` (`-STOP`, `-CONT`) to the `emulate` process.
+    fn signal(&self, signal: &str) {
+        let sent = Command::new("kill")
+            .args([signal, &self.child.id().to_string()])
+            .status()
+            .expect("kill runs");
+        assert!(sent.success(), "kill {signal}");
+    }
+
     fn kill(&mut self) {
         let _ = self.child.kill();
         let _ = self.child.wait();
@@ -236,21 +270,27 @@ impl Drop for Emulator {
     }
 }
 
-/// The "Done when" of issue #32: a frame split over two emulated boards, one of them killed
-/// mid-frame (its `emulate` process, right after its first block came back, with most of the
-/// frame still to draw): the render succeeds with a warning naming the killed board's port, the
-/// block it held is drawn by the other board, and the picture equals the core model's, every
-/// quad once.
-#[test]
-fn a_board_killed_mid_frame_has_its_blocks_rendered_by_the_other() {
+/// How a board is lost mid-frame.
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum Loss {
+    /// Its `emulate` process killed: the port goes away.
+    Killed,
+    /// Its `emulate` process stopped (SIGSTOP): the port stays, nothing answers.
+    Hung,
+}
+
+/// Renders checker.tgsi at 64x64 over two `emulate` processes and loses the first board right
+/// after its first block came back (8 blocks of 4 rows of 32 quads, about 0.4 s each on the
+/// emulation: seconds of the frame are left). The render succeeds with a warning naming the lost
+/// board's port; the block it held is drawn by the other board; the picture equals the core
+/// model's, every quad once.
+fn lose_a_board_mid_frame(loss: Loss) {
     let mut doomed = Emulator::start();
     let survivor = Emulator::start();
-    let dir = scratch("farm-kill");
-    // 8 blocks of 4 rows of 32 quads: about 0.4 s each on the emulation, so after the doomed
-    // board's first block (the first or second of the frame) seconds of work are left.
+    let dir = scratch(&format!("farm-{loss:?}"));
     let size = "64x64";
     let want = core_png(&example("checker.tgsi"), size, &dir);
-    let out = dir.join("killed.png");
+    let out = dir.join("lost.png");
     let baud = EMULATED_BAUD.to_string();
     let mut child = render(
         &example("checker.tgsi"),
@@ -280,7 +320,10 @@ fn a_board_killed_mid_frame_has_its_blocks_rendered_by_the_other() {
         stderr.push_str(&line);
         stderr.push('\n');
         if line.ends_with(&first_block) {
-            doomed.kill();
+            match loss {
+                Loss::Killed => doomed.kill(),
+                Loss::Hung => doomed.signal("-STOP"),
+            }
             break;
         }
     }
@@ -296,11 +339,19 @@ fn a_board_killed_mid_frame_has_its_blocks_rendered_by_the_other() {
         .read_to_string(&mut stdout)
         .unwrap();
     let status = child.wait().unwrap();
-    assert!(status.success(), "{stdout}{stderr}");
+    if loss == Loss::Hung {
+        doomed.signal("-CONT");
+    }
+    assert!(status.success(), "{loss:?}: {stdout}{stderr}");
     let warning = format!("warning: {} failed at rows ", doomed.port);
     let at = stderr
         .find(&warning)
-        .unwrap_or_else(|| panic!("no warning naming the killed board: {stderr}"));
+        .unwrap_or_else(|| panic!("{loss:?}: no warning naming the lost board: {stderr}"));
+    let why = match loss {
+        Loss::Killed => "",
+        Loss::Hung => "no answer after 3 attempts",
+    };
+    assert!(stderr[at..].contains(why), "{loss:?}: {stderr}");
     // The block it held: `rows Y..Z of quads`, drawn by the survivor.
     let rows = stderr[at + warning.len()..]
         .split_whitespace()
@@ -308,19 +359,33 @@ fn a_board_killed_mid_frame_has_its_blocks_rendered_by_the_other() {
         .unwrap();
     assert!(
         stderr.contains(&format!("rows {rows} of quads from {}", survivor.port)),
-        "{stderr}"
+        "{loss:?}: {stderr}"
     );
     assert_eq!(
         std::fs::read(&out).unwrap(),
         want,
-        "the picture after the loss differs from the core model's"
+        "{loss:?}: the picture after the loss differs from the core model's"
     );
     let (sd, ss) = (share(&stdout, &doomed.port), share(&stdout, &survivor.port));
-    assert!(sd.0 >= 1, "the killed board drew its first block: {stdout}");
+    assert!(sd.0 >= 1, "the lost board drew its first block: {stdout}");
     assert_eq!(sd.1 + ss.1, 32 * 32, "every quad once: {stdout}");
     let blocks = stderr.matches(" of quads from ").count();
     assert_eq!(blocks, 8, "8 blocks delivered, none twice: {stderr}");
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// The "Done when" of issue #32: a frame split over two emulated boards equal to the core
+/// model's, one of them killed mid-frame.
+#[test]
+fn a_board_killed_mid_frame_has_its_blocks_rendered_by_the_other() {
+    lose_a_board_mid_frame(Loss::Killed);
+}
+
+/// A board that stops answering mid-frame (its emulation frozen) is given up after three
+/// RENDER attempts without an answer (2 s each) and its block drawn by the other.
+#[test]
+fn a_board_hung_mid_frame_has_its_blocks_rendered_by_the_other() {
+    lose_a_board_mid_frame(Loss::Hung);
 }
 
 /// `bench --board-scaling` over two emulated boards: a row per board (alone and in the set)

@@ -180,11 +180,11 @@ fn check_frame(records: &[firmware_loader::host::RenderRecord], job: &FarmJob) {
     }
 }
 
-/// Records the events: (board, first row, delivered?).
-fn recorder() -> (
-    Arc<Mutex<Vec<(String, u16, bool)>>>,
-    impl Fn(&FarmEvent) + Sync,
-) {
+/// The events heard: (board, first row, delivered?).
+type Log = Arc<Mutex<Vec<(String, u16, bool)>>>;
+
+/// Records the events in a [`Log`].
+fn recorder() -> (Log, impl Fn(&FarmEvent) + Sync) {
     let log = Arc::new(Mutex::new(Vec::new()));
     let l = log.clone();
     let on_event = move |e: &FarmEvent| {

@@ -406,6 +406,9 @@ pub fn run(a: BenchArgs) -> Result<ExitCode> {
     if a.models {
         return models(&a);
     }
+    if !a.port.is_empty() && !a.board_scaling {
+        anyhow::bail!("--port is for --board-scaling (the boards to measure)");
+    }
     if a.board_scaling {
         let ports: Vec<_> = a
             .port

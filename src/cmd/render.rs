@@ -202,7 +202,9 @@ fn render_with(
             })
         }
         "board" => {
-            if a.port.len() > 1 {
+            // Several ports: RENDER on them all, or (having said why) quad by quad on the first.
+            let farmed = a.port.len() > 1;
+            if farmed {
                 if let Some(frame) = render_farmed(program, size, corners, &mut inputs, a, notes)? {
                     return Ok(frame);
                 }
@@ -216,10 +218,12 @@ fn render_with(
                 port.as_ref().map_or(a.baud, |p| p.baud),
                 a.timeout_ms,
             )?;
-            if let Some(frame) =
-                render_streamed(&mut client, &config, program, size, corners, &mut inputs, a)?
-            {
-                return Ok(frame);
+            if !farmed {
+                if let Some(frame) =
+                    render_streamed(&mut client, &config, program, size, corners, &mut inputs, a)?
+                {
+                    return Ok(frame);
+                }
             }
             let image = compile(program, &config)
                 .context("compiling for the board's core")?
@@ -255,13 +259,14 @@ fn render_with(
 
 /// The frame's program transformed for RENDER (`render_program`: its inputs made from RENDER's
 /// coordinate input, its colour packed, or left as floats with `--float`) and the words a lane
-/// streams. `None`, with the reason printed, when the program cannot be transformed (then the
-/// caller runs it quad by quad).
+/// streams. `None`, with the reason printed (the caller runs the program quad by quad `on`
+/// the port named), when the program cannot be transformed.
 fn transformed(
     program: &Program,
     size: (u32, u32),
     corners: &BTreeMap<u32, Corners>,
     a: &RenderArgs,
+    on: &str,
 ) -> Option<(RenderProgram, u8)> {
     use microcode::compile::render_program::{render_program, ColourOut};
     let (colour, lane_words) = if a.float {
@@ -278,7 +283,7 @@ fn transformed(
     ) {
         Ok(rp) => Some((rp, lane_words)),
         Err(e) => {
-            eprintln!("RENDER: {e}; rendering quad by quad instead");
+            eprintln!("RENDER: {e}; rendering quad by quad{on} instead");
             None
         }
     }
@@ -312,7 +317,7 @@ fn render_streamed(
     inputs: &mut RunInputs,
     a: &RenderArgs,
 ) -> Result<Option<Frame>> {
-    let Some((rp, lane_words)) = transformed(program, size, corners, a) else {
+    let Some((rp, lane_words)) = transformed(program, size, corners, a, "") else {
         return Ok(None);
     };
     let image = match compile(&rp.program, config) {
@@ -380,10 +385,11 @@ fn render_farmed(
     notes: &mut Vec<String>,
 ) -> Result<Option<Frame>> {
     use super::farm::{prepare, render_on, PortSpec, Unready};
-    let Some((rp, lane_words)) = transformed(program, size, corners, a) else {
+    let ports: Vec<PortSpec> = a.port.iter().map(|p| PortSpec::parse(p, a.baud)).collect();
+    let first = format!(" on {}", ports[0].path);
+    let Some((rp, lane_words)) = transformed(program, size, corners, a, &first) else {
         return Ok(None);
     };
-    let ports: Vec<PortSpec> = a.port.iter().map(|p| PortSpec::parse(p, a.baud)).collect();
     bind_transform_constants(&rp, inputs);
     let (mut boards, left_out) = prepare(&ports, a.timeout_ms, &rp.program, inputs);
     for (port, why) in &left_out {
@@ -393,7 +399,7 @@ fn render_farmed(
         if left_out.iter().all(|(_, w)| matches!(w, Unready::NoFit(_))) {
             eprintln!(
                 "RENDER: the transformed program fits none of the boards; rendering quad by \
-                 quad on the first port instead"
+                 quad{first} instead"
             );
             for (slot, _) in &rp.constants {
                 inputs.constants.remove(&(0, *slot));
@@ -411,9 +417,10 @@ fn render_farmed(
     let got = got?;
     for s in &got.shares {
         let mut note = format!(
-            "  {}: {} blocks, {} quads, {} core cycles, {:.2} s busy",
+            "  {}: {} block{}, {} quads, {} core cycles, {:.2} s busy",
             s.name,
             s.blocks,
+            if s.blocks == 1 { "" } else { "s" },
             s.quads,
             s.cycles,
             s.busy.as_secs_f64()
