@@ -427,3 +427,86 @@ fn bench_board_scaling_reports_each_board_and_the_set() {
     }
     assert!(stdout.contains("the fastest board alone"), "{stdout}");
 }
+
+/// Measurement, not a check (run with `--ignored --nocapture`): RENDER of
+/// `examples/checker.tgsi` at 64x64 over two emulated boards, each alone and both at once, in
+/// board time (the emulations' simulated clocks at 100 MHz, which run only while a board has
+/// something to do, so the host's turnaround between requests is not counted) and in wall time
+/// (Verilator's speed on this machine, two simulations sharing its cores).
+#[test]
+#[ignore]
+fn measure_board_scaling_in_board_time() {
+    use firmware_loader::farm::{render_farm, FarmBoard, FarmJob};
+    use firmware_loader::host::{Client, ClientOptions};
+    use firmware_loader::port::SerialTransport;
+    use microcode::compile::render_program::{render_program, ColourOut};
+    use sim::hardware::emulate::{Emulation, EMULATED_CLOCK_HZ};
+    let emus = [emulation(), emulation()];
+    let src = std::fs::read_to_string(example("checker.tgsi")).unwrap();
+    let program = microcode::tgsi::text::parse(&src).unwrap();
+    let side = 64u32;
+    let rp = render_program(&program, side, side, &|_| None, ColourOut::Rgba8).unwrap();
+    let image = microcode::compile::compile(&rp.program, &CoreConfig::default())
+        .unwrap()
+        .image;
+    let mut inputs = sim::run_io::RunInputs::default();
+    for (slot, v) in &rp.constants {
+        inputs.constants.insert((0, *slot), *v);
+    }
+    let file = sim::hardware::board::upload_file(&image, &inputs).unwrap();
+    let constant = |b: u16, i: u16| inputs.constant(b, i);
+    let mut boards: Vec<FarmBoard<SerialTransport>> = emus
+        .iter()
+        .map(|e| {
+            let t = SerialTransport::open(&e.port, 115_200).unwrap();
+            let mut c = Client::new(t, ClientOptions::default());
+            c.set_baud(EMULATED_BAUD).unwrap();
+            firmware_loader::board::ensure_loaded(&mut c, &file.upload, &mut |_, _| {}).unwrap();
+            firmware_loader::board::write_params(&mut c, &file, &constant).unwrap();
+            FarmBoard {
+                name: e.port.clone(),
+                client: c,
+            }
+        })
+        .collect();
+    let wait_idle = |emu: &Emulation| {
+        let mut last = emu.clocks();
+        loop {
+            std::thread::sleep(std::time::Duration::from_millis(50));
+            let now = emu.clocks();
+            if now == last {
+                return now;
+            }
+            last = now;
+        }
+    };
+    let q = (side / 2) as u16;
+    let clock = f64::from(EMULATED_CLOCK_HZ);
+    let mut run = |which: std::ops::Range<usize>| {
+        let before: Vec<u64> = emus.iter().map(wait_idle).collect();
+        let job = FarmJob::new(q, q, 1, which.len());
+        let frame = render_farm(&mut boards[which.clone()], &job, &|_| {}).unwrap();
+        let after: Vec<u64> = emus.iter().map(wait_idle).collect();
+        let board_s: Vec<f64> = which
+            .clone()
+            .map(|i| (after[i] - before[i]) as f64 / clock)
+            .collect();
+        let busiest = board_s.iter().cloned().fold(0.0, f64::max);
+        let quads = frame.records.len() as f64;
+        eprintln!(
+            "boards {which:?}: {} quads; board time {:?} s: {:.0} quads/s in board time; wall \
+             {:.2} s: {:.0} quads/s; shares {:?}",
+            frame.records.len(),
+            board_s,
+            quads / busiest,
+            frame.elapsed.as_secs_f64(),
+            quads / frame.elapsed.as_secs_f64(),
+            frame.shares.iter().map(|s| s.quads).collect::<Vec<_>>()
+        );
+        frame.records
+    };
+    let a = run(0..1);
+    let b = run(1..2);
+    let both = run(0..2);
+    assert!(a == b && b == both, "the frames differ");
+}
