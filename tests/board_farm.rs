@@ -426,6 +426,18 @@ fn bench_board_scaling_reports_each_board_and_the_set() {
         }
     }
     assert!(stdout.contains("the fastest board alone"), "{stdout}");
+    // Ports belong to --board-scaling, which needs them.
+    for (args, says) in [
+        (
+            &["bench", "--port", &a.port][..],
+            "--port is for --board-scaling",
+        ),
+        (&["bench", "--board-scaling"][..], "needs --port"),
+    ] {
+        let o = tgsi_core().args(args).output().unwrap();
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert!(!o.status.success() && err.contains(says), "{args:?}: {err}");
+    }
 }
 
 /// Measurement, not a check (run with `--ignored --nocapture`): RENDER of

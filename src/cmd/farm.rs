@@ -299,10 +299,12 @@ pub fn board_scaling(
     let job = FarmJob::new(row_quads, rows, 1, n);
     println!(
         "board scaling: RENDER of examples/checker.tgsi at {}x{} ({} quads a frame, packed \
-         RGBA8, blocks of {} rows of quads), frames for at least {seconds} s a measurement{}",
+         RGBA8, blocks of {} rows of quads on a board alone, {} on the set), frames for at least \
+         {seconds} s a measurement{}",
         size.0,
         size.1,
         job.quads(),
+        FarmJob::new(row_quads, rows, 1, 1).block_rows,
         job.block_rows,
         if cfg!(debug_assertions) {
             " (debug build: use --release)"
