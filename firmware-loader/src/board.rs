@@ -150,6 +150,23 @@ pub fn render_block_quads(lane_words: u8) -> u8 {
     u8::try_from((MAX_PAYLOAD - RENDER_BLOCK_HEADER) / record).unwrap_or(u8::MAX)
 }
 
+/// Writes the PARAMS block of `image`'s CONST slots ([`params_block`]) to the board, whose
+/// active image must be `image`: what a RENDER reads its constants from (nothing to write when
+/// the image reads no PARAMS).
+pub fn write_params<T: Transport>(
+    client: &mut Client<T>,
+    image: &ImageFile,
+    constant: &dyn Fn(u16, u16) -> [u32; 4],
+) -> Result<(), HostError> {
+    let params = params_block(image, constant);
+    if !params.is_empty() {
+        let l = client.device_info()?.limits;
+        let max_chunk = usize::from(l.max_payload).saturating_sub(WRITE_HEADER);
+        client.write_region(Region::Params, 0, &params, max_chunk, &mut |_| {})?;
+    }
+    Ok(())
+}
+
 /// RENDER (PROTOCOL.md section 3.2) of a whole image `row_quads` quads wide and `rows` quads
 /// high on the board, whose active image must be `image`: its PARAMS written first (as for
 /// [`run_image`]), then the quads in requests of whole rows of about [`RENDER_CHUNK_QUADS`],
@@ -164,12 +181,7 @@ pub fn render_image<T: Transport>(
     lane_words: u8,
     progress: &mut dyn FnMut(usize, usize),
 ) -> Result<Rendered, HostError> {
-    let params = params_block(image, constant);
-    if !params.is_empty() {
-        let l = client.device_info()?.limits;
-        let max_chunk = usize::from(l.max_payload).saturating_sub(WRITE_HEADER);
-        client.write_region(Region::Params, 0, &params, max_chunk, &mut |_| {})?;
-    }
+    write_params(client, image, constant)?;
     let rows_per_request = (RENDER_CHUNK_QUADS / usize::from(row_quads).max(1))
         .clamp(1, usize::from(u16::MAX / row_quads.max(1)).max(1));
     let mut all = Rendered {

@@ -8,9 +8,11 @@
 //! - [`port`]: transports (serial port, in-memory pipe, pseudo-terminal, fault injector).
 //! - [`image`]: reading the compiler's image file into upload regions.
 //! - [`board`]: running an image's quads in TGSI terms (inputs, CONST values, outputs).
+//! - [`farm`]: one frame's RENDER over several boards, block by block, surviving a lost board.
 
 pub mod board;
 pub mod device;
+pub mod farm;
 pub mod frame;
 pub mod host;
 pub mod image;

@@ -34,6 +34,23 @@ pub struct BenchArgs {
     /// `--models`: only the one-thread columns (the all-threads columns print `-`).
     #[arg(long)]
     pub one_thread: bool,
+    /// Only the boards' speed: RENDER of examples/checker.tgsi on each `--port` alone, then on
+    /// all of them at once (the frame split over them), in quads per second of wall time and in
+    /// board terms (core cycles and line bytes per quad).
+    #[arg(long)]
+    pub board_scaling: bool,
+    /// `--board-scaling`: a board's serial port, once per board (`PATH@BAUD` sets its rate).
+    #[arg(long, value_name = "PATH")]
+    pub port: Vec<String>,
+    /// `--board-scaling`: the frame's size, WxH.
+    #[arg(long, default_value = "64x64")]
+    pub size: String,
+    /// `--board-scaling`: line rate of the boards given without `@BAUD`.
+    #[arg(long, default_value_t = firmware_loader::protocol::DEFAULT_BAUD)]
+    pub baud: u32,
+    /// `--board-scaling`: wait per attempt for an answer, in milliseconds.
+    #[arg(long, default_value_t = 250)]
+    pub timeout_ms: u64,
 }
 
 /// The shaders of `--models`: corpus files (relative to `--corpus`) and the examples.
@@ -388,6 +405,19 @@ fn rate(seconds: f64, mut f: impl FnMut() -> Result<()>) -> Result<f64> {
 pub fn run(a: BenchArgs) -> Result<ExitCode> {
     if a.models {
         return models(&a);
+    }
+    if !a.port.is_empty() && !a.board_scaling {
+        anyhow::bail!("--port is for --board-scaling (the boards to measure)");
+    }
+    if a.board_scaling {
+        let ports: Vec<_> = a
+            .port
+            .iter()
+            .map(|p| super::farm::PortSpec::parse(p, a.baud))
+            .collect();
+        let size = super::render::parse_size(&a.size)?;
+        super::farm::board_scaling(&ports, size, a.timeout_ms, a.seconds)?;
+        return Ok(ExitCode::SUCCESS);
     }
     let cfg = CoreConfig::default();
     let mut inputs = RunInputs::default();

@@ -12,6 +12,7 @@ pub mod disasm;
 pub mod dump;
 pub mod emulate;
 pub mod encode;
+pub mod farm;
 pub mod flash;
 pub mod input;
 pub mod load;

@@ -5,6 +5,7 @@ use anyhow::{bail, Context, Result};
 use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
 use microcode::compile::compile;
+use microcode::compile::render_program::RenderProgram;
 use microcode::core::CoreConfig;
 use microcode::tgsi::Program;
 use sim::render::{default_corners, render, render_batch, Corners, Frame};
@@ -41,9 +42,14 @@ pub struct RenderArgs {
     /// Also render with this engine, write OUT-diff.png and count the differing pixels.
     #[arg(long)]
     pub diff: Option<String>,
-    /// Serial port of the board (engine board), e.g. /dev/ttyUSB1 or an `emulate` path.
-    #[arg(long)]
-    pub port: Option<String>,
+    /// Serial port of the board (engine board), e.g. /dev/ttyUSB1 or an `emulate` path; give
+    /// it again for more boards to split the frame over them (blocks of rows to whichever board
+    /// is free). `PATH@BAUD` sets one board's line rate.
+    #[arg(long, value_name = "PATH")]
+    pub port: Vec<String>,
+    /// Engine board with several ports: name each block of rows as a board delivers it.
+    #[arg(long, short)]
+    pub verbose: bool,
     /// Engine board: wait per attempt for an answer, in milliseconds.
     #[arg(long, default_value_t = 250)]
     pub timeout_ms: u64,
@@ -72,7 +78,8 @@ pub fn thread_count(requested: usize) -> usize {
     }
 }
 
-fn parse_size(s: &str) -> Result<(u32, u32)> {
+/// `--size WxH`.
+pub fn parse_size(s: &str) -> Result<(u32, u32)> {
     let (w, h) = s
         .split_once(['x', 'X'])
         .with_context(|| format!("--size `{s}`: expected WxH, e.g. 64x64"))?;
@@ -143,6 +150,7 @@ fn render_with(
     size: (u32, u32),
     corners: &BTreeMap<u32, Corners>,
     a: &RenderArgs,
+    notes: &mut Vec<String>,
 ) -> Result<Frame> {
     let mut inputs = RunInputs::default();
     args::apply_args(&mut inputs, &[], &a.consts, None)?;
@@ -194,17 +202,33 @@ fn render_with(
             })
         }
         "board" => {
-            let (mut client, config) =
-                super::board::board_link(a.port.as_deref(), a.baud, a.timeout_ms)?;
-            if let Some(frame) =
-                render_streamed(&mut client, &config, program, size, corners, &mut inputs, a)?
-            {
-                return Ok(frame);
+            // Several ports: RENDER on them all, or (having said why) quad by quad on the first.
+            let farmed = a.port.len() > 1;
+            if farmed {
+                if let Some(frame) = render_farmed(program, size, corners, &mut inputs, a, notes)? {
+                    return Ok(frame);
+                }
+            }
+            let port = a
+                .port
+                .first()
+                .map(|p| super::farm::PortSpec::parse(p, a.baud));
+            let (mut client, config) = super::board::board_link(
+                port.as_ref().map(|p| p.path.as_str()),
+                port.as_ref().map_or(a.baud, |p| p.baud),
+                a.timeout_ms,
+            )?;
+            if !farmed {
+                if let Some(frame) =
+                    render_streamed(&mut client, &config, program, size, corners, &mut inputs, a)?
+                {
+                    return Ok(frame);
+                }
             }
             let image = compile(program, &config)
                 .context("compiling for the board's core")?
                 .image;
-            let port = a.port.clone().unwrap_or_default();
+            let port = port.map(|p| p.path).unwrap_or_default();
             let file = super::board::board_upload(
                 &mut client,
                 &port,
@@ -233,10 +257,57 @@ fn render_with(
     Ok(frame?)
 }
 
-/// The board's RENDER path: the program transformed to make its inputs from RENDER's
-/// coordinate input and to pack its colour (`render_program`), the frame streamed. `None`, with
-/// the reason printed, when the transformed program does not fit the board's core (then the
-/// caller runs the original program quad by quad).
+/// The frame's program transformed for RENDER (`render_program`: its inputs made from RENDER's
+/// coordinate input, its colour packed, or left as floats with `--float`) and the words a lane
+/// streams. `None`, with the reason printed (the caller runs the program quad by quad `on`
+/// the port named), when the program cannot be transformed.
+fn transformed(
+    program: &Program,
+    size: (u32, u32),
+    corners: &BTreeMap<u32, Corners>,
+    a: &RenderArgs,
+    on: &str,
+) -> Option<(RenderProgram, u8)> {
+    use microcode::compile::render_program::{render_program, ColourOut};
+    let (colour, lane_words) = if a.float {
+        (ColourOut::Float, 4)
+    } else {
+        (ColourOut::Rgba8, 1)
+    };
+    match render_program(
+        program,
+        size.0,
+        size.1,
+        &|i| corners.get(&i).copied(),
+        colour,
+    ) {
+        Ok(rp) => Some((rp, lane_words)),
+        Err(e) => {
+            eprintln!("RENDER: {e}; rendering quad by quad{on} instead");
+            None
+        }
+    }
+}
+
+/// The transform's CONST slots beside the user's (`render_program` put them after every slot
+/// the program declares).
+fn bind_transform_constants(rp: &RenderProgram, inputs: &mut RunInputs) {
+    for (slot, v) in &rp.constants {
+        inputs.constants.insert((0, *slot), *v);
+    }
+}
+
+/// The image size in quads, as RENDER counts them.
+fn quads_of(size: (u32, u32)) -> Result<(u16, u16)> {
+    Ok((
+        u16::try_from(size.0 / 2).context("image width")?,
+        u16::try_from(size.1 / 2).context("image height")?,
+    ))
+}
+
+/// The board's RENDER path: the program transformed (see [`transformed`]), the frame streamed.
+/// `None`, with the reason printed, when the transformed program does not fit the board's core
+/// (then the caller runs the original program quad by quad).
 fn render_streamed(
     client: &mut firmware_loader::host::Client<firmware_loader::port::SerialTransport>,
     config: &CoreConfig,
@@ -246,41 +317,26 @@ fn render_streamed(
     inputs: &mut RunInputs,
     a: &RenderArgs,
 ) -> Result<Option<Frame>> {
-    use microcode::compile::render_program::{render_program, to_byte, ColourOut};
-    let (colour, lane_words) = if a.float {
-        (ColourOut::Float, 4)
-    } else {
-        (ColourOut::Rgba8, 1)
-    };
-    let fallback = |why: String| {
-        eprintln!("RENDER: {why}; rendering quad by quad instead");
-        Ok(None)
-    };
-    let rp = match render_program(
-        program,
-        size.0,
-        size.1,
-        &|i| corners.get(&i).copied(),
-        colour,
-    ) {
-        Ok(rp) => rp,
-        Err(e) => return fallback(e.to_string()),
+    let Some((rp, lane_words)) = transformed(program, size, corners, a, "") else {
+        return Ok(None);
     };
     let image = match compile(&rp.program, config) {
         Ok(c) => c.image,
-        Err(e) => return fallback(format!("the transformed program does not fit: {e}")),
+        Err(e) => {
+            eprintln!(
+                "RENDER: the transformed program does not fit: {e}; rendering quad by quad instead"
+            );
+            return Ok(None);
+        }
     };
-    let (row_quads, rows) = (
-        u16::try_from(size.0 / 2).context("image width")?,
-        u16::try_from(size.1 / 2).context("image height")?,
-    );
-    // The prologue's CONST slots beside the user's (the transform put them after every slot
-    // the program declares).
-    for (slot, v) in &rp.constants {
-        inputs.constants.insert((0, *slot), *v);
-    }
+    let (row_quads, rows) = quads_of(size)?;
+    bind_transform_constants(&rp, inputs);
     let inputs = &*inputs;
-    let port = a.port.clone().unwrap_or_default();
+    let port = a
+        .port
+        .first()
+        .map(|p| super::farm::PortSpec::parse(p, a.baud).path)
+        .unwrap_or_default();
     let file = super::board::board_upload(
         client,
         &port,
@@ -302,20 +358,101 @@ fn render_streamed(
     .with_context(|| format!("{port}: RENDER"));
     bar.finish_and_clear();
     let got = got?;
+    let frame = frame_of(&got.records, size, lane_words, got.cycles);
+    if got.fault != 0 {
+        let n = got.records.len() as u32;
+        bail!(
+            "quad at ({}, {}): the board's core stopped with fault {} ({})",
+            2 * (n % u32::from(row_quads)),
+            2 * (n / u32::from(row_quads)),
+            got.fault,
+            sim::hardware::fault_name(got.fault)
+        );
+    }
+    Ok(Some(frame))
+}
+
+/// The frame split over several boards (`--port` more than once; see `cmd::farm`): `None` when
+/// the program cannot be transformed or its transform fits none of the boards' cores (then the
+/// caller renders quad by quad on the first port). Boards that cannot join are named in a
+/// warning and left out; `notes` gets each board's share, for after the summary.
+fn render_farmed(
+    program: &Program,
+    size: (u32, u32),
+    corners: &BTreeMap<u32, Corners>,
+    inputs: &mut RunInputs,
+    a: &RenderArgs,
+    notes: &mut Vec<String>,
+) -> Result<Option<Frame>> {
+    use super::farm::{prepare, render_on, PortSpec, Unready};
+    let ports: Vec<PortSpec> = a.port.iter().map(|p| PortSpec::parse(p, a.baud)).collect();
+    let first = format!(" on {}", ports[0].path);
+    let Some((rp, lane_words)) = transformed(program, size, corners, a, &first) else {
+        return Ok(None);
+    };
+    bind_transform_constants(&rp, inputs);
+    let (mut boards, left_out) = prepare(&ports, a.timeout_ms, &rp.program, inputs);
+    for (port, why) in &left_out {
+        eprintln!("warning: {port} left out: {why}");
+    }
+    if boards.farm.is_empty() {
+        if left_out.iter().all(|(_, w)| matches!(w, Unready::NoFit(_))) {
+            eprintln!(
+                "RENDER: the transformed program fits none of the boards; rendering quad by \
+                 quad{first} instead"
+            );
+            for (slot, _) in &rp.constants {
+                inputs.constants.remove(&(0, *slot));
+            }
+            return Ok(None);
+        }
+        let why: Vec<String> = left_out.iter().map(|(p, w)| format!("{p}: {w}")).collect();
+        bail!("no board could render: {}", why.join("; "));
+    }
+    let (row_quads, rows) = quads_of(size)?;
+    let job = firmware_loader::farm::FarmJob::new(row_quads, rows, lane_words, boards.farm.len());
+    let bar = progress_bar("boards", u64::from(rows))?;
+    let got = render_on(&mut boards.farm, &job, &bar, a.verbose);
+    bar.finish_and_clear();
+    let got = got?;
+    for s in &got.shares {
+        let mut note = format!(
+            "  {}: {} block{}, {} quads, {} core cycles, {:.2} s busy",
+            s.name,
+            s.blocks,
+            if s.blocks == 1 { "" } else { "s" },
+            s.quads,
+            s.cycles,
+            s.busy.as_secs_f64()
+        );
+        if let Some(e) = &s.failure {
+            note.push_str(&format!("; failed: {e}"));
+        }
+        notes.push(note);
+    }
+    Ok(Some(frame_of(&got.records, size, lane_words, got.cycles())))
+}
+
+/// The frame of RENDER's records (row after row, `lane_words` words a lane).
+fn frame_of(
+    records: &[firmware_loader::host::RenderRecord],
+    size: (u32, u32),
+    lane_words: u8,
+    cycles: u64,
+) -> Frame {
+    use microcode::compile::render_program::to_byte;
     let (w, h) = size;
+    let row_quads = w / 2;
     let mut frame = Frame {
         width: w,
         height: h,
         pixels: vec![[0; 4]; (w * h) as usize],
         killed: 0,
-        cycles: Some(got.cycles),
-        quads: got.records.len(),
+        cycles: Some(cycles),
+        quads: records.len(),
     };
-    for (n, r) in got.records.iter().enumerate() {
-        let (qx, qy) = (
-            n as u32 % u32::from(row_quads),
-            n as u32 / u32::from(row_quads),
-        );
+    for (n, r) in records.iter().enumerate() {
+        let (qx, qy) = (n as u32 % row_quads, n as u32 / row_quads);
         for l in 0..4u32 {
             let (x, y) = (2 * qx + (l & 1), 2 * qy + (l >> 1));
             let px = &mut frame.pixels[(y * w + x) as usize];
@@ -330,17 +467,7 @@ fn render_streamed(
             }
         }
     }
-    if got.fault != 0 {
-        let n = got.records.len() as u32;
-        bail!(
-            "quad at ({}, {}): the board's core stopped with fault {} ({})",
-            2 * (n % u32::from(row_quads)),
-            2 * (n / u32::from(row_quads)),
-            got.fault,
-            sim::hardware::fault_name(got.fault)
-        );
-    }
-    Ok(Some(frame))
+    frame
 }
 
 /// The progress bar of a render, in rows of quads.
@@ -372,7 +499,8 @@ pub fn run(a: RenderArgs) -> Result<ExitCode> {
     let program = &input.loaded.program;
     let corners = parse_corners(&a.corners, program)?;
     let started = std::time::Instant::now();
-    let frame = render_with(&a.engine, program, size, &corners, &a)?;
+    let mut notes = Vec::new();
+    let frame = render_with(&a.engine, program, size, &corners, &a, &mut notes)?;
     frame.write_png(&a.output)?;
     let pixels = frame.pixels.len();
     println!(
@@ -392,8 +520,11 @@ pub fn run(a: RenderArgs) -> Result<ExitCode> {
             c as f64 / frame.quads as f64
         );
     }
+    for note in notes.drain(..) {
+        println!("{note}");
+    }
     if let Some(other) = &a.diff {
-        let second = render_with(other, program, size, &corners, &a)?;
+        let second = render_with(other, program, size, &corners, &a, &mut notes)?;
         let (count, img) = frame.diff(&second);
         let path = diff_path(&a.output);
         img.write_png(&path)?;

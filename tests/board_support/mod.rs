@@ -40,83 +40,7 @@ impl QuadRunner for CoreRunner {
         inputs: &[u8],
         outputs: &mut [u8],
     ) -> QuadOutcome {
-        let fault = QuadOutcome {
-            fault: sim::hardware::fault_code::BUDGET,
-            ..QuadOutcome::default()
-        };
-        let Some((ins, outs, param_slots)) = read_maps(img.maps) else {
-            return fault;
-        };
-        let mut code = Vec::new();
-        for w in img.program.chunks_exact(16) {
-            let mut b = [0u8; 16];
-            b.copy_from_slice(w);
-            match decode(u128::from_le_bytes(b)) {
-                Ok(i) => code.push(i),
-                Err(_) => return fault,
-            }
-        }
-        let slots = (img.constants.len() / 16).max(
-            param_slots
-                .iter()
-                .map(|&k| usize::from(k) + 1)
-                .max()
-                .unwrap_or(0),
-        );
-        let constants = (0..slots)
-            .map(|k| {
-                let from_params = param_slots.contains(&(k as u16));
-                let src = if from_params {
-                    img.params
-                } else {
-                    img.constants
-                };
-                ConstSlot {
-                    k: k as u16,
-                    source: ConstSource::Data(words(src, 16 * k)),
-                }
-            })
-            .collect();
-        let image = Image {
-            config: CoreConfig::default(),
-            processor: 0,
-            origin: vec![0; code.len()],
-            code,
-            constants,
-            inputs: ins.clone(),
-            outputs: outs.clone(),
-        };
-        let mut run = RunInputs::default();
-        for (i, m) in ins.iter().enumerate() {
-            let lanes = [0, 1, 2, 3].map(|l| words(inputs, 64 * i + 16 * l));
-            run.inputs.insert(u32::from(m.tgsi), lanes);
-        }
-        let Ok(out) = sim::core_model::run(&image, &run) else {
-            return fault;
-        };
-        let mut kill_mask = 0;
-        for (l, lane) in out.lanes.iter().enumerate() {
-            kill_mask |= u8::from(lane.killed) << l;
-            for (j, m) in outs.iter().enumerate() {
-                let v = lane
-                    .outputs
-                    .get(&u32::from(m.tgsi))
-                    .copied()
-                    .unwrap_or([0; 4]);
-                for (c, w) in v.iter().enumerate() {
-                    let o = 64 * j + 16 * l + 4 * c;
-                    if let Some(d) = outputs.get_mut(o..o + 4) {
-                        d.copy_from_slice(&w.to_le_bytes());
-                    }
-                }
-            }
-        }
-        QuadOutcome {
-            kill_mask,
-            cycles: out.cycles.unwrap_or(0) as u32,
-            fault: 0,
-            lanes: 0,
-        }
+        run_on_core_model(&CoreConfig::default(), img, inputs, outputs)
     }
 
     /// Never called: these quads do not pause.
@@ -125,10 +49,98 @@ impl QuadRunner for CoreRunner {
     }
 }
 
+/// [`CoreRunner`] for a core built with `config` (another board's units).
+fn run_on_core_model(
+    config: &CoreConfig,
+    img: &ActiveImage<'_>,
+    inputs: &[u8],
+    outputs: &mut [u8],
+) -> QuadOutcome {
+    let fault = QuadOutcome {
+        fault: sim::hardware::fault_code::BUDGET,
+        ..QuadOutcome::default()
+    };
+    let Some((ins, outs, param_slots)) = read_maps(img.maps) else {
+        return fault;
+    };
+    let mut code = Vec::new();
+    for w in img.program.chunks_exact(16) {
+        let mut b = [0u8; 16];
+        b.copy_from_slice(w);
+        match decode(u128::from_le_bytes(b)) {
+            Ok(i) => code.push(i),
+            Err(_) => return fault,
+        }
+    }
+    let slots = (img.constants.len() / 16).max(
+        param_slots
+            .iter()
+            .map(|&k| usize::from(k) + 1)
+            .max()
+            .unwrap_or(0),
+    );
+    let constants = (0..slots)
+        .map(|k| {
+            let from_params = param_slots.contains(&(k as u16));
+            let src = if from_params {
+                img.params
+            } else {
+                img.constants
+            };
+            ConstSlot {
+                k: k as u16,
+                source: ConstSource::Data(words(src, 16 * k)),
+            }
+        })
+        .collect();
+    let image = Image {
+        config: config.clone(),
+        processor: 0,
+        origin: vec![0; code.len()],
+        code,
+        constants,
+        inputs: ins.clone(),
+        outputs: outs.clone(),
+    };
+    let mut run = RunInputs::default();
+    for (i, m) in ins.iter().enumerate() {
+        let lanes = [0, 1, 2, 3].map(|l| words(inputs, 64 * i + 16 * l));
+        run.inputs.insert(u32::from(m.tgsi), lanes);
+    }
+    let Ok(out) = sim::core_model::run(&image, &run) else {
+        return fault;
+    };
+    let mut kill_mask = 0;
+    for (l, lane) in out.lanes.iter().enumerate() {
+        kill_mask |= u8::from(lane.killed) << l;
+        for (j, m) in outs.iter().enumerate() {
+            let v = lane
+                .outputs
+                .get(&u32::from(m.tgsi))
+                .copied()
+                .unwrap_or([0; 4]);
+            for (c, w) in v.iter().enumerate() {
+                let o = 64 * j + 16 * l + 4 * c;
+                if let Some(d) = outputs.get_mut(o..o + 4) {
+                    d.copy_from_slice(&w.to_le_bytes());
+                }
+            }
+        }
+    }
+    QuadOutcome {
+        kill_mask,
+        cycles: out.cycles.unwrap_or(0) as u32,
+        fault: 0,
+        lanes: 0,
+    }
+}
+
 /// Either runner, so one board type serves every test.
 pub enum Runner {
     Copy(CopyRunner),
     Core(CoreRunner),
+    /// The core model for a core built with this configuration.
+    CoreWith(CoreConfig),
 }
 
 impl QuadRunner for Runner {
@@ -141,6 +153,7 @@ impl QuadRunner for Runner {
         match self {
             Runner::Copy(r) => r.run_quad(img, inputs, outputs),
             Runner::Core(r) => r.run_quad(img, inputs, outputs),
+            Runner::CoreWith(c) => run_on_core_model(c, img, inputs, outputs),
         }
     }
 
@@ -148,6 +161,7 @@ impl QuadRunner for Runner {
         match self {
             Runner::Copy(r) => r.resume_quad(img, outputs),
             Runner::Core(r) => r.resume_quad(img, outputs),
+            Runner::CoreWith(_) => QuadOutcome::default(),
         }
     }
 }
