@@ -1,0 +1,232 @@
+//! Every proof: the unit, how many clock edges it spans, the SMT-LIB2 query (in `formal/smt/`),
+//! what it proves and assumes, whether CI runs it, and its planted bug.
+use crate::units::Unit;
+
+/// A bug planted in the emitted Verilog for a proof's mutation check: the proof must find it.
+#[derive(Copy, Clone, Debug)]
+pub struct Mutation {
+    /// What the bug breaks.
+    pub what: &'static str,
+    /// Verilog text that occurs exactly once in the unit ...
+    pub find: &'static str,
+    /// ... and what it becomes.
+    pub replace: &'static str,
+}
+
+/// One property of one unit, decided by the solver (unsat = proven for every input).
+#[derive(Copy, Clone, Debug)]
+pub struct Proof {
+    /// Name on the command line (`cargo xtask formal NAME`).
+    pub name: &'static str,
+    /// The unit.
+    pub unit: Unit,
+    /// What is proven, against what.
+    pub claim: &'static str,
+    /// What the proof takes for granted (constraints on the inputs, trusted parts).
+    pub assumes: &'static str,
+    /// Clock edges from the inputs (state `s0`) to the last state the query reads.
+    pub depth: usize,
+    /// The query's parts, in order (each asserts the negation of the property).
+    pub query: &'static [&'static str],
+    /// Terms printed with a counterexample.
+    pub show: &'static [&'static str],
+    /// Yosys commands between `prep` and `write_smt2` (e.g. cut points), each ending in `;`.
+    pub yosys: &'static str,
+    /// The planted bug of the mutation check.
+    pub mutation: Mutation,
+    /// Whether the default test suite (CI) runs it; the others are the longer run of
+    /// `cargo xtask formal`.
+    pub ci: bool,
+}
+
+const FADD: &str = include_str!("../smt/fadd.smt2");
+const FADD_SHOW: &[&str] = &["A", "B", "SUB", "OP", "ROUND", "RESULT"];
+const MISC: &str = include_str!("../smt/misc.smt2");
+const MISC_SHOW: &[&str] = &[
+    "A",
+    "B",
+    "SELECT",
+    "(|top_n int_op| s0)",
+    "(|top_n cond| s0)",
+    "(|top_n p| s0)",
+    "(|top_n i2f_mode| s0)",
+    "RESULT",
+];
+
+/// Every proof, in the order `cargo xtask formal` runs them.
+pub const PROOFS: &[Proof] = &[
+    Proof {
+        name: "fadd-add",
+        unit: Unit::FAdd,
+        claim: "ADD and SUB equal SMT-LIB fp.add (RNE) wrapped with the contract's flush and NaN \
+                rules, for all operand pairs",
+        assumes: "nothing",
+        depth: 5,
+        query: &[FADD, include_str!("../smt/fadd_add.smt2")],
+        show: FADD_SHOW,
+        yosys: "",
+        mutation: Mutation {
+            what: "ties round down instead of to even",
+            find: "s5c_round = s4_norm$q[32'h7] & (|s4_norm$q[(32'h0)+:(7)] | s4_norm$q[32'h8]);",
+            replace: "s5c_round = s4_norm$q[32'h7] & (|s4_norm$q[(32'h0)+:(7)]);",
+        },
+        ci: true,
+    },
+    Proof {
+        name: "fadd-integral",
+        unit: Unit::FAdd,
+        claim: "FLR, CEIL, TRUNC, ROUND equal fp.roundToIntegral (RTN, RTP, RTZ, RNE) with the \
+                flush and NaN rules, for all operands",
+        assumes: "sub = 0 (FAdd's `sub` is for ADD only; FmadPipe ties it low)",
+        depth: 5,
+        query: &[FADD, include_str!("../smt/fadd_integral.smt2")],
+        show: FADD_SHOW,
+        yosys: "",
+        mutation: Mutation {
+            what: "CEIL rounds negative fractions away from zero",
+            find: "s3c_inc = ~s2_sign$q & s3c_frac;",
+            replace: "s3c_inc = s3c_frac;",
+        },
+        ci: true,
+    },
+    Proof {
+        name: "fadd-f2i",
+        unit: Unit::FAdd,
+        claim: "F2IF and F2IR (every rounding direction) equal fp.roundToIntegral then \
+                fp.to_sbv, NaN giving 0 and values beyond int32 saturating, for all operands",
+        assumes: "sub = 0 (as FmadPipe drives it)",
+        depth: 5,
+        query: &[FADD, include_str!("../smt/fadd_f2i.smt2")],
+        show: FADD_SHOW,
+        yosys: "",
+        mutation: Mutation {
+            what: "saturation starts one binade late (2^31..2^32 wrap)",
+            find: "(s3_e_big$q >= ((32'h9e) & 8'hff))",
+            replace: "(s3_e_big$q >= ((32'h9f) & 8'hff))",
+        },
+        ci: true,
+    },
+    Proof {
+        name: "fadd-i2f",
+        unit: Unit::FAdd,
+        claim: "I2F and U2F equal SMT-LIB to_fp / to_fp_unsigned (RNE), for all 2^32 operands",
+        assumes: "sub = 0 (as FmadPipe drives it)",
+        depth: 5,
+        query: &[FADD, include_str!("../smt/fadd_i2f.smt2")],
+        show: FADD_SHOW,
+        yosys: "",
+        mutation: Mutation {
+            what: "negative int32 not negated",
+            find: "s3c_neg = s3c_i2f & s2_sign$q;",
+            replace: "s3c_neg = 1'b0;",
+        },
+        ci: true,
+    },
+    Proof {
+        name: "fadd-expx",
+        unit: Unit::FAdd,
+        claim: "EXPX (EXP.x) equals 2^floor(x) from fp.roundToIntegral RTN with the flush rule, \
+                infinity above 2^127 and NaN kept, for all operands",
+        assumes: "round = Floor (the decoder's only direction for EXPX); sub = 0",
+        depth: 5,
+        query: &[FADD, include_str!("../smt/fadd_expx.smt2")],
+        show: FADD_SHOW,
+        yosys: "",
+        mutation: Mutation {
+            what: "2^-126 flushed as if it were subnormal",
+            find: "(s5c_n8 == ((32'h7f) & 8'hff))",
+            replace: "(s5c_n8 == ((32'h7e) & 8'hff))",
+        },
+        ci: true,
+    },
+    Proof {
+        name: "fcmp",
+        unit: Unit::FCmp,
+        claim: "lt, eq, gt, unordered equal fp.lt, fp.eq, fp.gt, fp.isNaN of the flushed \
+                operands, and pick returns the chosen operand's bits (a subnormal as a signed \
+                zero) in all four modes, for all operand pairs",
+        assumes: "the caller presents the operands registered on a1/b1 one clock later (as \
+                  MiscUnit does; proven there too by misc-compare)",
+        depth: 1,
+        query: &[include_str!("../smt/fcmp.smt2")],
+        show: &[
+            "A",
+            "B",
+            "MODE",
+            "(|top_n lt| s1)",
+            "(|top_n eq| s1)",
+            "(|top_n gt| s1)",
+            "(|top_n pick| s1)",
+        ],
+        yosys: "",
+        mutation: Mutation {
+            what: "-0 and +0 (and subnormals) no longer equal",
+            find: "c_eq = (mag_eq & (fa[32'h1f] == fb[32'h1f])) | zeros;",
+            replace: "c_eq = (mag_eq & (fa[32'h1f] == fb[32'h1f]));",
+        },
+        ci: true,
+    },
+    Proof {
+        name: "misc-int",
+        unit: Unit::MiscUnit,
+        claim: "the integer ALU's IADD, ISUB, AND, OR, XOR, NOT, SHL, SHR equal SMT-LIB bvadd, \
+                bvsub, bvand, bvor, bvxor, bvnot, bvshl, bvashr (shift by b & 31), for all \
+                operand pairs, through the misc unit's 4-clock result chain",
+        assumes: "nothing",
+        depth: 4,
+        query: &[MISC, include_str!("../smt/misc_int.smt2")],
+        show: MISC_SHOW,
+        yosys: "",
+        mutation: Mutation {
+            what: "SHR shifts in zeros (logical, not arithmetic)",
+            find: "flip = ~((32'h0) & 32'hffffffff);",
+            replace: "flip = ((32'h0) & 32'hffffffff);",
+        },
+        ci: true,
+    },
+    Proof {
+        name: "misc-compare",
+        unit: Unit::MiscUnit,
+        claim: "SET under each of the 8 conditions gives 1.0/0.0 from IEEE comparisons of the \
+                flushed operands; MIN, MAX and SEL return the chosen operand's bits (a \
+                subnormal as a signed zero), for all operand pairs",
+        assumes: "nothing",
+        depth: 4,
+        query: &[MISC, include_str!("../smt/misc_compare.smt2")],
+        show: MISC_SHOW,
+        yosys: "",
+        mutation: Mutation {
+            what: "a chosen subnormal is not flushed",
+            find: "pick = ((chosen[32'h1f]) & 32'hffffffff) << 32'h1f;",
+            replace: "pick = chosen;",
+        },
+        ci: true,
+    },
+    Proof {
+        name: "misc-exact",
+        unit: Unit::MiscUnit,
+        claim: "MOV keeps bits; EXPN and MANT are LOG's exact exponent and significand (with \
+                LOG(0), LOG(inf), NaN); ISGN and USGN give -1.0, 0.0, 1.0; for all operands",
+        assumes: "i2f_mode is SIGNED or UNSIGNED (the decoder's two codes)",
+        depth: 4,
+        query: &[MISC, include_str!("../smt/misc_exact.smt2")],
+        show: MISC_SHOW,
+        yosys: "",
+        mutation: Mutation {
+            what: "EXPN's exponent bias off by one",
+            find: "xd = xe - ((32'h7f) & 8'hff);",
+            replace: "xd = xe - ((32'h7e) & 8'hff);",
+        },
+        ci: true,
+    },
+];
+
+/// The proofs `name` selects: the one of that name, or all whose name starts with `name-`
+/// (`fadd` selects every FAdd proof).
+pub fn select(name: &str) -> Vec<&'static Proof> {
+    let prefix = format!("{name}-");
+    PROOFS
+        .iter()
+        .filter(|p| p.name == name || p.name.starts_with(&prefix))
+        .collect()
+}

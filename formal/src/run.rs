@@ -1,0 +1,196 @@
+//! Running one proof: the unit's Verilog (with a planted bug for a mutation check) through
+//! yosys' `write_smt2`, the query put together with the contract and the pipeline's unrolling,
+//! and the solver's verdict.
+use std::collections::hash_map::DefaultHasher;
+use std::fmt::Write as _;
+use std::fs;
+use std::hash::{Hash, Hasher};
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::time::{Duration, Instant};
+
+use toolchain::{run_logged, Tool};
+
+use crate::error::{io, FormalError, Result};
+use crate::proofs::Proof;
+
+/// The reference definitions every query may use (`formal/smt/contract.smt2`).
+pub const CONTRACT: &str = include_str!("../smt/contract.smt2");
+
+/// The solver driver run by the venv's Python (`formal/bitwuzla_check.py`).
+const DRIVER: &str = include_str!("../bitwuzla_check.py");
+
+/// The solver's answer.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Verdict {
+    /// No input violates the property: proven.
+    Proven,
+    /// A counterexample: the proof's `show` terms with their values.
+    Refuted(Vec<(String, String)>),
+}
+
+/// A decided proof with its times.
+#[derive(Clone, Debug)]
+pub struct Outcome {
+    /// What the solver found.
+    pub verdict: Verdict,
+    /// Time to emit the Verilog and turn it into SMT-LIB2 (yosys).
+    pub prepare: Duration,
+    /// Time the solver took.
+    pub solve: Duration,
+    /// The work directory with the query and the logs.
+    pub dir: PathBuf,
+}
+
+/// Which Verilog a run reads.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Variant {
+    /// The unit as emitted.
+    Original,
+    /// The unit with the proof's planted bug.
+    Mutant,
+}
+
+/// Where the proofs' work files go: `<workspace>/target/formal` (`TGSI_FORMAL_DIR` replaces
+/// it). Not under `/tmp`: the WebAssembly yosys does not see the host's `/tmp`.
+pub fn work_root() -> PathBuf {
+    if let Some(dir) = std::env::var_os("TGSI_FORMAL_DIR").filter(|d| !d.is_empty()) {
+        return PathBuf::from(dir);
+    }
+    toolchain::workspace_root()
+        .unwrap_or_else(|| PathBuf::from("."))
+        .join("target")
+        .join("formal")
+}
+
+/// Decides `proof` on the unit as emitted or with its planted bug.
+pub fn prove(proof: &Proof, variant: Variant) -> Result<Outcome> {
+    let started = Instant::now();
+    let suffix = match variant {
+        Variant::Original => "",
+        Variant::Mutant => "-mutant",
+    };
+    let dir = work_root().join(format!("{}{suffix}", proof.name));
+    fs::create_dir_all(&dir).map_err(io(&dir))?;
+    let mut verilog = proof.unit.verilog();
+    if variant == Variant::Mutant {
+        verilog = plant(proof, &verilog)?;
+    }
+    let smt = unit_smt2(&verilog, proof.yosys, &dir)?;
+    let query = compose(proof, &smt);
+    let query_path = dir.join("query.smt2");
+    fs::write(&query_path, query).map_err(io(&query_path))?;
+    let prepare = started.elapsed();
+
+    let started = Instant::now();
+    let verdict = solve(proof, &dir)?;
+    Ok(Outcome {
+        verdict,
+        prepare,
+        solve: started.elapsed(),
+        dir,
+    })
+}
+
+/// The Verilog with the proof's planted bug: its `find` text, which must occur exactly once,
+/// replaced.
+pub fn plant(proof: &Proof, verilog: &str) -> Result<String> {
+    let m = &proof.mutation;
+    let count = verilog.matches(m.find).count();
+    if count != 1 {
+        return Err(FormalError::StaleMutation {
+            proof: proof.name,
+            find: m.find,
+            count,
+        });
+    }
+    Ok(verilog.replacen(m.find, m.replace, 1))
+}
+
+/// The unit's SMT-LIB2 model from yosys (`prep -flatten`, the proof's extra commands,
+/// `write_smt2 -stbv -wires`): one state sort `|top_s|`, each signal `|top_n NAME|` a function
+/// of a state, `|top_t|` the clock edge. Cached by content under the work root.
+fn unit_smt2(verilog: &str, extra: &str, dir: &Path) -> Result<String> {
+    let mut hasher = DefaultHasher::new();
+    verilog.hash(&mut hasher);
+    extra.hash(&mut hasher);
+    let hash = hasher.finish();
+    let unit_v = dir.join("unit.v");
+    fs::write(&unit_v, verilog).map_err(io(&unit_v))?;
+    let cache = work_root().join("smt2-cache");
+    let cached = cache.join(format!("{hash:016x}.smt2"));
+    if let Ok(text) = fs::read_to_string(&cached) {
+        return Ok(text);
+    }
+    let yosys = toolchain::find(Tool::Yosys)?;
+    let script = format!(
+        "read_verilog unit.v; prep -top top -flatten; {extra} write_smt2 -stbv -wires unit.smt2"
+    );
+    run_logged(
+        yosys
+            .command()
+            .current_dir(dir)
+            .args(["-q", "-p", &script]),
+        &dir.join("yosys.log"),
+    )?;
+    let out = dir.join("unit.smt2");
+    let text = fs::read_to_string(&out).map_err(io(&out))?;
+    fs::create_dir_all(&cache).map_err(io(&cache))?;
+    // Written beside and renamed: a parallel run never reads half a file.
+    let partial = cache.join(format!("{hash:016x}.{}.partial", std::process::id()));
+    fs::write(&partial, &text).map_err(io(&partial))?;
+    fs::rename(&partial, &cached).map_err(io(&cached))?;
+    Ok(text)
+}
+
+/// The whole query: the unit, the contract, `depth` clock edges from state `s0` to
+/// `s{depth}` (registers start anywhere: every reachable and unreachable state), the proof.
+fn compose(proof: &Proof, unit: &str) -> String {
+    let mut q = String::from("(set-logic ALL)\n");
+    q += unit;
+    q += &crate::encodings::prelude();
+    q += CONTRACT;
+    let _ = writeln!(q, "; ---- {} clock edges", proof.depth);
+    for i in 0..=proof.depth {
+        let _ = writeln!(q, "(declare-const s{i} |top_s|)\n(assert (|top_h| s{i}))");
+    }
+    for i in 0..proof.depth {
+        let _ = writeln!(q, "(assert (|top_t| s{i} s{}))", i + 1);
+    }
+    let _ = writeln!(q, "; ---- {}: {}", proof.name, proof.claim);
+    for part in proof.query {
+        q += part;
+    }
+    q
+}
+
+/// Runs the solver on the work directory's `query.smt2`.
+fn solve(proof: &Proof, dir: &Path) -> Result<Verdict> {
+    let python = toolchain::find(Tool::Bitwuzla)?;
+    let driver = dir.join("bitwuzla_check.py");
+    fs::write(&driver, DRIVER).map_err(io(&driver))?;
+    let log = dir.join("solver.log");
+    let mut cmd: Command = python.command();
+    cmd.current_dir(dir)
+        .arg("bitwuzla_check.py")
+        .arg("query.smt2")
+        .args(proof.show);
+    let out = run_logged(&mut cmd, &log)?;
+    let text = String::from_utf8_lossy(&out.stdout).into_owned();
+    let mut lines = text.lines();
+    match lines.next() {
+        Some("unsat") => Ok(Verdict::Proven),
+        Some("sat") => Ok(Verdict::Refuted(
+            lines
+                .filter_map(|l| l.split_once(" = "))
+                .map(|(t, v)| (t.to_string(), v.to_string()))
+                .collect(),
+        )),
+        Some("unknown") => Err(FormalError::Unknown(proof.name)),
+        _ => Err(FormalError::SolverOutput {
+            proof: proof.name,
+            log,
+            output: text,
+        }),
+    }
+}
