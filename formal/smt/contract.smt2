@@ -128,3 +128,9 @@
     (ite (= op INT_NOT) (bvnot a)
     (ite (= op INT_SHL) (bvshl a s)
          (bvashr a s)))))))))) ; INT_SHR, the last of the eight codes
+
+; ---- The multiplier (FMul) ----
+
+; MUL: a * b rounded to nearest-even, flush and NaN rules.
+(define-fun ref_mul ((a (_ BitVec 32)) (b (_ BitVec 32))) Float32
+  (flush_out (fp.mul RNE (flush_in a) (flush_in b))))

@@ -41,6 +41,7 @@ pub struct Proof {
 
 const FADD: &str = include_str!("../smt/fadd.smt2");
 const FADD_SHOW: &[&str] = &["A", "B", "SUB", "OP", "ROUND", "RESULT"];
+const FMUL: &str = include_str!("../smt/fmul.smt2");
 const MISC: &str = include_str!("../smt/misc.smt2");
 const MISC_SHOW: &[&str] = &[
     "A",
@@ -218,6 +219,62 @@ pub const PROOFS: &[Proof] = &[
             replace: "xd = xe - ((32'h7e) & 8'hff);",
         },
         ci: true,
+    },
+    Proof {
+        name: "fmul-round",
+        unit: Unit::FMul,
+        claim: "MUL's exponent, normalisation, rounding, overflow, flush and special cases: \
+                for all operand pairs and every significand product P in [2^46, 2^48) at the \
+                cut point, the result is P * 2^(ea+eb-300) (exact in binary64) rounded by \
+                SMT-LIB to_fp (RNE) with the flush and NaN rules; fp.mul for special operands",
+        assumes: "the registered product bits and sticky bits are those of P = ma * mb (the cut \
+                  point; proven by fmul-product)",
+        depth: 5,
+        query: &[FMUL, include_str!("../smt/fmul_round.smt2")],
+        show: &["A", "B", "P", "RESULT"],
+        yosys: "cutpoint w:s4_p$d w:s4_sticky47$d w:s4_sticky46$d;",
+        mutation: Mutation {
+            what: "ties round down instead of to even (P[47] set)",
+            find: "s5c_round47 = s4_p$q[32'hf] & (s4_sticky47$q | s4_p$q[32'h10]);",
+            replace: "s5c_round47 = s4_p$q[32'hf] & (s4_sticky47$q);",
+        },
+        ci: true,
+    },
+    Proof {
+        name: "fmul-product",
+        unit: Unit::FMul,
+        claim: "the significand product: stages 1-2 give the six radix-16 partial products \
+                ma * mb[4m+3:4m], stage 3 adds them in pairs exactly, stage 4 registers bits \
+                47..8 and the sticky bits of t0 + 2^8 t1 + 2^16 t2; with distributivity, \
+                P = ma * mb for all operand pairs",
+        assumes: "one step of algebra outside the solver: sum_m 16^m ma mb[4m+3:4m] = ma * mb",
+        depth: 5,
+        query: &[FMUL, include_str!("../smt/fmul_product.smt2")],
+        show: &["A", "B"],
+        yosys: "",
+        mutation: Mutation {
+            what: "3 * ma computed as 2 * ma (every row with digit 3 wrong)",
+            find: "s1_ma3$d = (s1c_ma26 << 32'h1) + s1c_ma26;",
+            replace: "s1_ma3$d = (s1c_ma26 << 32'h1);",
+        },
+        ci: true,
+    },
+    Proof {
+        name: "fmul-full",
+        unit: Unit::FMul,
+        claim: "MUL equals SMT-LIB fp.mul (RNE) with the flush and NaN rules for all operand \
+                pairs, the 24x24 significand product included",
+        assumes: "nothing",
+        depth: 5,
+        query: &[FMUL, include_str!("../smt/fmul_full.smt2")],
+        show: &["A", "B", "RESULT"],
+        yosys: "",
+        mutation: Mutation {
+            what: "ties round down instead of to even (P[47] clear)",
+            find: "s5c_round46 = s4_p$q[32'he] & (s4_sticky46$q | s4_p$q[32'hf]);",
+            replace: "s5c_round46 = s4_p$q[32'he] & (s4_sticky46$q);",
+        },
+        ci: false,
     },
 ];
 
