@@ -34,7 +34,10 @@ fn main() -> ExitCode {
             name => {
                 let found = select(name);
                 if found.is_empty() {
-                    eprintln!("formal: error: {}", formal::FormalError::UnknownProof(name.into()));
+                    eprintln!(
+                        "formal: error: {}",
+                        formal::FormalError::UnknownProof(name.into())
+                    );
                     return ExitCode::FAILURE;
                 }
                 chosen.extend(found);

@@ -7,6 +7,7 @@ use std::fs;
 use std::hash::{Hash, Hasher};
 use std::path::{Path, PathBuf};
 use std::process::Command;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
 use toolchain::{run_logged, Tool};
@@ -83,7 +84,7 @@ pub fn prove(proof: &Proof, variant: Variant) -> Result<Outcome> {
     let prepare = started.elapsed();
 
     let started = Instant::now();
-    let verdict = solve(proof, &dir)?;
+    let verdict = solve(proof.name, proof.show, &dir)?;
     Ok(Outcome {
         verdict,
         prepare,
@@ -127,17 +128,20 @@ fn unit_smt2(verilog: &str, extra: &str, dir: &Path) -> Result<String> {
         "read_verilog unit.v; prep -top top -flatten; {extra} write_smt2 -stbv -wires unit.smt2"
     );
     run_logged(
-        yosys
-            .command()
-            .current_dir(dir)
-            .args(["-q", "-p", &script]),
+        yosys.command().current_dir(dir).args(["-q", "-p", &script]),
         &dir.join("yosys.log"),
     )?;
     let out = dir.join("unit.smt2");
     let text = fs::read_to_string(&out).map_err(io(&out))?;
     fs::create_dir_all(&cache).map_err(io(&cache))?;
-    // Written beside and renamed: a parallel run never reads half a file.
-    let partial = cache.join(format!("{hash:016x}.{}.partial", std::process::id()));
+    // Written beside under a name of its own and renamed: a parallel run (another process or
+    // thread) never reads half a file.
+    static WRITES: AtomicUsize = AtomicUsize::new(0);
+    let partial = cache.join(format!(
+        "{hash:016x}.{}.{}.partial",
+        std::process::id(),
+        WRITES.fetch_add(1, Ordering::Relaxed)
+    ));
     fs::write(&partial, &text).map_err(io(&partial))?;
     fs::rename(&partial, &cached).map_err(io(&cached))?;
     Ok(text)
@@ -164,8 +168,23 @@ fn compose(proof: &Proof, unit: &str) -> String {
     q
 }
 
+/// Decides a query written without a unit: `text` after the encodings and the contract (the
+/// tests check the contract's definitions on known values this way). Work files go to
+/// `<work root>/name`.
+pub fn decide(name: &'static str, text: &str, show: &[&str]) -> Result<Verdict> {
+    let dir = work_root().join(name);
+    fs::create_dir_all(&dir).map_err(io(&dir))?;
+    let query = format!(
+        "(set-logic ALL)\n{}{CONTRACT}{text}",
+        crate::encodings::prelude()
+    );
+    let path = dir.join("query.smt2");
+    fs::write(&path, query).map_err(io(&path))?;
+    solve(name, show, &dir)
+}
+
 /// Runs the solver on the work directory's `query.smt2`.
-fn solve(proof: &Proof, dir: &Path) -> Result<Verdict> {
+fn solve(name: &'static str, show: &[&str], dir: &Path) -> Result<Verdict> {
     let python = toolchain::find(Tool::Bitwuzla)?;
     let driver = dir.join("bitwuzla_check.py");
     fs::write(&driver, DRIVER).map_err(io(&driver))?;
@@ -174,7 +193,7 @@ fn solve(proof: &Proof, dir: &Path) -> Result<Verdict> {
     cmd.current_dir(dir)
         .arg("bitwuzla_check.py")
         .arg("query.smt2")
-        .args(proof.show);
+        .args(show);
     let out = run_logged(&mut cmd, &log)?;
     let text = String::from_utf8_lossy(&out.stdout).into_owned();
     let mut lines = text.lines();
@@ -186,9 +205,9 @@ fn solve(proof: &Proof, dir: &Path) -> Result<Verdict> {
                 .map(|(t, v)| (t.to_string(), v.to_string()))
                 .collect(),
         )),
-        Some("unknown") => Err(FormalError::Unknown(proof.name)),
+        Some("unknown") => Err(FormalError::Unknown(name)),
         _ => Err(FormalError::SolverOutput {
-            proof: proof.name,
+            proof: name,
             log,
             output: text,
         }),
