@@ -20,6 +20,19 @@ fn main() -> ExitCode {
     let mut chosen: Vec<&'static Proof> = Vec::new();
     for arg in std::env::args().skip(1) {
         match arg.as_str() {
+            "--verilog" => {
+                // Debugging aid: the emitted Verilog of every unit into the work root.
+                for unit in formal::units::Unit::ALL {
+                    let path = formal::run::work_root().join(format!("{}.v", unit.name()));
+                    let _ = std::fs::create_dir_all(formal::run::work_root());
+                    if let Err(e) = std::fs::write(&path, unit.verilog()) {
+                        eprintln!("formal: {}: {e}", path.display());
+                        return ExitCode::FAILURE;
+                    }
+                    println!("{}", path.display());
+                }
+                return ExitCode::SUCCESS;
+            }
             "--list" => list = true,
             "--ci" => ci = true,
             "--mutants" => mutants = true,

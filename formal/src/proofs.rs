@@ -1,5 +1,6 @@
 //! Every proof: the unit, how many clock edges it spans, the SMT-LIB2 query (in `formal/smt/`),
 //! what it proves and assumes, whether CI runs it, and its planted bug.
+use crate::run::Flow;
 use crate::units::Unit;
 
 /// A bug planted in the emitted Verilog for a proof's mutation check: the proof must find it.
@@ -30,7 +31,9 @@ pub struct Proof {
     pub query: &'static [&'static str],
     /// Terms printed with a counterexample.
     pub show: &'static [&'static str],
-    /// Yosys commands between `prep` and `write_smt2` (e.g. cut points), each ending in `;`.
+    /// How yosys models the unit.
+    pub flow: Flow,
+    /// Yosys commands just before `write_smt2` (e.g. cut points), each ending in `;`.
     pub yosys: &'static str,
     /// The planted bug of the mutation check.
     pub mutation: Mutation,
@@ -42,6 +45,7 @@ pub struct Proof {
 const FADD: &str = include_str!("../smt/fadd.smt2");
 const FADD_SHOW: &[&str] = &["A", "B", "SUB", "OP", "ROUND", "RESULT"];
 const FMUL: &str = include_str!("../smt/fmul.smt2");
+const CORE: &str = include_str!("../smt/core.smt2");
 const MISC: &str = include_str!("../smt/misc.smt2");
 const MISC_SHOW: &[&str] = &[
     "A",
@@ -65,6 +69,7 @@ pub const PROOFS: &[Proof] = &[
         depth: 5,
         query: &[FADD, include_str!("../smt/fadd_add.smt2")],
         show: FADD_SHOW,
+        flow: Flow::Datapath,
         yosys: "",
         mutation: Mutation {
             what: "ties round down instead of to even",
@@ -82,6 +87,7 @@ pub const PROOFS: &[Proof] = &[
         depth: 5,
         query: &[FADD, include_str!("../smt/fadd_integral.smt2")],
         show: FADD_SHOW,
+        flow: Flow::Datapath,
         yosys: "",
         mutation: Mutation {
             what: "CEIL rounds negative fractions away from zero",
@@ -99,6 +105,7 @@ pub const PROOFS: &[Proof] = &[
         depth: 5,
         query: &[FADD, include_str!("../smt/fadd_f2i.smt2")],
         show: FADD_SHOW,
+        flow: Flow::Datapath,
         yosys: "",
         mutation: Mutation {
             what: "saturation starts one binade late (2^31..2^32 wrap)",
@@ -115,6 +122,7 @@ pub const PROOFS: &[Proof] = &[
         depth: 5,
         query: &[FADD, include_str!("../smt/fadd_i2f.smt2")],
         show: FADD_SHOW,
+        flow: Flow::Datapath,
         yosys: "",
         mutation: Mutation {
             what: "negative int32 not negated",
@@ -132,6 +140,7 @@ pub const PROOFS: &[Proof] = &[
         depth: 5,
         query: &[FADD, include_str!("../smt/fadd_expx.smt2")],
         show: FADD_SHOW,
+        flow: Flow::Datapath,
         yosys: "",
         mutation: Mutation {
             what: "2^-126 flushed as if it were subnormal",
@@ -159,6 +168,7 @@ pub const PROOFS: &[Proof] = &[
             "(|top_n gt| s1)",
             "(|top_n pick| s1)",
         ],
+        flow: Flow::Datapath,
         yosys: "",
         mutation: Mutation {
             what: "-0 and +0 (and subnormals) no longer equal",
@@ -177,6 +187,7 @@ pub const PROOFS: &[Proof] = &[
         depth: 4,
         query: &[MISC, include_str!("../smt/misc_int.smt2")],
         show: MISC_SHOW,
+        flow: Flow::Datapath,
         yosys: "",
         mutation: Mutation {
             what: "SHR shifts in zeros (logical, not arithmetic)",
@@ -195,6 +206,7 @@ pub const PROOFS: &[Proof] = &[
         depth: 4,
         query: &[MISC, include_str!("../smt/misc_compare.smt2")],
         show: MISC_SHOW,
+        flow: Flow::Datapath,
         yosys: "",
         mutation: Mutation {
             what: "a chosen subnormal is not flushed",
@@ -212,6 +224,7 @@ pub const PROOFS: &[Proof] = &[
         depth: 4,
         query: &[MISC, include_str!("../smt/misc_exact.smt2")],
         show: MISC_SHOW,
+        flow: Flow::Datapath,
         yosys: "",
         mutation: Mutation {
             what: "EXPN's exponent bias off by one",
@@ -232,6 +245,7 @@ pub const PROOFS: &[Proof] = &[
         depth: 5,
         query: &[FMUL, include_str!("../smt/fmul_round.smt2")],
         show: &["A", "B", "P", "RESULT"],
+        flow: Flow::Datapath,
         yosys: "cutpoint w:s4_p$d w:s4_sticky47$d w:s4_sticky46$d;",
         mutation: Mutation {
             what: "ties round down instead of to even (P[47] set)",
@@ -251,11 +265,32 @@ pub const PROOFS: &[Proof] = &[
         depth: 5,
         query: &[FMUL, include_str!("../smt/fmul_product.smt2")],
         show: &["A", "B"],
+        flow: Flow::Datapath,
         yosys: "",
         mutation: Mutation {
             what: "3 * ma computed as 2 * ma (every row with digit 3 wrong)",
             find: "s1_ma3$d = (s1c_ma26 << 32'h1) + s1c_ma26;",
             replace: "s1_ma3$d = (s1c_ma26 << 32'h1);",
+        },
+        ci: true,
+    },
+    Proof {
+        name: "core-mask",
+        unit: Unit::ShaderCore,
+        claim: "a lane whose execution mask is off is never written: every register-file and \
+                predicate write is that of a slot issued 12 (long path) or 6 (short path) \
+                clocks before, whose lane was on in the execution mask at issue; from any \
+                state, for any program and host activity",
+        assumes: "nothing (bounded: the 12 clocks from any state to the write)",
+        depth: 12,
+        query: &[CORE, include_str!("../smt/core_mask.smt2")],
+        show: &["WLANE", "(|top_n seq.e| s0)", "(|top_n seq.e| s6)", "(|top_n seq.slot| s0)"],
+        flow: Flow::System,
+        yosys: "",
+        mutation: Mutation {
+            what: "the execution-mask check dropped from the register write enable",
+            find: "dec$wmask[comp] & seq$e[lane] & pass",
+            replace: "dec$wmask[comp] & pass",
         },
         ci: true,
     },
@@ -268,6 +303,7 @@ pub const PROOFS: &[Proof] = &[
         depth: 5,
         query: &[FMUL, include_str!("../smt/fmul_full.smt2")],
         show: &["A", "B", "RESULT"],
+        flow: Flow::Datapath,
         yosys: "",
         mutation: Mutation {
             what: "ties round down instead of to even (P[47] clear)",

@@ -77,7 +77,7 @@ pub fn prove(proof: &Proof, variant: Variant) -> Result<Outcome> {
     if variant == Variant::Mutant {
         verilog = plant(proof, &verilog)?;
     }
-    let smt = unit_smt2(&verilog, proof.yosys, &dir)?;
+    let smt = unit_smt2(&verilog, proof.flow, proof.yosys, &dir)?;
     let query = compose(proof, &smt);
     let query_path = dir.join("query.smt2");
     fs::write(&query_path, query).map_err(io(&query_path))?;
@@ -108,13 +108,45 @@ pub fn plant(proof: &Proof, verilog: &str) -> Result<String> {
     Ok(verilog.replacen(m.find, m.replace, 1))
 }
 
-/// The unit's SMT-LIB2 model from yosys (`prep -flatten`, the proof's extra commands,
-/// `write_smt2 -stbv -wires`): one state sort `|top_s|`, each signal `|top_n NAME|` a function
-/// of a state, `|top_t|` the clock edge. Cached by content under the work root.
-fn unit_smt2(verilog: &str, extra: &str, dir: &Path) -> Result<String> {
+/// How yosys turns a unit into SMT-LIB2. Either way there is one state sort `|top_s|`, each
+/// signal (`-wires`: every named wire, hierarchical names joined with `.`) is `|top_n NAME|`, a
+/// function of a state, and `|top_t|` relates a state to the next (one clock edge).
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Flow {
+    /// A datapath unit: `prep -flatten`, the state one bit-vector (`-stbv`).
+    Datapath,
+    /// A block with memories (the core, the loader): its block RAMs stay memories (SMT-LIB
+    /// arrays, contents free in the first state: every program and register file), its ROMs
+    /// become logic holding their contents (`proc -norom`, `memory_map` of memories without
+    /// write ports), the state an uninterpreted sort.
+    System,
+}
+
+impl Flow {
+    /// The yosys script, `extra` (the proof's cut points) before `write_smt2`.
+    fn script(self, extra: &str) -> String {
+        match self {
+            Flow::Datapath => format!(
+                "read_verilog unit.v; prep -top top -flatten; {extra} \
+                 write_smt2 -stbv -wires unit.smt2"
+            ),
+            Flow::System => format!(
+                "read_verilog unit.v; hierarchy -check -top top; proc -norom; flatten; \
+                 opt_expr; opt_clean; check; opt -noff -keepdc; wreduce -keepdc; peepopt; \
+                 opt_clean; memory_collect; opt -noff -keepdc -fast; \
+                 memory_map t:$mem_v2 r:WR_PORTS=0 %i; opt_clean; check; {extra} dffunmap; \
+                 write_smt2 -wires unit.smt2"
+            ),
+        }
+    }
+}
+
+/// The unit's SMT-LIB2 model from yosys (see [`Flow`]). Cached by content under the work root.
+fn unit_smt2(verilog: &str, flow: Flow, extra: &str, dir: &Path) -> Result<String> {
+    let script = flow.script(extra);
     let mut hasher = DefaultHasher::new();
     verilog.hash(&mut hasher);
-    extra.hash(&mut hasher);
+    script.hash(&mut hasher);
     let hash = hasher.finish();
     let unit_v = dir.join("unit.v");
     fs::write(&unit_v, verilog).map_err(io(&unit_v))?;
@@ -124,9 +156,6 @@ fn unit_smt2(verilog: &str, extra: &str, dir: &Path) -> Result<String> {
         return Ok(text);
     }
     let yosys = toolchain::find(Tool::Yosys)?;
-    let script = format!(
-        "read_verilog unit.v; prep -top top -flatten; {extra} write_smt2 -stbv -wires unit.smt2"
-    );
     run_logged(
         yosys.command().current_dir(dir).args(["-q", "-p", &script]),
         &dir.join("yosys.log"),

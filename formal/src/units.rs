@@ -15,9 +15,20 @@ pub enum Unit {
     /// `hdl::misc_unit::MiscUnit` of a build with the integer ALU (the core's short path:
     /// moves, compares, selects, `EXPN`, `MANT`, `ISGN`/`USGN`, the integer ALU).
     MiscUnit,
+    /// `hdl::shader_core::ShaderCore` of the board build (`CoreConfig::default()`).
+    ShaderCore,
 }
 
 impl Unit {
+    /// Every unit.
+    pub const ALL: [Unit; 5] = [
+        Unit::FAdd,
+        Unit::FMul,
+        Unit::FCmp,
+        Unit::MiscUnit,
+        Unit::ShaderCore,
+    ];
+
     /// The block's name as the reports print it.
     pub fn name(self) -> &'static str {
         match self {
@@ -25,6 +36,7 @@ impl Unit {
             Unit::FMul => "FMul",
             Unit::FCmp => "FCmp",
             Unit::MiscUnit => "MiscUnit",
+            Unit::ShaderCore => "ShaderCore",
         }
     }
 
@@ -35,6 +47,7 @@ impl Unit {
             Unit::FMul => emit(hdl::fmul::FMul::default()),
             Unit::FCmp => emit(hdl::fcmp::FCmp::default()),
             Unit::MiscUnit => emit(hdl::misc_unit::MiscUnit::new(&misc_config())),
+            Unit::ShaderCore => emit(hdl::shader_core::ShaderCore::new(&CoreConfig::default())),
         }
     }
 }
