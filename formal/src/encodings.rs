@@ -1,6 +1,7 @@
 //! The encodings the queries name, taken from the hardware's own enums and the ISA table (one
 //! fact in one place): `(define-fun ADD_OP_F2I () (_ BitVec 3) #b010)` and so on.
-use hdl::decoder::{IntOp, ResultSel};
+use hdl::decoder::{ExecKind, IntOp, ResultSel};
+use hdl::sequencer::{SeqState, DRAIN_CLOCKS};
 use hdl::fadd::{AddOp, RoundMode};
 use microcode::core::isa::Cond;
 use rust_hdl::prelude::*;
@@ -42,6 +43,13 @@ pub fn prelude() -> String {
         Iadd => "IADD", Isub => "ISUB", And => "AND", Or => "OR", Xor => "XOR", Not => "NOT",
         Shl => "SHL", Shr => "SHR",
     ]);
+    states!(&mut out, SeqState, "SEQ_", [
+        Idle => "IDLE", Clear => "CLEAR", Fetch => "FETCH", Exec => "EXEC", Drain => "DRAIN",
+        Paused => "PAUSED", Resume => "RESUME",
+    ]);
+    states!(&mut out, ExecKind, "KIND_", [Missing => "MISSING", Alu => "ALU", Flow => "FLOW"]);
+    // The sequencer's drain timer is 9 bits wide.
+    constant(&mut out, "DRAIN_CLOCKS", 9, u64::from(DRAIN_CLOCKS));
     for cond in Cond::ALL {
         constant(&mut out, &format!("COND_{}", cond.name()), 3, cond as u64);
     }

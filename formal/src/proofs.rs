@@ -45,6 +45,9 @@ pub struct Proof {
 const FADD: &str = include_str!("../smt/fadd.smt2");
 const FADD_SHOW: &[&str] = &["A", "B", "SUB", "OP", "ROUND", "RESULT"];
 const FMUL: &str = include_str!("../smt/fmul.smt2");
+/// Clocks core-stop spans: the stop, then the drain (`core_stop.smt2` names states s0..s14:
+/// `formal/tests/proofs.rs` checks the drain is still 13 clocks).
+const STOP_DEPTH: usize = hdl::sequencer::DRAIN_CLOCKS as usize + 1;
 const CORE: &str = include_str!("../smt/core.smt2");
 const MISC: &str = include_str!("../smt/misc.smt2");
 const MISC_SHOW: &[&str] = &[
@@ -291,6 +294,45 @@ pub const PROOFS: &[Proof] = &[
             what: "the execution-mask check dropped from the register write enable",
             find: "dec$wmask[comp] & seq$e[lane] & pass",
             replace: "dec$wmask[comp] & pass",
+        },
+        ci: true,
+    },
+    Proof {
+        name: "core-stop",
+        unit: Unit::ShaderCore,
+        claim: "when execution stops (END, end of program, a fault, the budget, no live lane, a \
+                pause), the core drains for DRAIN_CLOCKS and is then idle with done pulsed and \
+                the fault code on the host port; no slot issues after the stop; a faulting \
+                instruction issues no slot and enables no write; from any state, any program",
+        assumes: "nothing (bounded: the DRAIN_CLOCKS + 1 clocks after the stop)",
+        depth: STOP_DEPTH,
+        query: &[CORE, include_str!("../smt/core_stop.smt2")],
+        show: &["FAULT", "(|top_n seq.timer.q| s1)", "(|top_n seq.pause.q| s1)"],
+        flow: Flow::System,
+        yosys: "",
+        mutation: Mutation {
+            what: "an executing lane's address-stack overflow no longer blocks the slot's write",
+            find: "& ((dec$rel != 32'h2) | lane_ok) & ~|ext_fault;",
+            replace: "& ((dec$rel != 32'h2) | lane_ok);",
+        },
+        ci: true,
+    },
+    Proof {
+        name: "core-host",
+        unit: Unit::ShaderCore,
+        claim: "the idle (or paused) core answers the host port: a read of any program, \
+                register or constant word returns that memory word READ_LATENCY edges later, \
+                busy low; from any idle state and memory content",
+        assumes: "the host starts, clears, resumes and writes nothing during the read",
+        depth: 2,
+        query: &[CORE, include_str!("../smt/core_host.smt2")],
+        show: &["ADDR", "RDATA", "PROGRAM"],
+        flow: Flow::System,
+        yosys: "",
+        mutation: Mutation {
+            what: "the last instruction word's bank read unmasked",
+            find: "rdata$d = imem$3$rd & ((32'hffff) & 32'hffffffff);",
+            replace: "rdata$d = imem$3$rd;",
         },
         ci: true,
     },
