@@ -318,6 +318,9 @@ impl Logic for Sequencer {
                 if !self.wait_total.val().any() {
                     self.slot_valid.next = true;
                     self.aslot.d.next = bits::<5>(1);
+                    // A wait left by a run that stopped in the first clock of a waiting
+                    // instruction (an address-stack fault) must not delay these slots.
+                    self.await_.d.next = bits::<5>(0);
                 } else {
                     self.await_.d.next = self.wait_m1.val().get_bits::<5>(0);
                     self.aslot.d.next = bits::<5>(0);
