@@ -390,8 +390,17 @@ impl Logic for Sequencer {
         self.stack.lanes.next = self.e_q.q.val();
 
         // Flow instructions act in their last clock, never their first (all but NOP take two
-        // clocks or more), so they read the decoded fields from registers.
-        if (self.kind_q.q.val() == ExecKind::Flow) & self.last.val() & !self.first_q.q.val() {
+        // clocks or more), so they read the decoded fields from registers. Only while
+        // executing: after a run stops in the first clock of a two-clock flow instruction,
+        // `first_q` and `remain` keep saying "last clock", and the stale decision's stack
+        // command would otherwise act while draining, clearing and fetching (a pop in the
+        // fetch after a start in the clock of `done` wrapped the empty stack: formal/,
+        // core-stacks).
+        if (self.kind_q.q.val() == ExecKind::Flow)
+            & self.last.val()
+            & !self.first_q.q.val()
+            & (self.state.q.val() == SeqState::Exec)
+        {
             match self.flow_q.q.val() {
                 FlowOp::If => {
                     if self.full.val() {
