@@ -12,7 +12,8 @@
 ; register 0, and each clock keeps it: the proofs that assume it of an arbitrary first state
 ; also prove that step):
 ;  - while a run fetches or executes, the fault register is 0 (a run clears it; a fault ends
-;    execution), and a pause code is pending only while draining;
+;    execution), and a pause code is pending only while draining after the pausing
+;    instruction's last clock;
 ;  - FETCH starts at instruction 0; while executing, the instruction memory's read registers
 ;    hold the word of the instruction at pc (the host cannot write while busy), so the decoder
 ;    sees one instruction throughout it and, after its first clock, agrees with the fields the
@@ -22,7 +23,8 @@
   (and
     (=> (or (seq_state_is s SEQ_FETCH) (seq_state_is s SEQ_RESUME) (seq_state_is s SEQ_EXEC))
         (= (|top_n seq.fault_q.q| s) #x0))
-    (=> (distinct (|top_n seq.pause.q| s) #x0) (seq_state_is s SEQ_DRAIN))
+    (=> (distinct (|top_n seq.pause.q| s) #x0)
+        (and (seq_state_is s SEQ_DRAIN) (|top_n seq.first_q.q| s)))
     (=> (seq_state_is s SEQ_FETCH) (= (|top_n seq.pc.q| s) #x00))
     (=> (seq_state_is s SEQ_EXEC)
         (and (= (|top_n imem$0.rd| s) (select (|top_m imem$0.mem| s) (|top_n seq.pc.q| s)))

@@ -48,6 +48,14 @@ pub fn prelude() -> String {
         Paused => "PAUSED", Resume => "RESUME",
     ]);
     states!(&mut out, ExecKind, "KIND_", [Missing => "MISSING", Alu => "ALU", Flow => "FLOW"]);
+    // The board build's stack capacities (the count registers are 5 and 4 bits wide).
+    let board = microcode::core::CoreConfig::default();
+    let frames = usize::from(board.mask_stack_depth).clamp(1, hdl::mask_stack::DEPTH);
+    constant(&mut out, "MASK_FRAMES", 5, frames as u64);
+    let entries = board
+        .address_stack_depth
+        .min(microcode::core::config::ADDRESS_STACK_ENTRIES);
+    constant(&mut out, "ASTACK_ENTRIES", 4, u64::from(entries));
     // The sequencer's drain timer is 9 bits wide.
     constant(&mut out, "DRAIN_CLOCKS", 9, u64::from(DRAIN_CLOCKS));
     for cond in Cond::ALL {

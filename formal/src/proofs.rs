@@ -337,6 +337,27 @@ pub const PROOFS: &[Proof] = &[
         ci: true,
     },
     Proof {
+        name: "core-stacks",
+        unit: Unit::ShaderCore,
+        claim: "the mask stack and the address stack never wrap: their invariants (at most \
+                MASK_FRAMES frames; room for every executing lane of a PUSHA past its \
+                overflow check) are inductive over one clock from any state, every change is \
+                one push onto a stack with room, pops from a non-empty one, or a reset, and an \
+                address-stack entry is only written one above a depth below its capacity",
+        assumes: "nothing (induction: the invariants hold after reset, every count 0)",
+        depth: 1,
+        query: &[CORE, include_str!("../smt/core_stacks.smt2")],
+        show: &["(count s0)", "(count s1)", "(|top_n seq.stack.sp_q.q| s0)", "PUSH_DEPTH"],
+        flow: Flow::System,
+        yosys: "",
+        mutation: Mutation {
+            what: "the mask stack's full test is off by one (one frame too many)",
+            find: "full = stack$sp >= stack_depth;",
+            replace: "full = stack$sp > stack_depth;",
+        },
+        ci: true,
+    },
+    Proof {
         name: "fmul-full",
         unit: Unit::FMul,
         claim: "MUL equals SMT-LIB fp.mul (RNE) with the flush and NaN rules for all operand \

@@ -60,6 +60,23 @@ proofs! {
     misc_exact => "misc-exact",
     fmul_round => "fmul-round",
     fmul_product => "fmul-product",
+    core_mask => "core-mask",
+    core_stop => "core-stop",
+    core_host => "core-host",
+    core_stacks => "core-stacks",
+}
+
+/// `core_stop.smt2` names the states of the drain one by one (s1..s14): it is written for a
+/// drain of 13 clocks.
+#[test]
+fn core_stop_is_written_for_the_drain_it_checks() {
+    assert_eq!(
+        hdl::sequencer::DRAIN_CLOCKS,
+        13,
+        "update formal/smt/core_stop.smt2 (its quiet s1..s13 and s14) for the new drain"
+    );
+    let p = PROOFS.iter().find(|p| p.name == "core-stop").expect("core-stop");
+    assert!(p.query.concat().contains("(quiet s13)") && p.query.concat().contains("s14"));
 }
 
 /// The proofs too slow for CI, run by `cargo test -p formal -- --ignored` or
