@@ -1,8 +1,8 @@
 //! The encodings the queries name, taken from the hardware's own enums and the ISA table (one
 //! fact in one place): `(define-fun ADD_OP_F2I () (_ BitVec 3) #b010)` and so on.
 use hdl::decoder::{ExecKind, IntOp, ResultSel};
-use hdl::sequencer::{SeqState, DRAIN_CLOCKS};
 use hdl::fadd::{AddOp, RoundMode};
+use hdl::sequencer::{SeqState, DRAIN_CLOCKS};
 use microcode::core::isa::Cond;
 use rust_hdl::prelude::*;
 use std::fmt::Write as _;

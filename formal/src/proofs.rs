@@ -287,7 +287,12 @@ pub const PROOFS: &[Proof] = &[
         assumes: "nothing (bounded: the 12 clocks from any state to the write)",
         depth: 12,
         query: &[CORE, include_str!("../smt/core_mask.smt2")],
-        show: &["WLANE", "(|top_n seq.e| s0)", "(|top_n seq.e| s6)", "(|top_n seq.slot| s0)"],
+        show: &[
+            "WLANE",
+            "(|top_n seq.e| s0)",
+            "(|top_n seq.e| s6)",
+            "(|top_n seq.slot| s0)",
+        ],
         flow: Flow::System,
         yosys: "",
         mutation: Mutation {
@@ -307,7 +312,11 @@ pub const PROOFS: &[Proof] = &[
         assumes: "nothing (bounded: the DRAIN_CLOCKS + 1 clocks after the stop)",
         depth: STOP_DEPTH,
         query: &[CORE, include_str!("../smt/core_stop.smt2")],
-        show: &["FAULT", "(|top_n seq.timer.q| s1)", "(|top_n seq.pause.q| s1)"],
+        show: &[
+            "FAULT",
+            "(|top_n seq.timer.q| s1)",
+            "(|top_n seq.pause.q| s1)",
+        ],
         flow: Flow::System,
         yosys: "",
         mutation: Mutation {
@@ -347,7 +356,12 @@ pub const PROOFS: &[Proof] = &[
         assumes: "nothing (induction: the invariants hold after reset, every count 0)",
         depth: 1,
         query: &[CORE, include_str!("../smt/core_stacks.smt2")],
-        show: &["(count s0)", "(count s1)", "(|top_n seq.stack.sp_q.q| s0)", "PUSH_DEPTH"],
+        show: &[
+            "(count s0)",
+            "(count s1)",
+            "(|top_n seq.stack.sp_q.q| s0)",
+            "PUSH_DEPTH",
+        ],
         flow: Flow::System,
         yosys: "",
         mutation: Mutation {

@@ -75,7 +75,10 @@ fn core_stop_is_written_for_the_drain_it_checks() {
         13,
         "update formal/smt/core_stop.smt2 (its quiet s1..s13 and s14) for the new drain"
     );
-    let p = PROOFS.iter().find(|p| p.name == "core-stop").expect("core-stop");
+    let p = PROOFS
+        .iter()
+        .find(|p| p.name == "core-stop")
+        .expect("core-stop");
     assert!(p.query.concat().contains("(quiet s13)") && p.query.concat().contains("s14"));
 }
 
