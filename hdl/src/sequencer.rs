@@ -390,17 +390,8 @@ impl Logic for Sequencer {
         self.stack.lanes.next = self.e_q.q.val();
 
         // Flow instructions act in their last clock, never their first (all but NOP take two
-        // clocks or more), so they read the decoded fields from registers. Only while
-        // executing: after a run stops in the first clock of a two-clock flow instruction,
-        // `first_q` and `remain` keep saying "last clock", and the stale decision's stack
-        // command would otherwise act while draining, clearing and fetching (a pop in the
-        // fetch after a start in the clock of `done` wrapped the empty stack: formal/,
-        // core-stacks).
-        if (self.kind_q.q.val() == ExecKind::Flow)
-            & self.last.val()
-            & !self.first_q.q.val()
-            & (self.state.q.val() == SeqState::Exec)
-        {
+        // clocks or more), so they read the decoded fields from registers.
+        if (self.kind_q.q.val() == ExecKind::Flow) & self.last.val() & !self.first_q.q.val() {
             match self.flow_q.q.val() {
                 FlowOp::If => {
                     if self.full.val() {
@@ -595,6 +586,15 @@ impl Logic for Sequencer {
         }
 
         // Idle or paused: a clear, a new run, or (paused) the rest of the run.
+        // A flow decision moves the stack only while executing: after a run stops in the first
+        // clock of a two-clock flow instruction, `first_q` and `remain` keep saying "last
+        // clock", and the stale decision would push or pop while draining, clearing and
+        // fetching (a pop in the fetch after a start in the clock of `done` wrapped the empty
+        // stack: formal/, core-stacks). Overriding the command here keeps the check off the
+        // flow decision's path to the fault and timer registers.
+        if self.state.q.val() != SeqState::Exec {
+            self.stack.cmd.next = StackCmd::Hold;
+        }
         if (self.state.q.val() == SeqState::Idle) | (self.state.q.val() == SeqState::Paused) {
             // Paused, the frames stay for the resumed run; a new run or a clear drops them.
             if (self.state.q.val() == SeqState::Idle) | self.start.val() | self.clear.val() {
