@@ -41,8 +41,8 @@ pub enum FormalError {
         /// What it printed.
         output: String,
     },
-    /// The solver gave up (`unknown`).
-    #[error("the solver answered `unknown` for `{0}`")]
+    /// The solver gave up (`unknown`), e.g. when the time limit ran out.
+    #[error("undecided: the solver answered `unknown` for `{0}` (time limit reached?)")]
     Unknown(&'static str),
 }
 

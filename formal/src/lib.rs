@@ -17,4 +17,4 @@ pub mod units;
 
 pub use error::{FormalError, Result};
 pub use proofs::{select, Mutation, Proof, PROOFS};
-pub use run::{decide, prove, Outcome, Variant, Verdict};
+pub use run::{decide, prove, prove_within, Outcome, Variant, Verdict};

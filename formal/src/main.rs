@@ -1,70 +1,84 @@
 //! `formal`: runs the formal proofs (`cargo xtask formal` builds and runs this).
-//!
-//! usage: formal [--list] [--ci] [--mutants] [NAME...]
 use std::process::ExitCode;
 use std::time::Instant;
 
-use formal::{prove, select, Proof, Variant, Verdict, PROOFS};
+use formal::{prove_within, select, Proof, Variant, Verdict, PROOFS};
 
-const USAGE: &str = "usage: cargo xtask formal [--list] [--ci] [--mutants] [NAME...]
+const USAGE: &str =
+    "usage: cargo xtask formal [--list] [--all] [--mutants] [--time-limit SECS] [NAME...]
 
-  NAME       a proof (`fadd-add`) or a group (`fadd`: every fadd-* proof); default: all
-  --list     list the proofs with what each proves and assumes, run nothing
-  --ci       only the proofs the default test suite (CI) runs
-  --mutants  also run each proof's mutation check (its planted bug must be found)";
+  NAME        a proof (`fadd-add`) or a group (`fadd`: every fadd-* proof); without NAME the
+              proofs CI runs (a few minutes)
+  --all       every proof, the long run included (fmul-full: an hour's time limit)
+  --list      list the proofs with what each proves and assumes, run nothing
+  --mutants   also run each proof's mutation check (its planted bug must be found)
+  --time-limit SECS
+              the solver's time limit for every proof run (default: each proof's own)
+  --verilog   write every unit's emitted Verilog into target/formal and stop";
 
-fn main() -> ExitCode {
-    let mut list = false;
-    let mut ci = false;
-    let mut mutants = false;
-    let mut chosen: Vec<&'static Proof> = Vec::new();
-    for arg in std::env::args().skip(1) {
+/// What the command line asks for.
+struct Request {
+    list: bool,
+    mutants: bool,
+    time_limit: Option<Option<u32>>,
+    chosen: Vec<&'static Proof>,
+}
+
+fn parse(args: &[String]) -> Result<Request, String> {
+    let mut request = Request {
+        list: false,
+        mutants: false,
+        time_limit: None,
+        chosen: Vec::new(),
+    };
+    let mut all = false;
+    let mut it = args.iter();
+    while let Some(arg) = it.next() {
         match arg.as_str() {
-            "--verilog" => {
-                // Debugging aid: the emitted Verilog of every unit into the work root.
-                for unit in formal::units::Unit::ALL {
-                    let path = formal::run::work_root().join(format!("{}.v", unit.name()));
-                    let _ = std::fs::create_dir_all(formal::run::work_root());
-                    if let Err(e) = std::fs::write(&path, unit.verilog()) {
-                        eprintln!("formal: {}: {e}", path.display());
-                        return ExitCode::FAILURE;
-                    }
-                    println!("{}", path.display());
-                }
-                return ExitCode::SUCCESS;
+            "--list" => request.list = true,
+            "--all" => all = true,
+            "--mutants" => request.mutants = true,
+            "--time-limit" => {
+                let value = it.next().ok_or("--time-limit needs a number of seconds")?;
+                let seconds: u32 = value
+                    .parse()
+                    .map_err(|_| format!("--time-limit takes whole seconds, got `{value}`"))?;
+                request.time_limit = Some(Some(seconds));
             }
-            "--list" => list = true,
-            "--ci" => ci = true,
-            "--mutants" => mutants = true,
-            "-h" | "--help" => {
-                println!("{USAGE}");
-                return ExitCode::SUCCESS;
-            }
-            flag if flag.starts_with('-') => {
-                eprintln!("formal: unknown option `{flag}`\n{USAGE}");
-                return ExitCode::FAILURE;
-            }
+            flag if flag.starts_with('-') => return Err(format!("unknown option `{flag}`")),
             name => {
                 let found = select(name);
                 if found.is_empty() {
-                    eprintln!(
-                        "formal: error: {}",
-                        formal::FormalError::UnknownProof(name.into())
-                    );
-                    return ExitCode::FAILURE;
+                    return Err(formal::FormalError::UnknownProof(name.into()).to_string());
                 }
-                chosen.extend(found);
+                request.chosen.extend(found);
             }
         }
     }
-    if chosen.is_empty() {
-        chosen = PROOFS.iter().collect();
+    if request.chosen.is_empty() {
+        request.chosen = PROOFS.iter().filter(|p| all || p.ci).collect();
     }
-    if ci {
-        chosen.retain(|p| p.ci);
+    Ok(request)
+}
+
+fn main() -> ExitCode {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    if args.iter().any(|a| a == "-h" || a == "--help") {
+        println!("{USAGE}");
+        return ExitCode::SUCCESS;
     }
-    if list {
-        for p in &chosen {
+    if args.iter().any(|a| a == "--verilog") {
+        return write_verilog();
+    }
+    let request = match parse(&args) {
+        Ok(request) => request,
+        Err(message) => {
+            eprintln!("formal: error: {message}\n{USAGE}");
+            return ExitCode::FAILURE;
+        }
+    };
+    if request.list {
+        for p in &request.chosen {
             println!(
                 "{:<16} {} [{}]\n    proves:  {}\n    assumes: {}\n    planted bug: {}",
                 p.name,
@@ -77,64 +91,112 @@ fn main() -> ExitCode {
         }
         return ExitCode::SUCCESS;
     }
-    run_all(&chosen, mutants)
+    let skipped: Vec<&str> = PROOFS
+        .iter()
+        .filter(|p| !request.chosen.iter().any(|c| c.name == p.name) && !p.ci)
+        .map(|p| p.name)
+        .collect();
+    let code = run_all(&request);
+    if !skipped.is_empty() {
+        println!(
+            "not run (the long run: `cargo xtask formal --all`, or by name): {}",
+            skipped.join(", ")
+        );
+    }
+    code
 }
 
-fn run_all(chosen: &[&'static Proof], mutants: bool) -> ExitCode {
+/// Debugging aid: the emitted Verilog of every unit, into the work root.
+fn write_verilog() -> ExitCode {
+    let root = formal::run::work_root();
+    if let Err(e) = std::fs::create_dir_all(&root) {
+        eprintln!("formal: error: {}: {e}", root.display());
+        return ExitCode::FAILURE;
+    }
+    for unit in formal::units::Unit::ALL {
+        let path = root.join(format!("{}.v", unit.name()));
+        if let Err(e) = std::fs::write(&path, unit.verilog()) {
+            eprintln!("formal: error: {}: {e}", path.display());
+            return ExitCode::FAILURE;
+        }
+        println!("{}", path.display());
+    }
+    ExitCode::SUCCESS
+}
+
+fn run_all(request: &Request) -> ExitCode {
     let started = Instant::now();
     let mut failed = 0;
-    for p in chosen {
+    for p in &request.chosen {
         let mut variants = vec![Variant::Original];
-        if mutants {
+        if request.mutants {
             variants.push(Variant::Mutant);
         }
+        let limit = request.time_limit.unwrap_or(p.time_limit);
         for variant in variants {
             let label = match variant {
                 Variant::Original => p.name.to_string(),
                 Variant::Mutant => format!("{} (planted bug: {})", p.name, p.mutation.what),
             };
-            match (prove(p, variant), variant) {
-                (Ok(o), Variant::Original) if o.verdict == Verdict::Proven => println!(
-                    "PROVEN   {label}: {:.1} s (yosys {:.1} s, solver {:.1} s)",
-                    (o.prepare + o.solve).as_secs_f64(),
-                    o.prepare.as_secs_f64(),
-                    o.solve.as_secs_f64()
-                ),
-                (Ok(o), Variant::Mutant) if o.verdict != Verdict::Proven => println!(
-                    "CAUGHT   {label}: {:.1} s",
-                    (o.prepare + o.solve).as_secs_f64()
-                ),
-                (Ok(o), Variant::Original) => {
-                    failed += 1;
-                    println!("FAILED   {label}: counterexample ({}):", o.dir.display());
-                    if let Verdict::Refuted(values) = &o.verdict {
-                        for (term, value) in values {
-                            println!("    {term} = {value}");
-                        }
-                    }
-                }
-                (Ok(o), Variant::Mutant) => {
-                    failed += 1;
-                    println!(
-                        "MISSED   {label}: the proof still holds with the bug ({})",
-                        o.dir.display()
-                    );
-                }
-                (Err(e), _) => {
-                    failed += 1;
-                    println!("ERROR    {label}: {e}");
-                }
+            if !report(&label, variant, prove_within(p, variant, limit)) {
+                failed += 1;
             }
         }
     }
     println!(
         "{} proofs, {failed} failed, in {:.1} s",
-        chosen.len(),
+        request.chosen.len(),
         started.elapsed().as_secs_f64()
     );
     if failed == 0 {
         ExitCode::SUCCESS
     } else {
         ExitCode::FAILURE
+    }
+}
+
+/// Prints one run's line; true when it came out as it must (proven, or its mutant caught).
+fn report(label: &str, variant: Variant, outcome: formal::Result<formal::Outcome>) -> bool {
+    match (outcome, variant) {
+        (Ok(o), Variant::Original) if o.verdict == Verdict::Proven => {
+            println!(
+                "PROVEN   {label}: {:.1} s (yosys {:.1} s, solver {:.1} s)",
+                (o.prepare + o.solve).as_secs_f64(),
+                o.prepare.as_secs_f64(),
+                o.solve.as_secs_f64()
+            );
+            true
+        }
+        (Ok(o), Variant::Mutant) if o.verdict != Verdict::Proven => {
+            println!(
+                "CAUGHT   {label}: {:.1} s",
+                (o.prepare + o.solve).as_secs_f64()
+            );
+            true
+        }
+        (Ok(o), Variant::Original) => {
+            println!("FAILED   {label}: counterexample ({}):", o.dir.display());
+            if let Verdict::Refuted(values) = &o.verdict {
+                for (term, value) in values {
+                    println!("    {term} = {value}");
+                }
+            }
+            false
+        }
+        (Ok(o), Variant::Mutant) => {
+            println!(
+                "MISSED   {label}: the proof still holds with the bug ({})",
+                o.dir.display()
+            );
+            false
+        }
+        (Err(formal::FormalError::Unknown(_)), _) => {
+            println!("UNDECIDED {label}: the solver gave up (time limit reached)");
+            false
+        }
+        (Err(e), _) => {
+            println!("ERROR    {label}: {e}");
+            false
+        }
     }
 }

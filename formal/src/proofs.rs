@@ -33,13 +33,23 @@ pub struct Proof {
     pub show: &'static [&'static str],
     /// How yosys models the unit.
     pub flow: Flow,
+    /// Start from the reset state (every register at its initial value; memories still free)
+    /// instead of any state.
+    pub from_reset: bool,
+    /// SMT-LIB2 written once per clock edge after the query, `{i}` the state before it and
+    /// `{j}` the one after (j = 1..=depth), defining `ok{j}`; the proof is then that every
+    /// `ok{j}` holds. Empty for none (the query asserts the negated property itself).
+    pub steps: &'static str,
     /// Yosys commands just before `write_smt2` (e.g. cut points), each ending in `;`.
     pub yosys: &'static str,
     /// The planted bug of the mutation check.
     pub mutation: Mutation,
-    /// Whether the default test suite (CI) runs it; the others are the longer run of
-    /// `cargo xtask formal`.
+    /// Whether the default test suite (CI) and a plain `cargo xtask formal` run it; the
+    /// others are the long run (`--all`, or by name).
     pub ci: bool,
+    /// The solver's time limit in seconds (`None`: none); a proof that runs out is reported
+    /// undecided, not proven.
+    pub time_limit: Option<u32>,
 }
 
 const FADD: &str = include_str!("../smt/fadd.smt2");
@@ -48,6 +58,18 @@ const FMUL: &str = include_str!("../smt/fmul.smt2");
 /// Clocks core-stop spans: the stop, then the drain (`core_stop.smt2` names states s0..s14:
 /// `formal/tests/proofs.rs` checks the drain is still 13 clocks).
 const STOP_DEPTH: usize = hdl::sequencer::DRAIN_CLOCKS as usize + 1;
+/// frame-crc's clock edge: the bytes-apart assumption, the reference CRC register over the
+/// bytes written to the frame buffer (restarted at address 0), and the check at each verdict.
+const FRAME_CRC_STEP: &str = "\
+(assert (=> (|top_n valid| s{i}) (not (|top_n crc_busy| s{i}))))
+(define-fun R{j} () (_ BitVec 32)
+  (ite (|top_n we| s{i})
+       (crc_byte (ite (= (|top_n wa| s{i}) #b000000000) #xffffffff R{i}) (|top_n wd| s{i}))
+       R{i}))
+(define-fun ok{j} () Bool
+  (=> (and (|top_n closed| s{j}) (distinct (|top_n body_len| s{j}) #b000000000))
+      (= R{j} CRC32_RESIDUE)))
+";
 const CORE: &str = include_str!("../smt/core.smt2");
 const MISC: &str = include_str!("../smt/misc.smt2");
 const MISC_SHOW: &[&str] = &[
@@ -73,6 +95,8 @@ pub const PROOFS: &[Proof] = &[
         query: &[FADD, include_str!("../smt/fadd_add.smt2")],
         show: FADD_SHOW,
         flow: Flow::Datapath,
+        from_reset: false,
+        steps: "",
         yosys: "",
         mutation: Mutation {
             what: "ties round down instead of to even",
@@ -80,6 +104,7 @@ pub const PROOFS: &[Proof] = &[
             replace: "s5c_round = s4_norm$q[32'h7] & (|s4_norm$q[(32'h0)+:(7)]);",
         },
         ci: true,
+        time_limit: None,
     },
     Proof {
         name: "fadd-integral",
@@ -91,6 +116,8 @@ pub const PROOFS: &[Proof] = &[
         query: &[FADD, include_str!("../smt/fadd_integral.smt2")],
         show: FADD_SHOW,
         flow: Flow::Datapath,
+        from_reset: false,
+        steps: "",
         yosys: "",
         mutation: Mutation {
             what: "CEIL rounds negative fractions away from zero",
@@ -98,6 +125,7 @@ pub const PROOFS: &[Proof] = &[
             replace: "s3c_inc = s3c_frac;",
         },
         ci: true,
+        time_limit: None,
     },
     Proof {
         name: "fadd-f2i",
@@ -109,6 +137,8 @@ pub const PROOFS: &[Proof] = &[
         query: &[FADD, include_str!("../smt/fadd_f2i.smt2")],
         show: FADD_SHOW,
         flow: Flow::Datapath,
+        from_reset: false,
+        steps: "",
         yosys: "",
         mutation: Mutation {
             what: "saturation starts one binade late (2^31..2^32 wrap)",
@@ -116,6 +146,7 @@ pub const PROOFS: &[Proof] = &[
             replace: "(s3_e_big$q >= ((32'h9f) & 8'hff))",
         },
         ci: true,
+        time_limit: None,
     },
     Proof {
         name: "fadd-i2f",
@@ -126,6 +157,8 @@ pub const PROOFS: &[Proof] = &[
         query: &[FADD, include_str!("../smt/fadd_i2f.smt2")],
         show: FADD_SHOW,
         flow: Flow::Datapath,
+        from_reset: false,
+        steps: "",
         yosys: "",
         mutation: Mutation {
             what: "negative int32 not negated",
@@ -133,6 +166,7 @@ pub const PROOFS: &[Proof] = &[
             replace: "s3c_neg = 1'b0;",
         },
         ci: true,
+        time_limit: None,
     },
     Proof {
         name: "fadd-expx",
@@ -144,6 +178,8 @@ pub const PROOFS: &[Proof] = &[
         query: &[FADD, include_str!("../smt/fadd_expx.smt2")],
         show: FADD_SHOW,
         flow: Flow::Datapath,
+        from_reset: false,
+        steps: "",
         yosys: "",
         mutation: Mutation {
             what: "2^-126 flushed as if it were subnormal",
@@ -151,6 +187,7 @@ pub const PROOFS: &[Proof] = &[
             replace: "(s5c_n8 == ((32'h7e) & 8'hff))",
         },
         ci: true,
+        time_limit: None,
     },
     Proof {
         name: "fcmp",
@@ -172,6 +209,8 @@ pub const PROOFS: &[Proof] = &[
             "(|top_n pick| s1)",
         ],
         flow: Flow::Datapath,
+        from_reset: false,
+        steps: "",
         yosys: "",
         mutation: Mutation {
             what: "-0 and +0 (and subnormals) no longer equal",
@@ -179,6 +218,7 @@ pub const PROOFS: &[Proof] = &[
             replace: "c_eq = (mag_eq & (fa[32'h1f] == fb[32'h1f]));",
         },
         ci: true,
+        time_limit: None,
     },
     Proof {
         name: "misc-int",
@@ -191,6 +231,8 @@ pub const PROOFS: &[Proof] = &[
         query: &[MISC, include_str!("../smt/misc_int.smt2")],
         show: MISC_SHOW,
         flow: Flow::Datapath,
+        from_reset: false,
+        steps: "",
         yosys: "",
         mutation: Mutation {
             what: "SHR shifts in zeros (logical, not arithmetic)",
@@ -198,6 +240,7 @@ pub const PROOFS: &[Proof] = &[
             replace: "flip = ((32'h0) & 32'hffffffff);",
         },
         ci: true,
+        time_limit: None,
     },
     Proof {
         name: "misc-compare",
@@ -210,6 +253,8 @@ pub const PROOFS: &[Proof] = &[
         query: &[MISC, include_str!("../smt/misc_compare.smt2")],
         show: MISC_SHOW,
         flow: Flow::Datapath,
+        from_reset: false,
+        steps: "",
         yosys: "",
         mutation: Mutation {
             what: "a chosen subnormal is not flushed",
@@ -217,6 +262,7 @@ pub const PROOFS: &[Proof] = &[
             replace: "pick = chosen;",
         },
         ci: true,
+        time_limit: None,
     },
     Proof {
         name: "misc-exact",
@@ -228,6 +274,8 @@ pub const PROOFS: &[Proof] = &[
         query: &[MISC, include_str!("../smt/misc_exact.smt2")],
         show: MISC_SHOW,
         flow: Flow::Datapath,
+        from_reset: false,
+        steps: "",
         yosys: "",
         mutation: Mutation {
             what: "EXPN's exponent bias off by one",
@@ -235,6 +283,7 @@ pub const PROOFS: &[Proof] = &[
             replace: "xd = xe - ((32'h7e) & 8'hff);",
         },
         ci: true,
+        time_limit: None,
     },
     Proof {
         name: "fmul-round",
@@ -249,6 +298,8 @@ pub const PROOFS: &[Proof] = &[
         query: &[FMUL, include_str!("../smt/fmul_round.smt2")],
         show: &["A", "B", "P", "RESULT"],
         flow: Flow::Datapath,
+        from_reset: false,
+        steps: "",
         yosys: "cutpoint w:s4_p$d w:s4_sticky47$d w:s4_sticky46$d;",
         mutation: Mutation {
             what: "ties round down instead of to even (P[47] set)",
@@ -256,6 +307,7 @@ pub const PROOFS: &[Proof] = &[
             replace: "s5c_round47 = s4_p$q[32'hf] & (s4_sticky47$q);",
         },
         ci: true,
+        time_limit: None,
     },
     Proof {
         name: "fmul-product",
@@ -269,6 +321,8 @@ pub const PROOFS: &[Proof] = &[
         query: &[FMUL, include_str!("../smt/fmul_product.smt2")],
         show: &["A", "B"],
         flow: Flow::Datapath,
+        from_reset: false,
+        steps: "",
         yosys: "",
         mutation: Mutation {
             what: "3 * ma computed as 2 * ma (every row with digit 3 wrong)",
@@ -276,6 +330,7 @@ pub const PROOFS: &[Proof] = &[
             replace: "s1_ma3$d = (s1c_ma26 << 32'h1);",
         },
         ci: true,
+        time_limit: None,
     },
     Proof {
         name: "core-mask",
@@ -294,6 +349,8 @@ pub const PROOFS: &[Proof] = &[
             "(|top_n seq.slot| s0)",
         ],
         flow: Flow::System,
+        from_reset: false,
+        steps: "",
         yosys: "",
         mutation: Mutation {
             what: "the execution-mask check dropped from the register write enable",
@@ -301,6 +358,7 @@ pub const PROOFS: &[Proof] = &[
             replace: "dec$wmask[comp] & pass",
         },
         ci: true,
+        time_limit: None,
     },
     Proof {
         name: "core-stop",
@@ -318,6 +376,8 @@ pub const PROOFS: &[Proof] = &[
             "(|top_n seq.pause.q| s1)",
         ],
         flow: Flow::System,
+        from_reset: false,
+        steps: "",
         yosys: "",
         mutation: Mutation {
             what: "an executing lane's address-stack overflow no longer blocks the slot's write",
@@ -325,6 +385,7 @@ pub const PROOFS: &[Proof] = &[
             replace: "& ((dec$rel != 32'h2) | lane_ok);",
         },
         ci: true,
+        time_limit: None,
     },
     Proof {
         name: "core-host",
@@ -337,6 +398,8 @@ pub const PROOFS: &[Proof] = &[
         query: &[CORE, include_str!("../smt/core_host.smt2")],
         show: &["ADDR", "RDATA", "PROGRAM"],
         flow: Flow::System,
+        from_reset: false,
+        steps: "",
         yosys: "",
         mutation: Mutation {
             what: "the last instruction word's bank read unmasked",
@@ -344,6 +407,7 @@ pub const PROOFS: &[Proof] = &[
             replace: "rdata$d = imem$3$rd;",
         },
         ci: true,
+        time_limit: None,
     },
     Proof {
         name: "core-stacks",
@@ -363,6 +427,8 @@ pub const PROOFS: &[Proof] = &[
             "PUSH_DEPTH",
         ],
         flow: Flow::System,
+        from_reset: false,
+        steps: "",
         yosys: "",
         mutation: Mutation {
             what: "the mask stack's full test is off by one (one frame too many)",
@@ -370,6 +436,31 @@ pub const PROOFS: &[Proof] = &[
             replace: "full = stack$sp > stack_depth;",
         },
         ci: true,
+        time_limit: None,
+    },
+    Proof {
+        name: "frame-crc",
+        unit: Unit::FrameCheck,
+        claim: "the loader's frame receiver with its CRC unit accepts a segment (body_len not \
+                0) only if the bytes it wrote to the frame buffer, the segment's whole body, \
+                end with their own CRC-32 (zlib's, computed bit by bit in the query); from \
+                reset, over 60 clocks: segments of up to 5 bytes at the fastest byte rate",
+        assumes: "bytes arrive when the CRC unit has absorbed the previous one (PROTOCOL.md's \
+                  at least 9 clocks apart; a UART byte takes at least 80)",
+        depth: 60,
+        query: &[include_str!("../smt/frame_crc.smt2")],
+        show: &["(|top_n body_len| s60)"],
+        flow: Flow::System,
+        from_reset: true,
+        steps: FRAME_CRC_STEP,
+        yosys: "",
+        mutation: Mutation {
+            what: "the CRC residue test dropped from the receiver's verdict",
+            find: "if (~error$q & ~escaped$q & crc_residue) begin",
+            replace: "if (~error$q & ~escaped$q) begin",
+        },
+        ci: false,
+        time_limit: Some(3600),
     },
     Proof {
         name: "fmul-full",
@@ -381,6 +472,8 @@ pub const PROOFS: &[Proof] = &[
         query: &[FMUL, include_str!("../smt/fmul_full.smt2")],
         show: &["A", "B", "RESULT"],
         flow: Flow::Datapath,
+        from_reset: false,
+        steps: "",
         yosys: "",
         mutation: Mutation {
             what: "ties round down instead of to even (P[47] clear)",
@@ -388,6 +481,7 @@ pub const PROOFS: &[Proof] = &[
             replace: "s5c_round46 = s4_p$q[32'he] & (s4_sticky46$q);",
         },
         ci: false,
+        time_limit: Some(3600),
     },
 ];
 
@@ -399,4 +493,55 @@ pub fn select(name: &str) -> Vec<&'static Proof> {
         .iter()
         .filter(|p| p.name == name || p.name.starts_with(&prefix))
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::run::plant;
+    use crate::FormalError;
+
+    #[test]
+    fn names_select_one_proof_or_a_group() {
+        assert_eq!(select("fadd-add").len(), 1);
+        assert_eq!(select("fadd").len(), 5);
+        assert_eq!(select("core").len(), 4);
+        assert!(select("fadd-").is_empty());
+        assert!(select("nothing").is_empty());
+    }
+
+    #[test]
+    fn every_proof_is_named_once_and_plants_a_real_change() {
+        for (i, p) in PROOFS.iter().enumerate() {
+            assert!(
+                PROOFS[i + 1..].iter().all(|q| q.name != p.name),
+                "{} twice",
+                p.name
+            );
+            assert_ne!(p.mutation.find, p.mutation.replace, "{}", p.name);
+            // Each query asserts the negation of its property, or its steps define the checks
+            // whose conjunction the runner negates.
+            assert!(
+                p.query.concat().contains("(assert (not") || p.steps.contains("(define-fun ok{j}"),
+                "{}",
+                p.name
+            );
+        }
+    }
+
+    #[test]
+    fn a_mutation_that_no_longer_matches_is_an_error() {
+        let p = select("fcmp")[0];
+        match plant(p, "module top(); endmodule") {
+            Err(FormalError::StaleMutation { count: 0, .. }) => {}
+            other => panic!("expected a stale mutation, got {other:?}"),
+        }
+        let twice = format!("{0}\n{0}", p.mutation.find);
+        assert!(matches!(
+            plant(p, &twice),
+            Err(FormalError::StaleMutation { count: 2, .. })
+        ));
+        let once = plant(p, &format!("x {} y", p.mutation.find)).expect("plants");
+        assert_eq!(once, format!("x {} y", p.mutation.replace));
+    }
 }

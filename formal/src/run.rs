@@ -64,8 +64,14 @@ pub fn work_root() -> PathBuf {
         .join("formal")
 }
 
-/// Decides `proof` on the unit as emitted or with its planted bug.
+/// Decides `proof` on the unit as emitted or with its planted bug, with the proof's own time
+/// limit.
 pub fn prove(proof: &Proof, variant: Variant) -> Result<Outcome> {
+    prove_within(proof, variant, proof.time_limit)
+}
+
+/// [`prove`] with a time limit in seconds (`None`: none) in place of the proof's.
+pub fn prove_within(proof: &Proof, variant: Variant, time_limit: Option<u32>) -> Result<Outcome> {
     let started = Instant::now();
     let suffix = match variant {
         Variant::Original => "",
@@ -84,7 +90,7 @@ pub fn prove(proof: &Proof, variant: Variant) -> Result<Outcome> {
     let prepare = started.elapsed();
 
     let started = Instant::now();
-    let verdict = solve(proof.name, proof.show, &dir)?;
+    let verdict = solve(proof.name, proof.show, time_limit, &dir)?;
     Ok(Outcome {
         verdict,
         prepare,
@@ -190,10 +196,26 @@ fn compose(proof: &Proof, unit: &str) -> String {
     for i in 0..proof.depth {
         let _ = writeln!(q, "(assert (|top_t| s{i} s{}))", i + 1);
     }
+    if proof.from_reset {
+        q += "(assert (|top_i| s0))\n";
+    }
     let _ = writeln!(q, "; ---- {}: {}", proof.name, proof.claim);
     for part in proof.query {
         q += part;
     }
+    // The per-edge part comes after the query, whose definitions it uses, and the proof is
+    // then that every edge's check holds.
+    if !proof.steps.is_empty() {
+        for i in 0..proof.depth {
+            q += &proof
+                .steps
+                .replace("{i}", &i.to_string())
+                .replace("{j}", &(i + 1).to_string());
+        }
+        let all: Vec<String> = (1..=proof.depth).map(|j| format!("ok{j}")).collect();
+        let _ = writeln!(q, "(assert (not (and true {})))", all.join(" "));
+    }
+
     q
 }
 
@@ -209,11 +231,16 @@ pub fn decide(name: &'static str, text: &str, show: &[&str]) -> Result<Verdict> 
     );
     let path = dir.join("query.smt2");
     fs::write(&path, query).map_err(io(&path))?;
-    solve(name, show, &dir)
+    solve(name, show, None, &dir)
 }
 
 /// Runs the solver on the work directory's `query.smt2`.
-fn solve(name: &'static str, show: &[&str], dir: &Path) -> Result<Verdict> {
+fn solve(
+    name: &'static str,
+    show: &[&str],
+    time_limit: Option<u32>,
+    dir: &Path,
+) -> Result<Verdict> {
     let python = toolchain::find(Tool::Bitwuzla)?;
     let driver = dir.join("bitwuzla_check.py");
     fs::write(&driver, DRIVER).map_err(io(&driver))?;
@@ -221,8 +248,11 @@ fn solve(name: &'static str, show: &[&str], dir: &Path) -> Result<Verdict> {
     let mut cmd: Command = python.command();
     cmd.current_dir(dir)
         .arg("bitwuzla_check.py")
-        .arg("query.smt2")
-        .args(show);
+        .arg("query.smt2");
+    if let Some(seconds) = time_limit {
+        cmd.arg("--time-limit").arg(seconds.to_string());
+    }
+    cmd.args(show);
     let out = run_logged(&mut cmd, &log)?;
     let text = String::from_utf8_lossy(&out.stdout).into_owned();
     let mut lines = text.lines();

@@ -24,10 +24,11 @@ tasks:
   test [ARGS...]    run setup when the toolchain is missing or stale, then
                     `cargo test --workspace ARGS...`
   doctor            show which tools are found where, and their versions
-  formal [--list] [--ci] [--mutants] [NAME...]
-                    run the formal proofs of the float units, the integer ALU, the core and the
-                    loader (all, or NAME / the group NAME-*), each with its time; --mutants
-                    also checks that each proof catches its planted bug (setup first if needed)";
+  formal [--list] [--all] [--mutants] [--time-limit SECS] [NAME...]
+                    run the formal proofs of the float units, the integer ALU and the core (those
+                    CI runs; --all adds the long run; NAME / the group NAME-*), each with its
+                    time; --mutants also checks that each proof catches its planted bug (setup
+                    first if needed)";
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
