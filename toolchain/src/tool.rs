@@ -19,11 +19,15 @@ pub enum Tool {
     Verilator,
     /// iceprog, which writes a bitstream to the board's flash (native only).
     Iceprog,
+    /// The Bitwuzla SMT solver of the formal proofs (`formal/`), run through its Python module:
+    /// the program is a Python 3 interpreter that can `import bitwuzla` (the PyPI wheel has no
+    /// command-line solver).
+    Bitwuzla,
 }
 
 impl Tool {
     /// Every tool, in the order the toolchain is usually run.
-    pub const ALL: [Tool; 7] = [
+    pub const ALL: [Tool; 8] = [
         Tool::Yosys,
         Tool::NextpnrIce40,
         Tool::Icepack,
@@ -31,16 +35,18 @@ impl Tool {
         Tool::Ecppack,
         Tool::Verilator,
         Tool::Iceprog,
+        Tool::Bitwuzla,
     ];
 
     /// The tools the pinned venv provides (everything but iceprog).
-    pub const PINNED: [Tool; 6] = [
+    pub const PINNED: [Tool; 7] = [
         Tool::Yosys,
         Tool::NextpnrIce40,
         Tool::Icepack,
         Tool::NextpnrEcp5,
         Tool::Ecppack,
         Tool::Verilator,
+        Tool::Bitwuzla,
     ];
 
     /// The tool's usual program name (as installed natively, e.g. by Debian packages).
@@ -53,6 +59,7 @@ impl Tool {
             Tool::Ecppack => "ecppack",
             Tool::Verilator => "verilator",
             Tool::Iceprog => "iceprog",
+            Tool::Bitwuzla => "bitwuzla",
         }
     }
 
@@ -66,10 +73,12 @@ impl Tool {
             Tool::Ecppack => "TGSI_ECPPACK",
             Tool::Verilator => "TGSI_VERILATOR",
             Tool::Iceprog => "TGSI_ICEPROG",
+            Tool::Bitwuzla => "TGSI_BITWUZLA_PYTHON",
         }
     }
 
-    /// The Debian package that provides the native tool.
+    /// The Debian package that provides the native tool (Bitwuzla's Python module is not
+    /// packaged: its entry names the PyPI package instead).
     pub fn debian_package(self) -> &'static str {
         match self {
             Tool::Yosys => "yosys",
@@ -78,6 +87,16 @@ impl Tool {
             Tool::NextpnrEcp5 => "nextpnr-ecp5",
             Tool::Ecppack => "prjtrellis",
             Tool::Verilator => "verilator",
+            Tool::Bitwuzla => "(none: pip install bitwuzla)",
+        }
+    }
+
+    /// The program looked up on `PATH` for a native tool: the tool's name, except for
+    /// Bitwuzla, which runs as a Python 3 with the `bitwuzla` module.
+    pub fn native_program(self) -> &'static str {
+        match self {
+            Tool::Bitwuzla => "python3",
+            other => other.name(),
         }
     }
 }

@@ -231,3 +231,37 @@ fn workspace_venv_found_from_build_root_or_current_dir() {
         Some(ToolchainLayout::new(dir.join("elsewhere/.toolchain")))
     );
 }
+
+#[test]
+fn bitwuzla_is_the_venv_python_once_the_module_is_installed() {
+    let dir = scratch("bitwuzla_venv");
+    let layout = fake_toolchain(&dir.join("tc"));
+    script(&layout.venv_bin().join("python3"), "echo venv-python");
+    let lookup = Lookup::empty().with_var("TGSI_TOOLCHAIN_DIR", &layout.dir);
+    let err = lookup
+        .clone()
+        .find(Tool::Bitwuzla)
+        .expect_err("no bitwuzla module yet");
+    assert!(err.to_string().contains("TGSI_BITWUZLA_PYTHON"), "{err}");
+    assert!(err.to_string().contains("cargo xtask setup"), "{err}");
+
+    // The wheel installs one extension module file.
+    let site = layout.venv().join("lib/python3.11/site-packages");
+    std::fs::write(site.join("bitwuzla.cpython-311-x86_64-linux-gnu.so"), "").expect("write");
+    let found = lookup.find(Tool::Bitwuzla).expect("found");
+    assert_eq!(found.program, layout.venv_bin().join("python3"));
+    assert_eq!(found.source, Source::Venv(layout.dir.clone()));
+}
+
+#[test]
+fn native_bitwuzla_is_python3_on_path() {
+    let dir = scratch("bitwuzla_native");
+    let python = script(&dir.join("native/python3"), "echo native-python");
+    let found = Lookup::empty()
+        .with_var("TGSI_TOOLCHAIN_DIR", dir.join("no-toolchain"))
+        .with_var("TGSI_NATIVE_TOOLS", "1")
+        .with_var("PATH", dir.join("native"))
+        .find(Tool::Bitwuzla)
+        .expect("python3 on PATH");
+    assert_eq!(found.program, python);
+}

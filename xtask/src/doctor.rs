@@ -4,7 +4,7 @@ use std::process::{Command, ExitCode};
 
 use toolchain::{workspace_root, Lookup, Tool, NATIVE_TOOLS_VAR, TOOLCHAIN_DIR_VAR};
 
-use crate::process::{first_line, installed_packages, python, succeeds};
+use crate::process::{first_line, installed_packages, python, succeeds, version_args};
 use crate::stamp::{self, requirements_file, State};
 
 /// Entry point of `cargo xtask doctor`; exits 1 when a pinned tool is missing.
@@ -77,7 +77,7 @@ pub fn run() -> anyhow::Result<ExitCode> {
                 let version = if matches!(tool, Tool::Icepack | Tool::Iceprog | Tool::Ecppack) {
                     String::new()
                 } else {
-                    first_line(found.command().arg("--version"))
+                    first_line(found.command().args(version_args(&found)))
                         .map(|line| format!("\n        version: {line}"))
                         .unwrap_or_else(|| "\n        version: (did not run!)".to_string())
                 };

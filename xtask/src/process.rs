@@ -5,7 +5,7 @@ use std::fs;
 use std::process::{Command, Stdio};
 
 use anyhow::{bail, Context};
-use toolchain::{ToolPath, ToolchainLayout};
+use toolchain::{Tool, ToolPath, ToolchainLayout};
 
 /// The Python interpreter used to create the venv (`TGSI_PYTHON`, default `python3`).
 pub fn python() -> String {
@@ -50,23 +50,37 @@ pub fn first_line(cmd: &mut Command) -> Option<String> {
     lines(&output.stdout).or_else(|| lines(&output.stderr))
 }
 
+/// The arguments that make a tool print its version: `--version`, except for Bitwuzla, a
+/// Python interpreter that must import the module to tell its version.
+pub fn version_args(found: &ToolPath) -> Vec<&'static str> {
+    match found.tool {
+        Tool::Bitwuzla => vec![
+            "-c",
+            "import bitwuzla; print('Bitwuzla', bitwuzla.version())",
+        ],
+        _ => vec!["--version"],
+    }
+}
+
 /// The tool's own version line (`--version`); icepack has none and reports its package instead.
 pub fn version_line(found: &ToolPath) -> anyhow::Result<String> {
+    let args = version_args(found);
     let output = found
         .command()
-        .arg("--version")
+        .args(&args)
         .stdin(Stdio::null())
         .output()
         .with_context(|| format!("could not start {}", found.program.display()))?;
     if !output.status.success() {
         bail!(
-            "`{} --version` failed ({}): {}",
+            "`{} {}` failed ({}): {}",
             found.program.display(),
+            args.join(" "),
             output.status,
             String::from_utf8_lossy(&output.stderr).trim()
         );
     }
-    Ok(first_line(found.command().arg("--version")).unwrap_or_default())
+    Ok(first_line(found.command().args(&args)).unwrap_or_default())
 }
 
 /// Whether this process runs as root (`id -u` prints 0).

@@ -126,7 +126,7 @@ fn nextest_version(text: &str) -> Option<(u32, u32, u32)> {
 
 /// Setup is needed when some pinned tool is missing, or comes from a venv installed from other
 /// requirements; tools named by `TGSI_*` variables or taken from PATH need none.
-fn needs_setup(lookup: &Lookup, root: &std::path::Path) -> anyhow::Result<bool> {
+pub(crate) fn needs_setup(lookup: &Lookup, root: &std::path::Path) -> anyhow::Result<bool> {
     for tool in Tool::PINNED {
         match lookup.find(tool) {
             Ok(found) => {
