@@ -1,12 +1,16 @@
-//! `tgsi-core translate FILE -o OUT.tgsi [--entry NAME]`: a WGSL, GLSL or SPIR-V shader, through
-//! naga, to TGSI text; prints the TGSI and core instruction counts.
+//! `tgsi-core translate FILE -o OUT.tgsi [--entry NAME] [--override NAME=VALUE] [--bindings]`:
+//! a WGSL, GLSL or SPIR-V shader, through naga, to TGSI text; prints the TGSI and core
+//! instruction counts. `--bindings [FILE]` writes where the uniforms and textures went (JSON).
+//! `tgsi-core translate --report DIR` translates every vertex and fragment entry point of the
+//! shaders under DIR and counts what naga accepts, what translates and why the rest is refused.
 
 use super::output::write_atomically;
-use anyhow::{bail, Result};
+use anyhow::{bail, Context, Result};
 use clap::Args;
 use microcode::compile::compile;
 use microcode::core::CoreConfig;
-use std::path::PathBuf;
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 /// Arguments of `translate`.
@@ -14,32 +18,82 @@ use std::process::ExitCode;
 pub struct TranslateArgs {
     /// Shader: `.wgsl`, `.frag` / `.vert` / `.glsl` (GLSL 4.50; `.glsl` is a fragment shader) or
     /// `.spv` (SPIR-V).
-    pub file: PathBuf,
+    #[arg(required_unless_present = "report")]
+    pub file: Option<PathBuf>,
     /// TGSI text file to write (`-` for standard output).
-    #[arg(short, long)]
-    pub output: PathBuf,
+    #[arg(short, long, required_unless_present_any = ["report", "bindings"])]
+    pub output: Option<PathBuf>,
     /// Entry point to translate (needed when the file has several vertex / fragment ones).
     #[arg(long)]
     pub entry: Option<String>,
+    /// `NAME=VALUE`: the value of an `override` constant (by name or numeric id); the others
+    /// keep the shader's defaults.
+    #[arg(
+        long = "override",
+        value_name = "NAME=VALUE",
+        allow_hyphen_values = true
+    )]
+    pub overrides: Vec<String>,
+    /// Write the binding map as JSON (uniform members to CONST registers and components,
+    /// textures to SAMP units) to FILE, or to standard output without one.
+    #[arg(long, value_name = "FILE", num_args = 0..=1, default_missing_value = "-")]
+    pub bindings: Option<PathBuf>,
+    /// Translate every vertex and fragment entry point of the shaders under DIR and report what
+    /// naga accepts, what translates and why the rest is refused.
+    #[arg(long, value_name = "DIR", conflicts_with_all = ["file", "output", "entry"])]
+    pub report: Option<PathBuf>,
+}
+
+/// `NAME=VALUE` pairs of `--override`.
+pub fn parse_overrides(specs: &[String]) -> Result<BTreeMap<String, f64>> {
+    let mut out = BTreeMap::new();
+    for spec in specs {
+        let (name, value) = spec
+            .split_once('=')
+            .with_context(|| format!("--override `{spec}`: expected NAME=VALUE"))?;
+        let v = match value.trim() {
+            "true" => 1.0,
+            "false" => 0.0,
+            t => t
+                .parse::<f64>()
+                .with_context(|| format!("--override `{spec}`: `{t}` is not a number"))?,
+        };
+        out.insert(name.trim().to_string(), v);
+    }
+    Ok(out)
 }
 
 /// Translates, writes the text, reports the counts (the core count when the program compiles for
 /// the board's core).
 pub fn run(a: TranslateArgs) -> Result<ExitCode> {
-    if translate::language_of(&a.file).is_none() {
+    if let Some(dir) = &a.report {
+        return report(dir);
+    }
+    let Some(file) = &a.file else {
+        bail!("translate: a shader file is needed");
+    };
+    let Some(language) = translate::language_of(file) else {
         bail!(
             "{}: not a shader the translator reads (expected .wgsl, .frag, .vert, .glsl or .spv)",
-            a.file.display()
+            file.display()
         );
+    };
+    let bytes = super::input::read_bytes(file)?;
+    let name = file.display().to_string();
+    let options = translate::Options {
+        entry: a.entry.clone(),
+        overrides: parse_overrides(&a.overrides)?,
+    };
+    let t = translate::translate_with(&bytes, language, &name, &options)?;
+    match &a.output {
+        Some(o) if o.as_os_str() == "-" => print!("{}", t.text),
+        Some(o) => write_atomically(o, t.text.as_bytes())?,
+        None => {}
     }
-    let bytes = super::input::read_bytes(&a.file)?;
-    let language = translate::language_of(&a.file).unwrap_or(translate::Language::Wgsl);
-    let name = a.file.display().to_string();
-    let t = translate::translate(&bytes, language, &name, a.entry.as_deref())?;
-    if a.output.as_os_str() == "-" {
-        print!("{}", t.text);
-    } else {
-        write_atomically(&a.output, t.text.as_bytes())?;
+    match &a.bindings {
+        Some(b) if b.as_os_str() == "-" => print!("{}", t.bindings.to_json()),
+        Some(b) => write_atomically(b, t.bindings.to_json().as_bytes())?,
+        None => {}
     }
     let core = match compile(&t.program, &CoreConfig::default()) {
         Ok(c) => format!("{} core instructions", c.image.code.len()),
@@ -52,4 +106,118 @@ pub fn run(a: TranslateArgs) -> Result<ExitCode> {
         t.program.instructions.len()
     );
     Ok(ExitCode::SUCCESS)
+}
+
+/// What became of one entry point in a report.
+enum Outcome {
+    Translated,
+    /// naga refused the file or this entry point: not counted in the share.
+    NagaRefused(String),
+    /// The translator refused it: the reason's class and the message's first line.
+    Refused(String, String),
+}
+
+/// `--report DIR`: every shader under DIR (recursively, sorted), every vertex and fragment entry
+/// point, one line each, then the counts and the share of naga-accepted entry points that
+/// translate.
+fn report(dir: &Path) -> Result<ExitCode> {
+    let mut files = Vec::new();
+    collect(dir, &mut files)?;
+    let mut outcomes: Vec<(String, String, Outcome)> = Vec::new();
+    for (k, path) in files.iter().enumerate() {
+        eprint!("\r{}/{} files", k + 1, files.len());
+        let name = path.display().to_string();
+        let Some(language) = translate::language_of(path) else {
+            continue;
+        };
+        let bytes = match super::input::read_bytes(path) {
+            Ok(b) => b,
+            Err(e) => {
+                outcomes.push((name, "-".into(), Outcome::NagaRefused(format!("{e:#}"))));
+                continue;
+            }
+        };
+        let entries = match translate::entry_points(&bytes, language, &name) {
+            Ok(e) => e,
+            Err(e) => {
+                outcomes.push((name, "-".into(), Outcome::NagaRefused(first_line(&e))));
+                continue;
+            }
+        };
+        for (entry, _) in entries {
+            let o = match translate::translate(&bytes, language, &name, Some(&entry)) {
+                Ok(_) => Outcome::Translated,
+                Err(
+                    e @ (translate::TranslateError::Parse(_)
+                    | translate::TranslateError::Invalid(_)),
+                ) => Outcome::NagaRefused(first_line(&e)),
+                Err(e) => Outcome::Refused(e.class(), first_line(&e)),
+            };
+            outcomes.push((name.clone(), entry, o));
+        }
+    }
+    eprintln!();
+    print_report(&outcomes);
+    Ok(ExitCode::SUCCESS)
+}
+
+fn first_line(e: &translate::TranslateError) -> String {
+    e.to_string().lines().next().unwrap_or("").to_string()
+}
+
+/// Shader files under `dir`, sorted.
+fn collect(dir: &Path, out: &mut Vec<PathBuf>) -> Result<()> {
+    let mut entries: Vec<PathBuf> = std::fs::read_dir(dir)
+        .with_context(|| format!("cannot read {}", dir.display()))?
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .collect();
+    entries.sort();
+    for p in entries {
+        if p.is_dir() {
+            collect(&p, out)?;
+        } else if translate::language_of(&p).is_some() {
+            out.push(p);
+        }
+    }
+    Ok(())
+}
+
+fn print_report(outcomes: &[(String, String, Outcome)]) {
+    let mut translated = 0usize;
+    let mut accepted = 0usize;
+    let mut naga = 0usize;
+    let mut reasons: BTreeMap<String, usize> = BTreeMap::new();
+    for (file, entry, o) in outcomes {
+        match o {
+            Outcome::Translated => {
+                translated += 1;
+                accepted += 1;
+                println!("translated  {file}  {entry}");
+            }
+            Outcome::NagaRefused(why) => {
+                naga += 1;
+                println!("naga-refused  {file}  {entry}  {why}");
+            }
+            Outcome::Refused(class, why) => {
+                accepted += 1;
+                *reasons.entry(class.clone()).or_default() += 1;
+                println!("refused  {file}  {entry}  {why}");
+            }
+        }
+    }
+    println!();
+    println!(
+        "{} entry points (or files naga could not read): {naga} refused by naga, {accepted} \
+         accepted by naga",
+        outcomes.len()
+    );
+    let share = if accepted == 0 {
+        0.0
+    } else {
+        100.0 * translated as f64 / accepted as f64
+    };
+    println!("translated: {translated} of {accepted} ({share:.1}%)");
+    for (class, n) in &reasons {
+        println!("refused: {n:4}  {class}");
+    }
 }

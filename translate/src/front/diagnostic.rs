@@ -26,8 +26,13 @@ pub(crate) fn render(
     out
 }
 
-/// An error and its causes joined by ": ", each said once.
+/// An error and its causes joined by ": ", each said once, with naga's Rust debug dumps of IR
+/// items (`Struct { members: [...] }`) shortened to their names.
 pub(crate) fn chain(e: &dyn std::error::Error) -> String {
+    undebug(&chain_raw(e))
+}
+
+fn chain_raw(e: &dyn std::error::Error) -> String {
     let mut out = e.to_string();
     let mut source = e.source();
     while let Some(s) = source {
@@ -67,4 +72,47 @@ pub(crate) fn validation(
         &message,
         &e.emit_to_string_with_path(src, file),
     )
+}
+
+/// `Name { ... }` (a Rust debug dump, nested to any depth) becomes `name`.
+pub(crate) fn undebug(text: &str) -> String {
+    let b = text.as_bytes();
+    let mut out = String::new();
+    let mut i = 0;
+    while i < b.len() {
+        // A capitalised word followed by " {".
+        if b[i].is_ascii_uppercase() && (i == 0 || !b[i - 1].is_ascii_alphanumeric()) {
+            let mut j = i;
+            while j < b.len() && (b[j].is_ascii_alphanumeric() || b[j] == b'_') {
+                j += 1;
+            }
+            if text[j..].starts_with(" {") {
+                let mut depth = 0usize;
+                let mut k = j + 1;
+                while k < b.len() {
+                    match b[k] {
+                        b'{' | b'[' | b'(' => depth += 1,
+                        b'}' | b']' | b')' => {
+                            depth = depth.saturating_sub(1);
+                            if depth == 0 {
+                                break;
+                            }
+                        }
+                        _ => {}
+                    }
+                    k += 1;
+                }
+                out.push_str(&text[i..j].to_ascii_lowercase());
+                i = (k + 1).min(b.len());
+                continue;
+            }
+            out.push_str(&text[i..j]);
+            i = j;
+            continue;
+        }
+        let c = text[i..].chars().next().unwrap_or(' ');
+        out.push(c);
+        i += c.len_utf8();
+    }
+    out
 }

@@ -162,17 +162,39 @@ pub(crate) fn prepare(
     let ep = &parsed.module.entry_points[index];
     let entry_span = bounds::entry_span(&parsed.module, index, source);
     bounds::check_locations(&parsed.module, index, file, source)?;
-    // Handles first (nothing else is checked without flags): compaction needs sound handles.
-    Validator::new(ValidationFlags::empty(), capabilities())
-        .validate(&parsed.module)
-        .map_err(|e| invalid(file, source, &e, entry_span))?;
-    let mut module = parsed.module.clone();
+    // Sound handles first: compaction needs them (other findings wait for the reduced module).
+    if let Err(e) =
+        Validator::new(ValidationFlags::empty(), capabilities()).validate(&parsed.module)
+    {
+        if matches!(e.as_inner(), naga::valid::ValidationError::InvalidHandle(_)) {
+            return Err(invalid(file, source, &e, entry_span));
+        }
+    }
     let keep = ep.name.clone();
     let stage = ep.stage;
-    module
-        .entry_points
-        .retain(|e| e.name == keep && e.stage == stage);
-    naga::compact::compact(&mut module, naga::compact::KeepUnused::No);
+    let reduced = std::panic::catch_unwind(|| {
+        let mut module = parsed.module.clone();
+        module
+            .entry_points
+            .retain(|e| e.name == keep && e.stage == stage);
+        naga::compact::compact(&mut module, naga::compact::KeepUnused::No);
+        module
+    });
+    let module = match reduced {
+        Ok(m) => m,
+        // Compaction trips over what validation would refuse: naga's verdict on the whole.
+        Err(_) => {
+            let e = Validator::new(ValidationFlags::all(), capabilities())
+                .validate(&parsed.module)
+                .err();
+            return Err(match e {
+                Some(e) => invalid(file, source, &e, entry_span),
+                None => TranslateError::Internal {
+                    file: file.to_string(),
+                },
+            });
+        }
+    };
     bounds::check_types(&module, file, source)?;
     let info = Validator::new(ValidationFlags::all(), capabilities())
         .validate(&module)

@@ -140,23 +140,20 @@ impl<'a> Lower<'a> {
     ) -> Result<TextureTarget, TranslateError> {
         use TextureTarget as T;
         let name = || Construct::Type(names::image(dim, arrayed, class, self.language));
-        match class {
-            ImageClass::Sampled { multi: true, .. } | ImageClass::Depth { multi: true } => {
-                return Err(err(
-                    name(),
-                    "multisampled textures have no TGSI 1.x target; the texture unit holds one \
-                     sample per texel",
-                    span,
-                ))
-            }
-            ImageClass::External => {
-                return Err(err(
-                    name(),
-                    "external (video) textures have no TGSI equivalent",
-                    span,
-                ))
-            }
-            _ => {}
+        let multi = matches!(
+            class,
+            ImageClass::Sampled { multi: true, .. } | ImageClass::Depth { multi: true }
+        );
+        if class == ImageClass::External {
+            return Err(err(
+                name(),
+                "external (video) textures have no TGSI equivalent",
+                span,
+            ));
+        }
+        if multi {
+            // One sample per texel: the sample index reads that one.
+            return Ok(if arrayed { T::T2DArrayMsaa } else { T::T2DMsaa });
         }
         Ok(match (dim, arrayed) {
             (ImageDimension::D1, false) => T::T1D,

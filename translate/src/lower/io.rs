@@ -10,7 +10,7 @@
 
 use super::names;
 use super::value::{vec_size, Value};
-use super::{err, Lower, Span, FRAG_DEPTH};
+use super::{err, Lower, Span, FRAG_DEPTH, SAMPLE_MASK};
 use crate::code::{Reg, RegFile, Src};
 use crate::error::{over_budget, Budget, Construct};
 use crate::TranslateError;
@@ -79,6 +79,19 @@ impl<'a> Lower<'a> {
                 let face = self.register(RegFile::In, idx, 1).src();
                 return Ok(self.alu(Opcode::Slt, 1, vec![zero, face]));
             }
+            // One sample per pixel: sample 0, and a mask of that one sample.
+            Binding::BuiltIn(BuiltIn::SampleIndex) if frag => {
+                return Ok(Value::V {
+                    src: self.code.imm_int(&[0]),
+                    size: 1,
+                });
+            }
+            Binding::BuiltIn(BuiltIn::SampleMask) if frag => {
+                return Ok(Value::V {
+                    src: self.code.imm_int(&[1]),
+                    size: 1,
+                });
+            }
             Binding::BuiltIn(b @ (BuiltIn::VertexIndex | BuiltIn::InstanceIndex)) if !frag => {
                 let sem = if b == BuiltIn::VertexIndex {
                     SemanticName::VertexId
@@ -135,6 +148,10 @@ impl<'a> Lower<'a> {
             return Ok(());
         };
         let frag = self.stage == ShaderStage::Fragment;
+        if frag && matches!(b, Binding::BuiltIn(BuiltIn::SampleMask)) {
+            regs.push((Reg::temp(0), SAMPLE_MASK));
+            return Ok(());
+        }
         let sem = match *b {
             Binding::Location {
                 location,
@@ -201,9 +218,6 @@ fn check_location(location: u32, span: Span) -> Result<(), TranslateError> {
 /// Why a built-in has no translation.
 fn builtin_why(b: BuiltIn, frag: bool) -> &'static str {
     match b {
-        BuiltIn::SampleIndex | BuiltIn::SampleMask => {
-            "the core shades one sample per pixel; TGSI 1.x has no sample index or mask"
-        }
         BuiltIn::PrimitiveIndex => "TGSI 1.x has no primitive index in fragment programs",
         BuiltIn::ClipDistances | BuiltIn::CullDistance => {
             "TGSI 1.x has no clip or cull distance outputs"

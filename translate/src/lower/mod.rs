@@ -99,6 +99,10 @@ pub const MAX_CALLS: usize = 1024;
 /// The output size that marks `frag_depth`: one value written to POSITION.z.
 const FRAG_DEPTH: usize = 100;
 
+/// The output size that marks `sample_mask`: with one sample per pixel, a mask without bit 0
+/// discards the fragment (no OUT register).
+const SAMPLE_MASK: usize = 101;
+
 fn f(v: f32) -> u32 {
     v.to_bits()
 }

@@ -1,7 +1,7 @@
 //! Statements: blocks, stores, returns, `discard`, and the dispatch to control flow and calls.
 
 use super::value::{flatten, is_int, Value};
-use super::{err, Lower, Span, FRAG_DEPTH};
+use super::{err, Lower, Span, FRAG_DEPTH, SAMPLE_MASK};
 use crate::code::{RegFile, Src};
 use crate::error::Construct;
 use crate::TranslateError;
@@ -177,7 +177,15 @@ impl<'a> Lower<'a> {
                 continue;
             };
             let src = if vs == 1 { src.comp(0) } else { src };
-            if *size == FRAG_DEPTH {
+            if *size == SAMPLE_MASK {
+                // Bit 0 clear: the pixel's one sample is not covered.
+                let one = self.code.imm_int(&[1]);
+                let bit = self.ialu(Opcode::And, 1, vec![src.comp(0), one]);
+                let f = self.ialu(Opcode::I2f, 1, vec![bit]);
+                let half = self.imm_s(-0.5);
+                let k = self.fop(Opcode::Add, 1, vec![f, half]);
+                self.code.push(Opcode::Kil, None, vec![k.comp(0)]);
+            } else if *size == FRAG_DEPTH {
                 self.code
                     .push(Opcode::Mov, Some((*reg, 4)), vec![src.comp(0)]);
             } else {

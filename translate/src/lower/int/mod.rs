@@ -28,6 +28,7 @@
 //!
 //! Booleans stay 1.0 / 0.0 floats; a bit cast is a plain move.
 
+mod bits;
 mod compare;
 mod decompose;
 mod divide;
@@ -535,6 +536,7 @@ impl Lower<'_> {
         arg: Handle<Expression>,
         arg1: Option<Handle<Expression>>,
         arg2: Option<Handle<Expression>>,
+        arg3: Option<Handle<Expression>>,
         signed: bool,
         span: naga::Span,
     ) -> Result<Value, TranslateError> {
@@ -588,6 +590,21 @@ impl Lower<'_> {
                 let one = self.iimm(&[1]);
                 let pos = self.ialu(Opcode::And, n, vec![pos, one]);
                 v(self.ialu(Opcode::Or, n, vec![neg, pos]))
+            }
+            M::CountOneBits => v(self.count_one_bits(n, x)),
+            M::ReverseBits => v(self.reverse_bits(n, x)),
+            M::CountTrailingZeros => v(self.count_trailing_zeros(n, x)),
+            M::CountLeadingZeros => v(self.count_leading_zeros(n, x)),
+            M::FirstTrailingBit => v(self.first_trailing_bit(n, x)),
+            M::FirstLeadingBit => v(self.first_leading_bit(n, x, signed)),
+            M::ExtractBits => {
+                let (o, c) = (get(self, arg1)?, get(self, arg2)?);
+                v(self.extract_bits(n, x, o, c, signed))
+            }
+            M::InsertBits => {
+                let newbits = get(self, arg1)?;
+                let (o, c) = (get(self, arg2)?, get(self, arg3)?);
+                v(self.insert_bits(n, x, newbits, o, c))
             }
             M::Dot => {
                 let y = get(self, arg1)?;
