@@ -34,7 +34,7 @@ impl fmt::Display for Construct {
             Construct::Function(s) => write!(f, "the built-in function `{s}`"),
             Construct::Operator(s) => write!(f, "the operator `{s}`"),
             Construct::Builtin(s) => write!(f, "the built-in `{s}`"),
-            Construct::AddressSpace(s) => write!(f, "`{s}`"),
+            Construct::AddressSpace(s) => f.write_str(s),
             Construct::Other(s) => f.write_str(s),
         }
     }
@@ -124,7 +124,7 @@ pub enum TranslateError {
         found: String,
     },
     /// A construct TGSI (or this translator) cannot express, where it is, and why.
-    #[error("{}: error: unsupported {construct}: {why}", position(file, *location))]
+    #[error("{}: error: {construct} {}: {why}", position(file, *location), verb(construct))]
     Unsupported {
         /// The file.
         file: String,
@@ -203,6 +203,16 @@ impl TranslateError {
             TranslateError::Internal { .. } => "internal".into(),
             TranslateError::Output { .. } => "output".into(),
         }
+    }
+}
+
+/// "are not translated" for plural constructs (storage buffers), "is not translated" else.
+fn verb(c: &Construct) -> &'static str {
+    match c {
+        Construct::AddressSpace(s) if !s.starts_with('`') && !s.starts_with("a ") => {
+            "are not translated"
+        }
+        _ => "is not translated",
     }
 }
 

@@ -55,15 +55,15 @@ pub(crate) fn math(fun: MathFunction, lang: Language) -> String {
 pub(crate) fn space(space: AddressSpace, lang: Language) -> String {
     let glsl = matches!(lang, Language::Glsl(_));
     let s = match (space, glsl) {
-        (AddressSpace::Storage { .. }, false) => "var<storage>",
-        (AddressSpace::Storage { .. }, true) => "a `buffer` block",
-        (AddressSpace::WorkGroup, false) => "var<workgroup>",
-        (AddressSpace::WorkGroup, true) => "`shared`",
-        (AddressSpace::Immediate, false) => "var<push_constant>",
-        (AddressSpace::Immediate, true) => "layout(push_constant)",
-        (AddressSpace::Uniform, false) => "var<uniform>",
+        (AddressSpace::Storage { .. }, false) => "storage buffers (`var<storage>`)",
+        (AddressSpace::Storage { .. }, true) => "storage buffers (`buffer` blocks)",
+        (AddressSpace::WorkGroup, false) => "workgroup memory (`var<workgroup>`)",
+        (AddressSpace::WorkGroup, true) => "workgroup memory (`shared`)",
+        (AddressSpace::Immediate, false) => "`var<push_constant>`",
+        (AddressSpace::Immediate, true) => "`layout(push_constant)`",
+        (AddressSpace::Uniform, false) => "`var<uniform>`",
         (AddressSpace::Uniform, true) => "a `uniform` block",
-        (AddressSpace::Private, false) => "var<private>",
+        (AddressSpace::Private, false) => "`var<private>`",
         (AddressSpace::Private, true) => "a global variable",
         (AddressSpace::Function, _) => "a function variable",
         (AddressSpace::Handle, _) => "a resource",
@@ -76,11 +76,9 @@ pub(crate) fn space(space: AddressSpace, lang: Language) -> String {
 pub(crate) fn space_why(space: AddressSpace) -> &'static str {
     match space {
         AddressSpace::Storage { .. } => {
-            "storage buffers have no TGSI equivalent; the core has no memory writes"
+            "TGSI 1.x has no buffer memory, and the core no memory writes"
         }
-        AddressSpace::WorkGroup => {
-            "workgroup memory belongs to compute shaders; TGSI and the core have none"
-        }
+        AddressSpace::WorkGroup => "it belongs to compute shaders; TGSI 1.x and the core have none",
         _ => "TGSI has no registers for it",
     }
 }

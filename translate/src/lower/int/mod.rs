@@ -401,7 +401,11 @@ impl Lower<'_> {
             (K::Bool, K::Float) => done(s),
             _ => {
                 return Err(super::err(
-                    Construct::Other(format!("a conversion from {from:?} to {kind:?}")),
+                    Construct::Other(format!(
+                        "a conversion from {} to {}",
+                        kind_name(from),
+                        kind_name(kind)
+                    )),
                     "TGSI has no registers of these types",
                     span,
                 ))
@@ -646,5 +650,16 @@ fn float_modifiers(bits: u32, s: &Src) -> u32 {
         b ^ SIGN
     } else {
         b
+    }
+}
+
+/// A scalar kind as WGSL names its 32-bit type.
+fn kind_name(k: ScalarKind) -> &'static str {
+    match k {
+        ScalarKind::Sint => "i32",
+        ScalarKind::Uint => "u32",
+        ScalarKind::Float => "f32",
+        ScalarKind::Bool => "bool",
+        _ => "an abstract number",
     }
 }
