@@ -23,3 +23,4 @@ pub mod run;
 pub mod selftest;
 pub mod synth;
 pub mod translate;
+pub mod uniform;
