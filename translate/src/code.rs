@@ -126,17 +126,6 @@ pub(crate) fn src_reads(inst: &Inst, mask: u8) -> Vec<u8> {
         .collect()
 }
 
-/// Liveness keys of outputs: the OUT index with this bit set (temporaries are plain indices).
-pub(crate) const OUT_KEY: u32 = 1 << 31;
-
-pub(crate) fn live_key(r: Reg) -> Option<u32> {
-    match r.file {
-        RegFile::Temp => Some(r.index),
-        RegFile::Out => Some(OUT_KEY | r.index),
-        _ => None,
-    }
-}
-
 pub(crate) fn is_flow(op: Opcode) -> bool {
     matches!(op.info().kind, Kind::Flow(_))
 }

@@ -1,6 +1,6 @@
 //! The structured control-flow graph and liveness over it.
 
-use crate::code::{live_key, src_reads, Code, RegFile, OUT_KEY};
+use crate::code::{src_reads, Code, Reg, RegFile};
 use microcode::tgsi::Opcode;
 use std::collections::HashMap;
 
@@ -66,65 +66,103 @@ impl Code {
         succ
     }
 
-    /// Live temporaries and outputs (per component mask) at the entry of each instruction; an
-    /// output is keyed `OUT_KEY | index`, and every output is live at the exit.
-    pub(super) fn liveness(&self) -> Vec<HashMap<u32, u8>> {
+    /// Live temporaries and outputs (per component mask) at the entry of each instruction, as
+    /// dense rows; every output is live at the exit.
+    pub(super) fn liveness(&self) -> Liveness {
         let n = self.insts.len();
         let succ = self.successors();
-        let mut live_in: Vec<HashMap<u32, u8>> = vec![HashMap::new(); n + 1];
+        let temps = self.next_temp as usize;
+        let outs = self.outputs.keys().map(|&o| o as usize + 1).max().unwrap_or(0);
+        let width = temps + outs;
+        let mut live = Liveness {
+            width,
+            temps,
+            rows: vec![0; (n + 1) * width],
+            succ,
+        };
         for &o in self.outputs.keys() {
-            live_in[n].insert(OUT_KEY | o, 0xF);
+            live.rows[n * width + temps + o as usize] = 0xF;
         }
+        let mut out = vec![0u8; width];
         loop {
             let mut changed = false;
             for i in (0..n).rev() {
-                let mut out: HashMap<u32, u8> = HashMap::new();
-                for &s in &succ[i] {
-                    for (&r, &m) in &live_in[s] {
-                        *out.entry(r).or_default() |= m;
-                    }
-                }
+                live.union_out(i, &mut out);
                 let inst = &self.insts[i];
                 if let Some((d, mask)) = inst.dst {
-                    if let Some(key) = live_key(d) {
-                        if let Some(m) = out.get_mut(&key) {
-                            *m &= !mask;
-                            if *m == 0 {
-                                out.remove(&key);
-                            }
-                        }
+                    if let Some(k) = live.slot(d) {
+                        out[k] &= !mask;
                     }
                 }
                 let mask = inst.dst.map(|d| d.1).unwrap_or(0xF);
                 for (s, reads) in inst.src.iter().zip(src_reads(inst, mask)) {
                     if s.reg.file == RegFile::Temp {
-                        *out.entry(s.reg.index).or_default() |= reads;
+                        out[s.reg.index as usize] |= reads;
                     }
                 }
-                if out != live_in[i] {
-                    live_in[i] = out;
+                let row = &mut live.rows[i * width..(i + 1) * width];
+                if row != out.as_slice() {
+                    row.copy_from_slice(&out);
                     changed = true;
                 }
             }
             if !changed {
-                return live_in;
+                return live;
+            }
+        }
+    }
+}
+
+/// Liveness over the structured control-flow graph: per instruction the component mask of every
+/// temporary (then every output) live at its entry.
+pub(super) struct Liveness {
+    width: usize,
+    temps: usize,
+    rows: Vec<u8>,
+    succ: Vec<Vec<usize>>,
+}
+
+impl Liveness {
+    /// The row index of a temporary or output register.
+    pub fn slot(&self, r: Reg) -> Option<usize> {
+        match r.file {
+            RegFile::Temp => Some(r.index as usize),
+            RegFile::Out => Some(self.temps + r.index as usize),
+            _ => None,
+        }
+    }
+
+    /// The live-after masks of instruction `i` (the union over its successors) into `out`.
+    pub fn union_out(&self, i: usize, out: &mut [u8]) {
+        out.fill(0);
+        for &s in &self.succ[i] {
+            let row = &self.rows[s * self.width..(s + 1) * self.width];
+            for (o, r) in out.iter_mut().zip(row) {
+                *o |= r;
             }
         }
     }
 
-    /// Live temporaries after each instruction (union over successors).
-    pub(super) fn live_out(&self, live_in: &[HashMap<u32, u8>]) -> Vec<HashMap<u32, u8>> {
-        let succ = self.successors();
-        succ.iter()
-            .map(|ss| {
-                let mut out: HashMap<u32, u8> = HashMap::new();
-                for &s in ss {
-                    for (&r, &m) in &live_in[s] {
-                        *out.entry(r).or_default() |= m;
-                    }
-                }
-                out
-            })
+    /// A buffer for [`Liveness::union_out`].
+    pub fn buffer(&self) -> Vec<u8> {
+        vec![0; self.width]
+    }
+
+    /// The temporaries live at the program's entry.
+    pub fn entry_temps(&self) -> Vec<u32> {
+        let row = &self.rows[..self.width.min(self.rows.len())];
+        (0..self.temps)
+            .filter(|&t| row.get(t).is_some_and(|&m| m != 0))
+            .map(|t| t as u32)
             .collect()
+    }
+
+    /// The temporaries live in `row` (a buffer filled by [`Liveness::union_out`]).
+    pub fn temps_in(&self, row: &[u8]) -> impl Iterator<Item = u32> + '_ {
+        let row: Vec<u32> = (0..self.temps)
+            .filter(|&t| row[t] != 0)
+            .map(|t| t as u32)
+            .collect();
+        row.into_iter()
     }
 }

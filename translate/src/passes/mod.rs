@@ -17,6 +17,7 @@ use crate::code::Code;
 impl Code {
     /// Runs the passes: coalescing, dead code, register allocation.
     pub fn optimise(&mut self) {
+        self.compact_temps();
         // Each pass can open work for the others (a narrowed mask, a removed use): to a fixed point.
         loop {
             let before = self.insts.clone();
@@ -33,5 +34,31 @@ impl Code {
         self.allocate();
         self.remove_self_moves();
         self.compact_immediates();
+    }
+
+    /// Renumbers the temporaries instructions use densely (storage for variables nobody touches
+    /// takes no room in the liveness rows).
+    fn compact_temps(&mut self) {
+        let mut map = vec![u32::MAX; self.next_temp as usize];
+        let mut next = 0u32;
+        let mut visit = |r: &mut crate::code::Reg| {
+            if r.file == crate::code::RegFile::Temp {
+                let slot = &mut map[r.index as usize];
+                if *slot == u32::MAX {
+                    *slot = next;
+                    next += 1;
+                }
+                r.index = *slot;
+            }
+        };
+        for inst in &mut self.insts {
+            if let Some((d, _)) = &mut inst.dst {
+                visit(d);
+            }
+            for s in &mut inst.src {
+                visit(&mut s.reg);
+            }
+        }
+        self.next_temp = next;
     }
 }
