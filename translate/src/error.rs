@@ -198,7 +198,7 @@ impl TranslateError {
             TranslateError::NoEntryPoint { .. }
             | TranslateError::UnknownEntry { .. }
             | TranslateError::AmbiguousEntry { .. } => "entry point".into(),
-            TranslateError::Unsupported { construct, .. } => format!("unsupported {construct}"),
+            TranslateError::Unsupported { construct, .. } => construct.to_string(),
             TranslateError::Budget { budget, .. } => format!("{budget}"),
             TranslateError::Internal { .. } => "internal".into(),
             TranslateError::Output { .. } => "output".into(),

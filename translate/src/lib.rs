@@ -31,7 +31,7 @@ mod lower;
 mod passes;
 
 pub use error::{Budget, Construct, TranslateError};
-pub use front::bounds::{MAX_NESTING, MAX_SPIRV_MERGES, MAX_TERMS, MAX_TYPE_REGISTERS};
+pub use front::bounds::{MAX_CHAIN, MAX_NESTING, MAX_SPIRV_MERGES, MAX_TERMS, MAX_TYPE_REGISTERS};
 pub use layout::Bindings;
 pub use lower::{MAX_CALLS, MAX_INSTRUCTIONS, MAX_LOCATION};
 

@@ -1,6 +1,6 @@
 //! Budgets that keep hostile input from taking the machine, checked before the work they bound:
-//! bracket nesting and operator runs (naga's parsers recurse per level), chains of terms
-//! without brackets (naga's typifier slows with them), locations TGSI cannot number (naga's
+//! bracket nesting and operator runs (naga's parsers recurse per level), statements and chains
+//! of operators without brackets (naga's reading slows with them faster than they grow), locations TGSI cannot number (naga's
 //! validator allocates by location), and types the core could never hold (the lowering
 //! allocates per element).
 
@@ -17,9 +17,15 @@ pub const MAX_NESTING: usize = 256;
 /// hold: a bound on its nesting for naga's recursive reader.
 pub const MAX_SPIRV_MERGES: usize = 4096;
 
-/// The most statements and chained terms (`;`, `?`, `else`) a source may have: hundreds of times
-/// what a shader the core can hold writes, few enough for naga to read in well under a second.
-pub const MAX_TERMS: usize = 32_768;
+/// The most statements (`;`, `else`) a source may have: forty times what the largest shader of
+/// the public collections writes (about 200), few enough for naga, whose reading slows faster
+/// than the count grows, to take about a second.
+pub const MAX_TERMS: usize = 8192;
+
+/// The most operators (`+ - * / % & | ^ < > ?`) one statement may chain: far beyond any
+/// expression a person writes, few enough for naga's typifier (quadratic in the chain: 32,000
+/// terms take 1.5 s, 100,000 take 12 s) to take a tenth of a second.
+pub const MAX_CHAIN: usize = 4096;
 
 /// The most registers a type may take (a vec4 each): sixteen times the instructions a
 /// translation may have, far beyond the 64 registers of the core.
@@ -28,7 +34,7 @@ pub const MAX_TYPE_REGISTERS: u64 = 1 << 16;
 /// Refuses source text nested deeper or chained longer than naga should see.
 pub(crate) fn check_text(src: &str, file: &str) -> Result<(), TranslateError> {
     let bytes = src.as_bytes();
-    let (mut depth, mut run, mut terms) = (0usize, 0usize, 0usize);
+    let (mut depth, mut run, mut terms, mut chain) = (0usize, 0usize, 0usize, 0usize);
     let over = |budget: Budget, what: String, at: usize| {
         over_budget(budget, what, naga::Span::new(at as u32, at as u32 + 1))
             .located_in(file, Some(src))
@@ -54,8 +60,15 @@ pub(crate) fn check_text(src: &str, file: &str) -> Result<(), TranslateError> {
         match c {
             b'(' | b'[' | b'{' => depth += 1,
             b')' | b']' | b'}' => depth = depth.saturating_sub(1),
-            b';' | b'?' => terms += 1,
+            b';' => terms += 1,
             b'e' if bytes[i..].starts_with(b"else") => terms += 1,
+            _ => {}
+        }
+        match c {
+            b';' | b'{' | b'}' => chain = 0,
+            b'+' | b'-' | b'*' | b'/' | b'%' | b'&' | b'|' | b'^' | b'<' | b'>' | b'?' => {
+                chain += 1
+            }
             _ => {}
         }
         match c {
@@ -80,7 +93,14 @@ pub(crate) fn check_text(src: &str, file: &str) -> Result<(), TranslateError> {
         if terms > MAX_TERMS {
             return Err(over(
                 Budget::Chain,
-                format!("more than {MAX_TERMS} statements and chained terms (`;`, `?:`, `else`)"),
+                format!("more than {MAX_TERMS} statements (`;`, `else`)"),
+                i,
+            ));
+        }
+        if chain > MAX_CHAIN {
+            return Err(over(
+                Budget::Chain,
+                format!("more than {MAX_CHAIN} operators chained in one statement"),
                 i,
             ));
         }

@@ -72,7 +72,12 @@ impl Code {
         let n = self.insts.len();
         let succ = self.successors();
         let temps = self.next_temp as usize;
-        let outs = self.outputs.keys().map(|&o| o as usize + 1).max().unwrap_or(0);
+        let outs = self
+            .outputs
+            .keys()
+            .map(|&o| o as usize + 1)
+            .max()
+            .unwrap_or(0);
         let width = temps + outs;
         let mut live = Liveness {
             width,
