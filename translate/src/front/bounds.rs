@@ -185,25 +185,48 @@ pub(crate) fn registers(module: &Module, ty: naga::Handle<naga::Type>) -> u64 {
     }
 }
 
-/// Refuses types the core could never hold (before the lowering allocates per element) and
-/// 64-bit floats.
+/// Refuses types the core could never hold (before the lowering allocates per element).
 pub(crate) fn check_types(
     module: &Module,
     file: &str,
     source: Option<&str>,
+    language: crate::Language,
 ) -> Result<(), TranslateError> {
-    for (h, t) in module.types.iter() {
-        let span = module.types.get_span(h);
+    for (h, _) in module.types.iter() {
         let n = registers(module, h);
         if n > MAX_TYPE_REGISTERS {
-            let name = t.name.clone().unwrap_or_else(|| "a type".to_string());
+            let span = Some(module.types.get_span(h))
+                .filter(|s| s.is_defined())
+                .or_else(|| variable_span(module, n))
+                .unwrap_or_default();
+            let name = crate::lower::names::type_name(module, h, language);
             return Err(over_budget(
                 Budget::TypeSize,
-                format!("{name} of {n} registers (at most {MAX_TYPE_REGISTERS})"),
+                format!("the type `{name}`, {n} registers (at most {MAX_TYPE_REGISTERS}),"),
                 span,
             )
             .located_in(file, source));
         }
     }
     Ok(())
+}
+
+/// Where a variable (global, or local to any function) of a type of `n` registers or more is
+/// declared: the place to name for a type without a span of its own.
+fn variable_span(module: &Module, n: u64) -> Option<naga::Span> {
+    let big = |ty| registers(module, ty) >= n;
+    if let Some((h, _)) = module.global_variables.iter().find(|(_, g)| big(g.ty)) {
+        return Some(module.global_variables.get_span(h));
+    }
+    let functions = module
+        .functions
+        .iter()
+        .map(|(_, f)| f)
+        .chain(module.entry_points.iter().map(|e| &e.function));
+    for f in functions {
+        if let Some((h, _)) = f.local_variables.iter().find(|(_, l)| big(l.ty)) {
+            return Some(f.local_variables.get_span(h));
+        }
+    }
+    None
 }

@@ -24,6 +24,7 @@ use std::collections::BTreeMap;
 pub(crate) struct Parsed {
     pub module: Module,
     pub source: Option<String>,
+    pub language: Language,
 }
 
 /// What naga can validate of the shaders it reads: its defaults, push constants (which become
@@ -55,6 +56,7 @@ pub(crate) fn parse(
             Ok(Parsed {
                 module,
                 source: Some(src),
+                language,
             })
         }
         #[cfg(feature = "glsl")]
@@ -65,12 +67,14 @@ pub(crate) fn parse(
             Ok(Parsed {
                 module,
                 source: Some(src),
+                language,
             })
         }
         #[cfg(feature = "spv")]
         Language::SpirV => Ok(Parsed {
             module: spv::parse(bytes, file)?,
             source: None,
+            language,
         }),
         #[allow(unreachable_patterns)]
         other => Err(TranslateError::Bytes {
@@ -195,7 +199,7 @@ pub(crate) fn prepare(
             });
         }
     };
-    bounds::check_types(&module, file, source)?;
+    bounds::check_types(&module, file, source, parsed.language)?;
     let info = Validator::new(ValidationFlags::all(), capabilities())
         .validate(&module)
         .map_err(|e| invalid(file, source, &e, entry_span))?;
