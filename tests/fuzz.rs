@@ -19,7 +19,8 @@
 //! nesting, long operator chains, doubling macros, recursive and chained functions, absurd
 //! locations, every texture and built-in form) under a per-call limit of a few seconds, and the
 //! process's peak memory is printed: `SHADER_FUZZ_INPUTS=20000 cargo test --release --test fuzz
-//! fuzz_shaders_long -- --ignored --nocapture`.
+//! fuzz_shaders_long -- --ignored --nocapture` (`SHADER_FUZZ_SAVE=FILE` keeps the input being
+//! translated, for a hang).
 
 use microcode::compile::compile;
 use microcode::core::disasm::listing;
@@ -775,10 +776,15 @@ fn shader_fuzz(n: u64, seed: u64) -> Report {
         ..Report::default()
     };
     let mut translated = 0u64;
+    // Each input is written here before it runs: after a hang, the file holds it.
+    let save = std::env::var_os("SHADER_FUZZ_SAVE");
     for k in 0..n {
         r.inputs = k;
         let (lang, src) = &shaders[rng.below(shaders.len())];
         let b = mutate_shader(&mut rng, src);
+        if let Some(path) = &save {
+            let _ = std::fs::write(path, &b);
+        }
         if let Some(Ok(t)) = r.call("translate", || {
             translate::translate(&b, *lang, "fuzz", None)
         }) {

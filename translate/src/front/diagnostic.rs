@@ -4,6 +4,12 @@
 
 use crate::error::position;
 
+/// The most lines of naga's rendering kept.
+const MAX_EXCERPT_LINES: usize = 40;
+
+/// The most characters of a line of naga's rendering kept.
+const MAX_EXCERPT_WIDTH: usize = 200;
+
 /// The first line and naga's rendering of the place.
 pub(crate) fn render(
     file: &str,
@@ -13,10 +19,16 @@ pub(crate) fn render(
 ) -> String {
     let mut out = format!("{}: error: {}", position(file, location), message.trim());
     // naga's own first line repeats the message ("error: ..."): the rest shows the place.
-    let rest: Vec<&str> = rendered
+    // Hostile sources have lines of megabytes: the excerpt keeps the start of each line.
+    let rest: Vec<String> = rendered
         .lines()
         .skip_while(|l| l.trim().is_empty())
         .skip(1)
+        .take(MAX_EXCERPT_LINES)
+        .map(|l| match l.char_indices().nth(MAX_EXCERPT_WIDTH) {
+            Some((cut, _)) => format!("{} ...", &l[..cut]),
+            None => l.to_string(),
+        })
         .collect();
     let rest = rest.join("\n");
     if !rest.trim().is_empty() {

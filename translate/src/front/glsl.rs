@@ -19,7 +19,10 @@ pub(crate) fn parse(src: &str, stage: Stage, file: &str) -> Result<naga::Module,
     };
     naga::front::glsl::Frontend::default()
         .parse(&naga::front::glsl::Options::from(st), src)
-        .map_err(|e| {
+        .map_err(|mut e| {
+            // The first error says what is wrong; the rest (a thousand redeclarations) would
+            // each render the source line again.
+            e.errors.truncate(1);
             let first = e.errors.first();
             let location = first
                 .and_then(|x| x.location(src))
