@@ -769,7 +769,11 @@ fn mutate_shader(rng: &mut Rng, src: &[u8]) -> Vec<u8> {
 /// Translates `n` mutated shaders from `seed`; what translates goes through the program paths.
 fn shader_fuzz(n: u64, seed: u64) -> Report {
     let shaders = own_shaders();
-    assert!(shaders.len() >= 20, "the translator's test shaders: {}", shaders.len());
+    assert!(
+        shaders.len() >= 20,
+        "the translator's test shaders: {}",
+        shaders.len()
+    );
     let mut rng = Rng(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1);
     let mut r = Report {
         limit: SHADER_CALL_LIMIT,
@@ -831,7 +835,10 @@ fn fuzz_shaders_long() {
             .unwrap_or(d)
     };
     let start = Instant::now();
-    let r = shader_fuzz(env("SHADER_FUZZ_INPUTS", 20_000), env("SHADER_FUZZ_SEED", 1));
+    let r = shader_fuzz(
+        env("SHADER_FUZZ_INPUTS", 20_000),
+        env("SHADER_FUZZ_SEED", 1),
+    );
     eprintln!("shader fuzz: {:.0?} in all", start.elapsed());
     check(&r);
 }

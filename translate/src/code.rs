@@ -130,6 +130,9 @@ pub(crate) fn is_flow(op: Opcode) -> bool {
     matches!(op.info().kind, Kind::Flow(_))
 }
 
+/// An input declaration: the semantic (name, index) and the interpolation, where there are.
+pub type InputDecl = (Option<(SemanticName, u32)>, Option<Interpolate>);
+
 /// A program under construction: instructions, immediates and declarations.
 #[derive(Default)]
 pub struct Code {
@@ -139,7 +142,7 @@ pub struct Code {
     pub imm_is_int: Vec<bool>,
     pub next_temp: u32,
     /// Declarations of IN: index -> (semantic, interpolation); vertex attributes have neither.
-    pub inputs: BTreeMap<u32, (Option<(SemanticName, u32)>, Option<Interpolate>)>,
+    pub inputs: BTreeMap<u32, InputDecl>,
     /// Declarations of OUT: index -> semantic.
     pub outputs: BTreeMap<u32, (SemanticName, u32)>,
     /// Declarations of SV: index -> semantic.

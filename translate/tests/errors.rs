@@ -47,7 +47,9 @@ fn refusals_read_file_line_col_error_construct_and_why() {
     assert_eq!(c, Construct::Function("dot4I8Packed".into()));
     assert_eq!(at, Some((3, 13)));
     assert!(
-        text.starts_with("t.wgsl:3:13: error: the built-in function `dot4I8Packed` is not translated: "),
+        text.starts_with(
+            "t.wgsl:3:13: error: the built-in function `dot4I8Packed` is not translated: "
+        ),
         "{text}"
     );
     assert_plain(&text);
@@ -65,25 +67,41 @@ fn refusals_read_file_line_col_error_construct_and_why() {
     let frag = "#version 450\nlayout(location = 0) out vec4 c;\n\
                 layout(std430, set = 0, binding = 0) buffer B { float v[]; } b;\n\
                 void main() { c = vec4(b.v[0]); }\n";
-    let e = translate(frag.as_bytes(), Language::Glsl(Stage::Fragment), "b.frag", None)
-        .unwrap_err()
-        .to_string();
-    assert!(e.starts_with("b.frag:3:") && e.contains("`buffer` blocks"), "{e}");
+    let e = translate(
+        frag.as_bytes(),
+        Language::Glsl(Stage::Fragment),
+        "b.frag",
+        None,
+    )
+    .unwrap_err()
+    .to_string();
+    assert!(
+        e.starts_with("b.frag:3:") && e.contains("`buffer` blocks"),
+        "{e}"
+    );
     let (c, _, text) = refused(
         "    var x = 0.0;\n    for (var i = 0; i < 3; i++) {\n        \
          switch i { case 0: { continue; } default: { x += 1.0; } }\n    }\n    \
          return vec4<f32>(x);",
     );
     assert_eq!(c, Construct::Other("a `continue` inside a `switch`".into()));
-    assert!(text.contains(": error: a `continue` inside a `switch` is not translated: "), "{text}");
+    assert!(
+        text.contains(": error: a `continue` inside a `switch` is not translated: "),
+        "{text}"
+    );
 }
 
 #[test]
 fn naga_diagnostics_name_the_file_first_and_keep_their_excerpt() {
-    let e = wgsl(&format!("{HEAD}    return vec4<f32>(1.0, 2.0;\n}}\n")).unwrap_err().to_string();
+    let e = wgsl(&format!("{HEAD}    return vec4<f32>(1.0, 2.0;\n}}\n"))
+        .unwrap_err()
+        .to_string();
     let first = e.lines().next().unwrap();
     assert!(first.starts_with("t.wgsl:3:30: error: expected `)`"), "{e}");
-    assert!(e.contains("return vec4<f32>(1.0, 2.0;"), "the source line: {e}");
+    assert!(
+        e.contains("return vec4<f32>(1.0, 2.0;"),
+        "the source line: {e}"
+    );
     assert!(!e.starts_with("error:"), "{e}");
     // A bare validation message gets its causes.
     let e = wgsl(
@@ -121,7 +139,13 @@ fn hostile_inlining_is_bounded() {
         std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/errors/deep-inlining.wgsl");
     let e = translate::translate_file(&path, None).unwrap_err();
     assert!(
-        matches!(e, TranslateError::Budget { budget: Budget::Inlining | Budget::Instructions, .. }),
+        matches!(
+            e,
+            TranslateError::Budget {
+                budget: Budget::Inlining | Budget::Instructions,
+                ..
+            }
+        ),
         "{e}"
     );
     assert!(e.to_string().contains("exceeds the in"), "{e}");
@@ -132,7 +156,17 @@ fn hostile_inlining_is_bounded() {
     }
     src += &format!("{HEAD}    return vec4<f32>(g1999(uv.x));\n}}\n");
     let e = wgsl(&src).unwrap_err();
-    assert!(matches!(e, TranslateError::Budget { budget: Budget::Inlining, location: Some(_), .. }), "{e}");
+    assert!(
+        matches!(
+            e,
+            TranslateError::Budget {
+                budget: Budget::Inlining,
+                location: Some(_),
+                ..
+            }
+        ),
+        "{e}"
+    );
 }
 
 #[test]
@@ -200,19 +234,30 @@ fn hostile_nesting_and_chains_are_refused_before_naga_recurses() {
     let e = wgsl(&format!("{HEAD}{body}\n}}\n")).unwrap_err();
     assert!(e.to_string().contains("nested deeper than 16"), "{e}");
     // 100,000 terms without brackets.
-    let sum = format!("{HEAD}    let x = uv.x{};\n    return vec4<f32>(x);\n}}\n", " + uv.y".repeat(100_000));
+    let sum = format!(
+        "{HEAD}    let x = uv.x{};\n    return vec4<f32>(x);\n}}\n",
+        " + uv.y".repeat(100_000)
+    );
     assert_eq!(budget(&wgsl(&sum).unwrap_err()), Some(Budget::Chain));
     let lets: String = (1..100_000)
         .map(|i| format!("    let a{i} = a{} + 1.0;\n", i - 1))
         .collect();
     let lets = format!("{HEAD}    let a0 = uv.x;\n{lets}    return vec4<f32>(a99999);\n}}\n");
     assert_eq!(budget(&wgsl(&lets).unwrap_err()), Some(Budget::Chain));
-    let ternary: String = (0..100_000).map(|i| format!("x > {i}.0 ? {i}.0 : ")).collect();
+    let ternary: String = (0..100_000)
+        .map(|i| format!("x > {i}.0 ? {i}.0 : "))
+        .collect();
     let frag = format!(
         "#version 450\nlayout(location = 0) in vec2 uv;\nlayout(location = 0) out vec4 c;\n\
          void main() {{ float x = uv.x; c = vec4({ternary}0.0); }}\n"
     );
-    let e = translate(frag.as_bytes(), Language::Glsl(Stage::Fragment), "t.frag", None).unwrap_err();
+    let e = translate(
+        frag.as_bytes(),
+        Language::Glsl(Stage::Fragment),
+        "t.frag",
+        None,
+    )
+    .unwrap_err();
     assert_eq!(budget(&e), Some(Budget::Chain), "{e}");
 }
 
@@ -225,11 +270,20 @@ fn sizes_the_core_cannot_hold_are_refused_before_anything_is_allocated() {
         let e = wgsl(&format!("{HEAD}{body}\n}}\n")).unwrap_err();
         assert_eq!(budget(&e), Some(Budget::TypeSize), "{e}");
         let text = e.to_string();
-        assert!(text.starts_with("t.wgsl:3:") && text.contains("100000000"), "{text}");
+        assert!(
+            text.starts_with("t.wgsl:3:") && text.contains("100000000"),
+            "{text}"
+        );
     }
     let frag = "#version 450\nlayout(location = 0) in vec2 uv;\nlayout(location = 0) out vec4 c;\n\
                 void main() { float a[100000000]; a[1] = uv.x; c = vec4(a[1]); }\n";
-    let e = translate(frag.as_bytes(), Language::Glsl(Stage::Fragment), "a.frag", None).unwrap_err();
+    let e = translate(
+        frag.as_bytes(),
+        Language::Glsl(Stage::Fragment),
+        "a.frag",
+        None,
+    )
+    .unwrap_err();
     assert_eq!(budget(&e), Some(Budget::TypeSize), "{e}");
     // A location TGSI cannot number, before naga's validator sizes a table by it.
     let e = wgsl(
@@ -248,7 +302,13 @@ fn macros_that_double_run_into_the_preprocessor_budget() {
         src += &format!("#define A{i} A{}+A{}\n", i - 1, i - 1);
     }
     src += "void main() { c = vec4(A40); }\n";
-    let e = translate(src.as_bytes(), Language::Glsl(Stage::Fragment), "l.frag", None).unwrap_err();
+    let e = translate(
+        src.as_bytes(),
+        Language::Glsl(Stage::Fragment),
+        "l.frag",
+        None,
+    )
+    .unwrap_err();
     assert_eq!(budget(&e), Some(Budget::Preprocessor), "{e}");
     assert!(e.to_string().starts_with("l.frag:"), "{e}");
 }

@@ -84,13 +84,13 @@ impl<'a> Lower<'a> {
         {
             return Ok(None);
         }
-        let placed = self.to_imm_array(&v);
+        let placed = self.place_imm_array(&v);
         self.imm_arrays.insert(key, placed.clone());
         Ok(Some(placed))
     }
 
     /// The same immediates, one IMMX row per leaf.
-    pub(super) fn to_imm_array(&mut self, v: &Value) -> Value {
+    pub(super) fn place_imm_array(&mut self, v: &Value) -> Value {
         match v {
             Value::V { src, size } => {
                 let mut row = [0u32; 4];
@@ -111,7 +111,7 @@ impl<'a> Lower<'a> {
                     size: *size,
                 }
             }
-            Value::Agg(a) => Value::Agg(a.iter().map(|x| self.to_imm_array(x)).collect()),
+            Value::Agg(a) => Value::Agg(a.iter().map(|x| self.place_imm_array(x)).collect()),
             other => other.clone(),
         }
     }

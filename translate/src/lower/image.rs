@@ -127,7 +127,7 @@ impl<'a> Lower<'a> {
             used += 1;
         }
         if let Some(r) = l.reference {
-            let at = used.max(2).min(3);
+            let at = used.clamp(2, 3);
             self.code
                 .push(Opcode::Mov, Some((t, 1 << at)), vec![r.comp(0)]);
         }

@@ -18,7 +18,7 @@ impl<'a> Lower<'a> {
     pub(super) fn math(&mut self, fun: M, args: Args, span: Span) -> Result<Value, TranslateError> {
         let arg = args[0].ok_or_else(|| self.refuse(fun, "it has no operand", span))?;
         if let Some(signed) = self.int_kind(arg) {
-            return self.int_math(fun, arg, args[1], args[2], args[3], signed, span);
+            return self.int_math(fun, args, signed, span);
         }
         match fun {
             M::Transpose | M::Determinant | M::Inverse => {

@@ -537,14 +537,19 @@ impl Lower<'_> {
     pub(super) fn int_math(
         &mut self,
         fun: MathFunction,
-        arg: Handle<Expression>,
-        arg1: Option<Handle<Expression>>,
-        arg2: Option<Handle<Expression>>,
-        arg3: Option<Handle<Expression>>,
+        args: [Option<Handle<Expression>>; 4],
         signed: bool,
         span: naga::Span,
     ) -> Result<Value, TranslateError> {
         use MathFunction as M;
+        let [arg, arg1, arg2, arg3] = args;
+        let Some(arg) = arg else {
+            return Err(super::err(
+                Construct::Function(super::names::math(fun, self.language)),
+                "it has no operand",
+                span,
+            ));
+        };
         let (x, n) = self.vec(arg)?;
         let get = |s: &mut Self, h: Option<Handle<Expression>>| -> Result<Src, TranslateError> {
             let h = h.ok_or_else(|| {
