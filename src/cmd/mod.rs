@@ -18,6 +18,7 @@ pub mod load;
 pub mod output;
 pub mod ports;
 pub mod render;
+pub mod report;
 pub mod run;
 
 pub mod selftest;

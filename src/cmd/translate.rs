@@ -1,8 +1,9 @@
 //! `tgsi-core translate FILE -o OUT.tgsi [--entry NAME] [--override NAME=VALUE] [--bindings]`:
 //! a WGSL, GLSL or SPIR-V shader, through naga, to TGSI text; prints the TGSI and core
 //! instruction counts. `--bindings [FILE]` writes where the uniforms and textures went (JSON).
-//! `tgsi-core translate --report DIR` translates every vertex and fragment entry point of the
-//! shaders under DIR and counts what naga accepts, what translates and why the rest is refused.
+//! `tgsi-core translate --report DIR [--check]` translates every vertex and fragment entry point
+//! of the shaders under DIR and counts what naga accepts, what translates and why the rest is
+//! refused (`report.rs`).
 
 use super::output::write_atomically;
 use anyhow::{bail, Context, Result};
@@ -10,7 +11,7 @@ use clap::Args;
 use microcode::compile::compile;
 use microcode::core::CoreConfig;
 use std::collections::BTreeMap;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::ExitCode;
 
 /// Arguments of `translate`.
@@ -42,6 +43,10 @@ pub struct TranslateArgs {
     /// naga accepts, what translates and why the rest is refused.
     #[arg(long, value_name = "DIR", conflicts_with_all = ["file", "output", "entry"])]
     pub report: Option<PathBuf>,
+    /// With --report: also run every translation on the reference and the core model (fragment
+    /// shaders rendered 8x8, vertex shaders one run) and count those whose results differ.
+    #[arg(long, requires = "report")]
+    pub check: bool,
 }
 
 /// `NAME=VALUE` pairs of `--override`.
@@ -67,7 +72,7 @@ pub fn parse_overrides(specs: &[String]) -> Result<BTreeMap<String, f64>> {
 /// the board's core).
 pub fn run(a: TranslateArgs) -> Result<ExitCode> {
     if let Some(dir) = &a.report {
-        return report(dir);
+        return super::report::run(dir, a.check);
     }
     let Some(file) = &a.file else {
         bail!("translate: a shader file is needed");
@@ -106,118 +111,4 @@ pub fn run(a: TranslateArgs) -> Result<ExitCode> {
         t.program.instructions.len()
     );
     Ok(ExitCode::SUCCESS)
-}
-
-/// What became of one entry point in a report.
-enum Outcome {
-    Translated,
-    /// naga refused the file or this entry point: not counted in the share.
-    NagaRefused(String),
-    /// The translator refused it: the reason's class and the message's first line.
-    Refused(String, String),
-}
-
-/// `--report DIR`: every shader under DIR (recursively, sorted), every vertex and fragment entry
-/// point, one line each, then the counts and the share of naga-accepted entry points that
-/// translate.
-fn report(dir: &Path) -> Result<ExitCode> {
-    let mut files = Vec::new();
-    collect(dir, &mut files)?;
-    let mut outcomes: Vec<(String, String, Outcome)> = Vec::new();
-    for (k, path) in files.iter().enumerate() {
-        eprint!("\r{}/{} files", k + 1, files.len());
-        let name = path.display().to_string();
-        let Some(language) = translate::language_of(path) else {
-            continue;
-        };
-        let bytes = match super::input::read_bytes(path) {
-            Ok(b) => b,
-            Err(e) => {
-                outcomes.push((name, "-".into(), Outcome::NagaRefused(format!("{e:#}"))));
-                continue;
-            }
-        };
-        let entries = match translate::entry_points(&bytes, language, &name) {
-            Ok(e) => e,
-            Err(e) => {
-                outcomes.push((name, "-".into(), Outcome::NagaRefused(first_line(&e))));
-                continue;
-            }
-        };
-        for (entry, _) in entries {
-            let o = match translate::translate(&bytes, language, &name, Some(&entry)) {
-                Ok(_) => Outcome::Translated,
-                Err(
-                    e @ (translate::TranslateError::Parse(_)
-                    | translate::TranslateError::Invalid(_)),
-                ) => Outcome::NagaRefused(first_line(&e)),
-                Err(e) => Outcome::Refused(e.class(), first_line(&e)),
-            };
-            outcomes.push((name.clone(), entry, o));
-        }
-    }
-    eprintln!();
-    print_report(&outcomes);
-    Ok(ExitCode::SUCCESS)
-}
-
-fn first_line(e: &translate::TranslateError) -> String {
-    e.to_string().lines().next().unwrap_or("").to_string()
-}
-
-/// Shader files under `dir`, sorted.
-fn collect(dir: &Path, out: &mut Vec<PathBuf>) -> Result<()> {
-    let mut entries: Vec<PathBuf> = std::fs::read_dir(dir)
-        .with_context(|| format!("cannot read {}", dir.display()))?
-        .filter_map(|e| e.ok().map(|e| e.path()))
-        .collect();
-    entries.sort();
-    for p in entries {
-        if p.is_dir() {
-            collect(&p, out)?;
-        } else if translate::language_of(&p).is_some() {
-            out.push(p);
-        }
-    }
-    Ok(())
-}
-
-fn print_report(outcomes: &[(String, String, Outcome)]) {
-    let mut translated = 0usize;
-    let mut accepted = 0usize;
-    let mut naga = 0usize;
-    let mut reasons: BTreeMap<String, usize> = BTreeMap::new();
-    for (file, entry, o) in outcomes {
-        match o {
-            Outcome::Translated => {
-                translated += 1;
-                accepted += 1;
-                println!("translated  {file}  {entry}");
-            }
-            Outcome::NagaRefused(why) => {
-                naga += 1;
-                println!("naga-refused  {file}  {entry}  {why}");
-            }
-            Outcome::Refused(class, why) => {
-                accepted += 1;
-                *reasons.entry(class.clone()).or_default() += 1;
-                println!("refused  {file}  {entry}  {why}");
-            }
-        }
-    }
-    println!();
-    println!(
-        "{} entry points (or files naga could not read): {naga} refused by naga, {accepted} \
-         accepted by naga",
-        outcomes.len()
-    );
-    let share = if accepted == 0 {
-        0.0
-    } else {
-        100.0 * translated as f64 / accepted as f64
-    };
-    println!("translated: {translated} of {accepted} ({share:.1}%)");
-    for (class, n) in &reasons {
-        println!("refused: {n:4}  {class}");
-    }
 }
