@@ -522,16 +522,20 @@ fn shader_paths(r: &mut Report, rng: &mut Rng, seeds: &[(translate::Language, Ve
         mutate_bytes(rng, &mut b, false);
         b
     };
-    if let Some(Ok(t)) = r.call("translate", || {
+    // Translations have the shader target's limit (issue #33: "within a few seconds").
+    let limit = std::mem::replace(&mut r.limit, SHADER_CALL_LIMIT);
+    let t = r.call("translate", || {
         translate::translate(&b, *lang, "fuzz", None)
-    }) {
-        program_paths(r, &t.program);
-    }
+    });
     let mut w = b.clone();
     w.truncate(w.len() & !3);
     r.call("translate SPIR-V", || {
         translate::translate(&w, translate::Language::SpirV, "fuzz.spv", None).is_ok()
     });
+    r.limit = limit;
+    if let Some(Ok(t)) = t {
+        program_paths(r, &t.program);
+    }
 }
 
 /// Fuzzes `n` inputs from `seed`; returns the report.

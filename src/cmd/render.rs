@@ -43,7 +43,8 @@ pub struct RenderArgs {
         allow_hyphen_values = true
     )]
     pub uniforms: Vec<String>,
-    /// `GROUP:BINDING=FILE`: a uniform buffer's bytes, as a wgpu program uploads them.
+    /// `GROUP:BINDING=FILE` (or `push=FILE` for push constants): a uniform buffer's bytes, as a
+    /// wgpu program uploads them.
     #[arg(long = "uniform-buffer", value_name = "GROUP:BINDING=FILE")]
     pub uniform_buffers: Vec<String>,
     /// Textures, as for `run`: `N=FILE.png[,options]`.

@@ -43,7 +43,8 @@ pub struct RunArgs {
         allow_hyphen_values = true
     )]
     pub uniforms: Vec<String>,
-    /// `GROUP:BINDING=FILE`: a uniform buffer's bytes, as a wgpu program uploads them.
+    /// `GROUP:BINDING=FILE` (or `push=FILE` for push constants): a uniform buffer's bytes, as a
+    /// wgpu program uploads them.
     #[arg(long = "uniform-buffer", value_name = "GROUP:BINDING=FILE")]
     pub uniform_buffers: Vec<String>,
     /// front or back: sets the FACE input unless an --input does.

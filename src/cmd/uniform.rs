@@ -86,16 +86,26 @@ fn apply_buffer(
     regs: &mut BTreeMap<u32, [u32; 4]>,
     set: &mut BTreeMap<u32, [bool; 4]>,
 ) -> Result<()> {
-    let bad = || format!("--uniform-buffer `{spec}`: expected GROUP:BINDING=FILE");
+    let bad = || format!("--uniform-buffer `{spec}`: expected GROUP:BINDING=FILE or push=FILE");
     let (at, path) = spec.split_once('=').with_context(bad)?;
-    let (g, b) = at.split_once(':').with_context(bad)?;
-    let group: u32 = g.trim().parse().with_context(bad)?;
-    let binding: u32 = b.trim().parse().with_context(bad)?;
+    let (group, binding) = if at.trim() == "push" {
+        (translate::layout::PUSH_CONSTANTS, 0)
+    } else {
+        let (g, b) = at.split_once(':').with_context(bad)?;
+        let group: u32 = g.trim().parse().with_context(bad)?;
+        (group, b.trim().parse::<u32>().with_context(bad)?)
+    };
     let Some(buffer) = bindings.buffer(group, binding) else {
         let known: Vec<String> = bindings
             .buffers
             .iter()
-            .map(|b| format!("{}:{}", b.group, b.binding))
+            .map(|b| {
+                if b.group == translate::layout::PUSH_CONSTANTS {
+                    "push".to_string()
+                } else {
+                    format!("{}:{}", b.group, b.binding)
+                }
+            })
             .collect();
         bail!(
             "--uniform-buffer `{spec}`: the entry point reads no uniform buffer at group {group} \
@@ -230,14 +240,17 @@ fn warn_unset(bindings: &Bindings, set: &BTreeMap<u32, [bool; 4]>, program: &Pro
         if read && !given {
             eprintln!(
                 "warning: uniform `{}` ({}, CONST[{}].{}) is not set and reads 0; set it with \
-                 --uniform {}=... or --uniform-buffer {}:{}=FILE",
+                 --uniform {}=... or --uniform-buffer {}=FILE",
                 m.path,
                 m.ty,
                 m.register,
                 m.components(),
                 m.path,
-                m.group,
-                m.binding
+                if m.group == translate::layout::PUSH_CONSTANTS {
+                    "push".to_string()
+                } else {
+                    format!("{}:{}", m.group, m.binding)
+                }
             );
         }
     }

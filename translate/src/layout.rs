@@ -7,6 +7,28 @@
 
 use std::fmt::Write;
 
+/// The group of push constants (`var<push_constant>`, GLSL `layout(push_constant)`), which have
+/// no bind group: printed as `push`, null in JSON, `--uniform-buffer push=FILE`.
+pub const PUSH_CONSTANTS: u32 = u32::MAX;
+
+/// `@group(g) @binding(b)`, or `push constants`.
+fn place(group: u32, binding: u32) -> String {
+    if group == PUSH_CONSTANTS {
+        "push constants".to_string()
+    } else {
+        format!("@group({group}) @binding({binding})")
+    }
+}
+
+/// A group or binding number in JSON: null for push constants.
+fn number(group: u32, n: u32) -> String {
+    if group == PUSH_CONSTANTS {
+        "null".to_string()
+    } else {
+        n.to_string()
+    }
+}
+
 /// The kind of the scalars of a uniform member.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum ScalarKind {
@@ -159,9 +181,8 @@ impl Bindings {
             let regs = b.size.div_ceil(16);
             let _ = writeln!(
                 out,
-                "# uniform buffer @group({}) @binding({}) {}: CONST[{}..{}], {} bytes",
-                b.group,
-                b.binding,
+                "# uniform buffer {} {}: CONST[{}..{}], {} bytes",
+                place(b.group, b.binding),
                 if b.name.is_empty() {
                     "(block)"
                 } else {
@@ -205,8 +226,8 @@ impl Bindings {
                 format!(
                     "{{\"group\": {}, \"binding\": {}, \"path\": {}, \"register\": {}, \
                      \"components\": {}, \"type\": {}, \"kind\": {}, \"offset\": {}}}",
-                    m.group,
-                    m.binding,
+                    number(m.group, m.group),
+                    number(m.group, m.binding),
                     s(&m.path),
                     m.register,
                     s(&m.components()),
@@ -222,8 +243,8 @@ impl Bindings {
             .map(|b| {
                 format!(
                     "{{\"group\": {}, \"binding\": {}, \"name\": {}, \"first\": {}, \"size\": {}}}",
-                    b.group,
-                    b.binding,
+                    number(b.group, b.group),
+                    number(b.group, b.binding),
                     s(&b.name),
                     b.first,
                     b.size

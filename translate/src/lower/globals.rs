@@ -41,7 +41,7 @@ impl<'a> Lower<'a> {
             let (group, binding) = g
                 .binding
                 .as_ref()
-                .map_or((u32::MAX, 0), |b| (b.group, b.binding));
+                .map_or((crate::layout::PUSH_CONSTANTS, 0), |b| (b.group, b.binding));
             let name = g.name.clone().unwrap_or_default();
             let size = m.types[g.ty].inner.size(m.to_ctx());
             let place = Place {
