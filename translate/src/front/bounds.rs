@@ -32,6 +32,7 @@ pub const MAX_CHAIN: usize = 4096;
 pub const MAX_TYPE_REGISTERS: u64 = 1 << 16;
 
 /// Refuses source text nested deeper or chained longer than naga should see.
+#[cfg_attr(not(any(feature = "wgsl", feature = "glsl")), allow(dead_code))]
 pub(crate) fn check_text(src: &str, file: &str) -> Result<(), TranslateError> {
     let bytes = src.as_bytes();
     let (mut depth, mut run, mut terms, mut chain) = (0usize, 0usize, 0usize, 0usize);

@@ -39,6 +39,8 @@ pub(crate) fn parse(
     language: Language,
     file: &str,
 ) -> Result<Parsed, TranslateError> {
+    // Text front ends only (SPIR-V is binary).
+    #[cfg_attr(not(any(feature = "wgsl", feature = "glsl")), allow(unused_variables))]
     let text = || -> Result<String, TranslateError> {
         Ok(std::str::from_utf8(bytes)
             .map_err(|e| TranslateError::Bytes {
