@@ -80,6 +80,11 @@ fn main() -> ExitCode {
     };
     match result {
         Ok(code) => code,
+        // A translation error already reads `FILE:LINE:COL: error: ...`, as compilers write.
+        Err(e) if e.chain().count() == 1 && e.is::<translate::TranslateError>() => {
+            eprintln!("{e}");
+            ExitCode::FAILURE
+        }
         Err(e) => {
             eprintln!("error: {}", render_error(&e));
             ExitCode::FAILURE

@@ -13,6 +13,14 @@
 //!
 //! The default suite runs a short bounded version; the full run is ignored:
 //! `FUZZ_INPUTS=1000000 FUZZ_SEED=1 cargo test --release --test fuzz -- --ignored --nocapture`.
+//!
+//! A second target fuzzes the shader translator alone (issue #33): mutations of the translator's
+//! own test shaders (`translate/tests/shaders`) with shader-aware edits (huge arrays, deep
+//! nesting, long operator chains, doubling macros, recursive and chained functions, absurd
+//! locations, every texture and built-in form) under a per-call limit of a few seconds, and the
+//! process's peak memory is printed: `SHADER_FUZZ_INPUTS=20000 cargo test --release --test fuzz
+//! fuzz_shaders_long -- --ignored --nocapture` (`SHADER_FUZZ_SAVE=FILE` keeps the input being
+//! translated, for a hang).
 
 use microcode::compile::compile;
 use microcode::core::disasm::listing;
@@ -128,6 +136,8 @@ struct Report {
     slow: Vec<(String, Duration)>,
     round_trip: Vec<String>,
     slowest: Duration,
+    /// The per-call limit (zero: [`CALL_LIMIT`]).
+    limit: Duration,
     /// Inputs that loaded as a program, validated, compiled.
     loaded: u64,
     valid: u64,
@@ -144,7 +154,12 @@ impl Report {
         watchdog::leave();
         let t = start.elapsed();
         self.slowest = self.slowest.max(t);
-        if t > CALL_LIMIT {
+        let limit = if self.limit.is_zero() {
+            CALL_LIMIT
+        } else {
+            self.limit
+        };
+        if t > limit {
             self.slow
                 .push((format!("{what} (input {})", self.inputs), t));
         }
@@ -507,16 +522,20 @@ fn shader_paths(r: &mut Report, rng: &mut Rng, seeds: &[(translate::Language, Ve
         mutate_bytes(rng, &mut b, false);
         b
     };
-    if let Some(Ok(t)) = r.call("translate", || {
+    // Translations have the shader target's limit (issue #33: "within a few seconds").
+    let limit = std::mem::replace(&mut r.limit, SHADER_CALL_LIMIT);
+    let t = r.call("translate", || {
         translate::translate(&b, *lang, "fuzz", None)
-    }) {
-        program_paths(r, &t.program);
-    }
+    });
     let mut w = b.clone();
     w.truncate(w.len() & !3);
     r.call("translate SPIR-V", || {
         translate::translate(&w, translate::Language::SpirV, "fuzz.spv", None).is_ok()
     });
+    r.limit = limit;
+    if let Some(Ok(t)) = t {
+        program_paths(r, &t.program);
+    }
 }
 
 /// Fuzzes `n` inputs from `seed`; returns the report.
@@ -586,6 +605,11 @@ fn fuzz(n: u64, seed: u64) -> Report {
 }
 
 fn check(r: &Report) {
+    let limit = if r.limit.is_zero() {
+        CALL_LIMIT
+    } else {
+        r.limit
+    };
     eprintln!(
         "fuzz: {} inputs ({} loaded, {} valid, {} compiled), {} calls, {} panics, {} calls over \
          {:?}, {} round-trip failures, slowest call {:?}",
@@ -596,7 +620,7 @@ fn check(r: &Report) {
         r.calls,
         r.panics.len(),
         r.slow.len(),
-        CALL_LIMIT,
+        limit,
         r.round_trip.len(),
         r.slowest
     );
@@ -632,5 +656,193 @@ fn fuzz_long() {
     let start = Instant::now();
     let r = fuzz(env("FUZZ_INPUTS", 1_000_000), env("FUZZ_SEED", 1));
     eprintln!("fuzz: {:.0?} in all", start.elapsed());
+    check(&r);
+}
+
+/// A translation slower than this counts as a failure (issue #33: "within a few seconds").
+const SHADER_CALL_LIMIT: Duration = Duration::from_secs(5);
+
+/// Shader fragments spliced into sources: what hostile and unusual shaders write.
+const SHADER_SOUP: &[&str] = &[
+    "var a: array<f32, 100000000>;",
+    "var<private> p: array<vec4<f32>, 70000>;",
+    "float a[100000000];",
+    "@location(4294967295u)",
+    "@location(65536)",
+    "#define A A A\n",
+    "#define B(x) x x x x\n",
+    "fn r(x: f32) -> f32 { return r(x); }\n",
+    "fn h(x: f32) -> f32 { return h2(x) + h2(x); }\n",
+    "let q = textureGather(0, t, s, uv);",
+    "let q = textureSampleCompare(d, sc, uv, 0.5);",
+    "@builtin(vertex_index) vi: u32, ",
+    "@builtin(sample_mask) m: u32, ",
+    "override k: f32;\n",
+    "override k: f32 = 1.0;\n",
+    "loop { continuing { break if true; } }",
+    "for (var i = 0u; i < 4294967295u; i++) { }",
+    "switch i32(uv.x) { case 0, 1: { } default: { } }",
+    "var<storage, read_write> s: array<u32>;",
+    "var<workgroup> w: array<u32, 64>;",
+    "atomicAdd(&w, 1u);",
+    "inverse(m)",
+    "transpose(mat4x4<f32>())",
+    "determinant(mat3x3<f32>())",
+    " + uv.x",
+    " ? 1.0 : 0.0",
+    "((((((((((",
+    "))))))))))",
+    "else if (uv.x > 0.5) { }",
+    "0x7fffffffu",
+    "-2147483648",
+    "1e39",
+    "f64(1.0)",
+    "vec4<f16>()",
+    "i64(1)",
+    "\u{feff}",
+    "\0",
+];
+
+/// The translator's own test shaders (WGSL and GLSL), and the examples' shaders.
+fn own_shaders() -> Vec<(translate::Language, Vec<u8>)> {
+    let mut v = Vec::new();
+    for dir in ["translate/tests/shaders", "examples"] {
+        let Ok(entries) = std::fs::read_dir(dir) else {
+            continue;
+        };
+        let mut files: Vec<_> = entries.filter_map(|e| e.ok()).map(|e| e.path()).collect();
+        files.sort();
+        for f in files {
+            if let (Some(lang), Ok(b)) = (translate::language_of(&f), std::fs::read(&f)) {
+                v.push((lang, b));
+            }
+        }
+    }
+    v
+}
+
+/// Shader-aware edits: fragments of [`SHADER_SOUP`] spliced at line and byte positions, lines
+/// repeated (up to thousands: long chains and many declarations), brackets deepened, numbers
+/// changed; or the generic line and byte mutations.
+fn mutate_shader(rng: &mut Rng, src: &[u8]) -> Vec<u8> {
+    let text = String::from_utf8_lossy(src);
+    match rng.below(4) {
+        0 => mutate_lines(rng, &text),
+        1 => {
+            let mut b = src.to_vec();
+            mutate_bytes(rng, &mut b, false);
+            b
+        }
+        _ => {
+            let mut lines: Vec<String> = text.lines().map(str::to_string).collect();
+            for _ in 0..1 + rng.below(3) {
+                let at = rng.below(lines.len() + 1);
+                let piece = SHADER_SOUP[rng.below(SHADER_SOUP.len())];
+                let times = match rng.below(20) {
+                    0 => 5000,
+                    1 => 300,
+                    _ => 1,
+                };
+                match rng.below(3) {
+                    0 => lines.insert(at, piece.repeat(times)),
+                    1 if at < lines.len() && !lines[at].is_empty() => {
+                        let line = &mut lines[at];
+                        let mut k = rng.below(line.len() + 1);
+                        while !line.is_char_boundary(k) {
+                            k -= 1;
+                        }
+                        line.insert_str(k, &piece.repeat(times));
+                    }
+                    _ if at < lines.len() => {
+                        let line = lines[at].clone();
+                        for _ in 0..times.min(3000) {
+                            lines.insert(at, line.clone());
+                        }
+                    }
+                    _ => {}
+                }
+            }
+            let mut out = lines.join("\n");
+            out.push('\n');
+            out.truncate(4 << 20);
+            out.into_bytes()
+        }
+    }
+}
+
+/// Translates `n` mutated shaders from `seed`; what translates goes through the program paths.
+fn shader_fuzz(n: u64, seed: u64) -> Report {
+    let shaders = own_shaders();
+    assert!(
+        shaders.len() >= 20,
+        "the translator's test shaders: {}",
+        shaders.len()
+    );
+    let mut rng = Rng(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1);
+    let mut r = Report {
+        limit: SHADER_CALL_LIMIT,
+        ..Report::default()
+    };
+    let mut translated = 0u64;
+    // Each input is written here before it runs: after a hang, the file holds it.
+    let save = std::env::var_os("SHADER_FUZZ_SAVE");
+    for k in 0..n {
+        r.inputs = k;
+        let (lang, src) = &shaders[rng.below(shaders.len())];
+        let b = mutate_shader(&mut rng, src);
+        if let Some(path) = &save {
+            let _ = std::fs::write(path, &b);
+        }
+        if let Some(Ok(t)) = r.call("translate", || {
+            translate::translate(&b, *lang, "fuzz", None)
+        }) {
+            translated += 1;
+            if k % 4 == 0 {
+                program_paths(&mut r, &t.program);
+            }
+        }
+    }
+    r.inputs = n;
+    eprintln!(
+        "shader fuzz: {translated} of {n} mutated shaders translated; peak memory {}",
+        peak_memory()
+    );
+    r
+}
+
+/// The process's peak resident memory (Linux `VmHWM`), for the report.
+fn peak_memory() -> String {
+    std::fs::read_to_string("/proc/self/status")
+        .ok()
+        .and_then(|s| {
+            s.lines()
+                .find(|l| l.starts_with("VmHWM:"))
+                .map(|l| l["VmHWM:".len()..].trim().to_string())
+        })
+        .unwrap_or_else(|| "unknown".to_string())
+}
+
+/// The bounded shader target in the default suite.
+#[test]
+fn fuzz_shaders_short() {
+    check(&shader_fuzz(1_500, 33));
+}
+
+/// The full shader run: `SHADER_FUZZ_INPUTS` (default 20,000) from `SHADER_FUZZ_SEED` (1).
+#[test]
+#[ignore = "long: run with --ignored (SHADER_FUZZ_INPUTS, SHADER_FUZZ_SEED)"]
+fn fuzz_shaders_long() {
+    let env = |k: &str, d: u64| {
+        std::env::var(k)
+            .ok()
+            .and_then(|v| v.parse().ok())
+            .unwrap_or(d)
+    };
+    let start = Instant::now();
+    let r = shader_fuzz(
+        env("SHADER_FUZZ_INPUTS", 20_000),
+        env("SHADER_FUZZ_SEED", 1),
+    );
+    eprintln!("shader fuzz: {:.0?} in all", start.elapsed());
     check(&r);
 }

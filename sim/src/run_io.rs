@@ -144,9 +144,25 @@ impl RunInputs {
     }
 
     /// The per-lane inputs the program sees: `inputs` plus the FACE value on the register the
-    /// program declares with the FACE semantic (when `face` is set and no input gives that register).
+    /// program declares with the FACE semantic (when `face` is set and no input gives that
+    /// register), plus each system value (`SV`) on the IN index the core loads it through
+    /// (`microcode::tgsi::system`), with its default unless an input gives that index.
     pub fn effective_inputs(&self, program: &Program) -> BTreeMap<u32, [[u32; 4]; LANES]> {
         let mut out = self.inputs.clone();
+        for d in &program.declarations {
+            if d.file != microcode::tgsi::File::SystemValue {
+                continue;
+            }
+            for i in d.first..=d.last {
+                let at = microcode::tgsi::system::input_index(program, i);
+                let semantic = d.semantic.map(|s| s.name);
+                if let Ok(at) = u32::try_from(at) {
+                    out.entry(at).or_insert(std::array::from_fn(|lane| {
+                        microcode::tgsi::system::default_value(semantic, lane)
+                    }));
+                }
+            }
+        }
         if let Some(face) = self.face {
             let face_decl = program.declarations.iter().find(|d| {
                 d.file == microcode::tgsi::File::Input

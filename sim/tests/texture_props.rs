@@ -4,7 +4,7 @@ use microcode::tgsi::TextureTarget;
 use proptest::prelude::*;
 use sim::texture::{Filter, Format, Texture, Wrap};
 
-const TARGETS: [TextureTarget; 9] = TextureTarget::ALL;
+const TARGETS: [TextureTarget; 18] = TextureTarget::ALL;
 
 fn texture(width: u32, height: u32, depth: u32, cube: bool) -> Texture {
     let faces = if cube { 6 } else { 1 };
@@ -32,7 +32,7 @@ proptest! {
     #[test]
     fn nearest_always_returns_a_texel(
         w in 1u32..5, h in 1u32..5, d in 1u32..4, cube in any::<bool>(),
-        clamp in any::<[bool; 3]>(), target in 0usize..9, coord in any::<[u32; 4]>(),
+        clamp in any::<[bool; 3]>(), target in 0usize..18, coord in any::<[u32; 4]>(),
     ) {
         let (h, d) = if cube { (w, 1) } else { (h, d) };
         let t = texture(w, h, d, cube).with_wrap(clamp.map(wrap_mode));
@@ -40,7 +40,13 @@ proptest! {
         let result = t.sample(target, coord);
         let shadow = matches!(
             target,
-            TextureTarget::Shadow1D | TextureTarget::Shadow2D | TextureTarget::ShadowRect
+            TextureTarget::Shadow1D
+                | TextureTarget::Shadow2D
+                | TextureTarget::ShadowRect
+                | TextureTarget::Shadow1DArray
+                | TextureTarget::Shadow2DArray
+                | TextureTarget::ShadowCube
+                | TextureTarget::ShadowCubeArray
         );
         if shadow {
             prop_assert!(result[0] == 0 || result[0] == 1.0f32.to_bits());
@@ -79,7 +85,7 @@ proptest! {
 
     /// TXF never panics and returns a texel or zero.
     #[test]
-    fn fetch_is_total(target in 0usize..9, coord in any::<[i32; 4]>()) {
+    fn fetch_is_total(target in 0usize..18, coord in any::<[i32; 4]>()) {
         let t = texture(2, 3, 2, false);
         let r = t.fetch(TARGETS[target], coord);
         prop_assert!(r == [0; 4] || t.texels().contains(&r));

@@ -33,6 +33,8 @@ impl InputFormat {
 pub struct Input {
     pub loaded: Loaded,
     pub name: String,
+    /// A translated shader's uniforms and textures (`None` for TGSI).
+    pub bindings: Option<translate::Bindings>,
 }
 
 /// The largest input file read: far beyond any program the core holds (a few thousand
@@ -123,10 +125,18 @@ pub fn read(path: &Path, format: InputFormat) -> Result<Input> {
             minor_version: None,
             warnings: Vec::new(),
         };
-        return Ok(Input { loaded, name });
+        return Ok(Input {
+            loaded,
+            name,
+            bindings: Some(t.bindings),
+        });
     }
     match load::load(&bytes, format.forced()) {
-        Ok(loaded) => Ok(Input { loaded, name }),
+        Ok(loaded) => Ok(Input {
+            loaded,
+            name,
+            bindings: None,
+        }),
         Err(LoadError::Text(e)) => {
             let src = String::from_utf8_lossy(&bytes);
             // The parser never saw the byte order mark (`load` skips it): columns count without.

@@ -18,8 +18,10 @@ pub mod input;
 pub mod load;
 pub mod ports;
 pub mod render;
+pub mod report;
 pub mod run;
 
 pub mod selftest;
 pub mod synth;
 pub mod translate;
+pub mod uniform;

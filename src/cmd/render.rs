@@ -36,6 +36,18 @@ pub struct RenderArgs {
     /// Constants, as for `run`: `N=x,y,z,w` or `B:N=x,y,z,w`.
     #[arg(long = "const", value_name = "SPEC", allow_hyphen_values = true)]
     pub consts: Vec<String>,
+    /// `NAME=VALUES`: a uniform of a shader source by member path (`light.dir=0,0,1`, a whole
+    /// struct or matrix in offset order), placed where the translation put it.
+    #[arg(
+        long = "uniform",
+        value_name = "NAME=VALUES",
+        allow_hyphen_values = true
+    )]
+    pub uniforms: Vec<String>,
+    /// `GROUP:BINDING=FILE` (or `push=FILE` for push constants): a uniform buffer's bytes, as a
+    /// wgpu program uploads them.
+    #[arg(long = "uniform-buffer", value_name = "GROUP:BINDING=FILE")]
+    pub uniform_buffers: Vec<String>,
     /// Textures, as for `run`: `N=FILE.png[,options]`.
     #[arg(long = "texture", value_name = "N=FILE")]
     pub textures: Vec<String>,
@@ -491,7 +503,14 @@ fn diff_path(out: &Path) -> PathBuf {
 }
 
 /// Renders, writes the PNG and prints a summary.
-pub fn run(a: RenderArgs) -> Result<ExitCode> {
+pub fn run(mut a: RenderArgs) -> Result<ExitCode> {
+    super::uniform::merge(
+        &mut a.consts,
+        &a.file,
+        a.format,
+        &a.uniforms,
+        &a.uniform_buffers,
+    )?;
     let size = parse_size(&a.size)?;
     let input = input::read(&a.file, a.format)?;
     input::warn(&input);

@@ -35,6 +35,18 @@ pub struct RunArgs {
     /// `N=v` (buffer 0) or `B:N=v`.
     #[arg(long = "const", value_name = "SPEC", allow_hyphen_values = true)]
     pub consts: Vec<String>,
+    /// `NAME=VALUES`: a uniform of a shader source by member path (`light.dir=0,0,1`, a whole
+    /// struct or matrix in offset order), placed where the translation put it.
+    #[arg(
+        long = "uniform",
+        value_name = "NAME=VALUES",
+        allow_hyphen_values = true
+    )]
+    pub uniforms: Vec<String>,
+    /// `GROUP:BINDING=FILE` (or `push=FILE` for push constants): a uniform buffer's bytes, as a
+    /// wgpu program uploads them.
+    #[arg(long = "uniform-buffer", value_name = "GROUP:BINDING=FILE")]
+    pub uniform_buffers: Vec<String>,
     /// front or back: sets the FACE input unless an --input does.
     #[arg(long)]
     pub face: Option<String>,
@@ -67,7 +79,14 @@ pub struct RunArgs {
 }
 
 /// Runs the program and prints its outputs.
-pub fn run(a: RunArgs) -> anyhow::Result<ExitCode> {
+pub fn run(mut a: RunArgs) -> anyhow::Result<ExitCode> {
+    super::uniform::merge(
+        &mut a.consts,
+        &a.file,
+        a.format,
+        &a.uniforms,
+        &a.uniform_buffers,
+    )?;
     if !ENGINES.contains(&a.engine.as_str()) {
         bail!(
             "unknown engine `{}`; engines: {}",

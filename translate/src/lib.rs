@@ -1,37 +1,44 @@
 //! WGSL, GLSL and SPIR-V shaders translated to TGSI programs through naga.
 //!
-//! naga parses and validates the shader; [`translate`] lowers one vertex or fragment entry point
-//! to TGSI text, parses that text with the project's parser and validates it with the project's
-//! validator, so what comes out is a program every other tool takes.
+//! Laid out like naga itself: a front end per language (`front`: WGSL, GLSL and SPIR-V, one
+//! cargo feature each), the lowering of naga's IR split by construct (`lower`), the passes that
+//! make the code tight (`passes`), and `emit`, which builds a `microcode::tgsi::Program`
+//! directly (printed only by microcode's printer).
 //!
-//! The mapping (what `tgsi-core translate` documents):
+//! The mapping (what `tgsi-core translate` documents, in ARCHITECTURE.md "Shading languages"):
 //! - a fragment input at `@location(N)` (GLSL `layout(location = N) in`) is `IN` with semantic
 //!   `GENERIC[N]`; `@builtin(position)` / `gl_FragCoord` is `POSITION`; `front_facing` is `FACE`;
-//!   vertex inputs at location N are `IN[N]`;
+//!   vertex inputs at location N are `IN[N]`; `vertex_index` / `instance_index` are the system
+//!   values `SV` with semantics VERTEXID / INSTANCEID;
 //! - a fragment output at location N is `COLOR[N]`, `frag_depth` is `POSITION.z`; vertex outputs
 //!   are `POSITION` and `GENERIC[N]`; outputs are numbered in declaration order;
-//! - uniforms take CONST registers by ascending (group, binding): every scalar or vector (member,
-//!   array element, matrix column) takes one whole register, in declaration order, the first
-//!   uniform at `CONST[0]` ([`const_layout`] lists them);
-//! - textures take SAMP indices by ascending (group, binding) of the texture, from 0; a sampler
-//!   adds nothing; `textureLoad` is TXF, `textureDimensions` TXQ;
-//! - booleans are 1.0 / 0.0 (what SLT and its family write);
-//! - `i32` and `u32` values are their 32-bit patterns and compute with TGSI's integer opcodes,
-//!   exactly and wrapping: UADD, UMUL, AND, OR, XOR, NOT, SHL, SHR, MOD, I2F, F2U, UCMP, IMUL_HI and
-//!   UMUL_HI directly, and exact sequences of them for what TGSI lacks (`f32` to `i32`, `u32` to
-//!   `f32`, comparisons, `min` / `max`, logical `>>`, `/` and `%`); a bit cast is a plain move,
-//!   integer immediates are `IMM UINT32`. Constructs without an exact sequence (`countOneBits` and
-//!   the other bit-counting and packing built-ins) are refused by name and place.
+//! - uniform buffers are laid out as their bytes are (WGSL's uniform address space, std140 for
+//!   GLSL): byte offset b of a buffer is `CONST[first + b / 16]`, component `(b % 16) / 4`, one
+//!   CONST range per binding in (group, binding) order ([`Bindings`]);
+//! - textures take SAMP indices by ascending (group, binding), from 0; a sampler adds nothing;
+//! - booleans are 1.0 / 0.0 (what SLT and its family write); `i32` and `u32` values are their
+//!   32-bit patterns and compute with TGSI's integer opcodes, exactly and wrapping.
+//!
+//! Only what the chosen entry point reaches is translated. Every refusal is a
+//! [`TranslateError`] naming the file, line and column and the construct in the language's words.
 
 mod code;
+mod emit;
+mod error;
+mod front;
+pub mod layout;
 mod lower;
+mod passes;
+
+pub use error::{Budget, Construct, TranslateError};
+pub use front::bounds::{MAX_CHAIN, MAX_NESTING, MAX_SPIRV_MERGES, MAX_TERMS, MAX_TYPE_REGISTERS};
+pub use layout::Bindings;
+pub use lower::{MAX_CALLS, MAX_INSTRUCTIONS, MAX_LOCATION};
 
 use microcode::tgsi::validate::{validate, Limits};
-use microcode::tgsi::Program;
-use naga::ShaderStage;
-use std::fmt;
+use microcode::tgsi::{Processor, Program};
+use std::collections::BTreeMap;
 use std::path::Path;
-use thiserror::Error;
 
 /// A shading language the translator reads.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -65,135 +72,30 @@ pub fn language_of(path: &Path) -> Option<Language> {
     })
 }
 
-/// The construct the translator does not take.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Construct {
-    /// A type (named as naga names it).
-    Type(String),
-    /// A statement kind.
-    Statement(String),
-    /// An expression kind.
-    Expression(String),
-    /// A built-in function.
-    Function(String),
-    /// An operator.
-    Operator(String),
-    /// A built-in input or output.
-    Builtin(String),
-    /// An address space.
-    AddressSpace(String),
-    /// Anything else, described.
-    Other(String),
-}
-
-impl fmt::Display for Construct {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Construct::Type(s) => write!(f, "type {s}"),
-            Construct::Statement(s) => write!(f, "statement {s}"),
-            Construct::Expression(s) => write!(f, "expression {s}"),
-            Construct::Function(s) => write!(f, "built-in function {s}"),
-            Construct::Operator(s) => write!(f, "operator {s}"),
-            Construct::Builtin(s) => write!(f, "built-in {s}"),
-            Construct::AddressSpace(s) => write!(f, "address space {s}"),
-            Construct::Other(s) => write!(f, "{s}"),
-        }
-    }
-}
-
-/// Why a shader could not be translated.
-#[derive(Clone, Debug, Error)]
-pub enum TranslateError {
-    /// naga's front end rejected the source (its rendered diagnostic: file:line:col, the line).
-    #[error("{0}")]
-    Parse(String),
-    /// naga's validator rejected the module (rendered likewise).
-    #[error("{0}")]
-    Invalid(String),
-    /// A SPIR-V file whose length is not a whole number of 32-bit words, or text that is not UTF-8.
-    #[error("{file}: {problem}")]
-    Bytes {
-        /// The file.
-        file: String,
-        /// What is wrong.
-        problem: String,
-    },
-    /// No vertex or fragment entry point.
-    #[error("{file}: no vertex or fragment entry point (found: {found})")]
-    NoEntryPoint {
-        /// The file.
-        file: String,
-        /// The entry points there are, with stages.
-        found: String,
-    },
-    /// `--entry NAME` names no vertex or fragment entry point.
-    #[error("{file}: no vertex or fragment entry point named {name:?} (entry points: {found})")]
-    UnknownEntry {
-        /// The file.
-        file: String,
-        /// The name asked for.
-        name: String,
-        /// The entry points there are.
-        found: String,
-    },
-    /// Several entry points and no `--entry`.
-    #[error("{file}: several entry points ({found}); choose one with --entry NAME")]
-    AmbiguousEntry {
-        /// The file.
-        file: String,
-        /// The entry points there are.
-        found: String,
-    },
-    /// A construct TGSI (or this translator) cannot express, where it is.
-    #[error("{}: unsupported {construct}", position(file, *location))]
-    Unsupported {
-        /// The file.
-        file: String,
-        /// 1-based line and column, when the source is text and naga kept a span.
-        location: Option<(u32, u32)>,
-        /// What is not supported.
-        construct: Construct,
-        /// naga's span of it (byte range in the source).
-        span: naga::Span,
-    },
-    /// The translation is not a valid program (a translator bug, reported rather than written).
-    #[error("{file}: the translation is not a valid TGSI program ({message}); please report")]
-    Output {
-        /// The file.
-        file: String,
-        /// The parser's or validator's messages.
-        message: String,
-    },
-}
-
-/// naga's message, starting with the file name when naga had no place to render.
-fn named(file: &str, message: String) -> String {
-    let message = message.trim_end().to_string();
-    if message.contains(file) {
-        message
-    } else {
-        format!("{file}: {message}")
-    }
-}
-
-fn position(file: &str, location: Option<(u32, u32)>) -> String {
-    match location {
-        Some((l, c)) => format!("{file}:{l}:{c}"),
-        None => file.to_string(),
-    }
+/// What to translate and with which override values.
+#[derive(Clone, Debug, Default)]
+pub struct Options {
+    /// The entry point (needed when the module has several vertex / fragment ones).
+    pub entry: Option<String>,
+    /// Values of `override` constants by name (or numeric id); the others keep the shader's
+    /// defaults.
+    pub overrides: BTreeMap<String, f64>,
 }
 
 /// A translated shader.
 #[derive(Clone, Debug)]
 pub struct Translation {
-    /// The TGSI text (what `translate -o` writes).
+    /// The TGSI text (what `translate -o` writes): microcode's printing of [`Translation::program`]
+    /// with the binding map as comments after the header.
     pub text: String,
-    /// The same program, parsed and validated.
+    /// The program, validated.
     pub program: Program,
     /// The entry point translated.
     pub entry: String,
     /// Its stage.
     pub stage: Stage,
+    /// Where its uniforms and textures are.
+    pub bindings: Bindings,
 }
 
 /// Reads `path` (language from its extension) and translates entry point `entry` (or the only
@@ -218,16 +120,59 @@ pub fn translate(
     file: &str,
     entry: Option<&str>,
 ) -> Result<Translation, TranslateError> {
-    check_depth(bytes, language, file)?;
-    // naga's parsers and validator recurse per nesting level: the translation runs on a thread
-    // with room for every depth `check_depth` lets through, and a panic inside naga on hostile
-    // input becomes an error, never a crash.
+    let options = Options {
+        entry: entry.map(str::to_string),
+        ..Options::default()
+    };
+    translate_with(bytes, language, file, &options)
+}
+
+/// Translates shader source `bytes` in `language` with `options`.
+pub fn translate_with(
+    bytes: &[u8],
+    language: Language,
+    file: &str,
+    options: &Options,
+) -> Result<Translation, TranslateError> {
+    guarded(file, || {
+        let parsed = front::parse(bytes, language, file)?;
+        let index = front::choose(&parsed.module, file, options.entry.as_deref())?;
+        lower_entry(&parsed, index, language, file, &options.overrides)
+    })
+}
+
+/// The vertex and fragment entry points of a shader, with their stages (for reports).
+pub fn entry_points(
+    bytes: &[u8],
+    language: Language,
+    file: &str,
+) -> Result<Vec<(String, Stage)>, TranslateError> {
+    guarded(file, || {
+        let parsed = front::parse(bytes, language, file)?;
+        Ok(front::entry_points(&parsed.module)
+            .into_iter()
+            .map(|(_, n, s)| (n, s))
+            .collect())
+    })
+}
+
+/// The translation thread's stack: naga's parsers and validator recurse per nesting level, and
+/// the stack has room for every depth the budgets let through (touched only as deep as it goes).
+const STACK_BYTES: usize = 256 << 20;
+
+/// Runs `work` on a thread with a deep stack; a panic inside naga (or the translator) on hostile
+/// input becomes [`TranslateError::Internal`], never a crash, and prints nothing.
+fn guarded<T: Send>(
+    file: &str,
+    work: impl FnOnce() -> Result<T, TranslateError> + Send,
+) -> Result<T, TranslateError> {
+    silence_translation_panics();
     let run = std::thread::scope(|scope| {
         std::thread::Builder::new()
-            .name("translate".into())
+            .name(THREAD.into())
             .stack_size(STACK_BYTES)
             .spawn_scoped(scope, || {
-                std::panic::catch_unwind(|| translate_inner(bytes, language, file, entry))
+                std::panic::catch_unwind(std::panic::AssertUnwindSafe(work))
             })
             .map(|h| h.join())
     });
@@ -237,223 +182,58 @@ pub fn translate(
             file: file.to_string(),
             problem: "cannot start the translation thread".into(),
         }),
-        Ok(Ok(Err(_))) => Err(TranslateError::Parse(format!(
-            "{file}: the translator failed on this input (an internal error in naga or the \
-             translator); please report"
-        ))),
+        Ok(Ok(Err(_))) => Err(TranslateError::Internal {
+            file: file.to_string(),
+        }),
     }
 }
 
-/// The deepest nesting of brackets (and the longest run of prefix operators) a source may have:
-/// far beyond any shader (the TGSI validator allows 16 nested blocks), shallow enough for naga's
-/// recursive parsers on [`STACK_BYTES`].
-pub const MAX_NESTING: usize = 256;
+/// The name of the translation threads, whose panics the hook keeps quiet.
+const THREAD: &str = "tgsi-translate";
 
-/// The most structured control-flow merges (`OpSelectionMerge`, `OpLoopMerge`) a SPIR-V module may
-/// hold: a bound on its nesting for naga's recursive reader.
-pub const MAX_SPIRV_MERGES: usize = 4096;
-
-/// The translation thread's stack.
-const STACK_BYTES: usize = 256 << 20;
-
-/// Refuses sources nested deeper than naga's recursion can take (hostile input, never a shader).
-fn check_depth(bytes: &[u8], language: Language, file: &str) -> Result<(), TranslateError> {
-    let too_deep = |what: String| TranslateError::Bytes {
-        file: file.to_string(),
-        problem: what,
-    };
-    if language == Language::SpirV {
-        let merges = bytes
-            .chunks_exact(4)
-            .skip(5)
-            .filter(|w| matches!(u16::from_le_bytes([w[0], w[1]]), 246 | 247))
-            .count();
-        if merges > MAX_SPIRV_MERGES {
-            return Err(too_deep(format!(
-                "{merges} structured control-flow merges; at most {MAX_SPIRV_MERGES} are read"
-            )));
-        }
-        return Ok(());
-    }
-    let (mut depth, mut run) = (0usize, 0usize);
-    let mut i = 0;
-    while i < bytes.len() {
-        let c = bytes[i];
-        // Comments hold anything: skip them.
-        if c == b'/' && bytes.get(i + 1) == Some(&b'/') {
-            while i < bytes.len() && bytes[i] != b'\n' {
-                i += 1;
+/// Installs (once) a panic hook that prints nothing for panics on translation threads (they are
+/// caught and reported as errors) and defers to the previous hook for every other thread.
+fn silence_translation_panics() {
+    static ONCE: std::sync::Once = std::sync::Once::new();
+    ONCE.call_once(|| {
+        let previous = std::panic::take_hook();
+        std::panic::set_hook(Box::new(move |info| {
+            if std::thread::current().name() != Some(THREAD) {
+                previous(info);
             }
-            continue;
-        }
-        if c == b'/' && bytes.get(i + 1) == Some(&b'*') {
-            i += 2;
-            while i + 1 < bytes.len() && !(bytes[i] == b'*' && bytes[i + 1] == b'/') {
-                i += 1;
-            }
-            i += 2;
-            continue;
-        }
-        match c {
-            b'(' | b'[' | b'{' => depth += 1,
-            b')' | b']' | b'}' => depth = depth.saturating_sub(1),
-            _ => {}
-        }
-        match c {
-            b'-' | b'+' | b'!' | b'~' | b'*' | b'&' => run += 1,
-            b' ' | b'\t' | b'\r' | b'\n' => {}
-            _ => run = 0,
-        }
-        if depth > MAX_NESTING {
-            return Err(too_deep(format!(
-                "brackets nested deeper than {MAX_NESTING} (byte {i})"
-            )));
-        }
-        if run > MAX_NESTING {
-            return Err(too_deep(format!(
-                "more than {MAX_NESTING} operators in a row (byte {i})"
-            )));
-        }
-        i += 1;
-    }
-    Ok(())
+        }));
+    });
 }
 
-fn translate_inner(
-    bytes: &[u8],
+/// Lowers entry point `index` of a parsed module to a validated program.
+fn lower_entry(
+    parsed: &front::Parsed,
+    index: usize,
     language: Language,
     file: &str,
-    entry: Option<&str>,
+    overrides: &BTreeMap<String, f64>,
 ) -> Result<Translation, TranslateError> {
-    let text = match language {
-        Language::SpirV => None,
-        _ => Some(
-            std::str::from_utf8(bytes)
-                .map_err(|e| TranslateError::Bytes {
-                    file: file.to_string(),
-                    problem: format!("byte {}: not UTF-8 text", e.valid_up_to()),
-                })?
-                .to_string(),
-        ),
-    };
-    let module = match language {
-        Language::Wgsl => {
-            naga::front::wgsl::parse_str(text.as_deref().unwrap_or("")).map_err(|e| {
-                TranslateError::Parse(named(
-                    file,
-                    e.emit_to_string_with_path(text.as_deref().unwrap_or(""), file),
-                ))
-            })?
-        }
-        Language::Glsl(stage) => {
-            let st = match stage {
-                Stage::Vertex => ShaderStage::Vertex,
-                Stage::Fragment => ShaderStage::Fragment,
-            };
-            let src = text.as_deref().unwrap_or("");
-            naga::front::glsl::Frontend::default()
-                .parse(&naga::front::glsl::Options::from(st), src)
-                .map_err(|e| {
-                    TranslateError::Parse(named(file, e.emit_to_string_with_path(src, file)))
-                })?
-        }
-        Language::SpirV => {
-            if !bytes.len().is_multiple_of(4) {
-                return Err(TranslateError::Bytes {
-                    file: file.to_string(),
-                    problem: format!(
-                        "{} bytes: a SPIR-V module is a whole number of 32-bit words",
-                        bytes.len()
-                    ),
-                });
-            }
-            naga::front::spv::parse_u8_slice(bytes, &naga::front::spv::Options::default())
-                .map_err(|e| TranslateError::Parse(format!("{file}: {e}")))?
-        }
-    };
-    let info = naga::valid::Validator::new(
-        naga::valid::ValidationFlags::all(),
-        naga::valid::Capabilities::default(),
-    )
-    .validate(&module)
-    .map_err(|e| match &text {
-        Some(src) => TranslateError::Invalid(named(file, e.emit_to_string_with_path(src, file))),
-        None => TranslateError::Invalid(format!("{file}: {}", e.as_inner())),
-    })?;
-
-    let candidates: Vec<(usize, &naga::EntryPoint)> = module
-        .entry_points
-        .iter()
-        .enumerate()
-        .filter(|(_, ep)| matches!(ep.stage, ShaderStage::Vertex | ShaderStage::Fragment))
-        .collect();
-    let found = module
-        .entry_points
-        .iter()
-        .map(|ep| format!("{} ({:?})", ep.name, ep.stage))
-        .collect::<Vec<_>>()
-        .join(", ");
-    let found = if found.is_empty() {
-        "none".to_string()
-    } else {
-        found
-    };
-    let (index, ep) = match entry {
-        Some(name) => candidates
-            .iter()
-            .find(|(_, ep)| ep.name == name)
-            .copied()
-            .ok_or_else(|| TranslateError::UnknownEntry {
-                file: file.to_string(),
-                name: name.to_string(),
-                found: found.clone(),
-            })?,
-        None => match candidates.as_slice() {
-            [one] => *one,
-            [] => {
-                return Err(TranslateError::NoEntryPoint {
-                    file: file.to_string(),
-                    found,
-                })
-            }
-            _ => {
-                return Err(TranslateError::AmbiguousEntry {
-                    file: file.to_string(),
-                    found,
-                })
-            }
-        },
-    };
+    let source = parsed.source.as_deref();
+    let prepared = front::prepare(parsed, index, file, overrides)?;
+    let module = &prepared.module;
+    let ep = &module.entry_points[0];
     let stage = match ep.stage {
-        ShaderStage::Vertex => Stage::Vertex,
+        naga::ShaderStage::Vertex => Stage::Vertex,
         _ => Stage::Fragment,
     };
-    let mut lower = lower::Lower::new(&module, &info, ep.stage);
-    lower.entry(ep, index).map_err(|e| match e {
-        TranslateError::Unsupported {
-            construct, span, ..
-        } => TranslateError::Unsupported {
-            file: file.to_string(),
-            location: text.as_deref().filter(|_| span.is_defined()).map(|src| {
-                let l = span.location(src);
-                (l.line_number, l.line_position)
-            }),
-            construct,
-            span,
-        },
-        other => other,
-    })?;
+    let fallback = front::bounds::entry_span(module, 0, source);
+    let mut lower = lower::Lower::new(module, &prepared.info, ep.stage, language);
+    lower
+        .entry(ep, 0)
+        .map_err(|e| e.located(file, source, fallback))?;
+    let bindings = std::mem::take(&mut lower.layout);
     let mut code = lower.code;
     code.optimise();
-    let header = match stage {
-        Stage::Vertex => "VERT",
-        Stage::Fragment => "FRAG",
+    let processor = match stage {
+        Stage::Vertex => Processor::Vertex,
+        Stage::Fragment => Processor::Fragment,
     };
-    let tgsi = code.print(header);
-    let program = microcode::tgsi::text::parse(&tgsi).map_err(|e| TranslateError::Output {
-        file: file.to_string(),
-        message: e.render(&tgsi, "translation").trim_end().to_string(),
-    })?;
+    let program = emit::program(&code, processor);
     if let Err(errors) = validate(&program, &Limits::default()) {
         return Err(TranslateError::Output {
             file: file.to_string(),
@@ -464,10 +244,14 @@ fn translate_inner(
                 .join("; "),
         });
     }
+    let printed = microcode::tgsi::text::print(&program);
+    let (header, body) = printed.split_once('\n').unwrap_or((&printed, ""));
+    let text = format!("{header}\n{}{body}", bindings.comments());
     Ok(Translation {
-        text: tgsi,
+        text,
         program,
         entry: ep.name.clone(),
         stage,
+        bindings,
     })
 }

@@ -105,6 +105,23 @@ impl Alloc {
                         }
                     }
                 }
+                File::SystemValue => {
+                    // Loaded like inputs, through the IN index after the declared ones
+                    // (`tgsi::system`).
+                    for i in d.first..=d.last {
+                        if a.r.contains_key(&(File::SystemValue, i)) {
+                            continue;
+                        }
+                        let reg = r_needed;
+                        r_needed += 1;
+                        a.r.insert((File::SystemValue, i), reg.min(255) as u8);
+                        let tgsi = crate::tgsi::system::input_index(p, i);
+                        a.inputs.push(RegMap {
+                            tgsi: tgsi.clamp(0, i32::from(u16::MAX)) as u16,
+                            reg: reg.min(usize::from(u16::MAX)) as u16,
+                        });
+                    }
+                }
                 File::Constant => {
                     let buffer = match d.dimension {
                         Some(DeclDimension::Index(b)) => b,
@@ -315,7 +332,12 @@ impl Alloc {
                     .get(&(File::Input, r.index, d.index))
                     .map(|&x| Place::K(x))
             }
-            File::Temporary | File::Input | File::Output | File::Address | File::Loop => {
+            File::Temporary
+            | File::Input
+            | File::Output
+            | File::Address
+            | File::Loop
+            | File::SystemValue => {
                 if r.dimension.is_some() {
                     return None;
                 }

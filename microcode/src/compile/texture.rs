@@ -14,6 +14,9 @@
 //! `TIDXF` per axis, ORs and `TFET` on every target but UNKNOWN (whose addressing depends on
 //! the bound texture: the model-only `TXF`); TXQ moves the sampler's size descriptor.
 //!
+//! The later targets (1D_ARRAY ... SHADOWCUBE_ARRAY, `TextureTarget::is_later`) compile to the
+//! model-only TEX and TXF: the core model runs them, the hardware engines refuse them by name.
+//!
 //! Scratch registers: 4 (1D, 2D, RECT, SHADOW), 5 (CUBE), 6 (3D). A lookup whose sequence does
 //! not fit the registers the program leaves free (a 3D lookup in a program using more than ten
 //! of its own) compiles to the model-only `TEX` instead, which the core model runs and the
@@ -66,8 +69,8 @@ pub(crate) fn lower_texture(c: &mut Ctx, inst: &Instruction) -> Result<(), Compi
     }
     let d = c.dst(inst)?;
     match core_op {
-        Op::Tex if c.scratch_fits(Shape::of(target).scratch()) => {
-            let shape = Shape::of(target);
+        Op::Tex if Shape::of(target).is_some_and(|s| c.scratch_fits(s.scratch())) => {
+            let shape = Shape::of(target).ok_or_else(|| c.unsupported("texture target"))?;
             let (last, src) = c.sample(a, unit, shape)?;
             if shape.shadow {
                 c.fin(last, d, 0b0111, &src);
@@ -78,8 +81,9 @@ pub(crate) fn lower_texture(c: &mut Ctx, inst: &Instruction) -> Result<(), Compi
             }
             return Ok(());
         }
-        Op::Txf if target != TextureTarget::Unknown => {
-            let (last, src) = c.fetch(a, unit, Shape::of(target))?;
+        Op::Txf if target != TextureTarget::Unknown && Shape::of(target).is_some() => {
+            let shape = Shape::of(target).ok_or_else(|| c.unsupported("texture target"))?;
+            let (last, src) = c.fetch(a, unit, shape)?;
             c.fin_target(last, d, 0xF, &src, u16::from(unit));
             return Ok(());
         }
@@ -131,15 +135,21 @@ impl Shape {
         }
     }
 
-    fn of(target: TextureTarget) -> Shape {
+    /// The shape of Mesa 7.9's targets; `None` for the later ones (array layers, cube arrays,
+    /// depth comparison on arrays and cube maps), which the texture unit's sequence does not
+    /// address: they compile to the model-only TEX / TXF.
+    fn of(target: TextureTarget) -> Option<Shape> {
         use TextureTarget as T;
-        Shape {
+        if target.is_later() {
+            return None;
+        }
+        Some(Shape {
             two_d: !matches!(target, T::T1D | T::Shadow1D),
             rect: matches!(target, T::Rect | T::ShadowRect),
             volume: target == T::T3D,
             cube: target == T::Cube,
             shadow: matches!(target, T::Shadow1D | T::Shadow2D | T::ShadowRect),
-        }
+        })
     }
 }
 

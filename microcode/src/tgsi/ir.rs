@@ -176,11 +176,14 @@ pub enum SemanticName {
     PrimId = 9,
     InstanceId = 10,
     Stencil = 11,
+    /// The index of a vertex (a system value, `SV`; later Mesa, documented with format 1.2:
+    /// `microcode::tgsi::system`).
+    VertexId = 12,
 }
 
 impl SemanticName {
     /// All names, in number order.
-    pub const ALL: [SemanticName; 12] = [
+    pub const ALL: [SemanticName; 13] = [
         SemanticName::Position,
         SemanticName::Color,
         SemanticName::BColor,
@@ -193,6 +196,7 @@ impl SemanticName {
         SemanticName::PrimId,
         SemanticName::InstanceId,
         SemanticName::Stencil,
+        SemanticName::VertexId,
     ];
 
     /// Text name.
@@ -210,6 +214,7 @@ impl SemanticName {
             SemanticName::PrimId => "PRIMID",
             SemanticName::InstanceId => "INSTANCEID",
             SemanticName::Stencil => "STENCIL",
+            SemanticName::VertexId => "VERTEXID",
         }
     }
 
@@ -616,7 +621,11 @@ pub enum Precision {
     Fixed12 = 3,
 }
 
-/// Texture targets (TEXTURE token values).
+/// Texture targets (TEXTURE token values). 0-8 are Mesa 7.9's; 9-17 are the later targets with
+/// later Mesa's numbers (array layers, depth comparison on arrays and cube maps, multisampled
+/// targets and cube-map arrays), documented with format 1.2 (`docs/text-syntax.md`). The array
+/// layer is the coordinate after the target's own (1D_ARRAY y, 2D_ARRAY z, CUBE_ARRAY w), the
+/// depth reference z (SHADOW1D, SHADOW2D, SHADOW1D_ARRAY) or w (SHADOW2D_ARRAY, SHADOWCUBE).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum TextureTarget {
     Unknown = 0,
@@ -628,11 +637,24 @@ pub enum TextureTarget {
     Shadow1D = 6,
     Shadow2D = 7,
     ShadowRect = 8,
+    T1DArray = 9,
+    T2DArray = 10,
+    Shadow1DArray = 11,
+    Shadow2DArray = 12,
+    ShadowCube = 13,
+    /// A multisampled 2-D texture (one sample per texel here: as 2D).
+    T2DMsaa = 14,
+    /// A multisampled 2-D array (as 2D_ARRAY).
+    T2DArrayMsaa = 15,
+    CubeArray = 16,
+    /// Depth comparison on a cube-map array: its reference has no room in the coordinate
+    /// (later TGSI reads it from a second source); TEX reads it from nowhere and compares 0.
+    ShadowCubeArray = 17,
 }
 
 impl TextureTarget {
     /// All targets, in number order.
-    pub const ALL: [TextureTarget; 9] = [
+    pub const ALL: [TextureTarget; 18] = [
         TextureTarget::Unknown,
         TextureTarget::T1D,
         TextureTarget::T2D,
@@ -642,9 +664,18 @@ impl TextureTarget {
         TextureTarget::Shadow1D,
         TextureTarget::Shadow2D,
         TextureTarget::ShadowRect,
+        TextureTarget::T1DArray,
+        TextureTarget::T2DArray,
+        TextureTarget::Shadow1DArray,
+        TextureTarget::Shadow2DArray,
+        TextureTarget::ShadowCube,
+        TextureTarget::T2DMsaa,
+        TextureTarget::T2DArrayMsaa,
+        TextureTarget::CubeArray,
+        TextureTarget::ShadowCubeArray,
     ];
 
-    /// Text name (`2D`, `SHADOWRECT`, ...).
+    /// Text name (`2D`, `SHADOWRECT`, `2D_ARRAY`, ...).
     pub fn name(self) -> &'static str {
         [
             "UNKNOWN",
@@ -656,12 +687,26 @@ impl TextureTarget {
             "SHADOW1D",
             "SHADOW2D",
             "SHADOWRECT",
+            "1D_ARRAY",
+            "2D_ARRAY",
+            "SHADOW1D_ARRAY",
+            "SHADOW2D_ARRAY",
+            "SHADOWCUBE",
+            "2D_MSAA",
+            "2D_ARRAY_MSAA",
+            "CUBE_ARRAY",
+            "SHADOWCUBE_ARRAY",
         ][self as usize]
     }
 
     /// Looks a target up by token value.
     pub fn from_number(n: u32) -> Option<TextureTarget> {
         TextureTarget::ALL.get(n as usize).copied()
+    }
+
+    /// True for the targets after Mesa 7.9's (numbers 9 and up).
+    pub fn is_later(self) -> bool {
+        self as u32 >= TextureTarget::T1DArray as u32
     }
 }
 

@@ -3,6 +3,7 @@
 pub mod ir;
 pub mod load;
 pub mod opcode;
+pub mod system;
 pub mod text;
 pub mod tokens;
 pub mod validate;

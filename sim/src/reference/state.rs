@@ -534,7 +534,20 @@ impl<'a> State<'a> {
                     None => self.other_regs.get(&slot).map_or([0; 4], |v| v[lane]),
                 }
             }
-            File::Null | File::Sampler | File::Predicate | File::SystemValue => [0; 4],
+            File::SystemValue => {
+                let index = i32::try_from(slot.index).unwrap_or(-1);
+                let semantic = microcode::tgsi::system::semantic(self.program, index);
+                let at = microcode::tgsi::system::input_index(self.program, index);
+                // A value given for the IN index the core loads it through wins (`run_io`).
+                u32::try_from(at)
+                    .ok()
+                    .and_then(|i| self.inputs.inputs.get(&i))
+                    .map_or_else(
+                        || microcode::tgsi::system::default_value(semantic, lane),
+                        |v| v[lane],
+                    )
+            }
+            File::Null | File::Sampler | File::Predicate => [0; 4],
         }
     }
 

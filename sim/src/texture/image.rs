@@ -236,6 +236,18 @@ impl Texture {
         Texture::build(size, size, 1, 6, format, texels)
     }
 
+    /// Builds a cube-map array: six `size` x `size` faces (+X, -X, +Y, -Y, +Z, -Z) of `layers`
+    /// layers each; texel `(x, y)` of layer `l` of face `f` is at
+    /// `((f * layers + l) * size + y) * size + x`. CUBE_ARRAY reads the layer from w.
+    pub fn new_cube_array(
+        size: u32,
+        layers: u32,
+        format: Format,
+        texels: Vec<[u32; 4]>,
+    ) -> Result<Texture, TextureError> {
+        Texture::build(size, size, layers, 6, format, texels)
+    }
+
     /// Builds a texture from float texels (each converted to its bits).
     pub fn from_floats(
         width: u32,

@@ -81,41 +81,113 @@ fn lerp(a: [f32; 4], b: [f32; 4], f: f32) -> [f32; 4] {
 /// How a target addresses the texture.
 #[derive(Clone, Copy, Debug)]
 struct Addressing {
+    /// Filtered axes (1 to 3).
     dims: usize,
     normalized: bool,
-    shadow: bool,
+    /// A cube-map direction in x, y, z picks the face.
+    cube: bool,
+    /// The coordinate holding the array layer, and the axis it selects (y for 1D arrays, z for
+    /// the others).
+    layer: Option<(usize, usize)>,
+    /// The coordinate holding the depth reference; `Some(None)` compares with 0 (SHADOWCUBE_ARRAY
+    /// has no room for one).
+    shadow: Option<Option<usize>>,
 }
 
 fn addressing(target: TextureTarget) -> Addressing {
-    let (dims, normalized, shadow) = match target {
-        TextureTarget::T1D => (1, true, false),
-        TextureTarget::T2D | TextureTarget::Unknown | TextureTarget::Cube => (2, true, false),
-        TextureTarget::T3D => (3, true, false),
-        TextureTarget::Rect => (2, false, false),
-        TextureTarget::Shadow1D => (1, true, true),
-        TextureTarget::Shadow2D => (2, true, true),
-        TextureTarget::ShadowRect => (2, false, true),
-    };
-    Addressing {
+    use TextureTarget as T;
+    let plain = |dims, normalized| Addressing {
         dims,
         normalized,
-        shadow,
+        cube: false,
+        layer: None,
+        shadow: None,
+    };
+    match target {
+        T::T1D => plain(1, true),
+        T::T2D | T::Unknown | T::T2DMsaa => plain(2, true),
+        T::T3D => plain(3, true),
+        T::Rect => plain(2, false),
+        T::Cube => Addressing {
+            cube: true,
+            ..plain(2, true)
+        },
+        T::Shadow1D => Addressing {
+            shadow: Some(Some(2)),
+            ..plain(1, true)
+        },
+        T::Shadow2D => Addressing {
+            shadow: Some(Some(2)),
+            ..plain(2, true)
+        },
+        T::ShadowRect => Addressing {
+            shadow: Some(Some(2)),
+            ..plain(2, false)
+        },
+        T::T1DArray => Addressing {
+            layer: Some((1, 1)),
+            ..plain(1, true)
+        },
+        T::T2DArray | T::T2DArrayMsaa => Addressing {
+            layer: Some((2, 2)),
+            ..plain(2, true)
+        },
+        T::Shadow1DArray => Addressing {
+            layer: Some((1, 1)),
+            shadow: Some(Some(2)),
+            ..plain(1, true)
+        },
+        T::Shadow2DArray => Addressing {
+            layer: Some((2, 2)),
+            shadow: Some(Some(3)),
+            ..plain(2, true)
+        },
+        T::ShadowCube => Addressing {
+            cube: true,
+            shadow: Some(Some(3)),
+            ..plain(2, true)
+        },
+        T::CubeArray => Addressing {
+            cube: true,
+            layer: Some((3, 2)),
+            ..plain(2, true)
+        },
+        T::ShadowCubeArray => Addressing {
+            cube: true,
+            layer: Some((3, 2)),
+            shadow: Some(None),
+            ..plain(2, true)
+        },
     }
+}
+
+/// The array layer a coordinate selects: `floor(l + 0.5)` (a float operation) clamped to the
+/// layers there are; NaN selects layer 0.
+pub fn layer_index(l: f32, layers: u32) -> u32 {
+    let l = operand(l.to_bits());
+    if l.is_nan() {
+        return 0;
+    }
+    let i = i64::from(floor_to_int(add(l, 0.5)));
+    i.clamp(0, i64::from(layers.max(1) - 1)) as u32
 }
 
 impl Texture {
     /// Samples the texture as a TEX-family instruction with `target` does; `coord` is the
     /// coordinate register (binary32 bits; TXP already divided). Returns the four result bits.
     ///
-    /// 1-D targets read row 0, 2-D targets slice 0, targets other than CUBE face 0; CUBE on a
-    /// texture that is not a cube map samples its 2-D image with the chosen face's s, t. UNKNOWN
-    /// samples as 2D. Nearest sampling returns the texel's bits unchanged (a move); bilinear
-    /// sampling computes every channel with the float rules. SHADOW targets compare `coord.z`
-    /// with each texel's first channel and filter the 0.0/1.0 results into `(res, res, res, 1)`.
+    /// 1-D targets read row 0, 2-D targets slice 0, targets other than the cube ones face 0;
+    /// a cube target on a texture that is not a cube map samples its 2-D image with the chosen
+    /// face's s, t. UNKNOWN samples as 2D. The array targets take the layer
+    /// ([`layer_index`]) from the coordinate after their own (1D_ARRAY: a row, 2D_ARRAY and
+    /// CUBE_ARRAY: a slice). Nearest sampling returns the texel's bits unchanged (a move);
+    /// bilinear sampling computes every channel with the float rules. SHADOW targets compare
+    /// the reference (z, or w for SHADOW2D_ARRAY and SHADOWCUBE) with each texel's first
+    /// channel and filter the 0.0/1.0 results into `(res, res, res, 1)`.
     pub fn sample(&self, target: TextureTarget, coord: [u32; 4]) -> [u32; 4] {
         let c = coord.map(f32::from_bits);
         let mode = addressing(target);
-        let (face, u, v, w) = if target == TextureTarget::Cube {
+        let (face, u, v, w) = if mode.cube {
             let cube = select_face(c[0], c[1], c[2]);
             let face = if self.is_cube() { cube.face.index() } else { 0 };
             (face, cube.s, cube.t, 0.0)
@@ -125,6 +197,11 @@ impl Texture {
         let coords = [u, v, w];
         let sizes = [self.width, self.height, self.depth];
         let axes: [AxisSample; 3] = std::array::from_fn(|axis| {
+            if let Some((at, layer_axis)) = mode.layer {
+                if axis == layer_axis {
+                    return AxisSample::Nearest(layer_index(c[at], sizes[axis]));
+                }
+            }
             if axis >= mode.dims {
                 AxisSample::Nearest(0)
             } else if self.filter == Filter::Nearest {
@@ -138,8 +215,8 @@ impl Texture {
                 linear_indices(coords[axis], sizes[axis], mode.normalized, self.wrap[axis])
             }
         });
-        if mode.shadow {
-            let r = c[2];
+        if let Some(reference) = mode.shadow {
+            let r = reference.map_or(0.0, |at| c[at]);
             let value = self.filtered(face, axes, &|t| [shadow::compare(r, t), 0.0, 0.0, 0.0]);
             return shadow::result(value[0]);
         }
@@ -169,10 +246,27 @@ impl Texture {
 
     /// TXF: the texel at integer coordinates `(x, y, z)`, no filtering or wrapping. 1-D targets
     /// use x (row 0), 2-D and RECT targets x, y (slice 0), 3D x, y, z; CUBE uses x, y on face z.
-    /// Coordinates the target does not use are ignored; a used coordinate outside the texture
-    /// returns all-zero bits `(0, 0, 0, 0)`. SHADOW targets return the stored texel (no compare).
+    /// The array targets read the layer after their coordinates (1D_ARRAY: row y, 2D_ARRAY:
+    /// slice z; CUBE_ARRAY: face z, slice w). Coordinates the target does not use are ignored;
+    /// a used coordinate outside the texture returns all-zero bits `(0, 0, 0, 0)`. SHADOW
+    /// targets return the stored texel (no compare).
     pub fn fetch(&self, target: TextureTarget, coord: [i32; 4]) -> [u32; 4] {
-        let dims = addressing(target).dims;
+        let mode = addressing(target);
+        let dims = match mode.layer {
+            Some((_, layer_axis)) if !mode.cube => layer_axis + 1,
+            _ => mode.dims,
+        };
+        if mode.cube && mode.layer.is_some() {
+            return match (
+                u32::try_from(coord[0]),
+                u32::try_from(coord[1]),
+                u32::try_from(coord[2]),
+                u32::try_from(coord[3]),
+            ) {
+                (Ok(x), Ok(y), Ok(face), Ok(z)) => self.texel(face, x, y, z).unwrap_or([0; 4]),
+                _ => [0; 4],
+            };
+        }
         let used = |axis: usize| {
             if axis < dims {
                 u32::try_from(coord[axis]).ok()
@@ -180,7 +274,7 @@ impl Texture {
                 Some(0)
             }
         };
-        let (face, z) = if target == TextureTarget::Cube {
+        let (face, z) = if mode.cube {
             (u32::try_from(coord[2]).ok(), Some(0))
         } else {
             (Some(0), used(2))
