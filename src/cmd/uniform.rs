@@ -175,7 +175,7 @@ fn apply_uniform(
         );
     }
     let items: Vec<&str> = values.split(',').map(str::trim).collect();
-    let wanted: u32 = members.iter().map(|m| m.count).sum();
+    let wanted: u32 = members.iter().map(|m| values_of(m)).sum();
     if items.len() != wanted as usize {
         bail!(
             "--uniform `{spec}`: `{name}` takes {wanted} value(s) ({}), found {}",
@@ -189,14 +189,47 @@ fn apply_uniform(
     }
     let mut it = items.iter();
     for m in members {
-        for c in m.first..m.first + m.count {
-            let item = it.next().copied().unwrap_or("0");
-            let bits = scalar(m, item).with_context(|| format!("--uniform `{spec}`"))?;
+        let mut put = |c: u32, bits: u32| {
             regs.entry(m.register).or_insert([0; 4])[c as usize] = bits;
             set.entry(m.register).or_insert([false; 4])[c as usize] = true;
+        };
+        if m.kind == ScalarKind::Double {
+            // Each double fills two components, the low word first.
+            for c in (m.first..m.first + m.count).step_by(2) {
+                let item = it.next().copied().unwrap_or("0");
+                let bits = double(m, item).with_context(|| format!("--uniform `{spec}`"))?;
+                put(c, bits as u32);
+                put(c + 1, (bits >> 32) as u32);
+            }
+            continue;
+        }
+        for c in m.first..m.first + m.count {
+            let item = it.next().copied().unwrap_or("0");
+            put(c, scalar(m, item).with_context(|| format!("--uniform `{spec}`"))?);
         }
     }
     Ok(())
+}
+
+/// How many values a member takes: one per component, one per double.
+fn values_of(m: &UniformMember) -> u32 {
+    if m.kind == ScalarKind::Double {
+        m.count / 2
+    } else {
+        m.count
+    }
+}
+
+/// One `f64` value: a number, or its 64 bits as `0x` and 16 hex digits.
+fn double(m: &UniformMember, item: &str) -> Result<u64> {
+    if let Some(hex) = item.strip_prefix("0x").or_else(|| item.strip_prefix("0X")) {
+        return u64::from_str_radix(hex, 16)
+            .with_context(|| format!("`{item}` is not a 0x bit pattern of 64 bits"));
+    }
+    Ok(item
+        .parse::<f64>()
+        .with_context(|| format!("`{item}` is not a number ({} is {})", m.path, m.ty))?
+        .to_bits())
 }
 
 /// One value for a member of `m`'s kind: a float, a signed or unsigned integer, or `0x` bits.
@@ -217,6 +250,7 @@ fn scalar(m: &UniformMember, item: &str) -> Result<u32> {
         ScalarKind::Uint => item
             .parse::<u32>()
             .with_context(|| format!("`{item}` is not a u32 ({} is {})", m.path, m.ty))?,
+        ScalarKind::Double => double(m, item)? as u32,
     })
 }
 

@@ -89,9 +89,23 @@ pub type Target = TextureTarget;
 pub struct Inst {
     pub op: Opcode,
     pub dst: Option<(Reg, u8)>,
+    /// The second destination of the one opcode with two (DFRACEXP: the significand).
+    pub dst2: Option<(Reg, u8)>,
     pub src: Vec<Src>,
     pub sat: bool,
     pub target: Option<Target>,
+}
+
+impl Inst {
+    /// Every register the instruction writes, with its mask.
+    pub fn defs(&self) -> impl Iterator<Item = (Reg, u8)> {
+        self.dst.into_iter().chain(self.dst2)
+    }
+
+    /// True when the instruction writes `r` (either destination).
+    pub fn writes(&self, r: Reg) -> bool {
+        self.defs().any(|(d, _)| d == r)
+    }
 }
 
 pub(crate) fn mask_iter(mask: u8) -> impl Iterator<Item = usize> {
@@ -167,6 +181,7 @@ impl Code {
         self.insts.push(Inst {
             op,
             dst,
+            dst2: None,
             src,
             sat: false,
             target: None,

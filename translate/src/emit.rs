@@ -64,7 +64,7 @@ pub(crate) fn program(code: &Code, processor: Processor) -> Program {
         if inst.sat {
             i.saturate = Saturate::ZeroOne;
         }
-        if let Some((r, mask)) = inst.dst {
+        for (r, mask) in inst.defs() {
             let mut d = DstOperand::new(register(r, false));
             d.write_mask = mask;
             i.dst.push(d);

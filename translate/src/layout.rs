@@ -38,6 +38,8 @@ pub enum ScalarKind {
     Sint,
     /// `u32` / `uint`.
     Uint,
+    /// `f64` / `double`: each value two components, the low word first.
+    Double,
 }
 
 impl ScalarKind {
@@ -46,6 +48,7 @@ impl ScalarKind {
             ScalarKind::Float => "float",
             ScalarKind::Sint => "sint",
             ScalarKind::Uint => "uint",
+            ScalarKind::Double => "double",
         }
     }
 }
@@ -65,7 +68,7 @@ pub struct UniformMember {
     pub register: u32,
     /// The first component (0 = x).
     pub first: u32,
-    /// How many components (1 to 4).
+    /// How many components (1 to 4; an `f64` takes two).
     pub count: u32,
     /// The scalars' kind.
     pub kind: ScalarKind,

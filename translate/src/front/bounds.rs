@@ -168,10 +168,18 @@ pub(crate) fn check_locations(
     Ok(())
 }
 
-/// Registers a value of `ty` takes (saturating), with a vec4 per scalar, vector or column.
+/// Registers a value of `ty` takes (saturating), with a vec4 per scalar, vector or column (two for
+/// three or four doubles).
 pub(crate) fn registers(module: &Module, ty: naga::Handle<naga::Type>) -> u64 {
+    // Two doubles to a register.
+    let wide = |s: &naga::Scalar, n: u64| if s.width == 8 { n.div_ceil(2) } else { 1 };
     match &module.types[ty].inner {
-        TypeInner::Matrix { columns, .. } => *columns as u64,
+        TypeInner::Matrix {
+            columns,
+            rows,
+            scalar,
+        } => *columns as u64 * wide(scalar, *rows as u64),
+        TypeInner::Vector { size, scalar } => wide(scalar, *size as u64),
         TypeInner::Struct { members, .. } => members
             .iter()
             .fold(0u64, |a, m| a.saturating_add(registers(module, m.ty))),

@@ -28,9 +28,10 @@ pub(crate) struct Parsed {
 }
 
 /// What naga can validate of the shaders it reads: its defaults, push constants (which become
-/// uniforms) and the primitive index (refused by name later).
+/// uniforms) and doubles (`f64`, GLSL `double`, SPIR-V Float64: TGSI's double opcodes).
+/// Half floats and 64-bit integers stay refused by naga's validator.
 fn capabilities() -> Capabilities {
-    Capabilities::default() | Capabilities::IMMEDIATES
+    Capabilities::default() | Capabilities::IMMEDIATES | Capabilities::FLOAT64
 }
 
 /// Parses `bytes` as `language`.

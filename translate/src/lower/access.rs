@@ -6,7 +6,7 @@
 //! the index clamped into the array, then `MOV t, FILE[ADDR[0].x + first]` per register); into
 //! one in temporaries a chain of selects to read and conditional moves to write.
 
-use super::value::{is_int, Value};
+use super::value::{is_int, keeps_bits, Value};
 use super::{err, f, Lower, Span};
 use crate::code::{Reg, RegFile, Src};
 use crate::error::Construct;
@@ -49,7 +49,7 @@ impl<'a> Lower<'a> {
         } else {
             i
         };
-        let int = is_int(self.expr_ty(h));
+        let int = keeps_bits(self.expr_ty(h));
         match self.expr(base)? {
             Value::V { src, size } => Ok(self.select_component(src, size, i, int)),
             Value::Agg(items) => self.index_aggregate(base, items, i, int, span),
@@ -159,7 +159,7 @@ impl<'a> Lower<'a> {
         pointer: Handle<Expression>,
     ) -> Result<Value, TranslateError> {
         let span = self.span_of(h);
-        let int = is_int(self.expr_ty(h));
+        let int = keeps_bits(self.expr_ty(h));
         let p = self.expr(pointer)?;
         self.load_pointer(p, int, span)
     }

@@ -169,7 +169,8 @@ impl<'a> Lower<'a> {
             };
             // With a NaN operand the two differ; WGSL and GLSL leave NaN comparisons to the
             // implementation.
-            if let Some(inv) = inverse {
+            // Doubles compare as IEEE says (the negation of `<` is true with a NaN).
+            if let Some(inv) = inverse.filter(|_| !self.is_f64(left)) {
                 return self.binary(inv, left, right, span);
             }
         }

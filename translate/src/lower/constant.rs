@@ -1,7 +1,7 @@
 //! Constant expressions (module constants, evaluated overrides, literals) as immediates, and
 //! constant arrays placed in IMMX, where a run-time index reads them by relative addressing.
 
-use super::value::{is_int, Value};
+use super::value::{keeps_bits, Value};
 use super::{err, Lower, Span};
 use crate::code::{Reg, RegFile, Src};
 use crate::error::Construct;
@@ -16,6 +16,12 @@ impl<'a> Lower<'a> {
         let span = m.global_expressions.get_span(e);
         let inner = self.info[e].inner_with(&m.types);
         Ok(match &m.global_expressions[e] {
+            Expression::Literal(Literal::F64(x)) => Value::V {
+                src: self
+                    .code
+                    .imm_int(&[x.to_bits() as u32, (x.to_bits() >> 32) as u32]),
+                size: 2,
+            },
             Expression::Literal(l) => {
                 let bits = literal_bits(*l, span)?;
                 Value::V {
@@ -29,6 +35,10 @@ impl<'a> Lower<'a> {
             }
             Expression::Constant(c) => self.const_value(m.constants[*c].init)?,
             Expression::ZeroValue(ty) => self.zero(*ty, span)?,
+            Expression::Splat { size, value } if self.is_f64_inner(inner) => {
+                let pair = self.const_value(*value)?;
+                Value::Agg(vec![pair; *size as usize])
+            }
             Expression::Splat { size, value } => {
                 let s = self.const_value(*value)?.src();
                 Value::V {
@@ -41,14 +51,17 @@ impl<'a> Lower<'a> {
                 for c in components {
                     parts.push(self.const_value(*c)?);
                 }
-                if let TypeInner::Vector { .. } = inner {
+                if let (TypeInner::Vector { .. }, true) = (inner, self.is_f64_inner(inner)) {
+                    // A double vector: the pairs of its parts.
+                    Value::Agg(parts.iter().flat_map(Value::leaves).collect())
+                } else if let TypeInner::Vector { .. } = inner {
                     let mut comps = Vec::new();
                     for p in &parts {
                         if let Value::V { src, size } = p {
                             comps.extend((0..*size).map(|i| src.comp(i)));
                         }
                     }
-                    self.compose(&comps, is_int(inner))
+                    self.compose(&comps, keeps_bits(inner))
                 } else {
                     Value::Agg(parts)
                 }
@@ -129,8 +142,7 @@ pub(super) fn literal_bits(l: Literal, span: Span) -> Result<u32, TranslateError
         Literal::F64(_) => {
             return Err(err(
                 Construct::Type("f64".into()),
-                "double-precision values are not translated (TGSI's double opcodes have no \
-                 sequence on the core)",
+                "a double is two words: it has no single 32-bit pattern here",
                 span,
             ))
         }

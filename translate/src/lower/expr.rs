@@ -2,7 +2,7 @@
 //! dispatch of each expression kind to the module that lowers it.
 
 use super::constant::{literal_bits, literal_is_int};
-use super::value::{is_int, Value};
+use super::value::{keeps_bits, Value};
 use super::{err, Lower};
 use crate::code::{Code, RegFile, Src};
 use crate::error::Construct;
@@ -24,6 +24,9 @@ impl<'a> Lower<'a> {
 
     /// A vector or scalar operand as it is (a scalar reads its component through the swizzle).
     pub(super) fn scalar(&mut self, h: Handle<Expression>) -> Result<Src, TranslateError> {
+        if self.is_f64(h) {
+            return Err(self.f64_here(h));
+        }
         match self.expr(h)? {
             Value::V { src, .. } => Ok(src),
             _ => Err(self.not_a_vector(h)),
@@ -32,6 +35,10 @@ impl<'a> Lower<'a> {
 
     /// A vector or scalar operand; a scalar reads its one component in all four.
     pub(super) fn vec(&mut self, h: Handle<Expression>) -> Result<(Src, usize), TranslateError> {
+        // A double scalar is two words: never a 32-bit vector to the generic lowering.
+        if self.is_f64(h) {
+            return Err(self.f64_here(h));
+        }
         match self.expr(h)? {
             Value::V { src, size: 1 } => Ok((src.comp(0), 1)),
             Value::V { src, size } => Ok((src, size)),
@@ -96,6 +103,9 @@ impl<'a> Lower<'a> {
     pub(super) fn expr_uncached(&mut self, h: Handle<Expression>) -> Result<Value, TranslateError> {
         let fun = self.frame().fun;
         let span = self.span_of(h);
+        if let Some(v) = self.double_expr(h, span)? {
+            return Ok(v);
+        }
         Ok(match &fun.expressions[h] {
             Expression::Literal(l) => {
                 let bits = literal_bits(*l, span)?;
@@ -196,7 +206,7 @@ impl<'a> Lower<'a> {
         span: naga::Span,
     ) -> Result<Value, TranslateError> {
         let (c, _) = self.vec(condition)?;
-        let int = is_int(self.expr_ty(accept));
+        let int = keeps_bits(self.expr_ty(accept));
         let a = self.expr(accept)?;
         let r = self.expr(reject)?;
         self.select_values(c, &a, &r, int, span)

@@ -12,6 +12,12 @@ use crate::TranslateError;
 use microcode::tgsi::TextureTarget;
 use naga::{AddressSpace, Handle, ImageClass, ImageDimension, TypeInner};
 
+/// `f64` as naga spells it.
+const F64: naga::Scalar = naga::Scalar {
+    kind: naga::ScalarKind::Float,
+    width: 8,
+};
+
 /// Where a uniform buffer is being laid out.
 struct Place<'s> {
     group: u32,
@@ -177,11 +183,36 @@ impl<'a> Lower<'a> {
     ) -> Result<Value, TranslateError> {
         let m = self.module;
         Ok(match *self.ty(ty) {
+            TypeInner::Scalar(s) | TypeInner::Vector { scalar: s, .. } if s == F64 => {
+                let size = super::value::vec_size(self.ty(ty));
+                let vector = matches!(self.ty(ty), TypeInner::Vector { .. });
+                let ty_name = names::type_name(m, ty, self.language);
+                self.uniform_double(offset, size, vector, &ty_name, place, place.path)
+            }
+            TypeInner::Matrix {
+                columns,
+                rows,
+                scalar,
+            } if scalar == F64 => {
+                // Columns are aligned as vectors of doubles: 16 bytes for two rows, else 32.
+                let stride = if rows as u32 == 2 { 16 } else { 32 };
+                let col = naga::TypeInner::Vector { size: rows, scalar };
+                let ty_name = names::inner_name(m, &col, self.language);
+                let cols = (0..columns as u32)
+                    .map(|c| {
+                        let path = format!("{}[{c}]", place.path);
+                        let at = offset + c * stride;
+                        self.uniform_double(at, rows as usize, true, &ty_name, place, &path)
+                    })
+                    .collect();
+                Value::Agg(cols)
+            }
             TypeInner::Scalar(s) | TypeInner::Vector { scalar: s, .. } => {
                 if s.width != 4 {
                     return Err(err(
                         Construct::Type(names::type_name(m, ty, self.language)),
-                        "uniforms of 16- and 64-bit scalars have no TGSI register layout here",
+                        "uniforms of 16-bit floats and 64-bit integers have no TGSI register \
+                         layout here",
                         span,
                     ));
                 }
@@ -252,6 +283,57 @@ impl<'a> Lower<'a> {
                 ))
             }
         })
+    }
+
+    /// An `f64` scalar or vector of a uniform at byte `offset`: component k is the pair at
+    /// `offset + 8 k` (low word first, as the buffer's little-endian bytes put it), recorded in
+    /// the layout once per register it touches.
+    fn uniform_double(
+        &mut self,
+        offset: u32,
+        size: usize,
+        vector: bool,
+        ty: &str,
+        place: &Place,
+        path: &str,
+    ) -> Value {
+        let mut pairs = Vec::with_capacity(size);
+        for k in 0..size as u32 {
+            let at = offset + 8 * k;
+            let register = place.first + at / 16;
+            let first = ((at % 16) / 4) as u8;
+            let reg = Reg {
+                file: RegFile::Const,
+                index: register,
+            };
+            pairs.push(Value::V {
+                src: Src {
+                    swz: [first, first + 1, first, first + 1],
+                    ..Src::reg(reg)
+                },
+                size: 2,
+            });
+            // One layout entry per register: a new one where this pair starts a register or
+            // the value.
+            if k == 0 || at % 16 == 0 {
+                let words = (size as u32 - k).min((16 - at % 16) / 8) * 2;
+                self.layout.uniforms.push(UniformMember {
+                    group: place.group,
+                    binding: place.binding,
+                    path: path.to_string(),
+                    register,
+                    first: first as u32,
+                    count: words,
+                    kind: ScalarKind::Double,
+                    ty: ty.to_string(),
+                    offset: at,
+                });
+            }
+        }
+        if !vector && pairs.len() == 1 {
+            return pairs.remove(0);
+        }
+        Value::Agg(pairs)
     }
 
     /// One scalar or vector of a uniform, recorded in the layout.

@@ -71,6 +71,7 @@ impl<'a> Lower<'a> {
         self.code.insts.push(crate::code::Inst {
             op,
             dst: Some((r, 0xF)),
+            dst2: None,
             src,
             sat: false,
             target: Some(target),

@@ -45,6 +45,7 @@ impl<'a> Lower<'a> {
         };
         let size = vec_size(self.ty(ty));
         let frag = self.stage == ShaderStage::Fragment;
+        let double = self.is_f64_inner(self.ty(ty));
         let (semantic, interp) = match *b {
             Binding::Location {
                 location,
@@ -52,6 +53,33 @@ impl<'a> Lower<'a> {
                 ..
             } => {
                 check_location(location, span)?;
+                if double {
+                    self.double_io(ty, frag, true, interpolation, span)?;
+                }
+                if double && !frag {
+                    self.code.inputs.insert(location, (None, None));
+                    return Ok(double_register(
+                        RegFile::In,
+                        location,
+                        size,
+                        ty_vector(self.ty(ty)),
+                    ));
+                }
+                if double {
+                    let idx = *next;
+                    *next += 1;
+                    let semantic = (SemanticName::Generic, location);
+                    // Flat: a double's words are not interpolated.
+                    self.code
+                        .inputs
+                        .insert(idx, (Some(semantic), Some(Interpolate::Constant)));
+                    return Ok(double_register(
+                        RegFile::In,
+                        idx,
+                        size,
+                        ty_vector(self.ty(ty)),
+                    ));
+                }
                 if !frag {
                     // Vertex attributes have no semantic: IN[n] is attribute n.
                     self.code.inputs.insert(location, (None, None));
@@ -125,13 +153,44 @@ impl<'a> Lower<'a> {
         }
     }
 
-    /// Declares the outputs of a result of type `ty`, collecting (OUT register, size) per leaf.
+    /// Refuses the `f64` inputs and outputs TGSI cannot hold: more than one register (a
+    /// `vec3<f64>` / `dvec3` or wider) and interpolated fragment inputs.
+    fn double_io(
+        &self,
+        ty: Handle<naga::Type>,
+        frag: bool,
+        input: bool,
+        interpolation: Option<naga::Interpolation>,
+        span: Span,
+    ) -> Result<(), TranslateError> {
+        let name = || Construct::Type(names::type_name(self.module, ty, self.language));
+        if vec_size(self.ty(ty)) > 2 || matches!(self.ty(ty), TypeInner::Matrix { .. }) {
+            return Err(err(
+                name(),
+                "an input or output location is one register of four words, which holds at \
+                 most two doubles",
+                span,
+            ));
+        }
+        if frag && input && interpolation != Some(naga::Interpolation::Flat) {
+            return Err(err(
+                name(),
+                "a double fragment input must be flat (`@interpolate(flat)`, GLSL `flat in`): \
+                 interpolating its two words as floats would not interpolate the double",
+                span,
+            ));
+        }
+        Ok(())
+    }
+
+    /// Declares the outputs of a result of type `ty`, collecting (OUT register, size, first
+    /// component) per leaf.
     pub(super) fn output(
         &mut self,
         ty: Handle<naga::Type>,
         binding: Option<&Binding>,
         next: &mut u32,
-        regs: &mut Vec<(Reg, usize)>,
+        regs: &mut Vec<(Reg, usize, u8)>,
         span: Span,
     ) -> Result<(), TranslateError> {
         let Some(b) = binding else {
@@ -149,8 +208,12 @@ impl<'a> Lower<'a> {
         };
         let frag = self.stage == ShaderStage::Fragment;
         if frag && matches!(b, Binding::BuiltIn(BuiltIn::SampleMask)) {
-            regs.push((Reg::temp(0), SAMPLE_MASK));
+            regs.push((Reg::temp(0), SAMPLE_MASK, 0));
             return Ok(());
+        }
+        let double = self.is_f64_inner(self.ty(ty));
+        if double {
+            self.double_io(ty, frag, false, None, span)?;
         }
         let sem = match *b {
             Binding::Location {
@@ -186,20 +249,49 @@ impl<'a> Lower<'a> {
         let idx = *next;
         *next += 1;
         self.code.outputs.insert(idx, sem);
+        let reg = Reg {
+            file: RegFile::Out,
+            index: idx,
+        };
+        if double {
+            // Each double a pair: xy, then zw.
+            for k in 0..vec_size(self.ty(ty)) {
+                regs.push((reg, 2, 2 * k as u8));
+            }
+            return Ok(());
+        }
         // gl_FragDepth lives in POSITION.z.
         let size = if matches!(b, Binding::BuiltIn(BuiltIn::FragDepth)) {
             FRAG_DEPTH
         } else {
             vec_size(self.ty(ty))
         };
-        regs.push((
-            Reg {
-                file: RegFile::Out,
-                index: idx,
-            },
-            size,
-        ));
+        regs.push((reg, size, 0));
         Ok(())
+    }
+}
+
+/// True for vector types.
+fn ty_vector(t: &TypeInner) -> bool {
+    matches!(t, TypeInner::Vector { .. })
+}
+
+/// `FILE[index]` holding `size` doubles (pairs xy, zw) as a value.
+fn double_register(file: RegFile, index: u32, size: usize, vector: bool) -> Value {
+    let reg = Src::reg(Reg { file, index });
+    let pairs: Vec<Value> = (0..size as u8)
+        .map(|k| Value::V {
+            src: Src {
+                swz: [2 * k, 2 * k + 1, 2 * k, 2 * k + 1],
+                ..reg
+            },
+            size: 2,
+        })
+        .collect();
+    if vector {
+        Value::Agg(pairs)
+    } else {
+        pairs.into_iter().next().unwrap_or(Value::Agg(Vec::new()))
     }
 }
 

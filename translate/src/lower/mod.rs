@@ -2,7 +2,8 @@
 //!
 //! Values live in registers with a swizzle, so swizzles, splats, negation, `abs` and component
 //! access cost nothing. Booleans are 1.0 / 0.0 (what the TGSI set-on opcodes write); integers are
-//! their 32-bit patterns, computed with the integer opcodes (`int`). An integer value never
+//! their 32-bit patterns, computed with the integer opcodes (`int`); doubles are register pairs
+//! (`double`). An integer value never
 //! carries a negate or absolute modifier (a float-view reader, MOV or UCMP, would flip its sign
 //! bit instead): integer negation and `abs` are instructions. Functions are inlined.
 //!
@@ -13,7 +14,9 @@
 //! - `statement`, `control`, `call`: statements, structured control flow, inlined calls;
 //! - `expr`, `access`, `compose`: expressions, indexing (constant and run-time), vectors;
 //! - `binary`, `matrix`, `math`, `geometry`, `trig`, `image`, `int`: operators, matrices,
-//!   built-in functions by family, textures, integers.
+//!   built-in functions by family, textures, integers;
+//! - `double`: `f64` values in register pairs on TGSI's double opcodes, with the conversions
+//!   built from integer and double opcodes.
 
 mod access;
 mod binary;
@@ -21,6 +24,7 @@ mod call;
 mod compose;
 mod constant;
 mod control;
+mod double;
 mod expr;
 mod geometry;
 mod globals;
@@ -74,8 +78,9 @@ pub(crate) struct Lower<'a> {
     frames: Vec<Frame<'a>>,
     globals: HashMap<Handle<naga::GlobalVariable>, Value>,
     var_regs: BTreeSet<u32>,
-    /// Per result leaf of the entry point: the OUT register and its size.
-    outputs: Vec<(Reg, usize)>,
+    /// Per result leaf of the entry point: the OUT register, its size and its first component
+    /// (a double's pair may be zw).
+    outputs: Vec<(Reg, usize, u8)>,
     /// Loops being translated: (continuing block, break_if) of each, innermost last.
     loops: Vec<(&'a naga::Block, Option<Handle<Expression>>)>,
     stage: ShaderStage,
@@ -253,6 +258,7 @@ impl<'a> Lower<'a> {
         self.code.insts.push(crate::code::Inst {
             op,
             dst: Some((r, (1u8 << n) - 1)),
+            dst2: None,
             src,
             sat: true,
             target: None,

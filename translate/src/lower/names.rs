@@ -194,7 +194,7 @@ pub(crate) fn inner_name(m: &Module, t: &TypeInner, lang: Language) -> String {
         TypeInner::Scalar(s) => scalar(s),
         TypeInner::Vector { size, scalar: s } => {
             if glsl {
-                format!("vec{}", size as u8)
+                format!("{}vec{}", glsl_prefix(s), size as u8)
             } else {
                 format!("vec{}<{}>", size as u8, scalar(s))
             }
@@ -205,7 +205,7 @@ pub(crate) fn inner_name(m: &Module, t: &TypeInner, lang: Language) -> String {
             scalar: s,
         } => {
             if glsl {
-                format!("mat{}x{}", columns as u8, rows as u8)
+                format!("{}mat{}x{}", glsl_prefix(s), columns as u8, rows as u8)
             } else {
                 format!("mat{}x{}<{}>", columns as u8, rows as u8, scalar(s))
             }
@@ -234,5 +234,17 @@ pub(crate) fn inner_name(m: &Module, t: &TypeInner, lang: Language) -> String {
         TypeInner::RayQuery { .. } => "ray_query".into(),
         TypeInner::BindingArray { .. } => "binding_array".into(),
         _ => "this type".into(),
+    }
+}
+
+/// GLSL's prefix for vectors and matrices of a scalar type (`dvec3`, `ivec2`, `dmat4x4`).
+fn glsl_prefix(s: naga::Scalar) -> &'static str {
+    use naga::ScalarKind as K;
+    match (s.kind, s.width) {
+        (K::Float, 8) => "d",
+        (K::Sint, _) => "i",
+        (K::Uint, _) => "u",
+        (K::Bool, _) => "b",
+        _ => "",
     }
 }

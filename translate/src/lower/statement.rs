@@ -1,6 +1,6 @@
 //! Statements: blocks, stores, returns, `discard`, and the dispatch to control flow and calls.
 
-use super::value::{flatten, is_int, Value};
+use super::value::{flatten, keeps_bits, Value};
 use super::{err, Lower, Span, FRAG_DEPTH, SAMPLE_MASK};
 use crate::code::{RegFile, Src};
 use crate::error::Construct;
@@ -172,7 +172,7 @@ impl<'a> Lower<'a> {
         let mut leaves = Vec::new();
         flatten(v, &mut leaves);
         let regs = std::mem::take(&mut self.outputs);
-        for ((reg, size), leaf) in regs.iter().zip(leaves) {
+        for ((reg, size, first), leaf) in regs.iter().zip(leaves) {
             let Value::V { src, size: vs } = leaf else {
                 continue;
             };
@@ -189,8 +189,14 @@ impl<'a> Lower<'a> {
                 self.code
                     .push(Opcode::Mov, Some((*reg, 4)), vec![src.comp(0)]);
             } else {
-                let mask = (1u8 << size) - 1;
-                self.code.push(Opcode::Mov, Some((*reg, mask)), vec![src]);
+                // Component first + c takes the value's component c.
+                let mask = ((1u8 << size) - 1) << first;
+                let mut swz = src.swz;
+                for c in 0..*size {
+                    swz[*first as usize + c] = src.swz[c];
+                }
+                self.code
+                    .push(Opcode::Mov, Some((*reg, mask)), vec![Src { swz, ..src }]);
             }
         }
         self.outputs = regs;
@@ -204,7 +210,7 @@ impl<'a> Lower<'a> {
     ) -> Result<(), TranslateError> {
         let p = self.expr(pointer)?;
         let v = self.expr(value)?;
-        let int = is_int(self.expr_ty(value));
+        let int = keeps_bits(self.expr_ty(value));
         let set: BTreeSet<u32> = p.temps().into_iter().collect();
         let mut regs = Vec::new();
         p.regs(&mut regs);

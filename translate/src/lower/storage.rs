@@ -18,7 +18,11 @@ impl<'a> Lower<'a> {
         ty: Handle<naga::Type>,
         span: Span,
     ) -> Result<Value, TranslateError> {
-        Ok(match self.ty(ty) {
+        let inner = self.ty(ty);
+        if self.is_f64_inner(inner) {
+            return Ok(self.double_storage(inner));
+        }
+        Ok(match inner {
             TypeInner::Scalar(_) | TypeInner::Vector { .. } => {
                 let r = self.code.temp();
                 self.var_regs.insert(r.index);
@@ -71,14 +75,8 @@ impl<'a> Lower<'a> {
     pub(super) fn store(&mut self, storage: &Value, comp: Option<usize>, value: &Value) {
         match (storage, value) {
             (Value::V { src: s, size }, Value::V { src: v, size: vs }) => {
-                if let Some(c) = comp {
-                    self.code
-                        .push(Opcode::Mov, Some((s.reg, 1 << c)), vec![v.comp(0)]);
-                } else {
-                    let src = if *vs == 1 { v.comp(0) } else { *v };
-                    let mask = (1u8 << size) - 1;
-                    self.code.push(Opcode::Mov, Some((s.reg, mask)), vec![src]);
-                }
+                let (mask, src) = placed(*s, *size, comp, *v, *vs);
+                self.code.push(Opcode::Mov, Some((s.reg, mask)), vec![src]);
             }
             (Value::Agg(a), Value::Agg(b)) => {
                 for (x, y) in a.iter().zip(b) {
@@ -101,11 +99,7 @@ impl<'a> Lower<'a> {
     ) {
         match (storage, value) {
             (Value::V { src: s, size }, Value::V { src: v, size: vs }) => {
-                let (mask, v) = match comp {
-                    Some(c) => (1u8 << c, v.comp(0)),
-                    None if *vs == 1 => ((1u8 << size) - 1, v.comp(0)),
-                    None => ((1u8 << size) - 1, *v),
-                };
+                let (mask, v) = placed(*s, *size, comp, *v, *vs);
                 let keep = Src::reg(s.reg);
                 if int {
                     let ucond = self.ialu(Opcode::F2u, 1, vec![cond.comp(0)]);
@@ -244,13 +238,64 @@ impl<'a> Lower<'a> {
         Ok(())
     }
 
+    /// Fresh storage for an `f64` scalar, vector or matrix: two pairs to a register (xy, zw).
+    fn double_storage(&mut self, t: &TypeInner) -> Value {
+        let pairs = |s: &mut Self, n: usize| -> Vec<Value> {
+            let mut out = Vec::with_capacity(n);
+            let mut r = s.code.temp();
+            for k in 0..n {
+                if k > 0 && k % 2 == 0 {
+                    r = s.code.temp();
+                }
+                s.var_regs.insert(r.index);
+                let c = 2 * (k % 2) as u8;
+                out.push(Value::V {
+                    src: Src {
+                        swz: [c, c + 1, c, c + 1],
+                        ..Src::reg(r)
+                    },
+                    size: 2,
+                });
+            }
+            out
+        };
+        match *t {
+            TypeInner::Vector { size, .. } => Value::Agg(pairs(self, size as usize)),
+            TypeInner::Matrix { columns, rows, .. } => Value::Agg(
+                (0..columns as usize)
+                    .map(|_| Value::Agg(pairs(self, rows as usize)))
+                    .collect(),
+            ),
+            _ => pairs(self, 1).remove(0),
+        }
+    }
+
+    /// The zero of an `f64` scalar, vector or matrix (pairs of zero words).
+    fn double_zero(&mut self, t: &TypeInner) -> Value {
+        let z = Value::V {
+            src: self.code.imm_int(&[0]),
+            size: 2,
+        };
+        match *t {
+            TypeInner::Vector { size, .. } => Value::Agg(vec![z; size as usize]),
+            TypeInner::Matrix { columns, rows, .. } => {
+                Value::Agg(vec![Value::Agg(vec![z; rows as usize]); columns as usize])
+            }
+            _ => z,
+        }
+    }
+
     /// The zero value of a type.
     pub(super) fn zero(
         &mut self,
         ty: Handle<naga::Type>,
         span: Span,
     ) -> Result<Value, TranslateError> {
-        Ok(match self.ty(ty) {
+        let inner = self.ty(ty);
+        if self.is_f64_inner(inner) {
+            return Ok(self.double_zero(inner));
+        }
+        Ok(match inner {
             TypeInner::Scalar(_) | TypeInner::Vector { .. } => Value::V {
                 src: if is_int(self.ty(ty)) {
                     self.code.imm_int(&[0])
@@ -294,6 +339,24 @@ impl<'a> Lower<'a> {
             }
         })
     }
+}
+
+/// Where a store into storage `s` (a vector of `size` components read through its swizzle) of
+/// value `v` (`vs` components; one is replicated) writes, and the operand that puts each of v's
+/// components under its storage component; `comp` stores one component.
+fn placed(s: Src, size: usize, comp: Option<usize>, v: Src, vs: usize) -> (u8, Src) {
+    if let Some(c) = comp {
+        return (1 << s.swz[c], v.comp(0));
+    }
+    let v = if vs == 1 { v.comp(0) } else { v };
+    let mut mask = 0u8;
+    let mut swz = v.swz;
+    for c in 0..size.min(4) {
+        let to = s.swz[c] as usize;
+        mask |= 1 << to;
+        swz[to] = v.swz[c];
+    }
+    (mask, Src { swz, ..v })
 }
 
 /// The local variables a function stores to (through any access path, or by passing a pointer).

@@ -96,3 +96,11 @@ pub(crate) fn vec_size(t: &TypeInner) -> usize {
 pub(crate) fn is_int(t: &TypeInner) -> bool {
     matches!(t.scalar_kind(), Some(ScalarKind::Sint | ScalarKind::Uint))
 }
+
+/// True for types whose register words must keep their bits through selects and immediates:
+/// integers, and doubles (whose words are not binary32 values: CMP would flush them).
+pub(crate) fn keeps_bits(t: &TypeInner) -> bool {
+    is_int(t)
+        || t.scalar()
+            .is_some_and(|s| s.kind == ScalarKind::Float && s.width == 8)
+}

@@ -23,16 +23,24 @@ impl Code {
                     used[s.reg.index as usize] = true;
                 }
             }
-            let Some((d, _)) = inst.dst else { continue };
-            if d.file != RegFile::Temp {
+            let defs: Vec<Reg> = inst
+                .defs()
+                .map(|(d, _)| d)
+                .filter(|d| d.file == RegFile::Temp)
+                .collect();
+            if defs.is_empty() {
                 continue;
             }
-            used[d.index as usize] = true;
             live.union_out(i, &mut out);
-            for k in live.temps_in(&out) {
-                if k != d.index {
-                    interfere[d.index as usize].push(k);
-                    interfere[k as usize].push(d.index);
+            for (j, d) in defs.iter().enumerate() {
+                used[d.index as usize] = true;
+                // Two destinations of one instruction are written together.
+                let others = defs[..j].iter().map(|x| x.index);
+                for k in live.temps_in(&out).chain(others) {
+                    if k != d.index {
+                        interfere[d.index as usize].push(k);
+                        interfere[k as usize].push(d.index);
+                    }
                 }
             }
         }
@@ -61,6 +69,9 @@ impl Code {
         };
         for inst in &mut self.insts {
             if let Some((d, _)) = &mut inst.dst {
+                map(d);
+            }
+            if let Some((d, _)) = &mut inst.dst2 {
                 map(d);
             }
             for s in &mut inst.src {

@@ -37,6 +37,10 @@ impl Code {
             if k != i && inst.src.iter().any(|x| x.reg == s.reg) {
                 return None;
             }
+            // A second destination (DFRACEXP's) is not redirected.
+            if inst.dst2.is_some_and(|d| d.0 == s.reg || d.0 == dst) {
+                return None;
+            }
             if inst.dst.map(|d| d.0) == Some(s.reg) {
                 defs.push(k);
             }

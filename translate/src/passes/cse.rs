@@ -16,7 +16,7 @@ impl Code {
         let n = self.insts.len();
         let mut defs: HashMap<u32, usize> = HashMap::new();
         for x in &self.insts {
-            if let Some((d, _)) = x.dst {
+            for (d, _) in x.defs() {
                 if d.file == RegFile::Temp {
                     *defs.entry(d.index).or_default() += 1;
                 }
@@ -45,7 +45,12 @@ impl Code {
         for i in 0..n {
             let a = self.insts[i].clone();
             let Some((ti, mi)) = a.dst else { continue };
-            if dead[i] || !once(ti) || is_flow(a.op) || a.src.iter().any(|s| s.reg == ti || s.rel) {
+            if dead[i]
+                || !once(ti)
+                || is_flow(a.op)
+                || a.dst2.is_some()
+                || a.src.iter().any(|s| s.reg == ti || s.rel)
+            {
                 continue;
             }
             let mut depth = 0usize;
@@ -89,10 +94,10 @@ impl Code {
                     }
                 }
                 let b = &self.insts[j];
-                if let Some((d, _)) = b.dst {
-                    if d == ti || a.src.iter().any(|s| s.reg == d) {
-                        break;
-                    }
+                if b.defs()
+                    .any(|(d, _)| d == ti || a.src.iter().any(|s| s.reg == d))
+                {
+                    break;
                 }
             }
         }

@@ -11,6 +11,14 @@ impl Code {
         let mut out = live.buffer();
         let mut keep = vec![true; self.insts.len()];
         for (i, inst) in self.insts.iter_mut().enumerate() {
+            if inst.dst2.is_some() {
+                // Two results (DFRACEXP): kept whole while either is read.
+                live.union_out(i, &mut out);
+                keep[i] = inst
+                    .defs()
+                    .any(|(d, m)| live.slot(d).is_none_or(|k| out[k] & m != 0));
+                continue;
+            }
             let Some((d, mask)) = &mut inst.dst else {
                 continue;
             };

@@ -94,7 +94,7 @@ impl Code {
             for i in (0..n).rev() {
                 live.union_out(i, &mut out);
                 let inst = &self.insts[i];
-                if let Some((d, mask)) = inst.dst {
+                for (d, mask) in inst.defs() {
                     if let Some(k) = live.slot(d) {
                         out[k] &= !mask;
                     }

@@ -37,7 +37,7 @@ impl Code {
                 if j != i && x.src.iter().any(|y| y.reg == t.reg) {
                     other_use = true;
                 }
-                if x.dst.map(|d| d.0) == Some(t.reg) {
+                if x.writes(t.reg) {
                     defs.push(j);
                 }
             }
@@ -58,7 +58,7 @@ impl Code {
             let clean = self.insts[d + 1..i].iter().all(|x| {
                 !is_flow(x.op)
                     && x.op.info().kind != Kind::Kill
-                    && !x.dst.is_some_and(|(r, _)| regs.contains(&r))
+                    && !x.defs().any(|(r, _)| regs.contains(&r))
             });
             if !clean {
                 continue;
@@ -87,6 +87,7 @@ impl Code {
             let new = Inst {
                 op: Opcode::Mad,
                 dst: add.dst,
+                dst2: None,
                 src: vec![a, b, other],
                 sat: add.sat,
                 target: None,

@@ -55,6 +55,9 @@ impl Code {
             if let Some((d, _)) = &mut inst.dst {
                 visit(d);
             }
+            if let Some((d, _)) = &mut inst.dst2 {
+                visit(d);
+            }
             for s in &mut inst.src {
                 visit(&mut s.reg);
             }

@@ -39,7 +39,7 @@ impl Code {
                 .insts
                 .iter()
                 .enumerate()
-                .all(|(k, x)| k == i || x.dst.map(|d| d.0) != Some(t));
+                .all(|(k, x)| k == i || !x.writes(t));
             // A negate or absolute value moves into the readers only where they read it as a
             // float (integer opcodes negate as int32).
             let modified = s.neg || s.abs;
