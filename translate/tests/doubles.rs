@@ -1,0 +1,415 @@
+//! Proof of meaning for doubles: `f64` shaders (WGSL, GLSL `double`, SPIR-V Float64) translated
+//! to TGSI's double opcodes, run on the reference model and on the core model, and compared bit
+//! for bit with the same formulas evaluated here in Rust `f64` (any NaN matches any NaN: the
+//! contract makes every NaN result 0x7FF8000000000000, Rust's bits are not specified).
+//!
+//! Every shader reads two flat `vec2<f64>` inputs, `a = (T[i], T[j])` and `b = (T[j], T[i])`, for
+//! all pairs of a table `T` of edge values (zeros of both signs, a subnormal, huge and tiny
+//! magnitudes, 2^52 + 1, infinities, NaN), and writes its results as `vec2<f64>` outputs (two
+//! doubles to a register, xy and zw) or `vec4<f32>` ones, read back as raw bits.
+
+use microcode::compile::compile;
+use microcode::core::CoreConfig;
+use microcode::tgsi::Program;
+use sim::run_io::RunInputs;
+use translate::{Language, Translation};
+
+/// The edge values, with the edges of `f64` to `f32` rounding last: an `f32` subnormal, the
+/// largest value that rounds up to the smallest normal `f32`, ties to even down and up, and the
+/// value above `f32::MAX` that still rounds to it.
+const T: [f64; 24] = [
+    0.0,
+    -0.0,
+    1.0,
+    -1.5,
+    2.5,
+    0.1,
+    -3.75e10,
+    1e300,
+    -1e-300,
+    5e-324,
+    4_503_599_627_370_497.0,
+    -0.5,
+    f64::INFINITY,
+    f64::NEG_INFINITY,
+    f64::NAN,
+    123_456.789,
+    1e-40,
+    1.175_494_280_757_364_3e-38,
+    1.000_000_059_604_644_8,
+    1.000_000_178_813_934_3,
+    3.402_823_567_797_336_6e38,
+    -3.402_823_453_708_782_6e38,
+    1.175_494_315_789_825_9e-38,
+    -0.3,
+];
+
+/// One run's lanes: (a, b) per lane.
+type Lanes = [([f64; 2], [f64; 2]); 4];
+
+/// What a lane wrote: each OUT register's four words.
+type Outs = Vec<[u32; 4]>;
+
+fn translate_src(src: &str, lang: Language) -> Translation {
+    translate::translate(src.as_bytes(), lang, "doubles", None).unwrap_or_else(|e| panic!("{e}"))
+}
+
+fn words(p: [f64; 2]) -> [u32; 4] {
+    let (x, y) = (p[0].to_bits(), p[1].to_bits());
+    [x as u32, (x >> 32) as u32, y as u32, (y >> 32) as u32]
+}
+
+/// Runs `p` on one quad, on the reference model or the core model (the board's units, with room
+/// for more than its 256 instructions).
+fn run(p: &Program, lanes: &Lanes, mut inputs: RunInputs, core: bool, outs: u32) -> Vec<Outs> {
+    inputs.inputs.insert(0, lanes.map(|(a, _)| words(a)));
+    inputs.inputs.insert(1, lanes.map(|(_, b)| words(b)));
+    let out = if core {
+        let config = CoreConfig {
+            registers: 48,
+            program_size: 2048,
+            ..CoreConfig::default()
+        };
+        let image = compile(p, &config)
+            .unwrap_or_else(|e| panic!("compile: {e}"))
+            .image;
+        sim::core_model::run(&image, &inputs).map_err(|e| e.to_string())
+    } else {
+        sim::reference::run(p, &inputs).map_err(|e| e.to_string())
+    }
+    .unwrap_or_else(|e| panic!("run: {e}"));
+    out.lanes
+        .iter()
+        .map(|l| {
+            (0..outs)
+                .map(|r| l.outputs.get(&r).copied().unwrap_or([0; 4]))
+                .collect()
+        })
+        .collect()
+}
+
+/// The double in pair `k` (0 = xy, 1 = zw) of a register.
+fn pair(r: [u32; 4], k: usize) -> f64 {
+    f64::from_bits(u64::from(r[2 * k]) | u64::from(r[2 * k + 1]) << 32)
+}
+
+/// One expected result: a double (in a pair) or the bits of a 32-bit word.
+#[derive(Clone, Copy, Debug)]
+enum Want {
+    D(f64),
+    F(f32),
+    W(u32),
+}
+
+fn same_f64(got: f64, want: f64) -> bool {
+    got.to_bits() == want.to_bits() || (got.is_nan() && want.is_nan())
+}
+
+/// Compares what a lane wrote with `want`, laid out as the shader writes: doubles fill pairs,
+/// 32-bit values single components, register after register.
+fn matches(outs: &Outs, want: &[Want]) -> Result<(), String> {
+    let mut comp = 0usize;
+    for w in want {
+        let (r, c) = (comp / 4, comp % 4);
+        let reg = outs[r];
+        match *w {
+            Want::D(x) => {
+                let got = pair(reg, c / 2);
+                if !same_f64(got, x) {
+                    return Err(format!(
+                        "OUT[{r}] pair {}: got {got:e} ({:#x}), want {x:e}",
+                        c / 2,
+                        got.to_bits()
+                    ));
+                }
+                comp += 2;
+            }
+            Want::F(x) => {
+                let got = f32::from_bits(reg[c]);
+                if !(got.to_bits() == x.to_bits() || (got.is_nan() && x.is_nan())) {
+                    return Err(format!(
+                        "OUT[{r}].{c}: got {got:e} ({:#x}), want {x:e}",
+                        reg[c]
+                    ));
+                }
+                comp += 1;
+            }
+            Want::W(x) => {
+                if reg[c] != x {
+                    return Err(format!("OUT[{r}].{c}: got {:#x}, want {x:#x}", reg[c]));
+                }
+                comp += 1;
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Runs `t` over all pairs of the table on both models against `formula(a, b)`.
+fn check(
+    name: &str,
+    t: &Translation,
+    inputs: &dyn Fn() -> RunInputs,
+    formula: &dyn Fn([f64; 2], [f64; 2]) -> Vec<Want>,
+) {
+    for core in [false, true] {
+        let engine = if core {
+            "core model"
+        } else {
+            "reference model"
+        };
+        for quad in 0..T.len() * T.len() / 4 {
+            let lanes: Lanes = std::array::from_fn(|l| {
+                let k = quad * 4 + l;
+                let (i, j) = (k / T.len(), k % T.len());
+                ([T[i], T[j]], [T[j], T[i]])
+            });
+            let got = run(&t.program, &lanes, inputs(), core, 4);
+            for (l, (a, b)) in lanes.iter().enumerate() {
+                if let Err(e) = matches(&got[l], &formula(*a, *b)) {
+                    panic!("{name} on the {engine}, a = {a:?}, b = {b:?}: {e}");
+                }
+            }
+        }
+    }
+}
+
+/// The flat double inputs and four double outputs of the shaders below.
+const HEAD: &str = "
+struct Out {
+    @location(0) r0: vec2<f64>,
+    @location(1) r1: vec2<f64>,
+    @location(2) r2: vec2<f64>,
+    @location(3) r3: vec2<f64>,
+}
+@fragment
+fn main(@location(0) @interpolate(flat) a: vec2<f64>,
+        @location(1) @interpolate(flat) b: vec2<f64>) -> Out {
+    var o: Out;
+";
+
+fn wgsl(body: &str) -> String {
+    format!("{HEAD}{body}\n    return o;\n}}\n")
+}
+
+/// `DMIN` / `DMAX` as the contract selects (`x < y ? x : y`); WGSL and GLSL leave NaN open.
+fn dmin(x: f64, y: f64) -> f64 {
+    if x < y {
+        x
+    } else {
+        y
+    }
+}
+
+fn dmax(x: f64, y: f64) -> f64 {
+    if x > y {
+        x
+    } else {
+        y
+    }
+}
+
+const ARITH: &str = "
+    o.r0 = vec2<f64>(a.x + b.x, a.x - b.x);
+    o.r1 = vec2<f64>(a.x * b.x, a.x / b.x);
+    o.r2 = vec2<f64>(fma(a.x, b.x, a.y), sqrt(a.x));
+    o.r3 = vec2<f64>(min(a.x, b.x), max(a.x, b.x));";
+
+const ARITH_GLSL: &str = "#version 450
+layout(location = 0) flat in dvec2 a;
+layout(location = 1) flat in dvec2 b;
+layout(location = 0) out dvec2 r0;
+layout(location = 1) out dvec2 r1;
+layout(location = 2) out dvec2 r2;
+layout(location = 3) out dvec2 r3;
+void main() {
+    r0 = dvec2(a.x + b.x, a.x - b.x);
+    r1 = dvec2(a.x * b.x, a.x / b.x);
+    r2 = dvec2(fma(a.x, b.x, a.y), sqrt(a.x));
+    r3 = dvec2(min(a.x, b.x), max(a.x, b.x));
+}";
+
+/// `fma` is DMAD, which rounds the product and the sum (`decisions.md`): `a * b + c` in Rust.
+fn arith(a: [f64; 2], b: [f64; 2]) -> Vec<Want> {
+    let (x, y) = (a[0], b[0]);
+    [
+        x + y,
+        x - y,
+        x * y,
+        x / y,
+        x * y + a[1],
+        x.sqrt(),
+        dmin(x, y),
+        dmax(x, y),
+    ]
+    .map(Want::D)
+    .to_vec()
+}
+
+fn spirv_of(wgsl: &str) -> Vec<u8> {
+    let module = naga::front::wgsl::parse_str(wgsl).expect("WGSL parses");
+    let info = naga::valid::Validator::new(
+        naga::valid::ValidationFlags::all(),
+        naga::valid::Capabilities::FLOAT64,
+    )
+    .validate(&module)
+    .expect("valid");
+    let words = naga::back::spv::write_vec(&module, &info, &Default::default(), None)
+        .expect("SPIR-V written");
+    words.iter().flat_map(|w| w.to_le_bytes()).collect()
+}
+
+#[test]
+fn arithmetic_in_wgsl_glsl_and_spirv() {
+    let src = wgsl(ARITH);
+    let t = translate_src(&src, Language::Wgsl);
+    let text = &t.text;
+    for op in ["DADD", "DMUL", "DDIV", "DMAD", "DSQRT", "DMIN", "DMAX"] {
+        assert!(text.contains(op), "{op} in:\n{text}");
+    }
+    check("arith.wgsl", &t, &RunInputs::default, &arith);
+    let glsl = translate_src(ARITH_GLSL, Language::Glsl(translate::Stage::Fragment));
+    check("arith.frag", &glsl, &RunInputs::default, &arith);
+    let spv = translate::translate(&spirv_of(&src), Language::SpirV, "arith.spv", None)
+        .unwrap_or_else(|e| panic!("{e}"));
+    check("arith.spv", &spv, &RunInputs::default, &arith);
+}
+
+const ROUNDING: &str = "
+    o.r0 = vec2<f64>(floor(a.x), ceil(a.x));
+    o.r1 = vec2<f64>(trunc(a.x), round(a.x));
+    o.r2 = vec2<f64>(fract(a.x), sign(a.x));
+    o.r3 = vec2<f64>(-abs(a.x), 1.0lf / a.x);";
+
+/// `sign` is 0 for zeros and NaN (as SSG); `fract(x)` is `x - floor(x)` (NaN for infinities).
+fn rounding(a: [f64; 2], _b: [f64; 2]) -> Vec<Want> {
+    let x = a[0];
+    let sign = if x > 0.0 {
+        1.0
+    } else if x < 0.0 {
+        -1.0
+    } else {
+        0.0
+    };
+    [
+        x.floor(),
+        x.ceil(),
+        x.trunc(),
+        x.round_ties_even(),
+        x - x.floor(),
+        sign,
+        -x.abs(),
+        1.0 / x,
+    ]
+    .map(Want::D)
+    .to_vec()
+}
+
+#[test]
+fn rounding_sign_and_reciprocal() {
+    let t = translate_src(&wgsl(ROUNDING), Language::Wgsl);
+    assert!(
+        t.text.contains("DFRAC") && t.text.contains("DRCP"),
+        "{}",
+        t.text
+    );
+    check("rounding", &t, &RunInputs::default, &rounding);
+}
+
+const COMPARE: &str = "
+struct Out { @location(0) c: vec4<f32>, @location(1) d: vec4<f32> }
+@fragment
+fn main(@location(0) @interpolate(flat) a: vec2<f64>,
+        @location(1) @interpolate(flat) b: vec2<f64>) -> Out {
+    let x = a.x;
+    let y = b.x;
+    var o: Out;
+    o.c = vec4<f32>(select(0.0, 1.0, x < y), select(0.0, 1.0, x <= y),
+                    select(0.0, 1.0, x == y), select(0.0, 1.0, x != y));
+    o.d = vec4<f32>(select(0.0, 1.0, x > y), select(0.0, 1.0, x >= y),
+                    select(0.0, 1.0, all(vec2<f64>(x, y) < vec2<f64>(y, x))), 0.5);
+    return o;
+}";
+
+fn compare_formula(a: [f64; 2], b: [f64; 2]) -> Vec<Want> {
+    let (x, y) = (a[0], b[0]);
+    let f = |c: bool| Want::F(if c { 1.0 } else { 0.0 });
+    vec![
+        f(x < y),
+        f(x <= y),
+        f(x == y),
+        f(x != y),
+        f(x > y),
+        f(x >= y),
+        f(x < y && y < x),
+        Want::F(0.5),
+    ]
+}
+
+#[test]
+fn comparisons_as_ieee_says() {
+    let t = translate_src(COMPARE, Language::Wgsl);
+    assert!(
+        t.text.contains("DSLT") && t.text.contains("DSEQ"),
+        "{}",
+        t.text
+    );
+    check("compare", &t, &RunInputs::default, &compare_formula);
+}
+
+const CONVERT: &str = "
+struct Out { @location(0) c: vec4<f32>, @location(1) d: vec2<f64>, @location(2) e: vec2<f64> }
+@fragment
+fn main(@location(0) @interpolate(flat) a: vec2<f64>,
+        @location(1) @interpolate(flat) b: vec2<f64>) -> Out {
+    var o: Out;
+    let i = i32(a.x);
+    let u = u32(a.x);
+    o.c = vec4<f32>(f32(a.x), bitcast<f32>(i), bitcast<f32>(u), f32(b.y * 3.0lf));
+    o.d = vec2<f64>(f64(f32(a.x)), f64(i));
+    o.e = vec2<f64>(f64(u), f64(i32(b.y)) + f64(select(-2.5, 1.0e-40, a.y < 0.0lf)));
+    return o;
+}";
+
+/// `f64` to `f32` as the contract rounds every float: to nearest even, a subnormal result
+/// flushed to a zero of its sign.
+fn to_f32(x: f64) -> f32 {
+    let r = x as f32;
+    if r.is_subnormal() {
+        0.0f32.copysign(r)
+    } else {
+        r
+    }
+}
+
+/// `f32` to `f64`, a subnormal (a zero to every float operation) a zero of its sign.
+fn from_f32(x: f32) -> f64 {
+    if x.is_subnormal() {
+        0.0f64.copysign(f64::from(x))
+    } else {
+        f64::from(x)
+    }
+}
+
+/// Rust's `as` saturates and makes NaN 0, as WGSL and GLSL's conversions do.
+fn convert_formula(a: [f64; 2], b: [f64; 2]) -> Vec<Want> {
+    let (i, u) = (a[0] as i32, a[0] as u32);
+    // The literal 1.0e-40 is an f32 subnormal: a zero to the float select.
+    let small = if a[1] < 0.0 { from_f32(1.0e-40) } else { -2.5 };
+    vec![
+        Want::F(to_f32(a[0])),
+        Want::W(i as u32),
+        Want::W(u),
+        Want::F(to_f32(b[1] * 3.0)),
+        Want::D(from_f32(to_f32(a[0]))),
+        Want::D(f64::from(i)),
+        Want::D(f64::from(u)),
+        Want::D(f64::from(b[1] as i32) + small),
+    ]
+}
+
+#[test]
+fn conversions_between_f64_f32_i32_and_u32() {
+    let t = translate_src(CONVERT, Language::Wgsl);
+    check("convert", &t, &RunInputs::default, &convert_formula);
+}
