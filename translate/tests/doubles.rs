@@ -413,3 +413,172 @@ fn conversions_between_f64_f32_i32_and_u32() {
     let t = translate_src(CONVERT, Language::Wgsl);
     check("convert", &t, &RunInputs::default, &convert_formula);
 }
+
+const VECTORS: &str = "
+struct U { s: f32, d: f64, v: vec3<f64>, w: vec2<f64>, t: f32 }
+@group(0) @binding(0) var<uniform> u: U;
+struct Out {
+    @location(0) r0: vec2<f64>,
+    @location(1) r1: vec2<f64>,
+    @location(2) r2: vec2<f64>,
+    @location(3) r3: vec2<f64>,
+}
+@fragment
+fn main(@location(0) @interpolate(flat) a: vec2<f64>,
+        @location(1) @interpolate(flat) b: vec2<f64>) -> Out {
+    let v = vec3<f64>(a, b.x);
+    let w = vec3<f64>(b.y, u.d, 2.5lf);
+    let m = mat2x2<f64>(a, u.w);
+    var o: Out;
+    o.r0 = vec2<f64>(dot(v, w), length(w));
+    o.r1 = cross(v, w).yz;
+    o.r2 = m * b + u.v.xz * f64(u.s);
+    let parts = modf(a.x);
+    o.r3 = vec2<f64>(parts.whole + ldexp(b.x, i32(a.y)), parts.fract + f64(u.t));
+    return o;
+}";
+
+/// The uniform buffer's values and its bytes as WGSL lays them out (`f64` aligned to 8, `vec3`
+/// of `f64` to 32): s at 0, d at 8, v at 32, w at 64, t at 80.
+const S: f32 = 0.75;
+const D: f64 = -1.0 / 3.0;
+const V: [f64; 3] = [1e-3, 7.0, -2.0e10];
+const W: [f64; 2] = [0.2, -4.5];
+const TT: f32 = -0.125;
+
+fn uniform_bytes() -> Vec<u8> {
+    let mut b = vec![0u8; 96];
+    b[0..4].copy_from_slice(&S.to_le_bytes());
+    b[8..16].copy_from_slice(&D.to_le_bytes());
+    for (k, x) in V.iter().enumerate() {
+        b[32 + 8 * k..40 + 8 * k].copy_from_slice(&x.to_le_bytes());
+    }
+    for (k, x) in W.iter().enumerate() {
+        b[64 + 8 * k..72 + 8 * k].copy_from_slice(&x.to_le_bytes());
+    }
+    b[80..84].copy_from_slice(&TT.to_le_bytes());
+    b
+}
+
+/// CONST[0..] from the buffer's bytes: word k to CONST[k / 4], component k % 4.
+fn uniform_inputs() -> RunInputs {
+    let mut i = RunInputs::default();
+    for (k, w) in uniform_bytes().chunks_exact(4).enumerate() {
+        let e = i.constants.entry((0, (k / 4) as u32)).or_insert([0; 4]);
+        e[k % 4] = u32::from_le_bytes([w[0], w[1], w[2], w[3]]);
+    }
+    i
+}
+
+/// `x * 2^n` for the exponents the table gives (small, or saturated at `i32::MIN` / `MAX`).
+fn ldexp(x: f64, n: i32) -> f64 {
+    if x == 0.0 || !x.is_finite() {
+        return x;
+    }
+    match n {
+        n if n > 2000 => f64::INFINITY.copysign(x),
+        n if n < -2000 => 0.0f64.copysign(x),
+        n => x * 2f64.powi(n),
+    }
+}
+
+/// `dot` sums as `(a0 b0 + a2 b2) + a1 b1` (two products to an instruction), `cross` and
+/// `m * v` round each product and each sum; `modf(x)` is `(x - trunc(x), trunc(x))`.
+fn vectors(a: [f64; 2], b: [f64; 2]) -> Vec<Want> {
+    let v = [a[0], a[1], b[0]];
+    let w = [b[1], D, 2.5];
+    let dot = |p: [f64; 3], q: [f64; 3]| (p[0] * q[0] + p[2] * q[2]) + p[1] * q[1];
+    let cross_y = v[2] * w[0] - v[0] * w[2];
+    let cross_z = v[0] * w[1] - v[1] * w[0];
+    let s = f64::from(S);
+    let m = [a[0] * b[0] + W[0] * b[1], a[1] * b[0] + W[1] * b[1]];
+    let whole = a[0].trunc();
+    vec![
+        Want::D(dot(v, w)),
+        Want::D(dot(w, w).sqrt()),
+        Want::D(cross_y),
+        Want::D(cross_z),
+        Want::D(m[0] + V[0] * s),
+        Want::D(m[1] + V[2] * s),
+        Want::D(whole + ldexp(b[0], a[1] as i32)),
+        Want::D((a[0] - whole) + f64::from(TT)),
+    ]
+}
+
+#[test]
+fn vectors_matrices_and_uniforms() {
+    let t = translate_src(VECTORS, Language::Wgsl);
+    let b = &t.bindings;
+    let at = |path: &str| {
+        b.find(path)
+            .iter()
+            .map(|m| (m.register, m.components(), m.offset, m.kind))
+            .collect::<Vec<_>>()
+    };
+    use translate::layout::ScalarKind::{Double, Float};
+    assert_eq!(at("u.s"), [(0, "x".into(), 0, Float)], "{b:?}");
+    assert_eq!(at("u.d"), [(0, "zw".into(), 8, Double)]);
+    assert_eq!(
+        at("u.v"),
+        [(2, "xyzw".into(), 32, Double), (3, "xy".into(), 48, Double)]
+    );
+    assert_eq!(at("u.w"), [(4, "xyzw".into(), 64, Double)]);
+    assert_eq!(at("u.t"), [(5, "x".into(), 80, Float)]);
+    assert!(t.text.contains("DLDEXP"), "{}", t.text);
+    check("vectors", &t, &uniform_inputs, &vectors);
+}
+
+/// What stays refused, by name and place: functions with no double opcode or sequence, inputs
+/// a flat register pair cannot carry, derivatives.
+#[test]
+fn what_has_no_double_translation_is_refused_by_name() {
+    let cases = [
+        (
+            "o.r0 = vec2<f64>(sin(a.x), 0.0lf);",
+            "doubles:12:18: error: the built-in function `sin` is not translated",
+        ),
+        (
+            "o.r0 = vec2<f64>(exp2(a.x), 0.0lf);",
+            "doubles:12:18: error: the built-in function `exp2` is not translated",
+        ),
+        (
+            "o.r0 = vec2<f64>(pow(a.x, b.x), 0.0lf);",
+            "doubles:12:18: error: the built-in function `pow` is not translated",
+        ),
+        (
+            "o.r0 = vec2<f64>(dpdx(a.x), 0.0lf);",
+            "doubles:12:18: error: a derivative of an `f64` value",
+        ),
+    ];
+    for (body, want) in cases {
+        let src = wgsl(body);
+        match translate::translate(src.as_bytes(), Language::Wgsl, "doubles", None) {
+            Err(e) => {
+                let text = e.to_string();
+                assert!(text.starts_with(want), "{body}:\n{text}");
+            }
+            Ok(_) => panic!("{body}: translated"),
+        }
+    }
+    let interpolated =
+        "@fragment\nfn main(@location(0) a: vec2<f64>) -> @location(0) vec4<f32> {\n\
+                        return vec4<f32>(f32(a.x));\n}\n";
+    let text = translate::translate(interpolated.as_bytes(), Language::Wgsl, "doubles", None)
+        .map(|_| ())
+        .unwrap_err()
+        .to_string();
+    assert!(
+        text.contains("`vec2<f64>`") && text.contains("must be flat"),
+        "{text}"
+    );
+    let wide = "@fragment\nfn main(@location(0) @interpolate(flat) a: vec3<f64>) -> \
+                @location(0) vec4<f32> {\nreturn vec4<f32>(f32(a.x));\n}\n";
+    let text = translate::translate(wide.as_bytes(), Language::Wgsl, "doubles", None)
+        .map(|_| ())
+        .unwrap_err()
+        .to_string();
+    assert!(
+        text.contains("`vec3<f64>`") && text.contains("at most two doubles"),
+        "{text}"
+    );
+}
