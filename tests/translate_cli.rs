@@ -482,3 +482,84 @@ fn overrides_and_reports() {
         "{stdout}"
     );
 }
+
+/// A uniform struct with doubles: `f64` aligned to 8 bytes, `vec3<f64>` to 32.
+const DOUBLE_UNIFORMS: &str = "
+struct P { s: f32, d: f64, v: vec3<f64>, t: f32 }
+@group(0) @binding(0) var<uniform> p: P;
+@fragment
+fn main(@location(0) uv: vec2<f32>) -> @location(0) vec4<f32> {
+    return vec4<f32>(f32(p.d * p.v.x), f32(p.v.z - p.v.y), p.s + p.t, f32(p.d / 3.0lf));
+}";
+
+#[test]
+fn f64_uniforms_take_values_and_bytes_alike() {
+    let f = scratch("doubles.wgsl");
+    std::fs::write(&f, DOUBLE_UNIFORMS).unwrap();
+    let file = f.to_str().unwrap();
+    let (ok, _, stdout, err) = tgsi_core(&["translate", file, "--bindings"]);
+    assert!(ok, "{err}");
+    for want in [
+        "\"path\": \"p.d\", \"register\": 0, \"components\": \"zw\"",
+        "\"path\": \"p.v\", \"register\": 2, \"components\": \"xyzw\"",
+        "\"path\": \"p.v\", \"register\": 3, \"components\": \"xy\"",
+        "\"path\": \"p.t\", \"register\": 3, \"components\": \"z\"",
+    ] {
+        assert!(stdout.contains(want), "{want} in {stdout}");
+    }
+    // s, pad, d; pad to 32; v (x, y, z); t at 56.
+    let mut bytes = vec![0u8; 64];
+    bytes[0..4].copy_from_slice(&0.5f32.to_le_bytes());
+    bytes[8..16].copy_from_slice(&(1.0f64 / 3.0).to_le_bytes());
+    for (k, x) in [3.0f64, 1e10, 1e10 + 2.5].iter().enumerate() {
+        bytes[32 + 8 * k..40 + 8 * k].copy_from_slice(&x.to_le_bytes());
+    }
+    bytes[56..60].copy_from_slice(&0.25f32.to_le_bytes());
+    let bin = scratch("doubles.bin");
+    std::fs::write(&bin, &bytes).unwrap();
+    let buffer = format!("0:0={}", bin.display());
+    let input = ["--input", "0=0.25,0.75,0,1"];
+    let (ok, _, named, err) = tgsi_core(
+        &[
+            &[
+                "run",
+                file,
+                "--uniform",
+                "p.s=0.5",
+                "--uniform",
+                "p.d=0.3333333333333333",
+            ][..],
+            &[
+                "--uniform",
+                "p.v=3,1e10,10000000002.5",
+                "--uniform",
+                "p.t=0x3e800000",
+            ],
+            &input,
+        ]
+        .concat(),
+    );
+    assert!(ok, "{err}");
+    assert!(!err.contains("warning"), "every uniform is set: {err}");
+    let (ok, _, bytes_run, err) =
+        tgsi_core(&[&["run", file, "--uniform-buffer", &buffer][..], &input].concat());
+    assert!(ok, "{err}");
+    let outputs = |s: &str| {
+        s.lines()
+            .filter(|l| l.contains("OUT[0]"))
+            .collect::<Vec<_>>()
+            .join("\n")
+    };
+    assert_eq!(outputs(&named), outputs(&bytes_run));
+    // 1/3 * 3 = 1 exactly in binary64, 2.5 survives 1e10, 0.5 + 0.25, (1/3) / 3 rounded to f32.
+    let want = format!(
+        "[{:08x} {:08x} {:08x} {:08x}]",
+        1.0f32.to_bits(),
+        2.5f32.to_bits(),
+        0.75f32.to_bits(),
+        (((1.0f64 / 3.0) / 3.0) as f32).to_bits()
+    );
+    assert!(outputs(&named).contains(&want), "{want} in {named}");
+    let (ok, _, _, err) = tgsi_core(&["run", file, "--uniform", "p.v=1,2"]);
+    assert!(!ok && err.contains("takes 3 value(s)"), "{err}");
+}

@@ -205,7 +205,10 @@ fn apply_uniform(
         }
         for c in m.first..m.first + m.count {
             let item = it.next().copied().unwrap_or("0");
-            put(c, scalar(m, item).with_context(|| format!("--uniform `{spec}`"))?);
+            put(
+                c,
+                scalar(m, item).with_context(|| format!("--uniform `{spec}`"))?,
+            );
         }
     }
     Ok(())

@@ -582,3 +582,43 @@ fn what_has_no_double_translation_is_refused_by_name() {
         "{text}"
     );
 }
+
+const MATRICES: &str = "
+    let m = mat2x2<f64>(a, b);
+    let n = transpose(m);
+    o.r0 = (m * n)[1];
+    o.r1 = b * m;
+    o.r2 = vec2<f64>(determinant(m), (m - n)[0].y);
+    o.r3 = (m * 2.0lf + n)[1];";
+
+/// Products and sums round each product and each sum (DMUL, DMAD, DADD).
+fn matrices(a: [f64; 2], b: [f64; 2]) -> Vec<Want> {
+    let m = [a, b];
+    let n = [[a[0], b[0]], [a[1], b[1]]];
+    let mv = |v: [f64; 2]| {
+        [
+            m[0][0] * v[0] + m[1][0] * v[1],
+            m[0][1] * v[0] + m[1][1] * v[1],
+        ]
+    };
+    let mn1 = mv(n[1]);
+    let bm = [b[0] * a[0] + b[1] * a[1], b[0] * b[0] + b[1] * b[1]];
+    [
+        mn1[0],
+        mn1[1],
+        bm[0],
+        bm[1],
+        a[0] * b[1] - b[0] * a[1],
+        m[0][1] - n[0][1],
+        m[1][0] * 2.0 + n[1][0],
+        m[1][1] * 2.0 + n[1][1],
+    ]
+    .map(Want::D)
+    .to_vec()
+}
+
+#[test]
+fn matrix_products_transpose_and_determinant() {
+    let t = translate_src(&wgsl(MATRICES), Language::Wgsl);
+    check("matrices", &t, &RunInputs::default, &matrices);
+}

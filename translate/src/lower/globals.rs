@@ -315,7 +315,7 @@ impl<'a> Lower<'a> {
             });
             // One layout entry per register: a new one where this pair starts a register or
             // the value.
-            if k == 0 || at % 16 == 0 {
+            if k == 0 || at.is_multiple_of(16) {
                 let words = (size as u32 - k).min((16 - at % 16) / 8) * 2;
                 self.layout.uniforms.push(UniformMember {
                     group: place.group,
