@@ -215,19 +215,7 @@ const ARITH: &str = "
     o.r2 = vec2<f64>(fma(a.x, b.x, a.y), sqrt(a.x));
     o.r3 = vec2<f64>(min(a.x, b.x), max(a.x, b.x));";
 
-const ARITH_GLSL: &str = "#version 450
-layout(location = 0) flat in dvec2 a;
-layout(location = 1) flat in dvec2 b;
-layout(location = 0) out dvec2 r0;
-layout(location = 1) out dvec2 r1;
-layout(location = 2) out dvec2 r2;
-layout(location = 3) out dvec2 r3;
-void main() {
-    r0 = dvec2(a.x + b.x, a.x - b.x);
-    r1 = dvec2(a.x * b.x, a.x / b.x);
-    r2 = dvec2(fma(a.x, b.x, a.y), sqrt(a.x));
-    r3 = dvec2(min(a.x, b.x), max(a.x, b.x));
-}";
+const ARITH_GLSL: &str = include_str!("shaders/f64_arith.frag");
 
 /// `fma` is DMAD, which rounds the product and the sum (`decisions.md`): `a * b + c` in Rust.
 fn arith(a: [f64; 2], b: [f64; 2]) -> Vec<Want> {
@@ -357,19 +345,7 @@ fn comparisons_as_ieee_says() {
     check("compare", &t, &RunInputs::default, &compare_formula);
 }
 
-const CONVERT: &str = "
-struct Out { @location(0) c: vec4<f32>, @location(1) d: vec2<f64>, @location(2) e: vec2<f64> }
-@fragment
-fn main(@location(0) @interpolate(flat) a: vec2<f64>,
-        @location(1) @interpolate(flat) b: vec2<f64>) -> Out {
-    var o: Out;
-    let i = i32(a.x);
-    let u = u32(a.x);
-    o.c = vec4<f32>(f32(a.x), bitcast<f32>(i), bitcast<f32>(u), f32(b.y * 3.0lf));
-    o.d = vec2<f64>(f64(f32(a.x)), f64(i));
-    o.e = vec2<f64>(f64(u), f64(i32(b.y)) + f64(select(-2.5, 1.0e-40, a.y < 0.0lf)));
-    return o;
-}";
+const CONVERT: &str = include_str!("shaders/f64_convert.wgsl");
 
 /// `f64` to `f32` as the contract rounds every float: to nearest even, a subnormal result
 /// flushed to a zero of its sign.
@@ -414,29 +390,7 @@ fn conversions_between_f64_f32_i32_and_u32() {
     check("convert", &t, &RunInputs::default, &convert_formula);
 }
 
-const VECTORS: &str = "
-struct U { s: f32, d: f64, v: vec3<f64>, w: vec2<f64>, t: f32 }
-@group(0) @binding(0) var<uniform> u: U;
-struct Out {
-    @location(0) r0: vec2<f64>,
-    @location(1) r1: vec2<f64>,
-    @location(2) r2: vec2<f64>,
-    @location(3) r3: vec2<f64>,
-}
-@fragment
-fn main(@location(0) @interpolate(flat) a: vec2<f64>,
-        @location(1) @interpolate(flat) b: vec2<f64>) -> Out {
-    let v = vec3<f64>(a, b.x);
-    let w = vec3<f64>(b.y, u.d, 2.5lf);
-    let m = mat2x2<f64>(a, u.w);
-    var o: Out;
-    o.r0 = vec2<f64>(dot(v, w), length(w));
-    o.r1 = cross(v, w).yz;
-    o.r2 = m * b + u.v.xz * f64(u.s);
-    let parts = modf(a.x);
-    o.r3 = vec2<f64>(parts.whole + ldexp(b.x, i32(a.y)), parts.fract + f64(u.t));
-    return o;
-}";
+const VECTORS: &str = include_str!("shaders/f64_vectors.wgsl");
 
 /// The uniform buffer's values and its bytes as WGSL lays them out (`f64` aligned to 8, `vec3`
 /// of `f64` to 32): s at 0, d at 8, v at 32, w at 64, t at 80.
