@@ -209,12 +209,6 @@ fn dmax(x: f64, y: f64) -> f64 {
     }
 }
 
-const ARITH: &str = "
-    o.r0 = vec2<f64>(a.x + b.x, a.x - b.x);
-    o.r1 = vec2<f64>(a.x * b.x, a.x / b.x);
-    o.r2 = vec2<f64>(fma(a.x, b.x, a.y), sqrt(a.x));
-    o.r3 = vec2<f64>(min(a.x, b.x), max(a.x, b.x));";
-
 const ARITH_GLSL: &str = include_str!("shaders/f64_arith.frag");
 
 /// `fma` is DMAD, which rounds the product and the sum (`decisions.md`): `a * b + c` in Rust.
@@ -249,8 +243,8 @@ fn spirv_of(wgsl: &str) -> Vec<u8> {
 
 #[test]
 fn arithmetic_in_wgsl_glsl_and_spirv() {
-    let src = wgsl(ARITH);
-    let t = translate_src(&src, Language::Wgsl);
+    let src = include_str!("shaders/f64_arith.wgsl");
+    let t = translate_src(src, Language::Wgsl);
     let text = &t.text;
     for op in ["DADD", "DMUL", "DDIV", "DMAD", "DSQRT", "DMIN", "DMAX"] {
         assert!(text.contains(op), "{op} in:\n{text}");
@@ -258,7 +252,7 @@ fn arithmetic_in_wgsl_glsl_and_spirv() {
     check("arith.wgsl", &t, &RunInputs::default, &arith);
     let glsl = translate_src(ARITH_GLSL, Language::Glsl(translate::Stage::Fragment));
     check("arith.frag", &glsl, &RunInputs::default, &arith);
-    let spv = translate::translate(&spirv_of(&src), Language::SpirV, "arith.spv", None)
+    let spv = translate::translate(&spirv_of(src), Language::SpirV, "arith.spv", None)
         .unwrap_or_else(|e| panic!("{e}"));
     check("arith.spv", &spv, &RunInputs::default, &arith);
 }
@@ -345,7 +339,19 @@ fn comparisons_as_ieee_says() {
     check("compare", &t, &RunInputs::default, &compare_formula);
 }
 
-const CONVERT: &str = include_str!("shaders/f64_convert.wgsl");
+const CONVERT: &str = "
+struct Out { @location(0) c: vec4<f32>, @location(1) d: vec2<f64>, @location(2) e: vec2<f64> }
+@fragment
+fn main(@location(0) @interpolate(flat) a: vec2<f64>,
+        @location(1) @interpolate(flat) b: vec2<f64>) -> Out {
+    var o: Out;
+    let i = i32(a.x);
+    let u = u32(a.x);
+    o.c = vec4<f32>(f32(a.x), bitcast<f32>(i), bitcast<f32>(u), f32(b.y * 3.0lf));
+    o.d = vec2<f64>(f64(f32(a.x)), f64(i));
+    o.e = vec2<f64>(f64(u), f64(i32(b.y)) + f64(select(-2.5, 1.0e-40, a.y < 0.0lf)));
+    return o;
+}";
 
 /// `f64` to `f32` as the contract rounds every float: to nearest even, a subnormal result
 /// flushed to a zero of its sign.
@@ -390,7 +396,29 @@ fn conversions_between_f64_f32_i32_and_u32() {
     check("convert", &t, &RunInputs::default, &convert_formula);
 }
 
-const VECTORS: &str = include_str!("shaders/f64_vectors.wgsl");
+const VECTORS: &str = "
+struct U { s: f32, d: f64, v: vec3<f64>, w: vec2<f64>, t: f32 }
+@group(0) @binding(0) var<uniform> u: U;
+struct Out {
+    @location(0) r0: vec2<f64>,
+    @location(1) r1: vec2<f64>,
+    @location(2) r2: vec2<f64>,
+    @location(3) r3: vec2<f64>,
+}
+@fragment
+fn main(@location(0) @interpolate(flat) a: vec2<f64>,
+        @location(1) @interpolate(flat) b: vec2<f64>) -> Out {
+    let v = vec3<f64>(a, b.x);
+    let w = vec3<f64>(b.y, u.d, 2.5lf);
+    let m = mat2x2<f64>(a, u.w);
+    var o: Out;
+    o.r0 = vec2<f64>(dot(v, w), length(w));
+    o.r1 = cross(v, w).yz;
+    o.r2 = m * b + u.v.xz * f64(u.s);
+    let parts = modf(a.x);
+    o.r3 = vec2<f64>(parts.whole + ldexp(b.x, i32(a.y)), parts.fract + f64(u.t));
+    return o;
+}";
 
 /// The uniform buffer's values and its bytes as WGSL lays them out (`f64` aligned to 8, `vec3`
 /// of `f64` to 32): s at 0, d at 8, v at 32, w at 64, t at 80.
