@@ -487,6 +487,27 @@ fn vectors(a: [f64; 2], b: [f64; 2]) -> Vec<Want> {
     ]
 }
 
+/// The same in GLSL (naga's GLSL front end has no `modf`): std140 lays the block out as WGSL does.
+const VECTORS_GLSL: &str = "#version 450
+layout(location = 0) flat in dvec2 a;
+layout(location = 1) flat in dvec2 b;
+layout(location = 0) out dvec2 r0;
+layout(location = 1) out dvec2 r1;
+layout(location = 2) out dvec2 r2;
+layout(location = 3) out dvec2 r3;
+layout(set = 0, binding = 0) uniform U { float s; double d; dvec3 v; dvec2 w; float t; } u;
+void main() {
+    dvec3 v = dvec3(a, b.x);
+    dvec3 w = dvec3(b.y, u.d, double(2.5));
+    dmat2 m = dmat2(a, u.w);
+    r0 = dvec2(dot(v, w), length(w));
+    r1 = cross(v, w).yz;
+    r2 = m * b + u.v.xz * double(u.s);
+    double whole = trunc(a.x);
+    double fr = a.x - whole;
+    r3 = dvec2(whole + ldexp(b.x, int(a.y)), fr + double(u.t));
+}";
+
 #[test]
 fn vectors_matrices_and_uniforms() {
     let t = translate_src(VECTORS, Language::Wgsl);
@@ -508,6 +529,17 @@ fn vectors_matrices_and_uniforms() {
     assert_eq!(at("u.t"), [(5, "x".into(), 80, Float)]);
     assert!(t.text.contains("DLDEXP"), "{}", t.text);
     check("vectors", &t, &uniform_inputs, &vectors);
+    let glsl = translate_src(VECTORS_GLSL, Language::Glsl(translate::Stage::Fragment));
+    let at = |path: &str| {
+        let b = &glsl.bindings;
+        b.find(path)
+            .iter()
+            .map(|m| (m.register, m.components(), m.offset))
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(at("u.v"), [(2, "xyzw".into(), 32), (3, "xy".into(), 48)]);
+    assert_eq!(at("u.t"), [(5, "x".into(), 80)]);
+    check("vectors.frag", &glsl, &uniform_inputs, &vectors);
 }
 
 /// What stays refused, by name and place: functions with no double opcode or sequence, inputs
@@ -603,4 +635,29 @@ fn matrices(a: [f64; 2], b: [f64; 2]) -> Vec<Want> {
 fn matrix_products_transpose_and_determinant() {
     let t = translate_src(&wgsl(MATRICES), Language::Wgsl);
     check("matrices", &t, &RunInputs::default, &matrices);
+}
+
+const VERTEX: &str = "
+struct V { @builtin(position) pos: vec4<f32>, @location(0) @interpolate(flat) q: vec2<f64> }
+@vertex
+fn main(@location(0) a: vec2<f64>, @location(1) b: vec2<f64>) -> V {
+    var o: V;
+    o.pos = vec4<f32>(f32(a.x), 0.0, 0.0, 1.0);
+    o.q = vec2<f64>(a.x * b.y + a.y, sqrt(abs(b.x)));
+    return o;
+}";
+
+#[test]
+fn vertex_attributes_and_varyings() {
+    let t = translate_src(VERTEX, Language::Wgsl);
+    check("vertex", &t, &RunInputs::default, &|a, b| {
+        vec![
+            Want::F(to_f32(a[0])),
+            Want::F(0.0),
+            Want::F(0.0),
+            Want::F(1.0),
+            Want::D(a[0] * b[1] + a[1]),
+            Want::D(b[0].abs().sqrt()),
+        ]
+    });
 }
