@@ -500,7 +500,7 @@ fn f64_uniforms_take_values_and_bytes_alike() {
     let (ok, _, stdout, err) = tgsi_core(&["translate", file, "--bindings"]);
     assert!(ok, "{err}");
     for want in [
-        "\"path\": \"p.d\", \"register\": 0, \"components\": \"zw\"",
+        "\"path\": \"p.d\", \"register\": 0, \"components\": \"zw\", \"type\": \"f64\", \"kind\": \"double\", \"offset\": 8",
         "\"path\": \"p.v\", \"register\": 2, \"components\": \"xyzw\"",
         "\"path\": \"p.v\", \"register\": 3, \"components\": \"xy\"",
         "\"path\": \"p.t\", \"register\": 3, \"components\": \"z\"",
