@@ -19,6 +19,13 @@ pub struct FirmwareFacts {
     /// Loader-memory address of the answer's result byte (the variable `head` sends after the
     /// sequence number).
     pub reason: u16,
+    /// WRITE's limit table (`wtab`, the table `ADD wtab; FW; JZ` reads), by region code: the
+    /// loader-memory address of the u32 a WRITE into that region must stay within (the image
+    /// lengths BEGIN latched, the INFO record's sizes), 0 for a region WRITE cannot reach.
+    pub write_limits: Vec<u16>,
+    /// Loader-memory address of the load state (`microcode::protocol::LoadState`): the variable
+    /// WRITE tests with `LDW`, `AND 1`, `JZ` (an image region needs an upload in progress).
+    pub load_state: u16,
 }
 
 fn op_of(word: u16) -> u16 {
@@ -61,7 +68,39 @@ pub fn facts_of(words: &[u16]) -> Result<FirmwareFacts, String> {
     if end < start + 4 || op_of(ldw) != code(CpuOp::Ldw) || words[end - 1] != io("TX") {
         return Err("the answer's head does not end with LDW reason, TX, RET".into());
     }
+    // WRITE: ADD wtab, IO FW, JZ (the region cannot be written).
+    let fw = io("FW");
+    let adds: Vec<usize> = (0..words.len().saturating_sub(2))
+        .filter(|&i| {
+            op_of(words[i]) == code(CpuOp::Add)
+                && words[i + 1] == fw
+                && op_of(words[i + 2]) == code(CpuOp::Jz)
+        })
+        .collect();
+    let [add] = adds[..] else {
+        return Err(format!(
+            "{} ADD, FW, JZ sequences (WRITE's limit table), not one",
+            adds.len()
+        ));
+    };
+    let table = usize::from(k_of(words[add]));
+    let regions = microcode::protocol::Region::ALL.len();
+    let write_limits = words
+        .get(table..table + regions)
+        .ok_or("WRITE's limit table lies beyond the firmware")?
+        .to_vec();
+    // WRITE: LDW load state, AND 1, JZ (BAD_STATE), after the limit table's read.
+    let and1 = code(CpuOp::And) << 11 | 1;
+    let state = (add..words.len().saturating_sub(2))
+        .find(|&i| {
+            op_of(words[i]) == code(CpuOp::Ldw)
+                && words[i + 1] == and1
+                && op_of(words[i + 2]) == code(CpuOp::Jz)
+        })
+        .ok_or("no LDW, AND 1, JZ (WRITE's load-state test) after WRITE's limit table")?;
     Ok(FirmwareFacts {
+        load_state: k_of(words[state]),
+        write_limits,
         idle: idle as u16,
         waitf,
         dropped_counter: k_of(ldh),
@@ -78,7 +117,9 @@ pub fn facts() -> Result<FirmwareFacts, String> {
 /// The SMT-LIB2 constants the loader queries name: the firmware's facts, the loader memory's
 /// layout and the protocol's numbers, each from the crate that defines it.
 pub fn prelude() -> Result<String, crate::FormalError> {
-    use microcode::protocol::{Command, Reason, ANSWER_BIT, INFO_BYTES, STATUS_BYTES};
+    use microcode::protocol::{
+        Command, LoadState, Reason, Region, ANSWER_BIT, INFO_BYTES, STATUS_BYTES,
+    };
     let f = facts().map_err(crate::FormalError::Firmware)?;
     let mut out = String::from("; ---- the loader (formal/src/loader.rs)\n");
     let mut c = |name: &str, width: usize, value: u64| constant(&mut out, name, width, value);
@@ -100,6 +141,29 @@ pub fn prelude() -> Result<String, crate::FormalError> {
     c("LDR_INFO_LEN", 16, INFO_BYTES as u64 + 1);
     c("LDR_STATUS_LEN", 16, STATUS_BYTES as u64 + 1);
     c("LDR_OUT_OF_RANGE", 8, Reason::OutOfRange as u64);
+    c("LDR_REGIONS", 8, f.write_limits.len() as u64);
+    c("LDR_LD", 11, u64::from(f.load_state));
+    c("LDR_NO_IMAGE", 32, LoadState::NoImage as u64);
+    c("LDR_VALID", 32, LoadState::Valid as u64);
+    c(
+        "LDR_WRITE_HEADER",
+        16,
+        microcode::protocol::WRITE_HEADER as u64,
+    );
+    // The limit table as a function of the region code (0 beyond the table).
+    let mut table = String::from("#b00000000000");
+    for (r, &a) in f.write_limits.iter().enumerate().rev() {
+        table = format!("(ite (= r #x{r:02x}) #b{a:011b} {table})");
+    }
+    out += &format!("(define-fun ldr_wtab ((r (_ BitVec 8))) (_ BitVec 11) {table})\n");
+    let image: Vec<String> = Region::IMAGE
+        .iter()
+        .map(|&r| format!("(= r #x{:02x})", r as u8))
+        .collect();
+    out += &format!(
+        "(define-fun ldr_image ((r (_ BitVec 8))) Bool (or {}))\n",
+        image.join(" ")
+    );
     Ok(out)
 }
 
@@ -123,7 +187,23 @@ mod tests {
         assert!(vars.contains(&f.dropped_counter), "{f:?}");
         assert!(vars.contains(&f.reason), "{f:?}");
         assert_ne!(f.dropped_counter, f.reason);
-        assert_eq!(f.dropped_counter % 4, 0);
+        assert!(vars.contains(&f.load_state), "{f:?}");
+        assert!(f.load_state.is_multiple_of(4));
+        assert!(f.dropped_counter.is_multiple_of(4));
+        // The protocol's read-only regions have no limit; the others' limits are u32s in the
+        // variables or the INFO record.
+        use microcode::protocol::Region;
+        assert_eq!(f.write_limits.len(), Region::ALL.len());
+        for r in Region::ALL {
+            let limit = f.write_limits[r as usize];
+            match r {
+                Region::Outputs | Region::Results => assert_eq!(limit, 0, "{r:?}"),
+                _ => assert!(
+                    limit >= layout::VARS_BASE as u16 && limit.is_multiple_of(2),
+                    "{r:?}"
+                ),
+            }
+        }
     }
 
     #[test]
