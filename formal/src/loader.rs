@@ -26,6 +26,12 @@ pub struct FirmwareFacts {
     /// Loader-memory address of the load state (`microcode::protocol::LoadState`): the variable
     /// WRITE tests with `LDW`, `AND 1`, `JZ` (an image region needs an upload in progress).
     pub load_state: u16,
+    /// Address of WRITE's handler (the dispatcher's table, `ADD commands; FW; LDH`, at
+    /// `Command::Write`).
+    pub write: u16,
+    /// Address of `nak` (entered with A = the reason: where every refusal joins; the `JMP` of
+    /// the `nakN` that WRITE's region test leads to).
+    pub nak: u16,
 }
 
 fn op_of(word: u16) -> u16 {
@@ -98,7 +104,26 @@ pub fn facts_of(words: &[u16]) -> Result<FirmwareFacts, String> {
                 && op_of(words[i + 2]) == code(CpuOp::Jz)
         })
         .ok_or("no LDW, AND 1, JZ (WRITE's load-state test) after WRITE's limit table")?;
+    // The dispatcher: ADD commands, FW, LDH; the handler of WRITE from its table.
+    let ldh = code(CpuOp::Ldh);
+    let dispatch = (0..words.len().saturating_sub(2))
+        .find(|&i| {
+            op_of(words[i]) == code(CpuOp::Add) && words[i + 1] == fw && op_of(words[i + 2]) == ldh
+        })
+        .ok_or("no ADD, FW, LDH (the dispatcher's handler table)")?;
+    let entry = usize::from(k_of(words[dispatch])) + microcode::protocol::Command::Write as usize;
+    let write = *words
+        .get(entry)
+        .ok_or("the handler table lies beyond the firmware")?;
+    // `nakN`: LDI N, JMP nak.
+    let nak_n = usize::from(k_of(words[add + 2]));
+    let jmp = words.get(nak_n + 1).copied().unwrap_or(0);
+    if op_of(jmp) != code(CpuOp::Jmp) {
+        return Err("WRITE's region test does not lead to LDI reason, JMP nak".into());
+    }
     Ok(FirmwareFacts {
+        write,
+        nak: k_of(jmp),
         load_state: k_of(words[state]),
         write_limits,
         idle: idle as u16,
@@ -143,6 +168,11 @@ pub fn prelude() -> Result<String, crate::FormalError> {
     c("LDR_OUT_OF_RANGE", 8, Reason::OutOfRange as u64);
     c("LDR_REGIONS", 8, f.write_limits.len() as u64);
     c("LDR_LD", 11, u64::from(f.load_state));
+    c("LDR_WRITE_PC", 10, u64::from(f.write));
+    c("LDR_NAK_PC", 10, u64::from(f.nak));
+    let words = hdl::loader_firmware::firmware()
+        .map_err(|e| crate::FormalError::Firmware(e.to_string()))?;
+    c("LDR_WRITE_IR", 16, u64::from(words[usize::from(f.write)]));
     c("LDR_NO_IMAGE", 32, LoadState::NoImage as u64);
     c("LDR_VALID", 32, LoadState::Valid as u64);
     c(
@@ -189,6 +219,10 @@ mod tests {
         assert_ne!(f.dropped_counter, f.reason);
         assert!(vars.contains(&f.load_state), "{f:?}");
         assert!(f.load_state.is_multiple_of(4));
+        // WRITE's handler begins by checking the length (CMP), and nak stores the reason.
+        let words = hdl::loader_firmware::firmware().unwrap();
+        assert_eq!(op_of(words[usize::from(f.write)]), code(CpuOp::Cmp));
+        assert_eq!(op_of(words[usize::from(f.nak)]), code(CpuOp::Stw));
         assert!(f.dropped_counter.is_multiple_of(4));
         // The protocol's read-only regions have no limit; the others' limits are u32s in the
         // variables or the INFO record.

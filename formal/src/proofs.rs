@@ -74,19 +74,16 @@ const FRAME_CRC_STEP: &str = "\
 const CORE: &str = include_str!("../smt/core.smt2");
 const LOADER: &str = include_str!("../smt/loader.smt2");
 const LOADER_ANSWER: &str = include_str!("../smt/loader_answer.smt2");
-/// loader-write's clock edge: the inputs, the wire bytes counted and checked up to a reason
-/// that is not 0 (a NAK), the core left alone, the loader memory written only in the
-/// variables; by the last clock the reason is out.
+/// loader-write's clock edge: the inputs; until the firmware executes `nak` with a reason
+/// (`N`), the core left alone, no byte sent, the loader memory written only in the
+/// variables; by the last clock it has.
 const LOADER_WRITE_STEP: &str = "\
 (assert (ldr_inputs s{i}))
-(define-fun W{j} () (_ BitVec 8) (ite (|top_n tx_valid| s{i}) (bvadd W{i} #x01) W{i}))
+(define-fun N{j} () Bool (or N{i} (ldr_at_nak s{i})))
 (define-fun ok{j} () Bool
-  (and (ldr_core_quiet s{i}) (ldr_writes_within s{i} LDR_VARS_BASE LDR_VARS_END)
-       (=> (and (|top_n tx_valid| s{i}) (bvult W{i} ldr_reason_byte))
-           (= (|top_n tx_data| s{i}) (ldr_nak W{i})))
-       (=> (and (|top_n tx_valid| s{i}) (= W{i} ldr_reason_byte))
-           (distinct (|top_n tx_data| s{i}) #x00))
-       (=> {last} (bvugt W{j} ldr_reason_byte))))
+  (and (=> (not N{i}) (and (ldr_core_quiet s{i}) (not (|top_n txv.q| s{j}))
+                           (ldr_writes_within s{i} LDR_VARS_BASE LDR_VARS_END)))
+       (=> {last} N{j})))
 ";
 /// loader-drop's clock edge: the inputs, the loader touching nothing but the counter, and
 /// the counter's value once the firmware waits again.
@@ -564,38 +561,30 @@ pub const PROOFS: &[Proof] = &[
     Proof {
         name: "loader-write",
         unit: Unit::Loader,
-        claim: "a WRITE outside the area it may write is refused: from the firmware waiting in \
-                WAITF in any state, a WRITE naming no region or a read-only one (OUTPUTS, \
-                RESULTS), or whose address plus length passes the region's limit (the length \
-                BEGIN latched, the INFO record's size; any values), with any data length the \
-                receiver takes, is answered with a NAK within 330 clocks, and meanwhile \
-                nothing is written to the core and nothing to the loader memory outside the \
-                firmware's variables",
-        assumes: "as loader-info; the limit of each region is the u32 at the address the \
-                  firmware's WRITE table holds for it (that these are BEGIN's lengths and the \
-                  INFO sizes is tested by loader_cross, not proven)",
-        depth: 330,
+        claim: "a WRITE outside the area it may write is refused: from WRITE's handler entered \
+                in any state, a WRITE naming no region or a read-only one (OUTPUTS, RESULTS), \
+                or whose address plus length passes the region's limit (the length BEGIN \
+                latched, the INFO record's size; any values), with any payload the receiver \
+                takes, reaches `nak` with a reason within 160 clocks, and until then nothing \
+                is written to the core, nothing sent, and nothing written to the loader memory \
+                outside the firmware's variables",
+        assumes: "no reset or line byte; the dispatcher entered WRITE with the payload length \
+                  (loader-info/status cover the dispatcher); a region's limit is the u32 at the \
+                  address the firmware's WRITE table holds (tested, not proven: loader_cross)",
+        depth: 160,
         query: &[LOADER, include_str!("../smt/loader_write.smt2")],
-        show: &[
-            "R",
-            "ADDR",
-            "LEN",
-            "LIMIT",
-            "SEQ",
-            "W330",
-            "(|top_n pc.q| s330)",
-        ],
+        show: &["R", "ADDR", "PAYLOAD", "LIMIT", "(|top_n pc.q| s160)"],
         flow: Flow::Firmware,
         from_reset: false,
         steps: LOADER_WRITE_STEP,
         yosys: "",
         mutation: Mutation {
-            what: "subtractions and compares never borrow (C clear: every end looks in range)",
+            what: "additions never carry (an end past 2^32 wraps back into range)",
             find: "c$d = sum[32'h8] ^ sub;",
-            replace: "c$d = sum[32'h8] & ~sub;",
+            replace: "c$d = sub & ~sum[32'h8];",
         },
-        ci: false,
-        time_limit: Some(3600),
+        ci: true,
+        time_limit: None,
     },
     Proof {
         name: "frame-crc",
