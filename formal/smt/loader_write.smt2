@@ -8,7 +8,8 @@
 ; to the largest payload. Outside: R names no region, or one WRITE cannot reach (OUTPUTS,
 ; RESULTS), or ADDR + CNT (CNT: the data bytes; the sum not wrapped) passes the region's
 ; limit, the u32 the firmware keeps for it (ldr_wtab: the length BEGIN latched for an image
-; region, the INFO record's size for INPUTS and PARAMS; any values: every state).
+; region, the INFO record's size for INPUTS and PARAMS; any values: every state), or the
+; region is one of the image's while no upload is in progress.
 (declare-const PAYLOAD (_ BitVec 16))
 (assert (bvuge PAYLOAD (bvadd LDR_WRITE_HEADER #x0001)))
 (assert (bvule PAYLOAD (bvsub ((_ zero_extend 5) LDR_FRAME_END) #x0008)))
@@ -28,8 +29,12 @@
           (ldr_byte s0 #b00000000101)))
 (define-fun CNT () (_ BitVec 33) ((_ zero_extend 17) (bvsub PAYLOAD LDR_WRITE_HEADER)))
 (define-fun LIMIT () (_ BitVec 33) ((_ zero_extend 1) (ldr_word s0 (ldr_wtab R))))
+; Or: an image region while no upload is in progress (the load state NO_IMAGE, or VALID: the
+; committed image), whatever the range.
+(define-fun LD () (_ BitVec 32) (ldr_word s0 LDR_LD))
 (assert (or (bvuge R LDR_REGIONS) (= (ldr_wtab R) #b00000000000)
-            (bvugt (bvadd ((_ zero_extend 1) ADDR) CNT) LIMIT)))
+            (bvugt (bvadd ((_ zero_extend 1) ADDR) CNT) LIMIT)
+            (and (ldr_image R) (or (= LD LDR_NO_IMAGE) (= LD LDR_VALID)))))
 ; The firmware executes `nak` (the first clock of its first instruction) with a reason.
 (define-fun ldr_at_nak ((s |top_s|)) Bool
   (and (= (|top_n pc.q| s) LDR_NAK_PC) (not (|top_n fetch.q| s)) (= (|top_n st.q| s) #x0)

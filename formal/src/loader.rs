@@ -142,9 +142,7 @@ pub fn facts() -> Result<FirmwareFacts, String> {
 /// The SMT-LIB2 constants the loader queries name: the firmware's facts, the loader memory's
 /// layout and the protocol's numbers, each from the crate that defines it.
 pub fn prelude() -> Result<String, crate::FormalError> {
-    use microcode::protocol::{
-        Command, LoadState, Reason, Region, ANSWER_BIT, INFO_BYTES, STATUS_BYTES,
-    };
+    use microcode::protocol::{Command, LoadState, Region, ANSWER_BIT, INFO_BYTES, STATUS_BYTES};
     let f = facts().map_err(crate::FormalError::Firmware)?;
     let mut out = String::from("; ---- the loader (formal/src/loader.rs)\n");
     let mut c = |name: &str, width: usize, value: u64| constant(&mut out, name, width, value);
@@ -165,7 +163,6 @@ pub fn prelude() -> Result<String, crate::FormalError> {
     c("LDR_CMD_WRITE", 8, Command::Write as u64);
     c("LDR_INFO_LEN", 16, INFO_BYTES as u64 + 1);
     c("LDR_STATUS_LEN", 16, STATUS_BYTES as u64 + 1);
-    c("LDR_OUT_OF_RANGE", 8, Reason::OutOfRange as u64);
     c("LDR_REGIONS", 8, f.write_limits.len() as u64);
     c("LDR_LD", 11, u64::from(f.load_state));
     c("LDR_WRITE_PC", 10, u64::from(f.write));

@@ -564,8 +564,9 @@ pub const PROOFS: &[Proof] = &[
         claim: "a WRITE outside the area it may write is refused: from WRITE's handler entered \
                 in any state, a WRITE naming no region or a read-only one (OUTPUTS, RESULTS), \
                 or whose address plus length passes the region's limit (the length BEGIN \
-                latched, the INFO record's size; any values), with any payload the receiver \
-                takes, reaches `nak` with a reason within 160 clocks, and until then nothing \
+                latched, the INFO record's size; any values), or into an image region while \
+                no upload is in progress (no image, or the committed one VALID), with any \
+                payload the receiver takes, reaches `nak` with a reason within 160 clocks, and until then nothing \
                 is written to the core, nothing sent, and nothing written to the loader memory \
                 outside the firmware's variables",
         assumes: "no reset or line byte; the dispatcher entered WRITE with the payload length \
@@ -573,7 +574,7 @@ pub const PROOFS: &[Proof] = &[
                   address the firmware's WRITE table holds (tested, not proven: loader_cross)",
         depth: 160,
         query: &[LOADER, include_str!("../smt/loader_write.smt2")],
-        show: &["R", "ADDR", "PAYLOAD", "LIMIT", "(|top_n pc.q| s160)"],
+        show: &["R", "ADDR", "PAYLOAD", "LIMIT", "LD", "(|top_n pc.q| s160)"],
         flow: Flow::Firmware,
         from_reset: false,
         steps: LOADER_WRITE_STEP,
