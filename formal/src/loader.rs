@@ -105,10 +105,11 @@ pub fn facts_of(words: &[u16]) -> Result<FirmwareFacts, String> {
         })
         .ok_or("no LDW, AND 1, JZ (WRITE's load-state test) after WRITE's limit table")?;
     // The dispatcher: ADD commands, FW, LDH; the handler of WRITE from its table.
-    let ldh = code(CpuOp::Ldh);
     let dispatch = (0..words.len().saturating_sub(2))
         .find(|&i| {
-            op_of(words[i]) == code(CpuOp::Add) && words[i + 1] == fw && op_of(words[i + 2]) == ldh
+            op_of(words[i]) == code(CpuOp::Add)
+                && words[i + 1] == fw
+                && op_of(words[i + 2]) == code(CpuOp::Ldh)
         })
         .ok_or("no ADD, FW, LDH (the dispatcher's handler table)")?;
     let entry = usize::from(k_of(words[dispatch])) + microcode::protocol::Command::Write as usize;
