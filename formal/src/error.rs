@@ -44,6 +44,10 @@ pub enum FormalError {
     /// The solver gave up (`unknown`), e.g. when the time limit ran out.
     #[error("undecided: the solver answered `unknown` for `{0}` (time limit reached?)")]
     Unknown(&'static str),
+    /// The loader's firmware no longer has the shape the loader proofs read their addresses
+    /// from (`formal/src/loader.rs`).
+    #[error("the loader firmware: {0}")]
+    Firmware(String),
 }
 
 /// `Result` of this crate.

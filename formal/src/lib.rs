@@ -11,6 +11,7 @@
 
 pub mod encodings;
 pub mod error;
+pub mod loader;
 pub mod proofs;
 pub mod run;
 pub mod units;

@@ -37,8 +37,9 @@ pub struct Proof {
     /// instead of any state.
     pub from_reset: bool,
     /// SMT-LIB2 written once per clock edge after the query, `{i}` the state before it and
-    /// `{j}` the one after (j = 1..=depth), defining `ok{j}`; the proof is then that every
-    /// `ok{j}` holds. Empty for none (the query asserts the negated property itself).
+    /// `{j}` the one after (j = 1..=depth; `{last}` is `true` for the last), defining `ok{j}`; the proof
+    /// is then that every `ok{j}` holds. Empty for none (the query asserts the negated
+    /// property itself).
     pub steps: &'static str,
     /// Yosys commands just before `write_smt2` (e.g. cut points), each ending in `;`.
     pub yosys: &'static str,
@@ -71,6 +72,42 @@ const FRAME_CRC_STEP: &str = "\
       (= R{j} CRC32_RESIDUE)))
 ";
 const CORE: &str = include_str!("../smt/core.smt2");
+const LOADER: &str = include_str!("../smt/loader.smt2");
+const LOADER_ANSWER: &str = include_str!("../smt/loader_answer.smt2");
+/// loader-write's clock edge: the inputs; until the firmware executes `nak` with a reason
+/// (`N`), the core left alone, no byte sent, the loader memory written only in the
+/// variables; by the last clock it has.
+const LOADER_WRITE_STEP: &str = "\
+(assert (ldr_inputs s{i}))
+(define-fun N{j} () Bool (or N{i} (ldr_at_nak s{i})))
+(define-fun ok{j} () Bool
+  (and (=> (not N{i}) (and (ldr_core_quiet s{i}) (not (|top_n txv.q| s{j}))
+                           (ldr_writes_within s{i} LDR_VARS_BASE LDR_VARS_END)))
+       (=> {last} N{j})))
+";
+/// loader-drop's clock edge: the inputs, the loader touching nothing but the counter, and
+/// the counter's value once the firmware waits again.
+const LOADER_DROP_STEP: &str = "\
+(assert (ldr_inputs s{i}))
+(define-fun ok{j} () Bool
+  (and (ldr_core_quiet s{i}) (ldr_writes_within s{i} LDR_BADF (bvadd LDR_BADF #b00000000100))
+       (not (|top_n txv.q| s{j}))
+       (= (|top_n led_ld.q| s{j}) (|top_n led_ld.q| s0))
+       (= (|top_n led_fault.q| s{j}) (|top_n led_fault.q| s0))
+       (=> {last} (ldr_drop_done s{j}))))
+";
+/// loader-info's and loader-status's clock edge: the inputs, the wire bytes counted (`W`)
+/// and checked up to the result byte, nothing written; by the last clock the result byte is
+/// out.
+const LOADER_ANSWER_STEP: &str = "\
+(assert (ldr_inputs s{i}))
+(define-fun W{j} () (_ BitVec 8) (ite (|top_n tx_valid| s{i}) (bvadd W{i} #x01) W{i}))
+(define-fun ok{j} () Bool
+  (and (ldr_core_quiet s{i}) (not (|top_n mem.we| s{i}))
+       (=> (and (|top_n tx_valid| s{i}) (bvult W{i} ldr_head_bytes))
+           (= (|top_n tx_data| s{i}) (ldr_head W{i} ldr_len ldr_cmd)))
+       (=> {last} (bvuge W{j} ldr_head_bytes))))
+";
 const MISC: &str = include_str!("../smt/misc.smt2");
 const MISC_SHOW: &[&str] = &[
     "A",
@@ -434,6 +471,118 @@ pub const PROOFS: &[Proof] = &[
             what: "the mask stack's full test is off by one (one frame too many)",
             find: "full = stack$sp >= stack_depth;",
             replace: "full = stack$sp > stack_depth;",
+        },
+        ci: true,
+        time_limit: None,
+    },
+    Proof {
+        name: "loader-drop",
+        unit: Unit::Loader,
+        claim: "a dropped segment (the receiver's verdict 0: a bad CRC, a broken escape, an \
+                overlong body) changes nothing but the dropped-frame counter: from the \
+                firmware waiting in WAITF with any variables, registers and core status, until \
+                it waits again, no loader-memory write but to the counter, no core write or \
+                command, no byte sent, LEDs kept; the counter then +1, saturating at 0xFFFF",
+        assumes: "no reset and no line byte in the window; the CRC unit idle at the verdict \
+                  (bytes 9 clocks apart); with frame-crc: a bad CRC gives verdict 0",
+        depth: 44,
+        query: &[LOADER, include_str!("../smt/loader_drop.smt2")],
+        show: &[
+            "(ldr_word s0 LDR_BADF)",
+            "(ldr_word s44 LDR_BADF)",
+            "(|top_n pc.q| s44)",
+        ],
+        flow: Flow::Firmware,
+        from_reset: false,
+        steps: LOADER_DROP_STEP,
+        yosys: "",
+        mutation: Mutation {
+            what: "WAITF reads every verdict as 8 (a dropped segment executed as a request)",
+            find: "iob = frame_rx$body_len[(32'h0)+:(8)];",
+            replace: "iob = 8'h8;",
+        },
+        ci: true,
+        time_limit: None,
+    },
+    Proof {
+        name: "loader-info",
+        unit: Unit::Loader,
+        claim: "INFO is answered in every state: from the firmware waiting in WAITF with any \
+                variables (every load and run state, any counters), registers and core \
+                status, an INFO request with any sequence number is answered with END, its \
+                length, the command with the answer bit, the sequence number (stuffed) and \
+                ACK within 130 clocks, writing nothing and leaving the core alone",
+        assumes: "no reset and no line byte in the window; the transmitter takes each byte at \
+                  once; REASON (the result byte variable) is 0 between requests",
+        depth: 130,
+        query: &[
+            LOADER,
+            LOADER_ANSWER,
+            include_str!("../smt/loader_info.smt2"),
+        ],
+        show: &["SEQ", "W130", "(|top_n pc.q| s130)"],
+        flow: Flow::Firmware,
+        from_reset: false,
+        steps: LOADER_ANSWER_STEP,
+        yosys: "",
+        mutation: Mutation {
+            what: "ESC in an answer's body goes out unstuffed",
+            find: "if ((txbyte == 32'hc0) | (txbyte == 32'hdb)) begin",
+            replace: "if ((txbyte == 32'hc0)) begin",
+        },
+        ci: true,
+        time_limit: None,
+    },
+    Proof {
+        name: "loader-status",
+        unit: Unit::Loader,
+        claim: "STATUS is answered in every state: as loader-info, for a STATUS request (its \
+                data, the variables' values, follow the result byte)",
+        assumes: "as loader-info",
+        depth: 130,
+        query: &[
+            LOADER,
+            LOADER_ANSWER,
+            include_str!("../smt/loader_status.smt2"),
+        ],
+        show: &["SEQ", "W130", "(|top_n pc.q| s130)"],
+        flow: Flow::Firmware,
+        from_reset: false,
+        steps: LOADER_ANSWER_STEP,
+        yosys: "",
+        mutation: Mutation {
+            what: "a byte or half load at an address in the instruction ignores its low two bits",
+            find: "maddr = (k & ((32'h7fc) & 11'h7ff)) | ((low2) & 11'h7ff);",
+            replace: "maddr = (k & ((32'h7fc) & 11'h7ff));",
+        },
+        ci: true,
+        time_limit: None,
+    },
+    Proof {
+        name: "loader-write",
+        unit: Unit::Loader,
+        claim: "a WRITE outside the area it may write is refused: from WRITE's handler entered \
+                in any state, a WRITE naming no region or a read-only one (OUTPUTS, RESULTS), \
+                or whose address plus length passes the region's limit (the length BEGIN \
+                latched, the INFO record's size; any values), or into an image region while \
+                no upload is in progress (no image, or the committed one VALID), with any \
+                payload the receiver takes, reaches `nak` with a reason within 160 clocks, and until then nothing \
+                is written to the core, nothing sent, and nothing written to the loader memory \
+                outside the firmware's variables",
+        assumes: "no reset or line byte; the dispatcher entered WRITE with the payload length \
+                  (loader-info/status cover the dispatcher); a region's limit is the u32 at the \
+                  address the firmware's WRITE table holds (tested, not proven: loader_cross)",
+        depth: 160,
+        query: &[LOADER, include_str!("../smt/loader_write.smt2")],
+        show: &["R", "ADDR", "PAYLOAD", "LIMIT", "LD", "(|top_n pc.q| s160)"],
+        flow: Flow::Firmware,
+        from_reset: false,
+        steps: LOADER_WRITE_STEP,
+        yosys: "",
+        mutation: Mutation {
+            what: "additions never carry (an end past 2^32 wraps back into range)",
+            find: "c$d = sum[32'h8] ^ sub;",
+            replace: "c$d = sub & ~sum[32'h8];",
         },
         ci: true,
         time_limit: None,

@@ -84,7 +84,7 @@ pub fn prove_within(proof: &Proof, variant: Variant, time_limit: Option<u32>) ->
         verilog = plant(proof, &verilog)?;
     }
     let smt = unit_smt2(&verilog, proof.flow, proof.yosys, &dir)?;
-    let query = compose(proof, &smt);
+    let query = compose(proof, &smt)?;
     let query_path = dir.join("query.smt2");
     fs::write(&query_path, query).map_err(io(&query_path))?;
     let prepare = started.elapsed();
@@ -126,6 +126,10 @@ pub enum Flow {
     /// become logic holding their contents (`proc -norom`, `memory_map` of memories without
     /// write ports), the state an uninterpreted sort.
     System,
+    /// [`Flow::System`], and a memory whose write port is never enabled (the loader's
+    /// firmware memory, a `Bram` with `we` tied low) loses the port (`opt_mem`) and becomes
+    /// logic holding its contents too: the firmware is part of the design under proof.
+    Firmware,
 }
 
 impl Flow {
@@ -136,12 +140,17 @@ impl Flow {
                 "read_verilog unit.v; prep -top top -flatten; {extra} \
                  write_smt2 -stbv -wires unit.smt2"
             ),
-            Flow::System => format!(
+            Flow::System | Flow::Firmware => format!(
                 "read_verilog unit.v; hierarchy -check -top top; proc -norom; flatten; \
                  opt_expr; opt_clean; check; opt -noff -keepdc; wreduce -keepdc; peepopt; \
-                 opt_clean; memory_collect; opt -noff -keepdc -fast; \
+                 opt_clean; memory_collect; {}opt -noff -keepdc -fast; \
                  memory_map t:$mem_v2 r:WR_PORTS=0 %i; opt_clean; check; {extra} dffunmap; \
-                 write_smt2 -wires unit.smt2"
+                 write_smt2 -wires unit.smt2",
+                if self == Flow::Firmware {
+                    "opt_mem; "
+                } else {
+                    ""
+                }
             ),
         }
     }
@@ -184,11 +193,14 @@ fn unit_smt2(verilog: &str, flow: Flow, extra: &str, dir: &Path) -> Result<Strin
 
 /// The whole query: the unit, the contract, `depth` clock edges from state `s0` to
 /// `s{depth}` (registers start anywhere: every reachable and unreachable state), the proof.
-fn compose(proof: &Proof, unit: &str) -> String {
+fn compose(proof: &Proof, unit: &str) -> Result<String> {
     let mut q = String::from("(set-logic ALL)\n");
     q += unit;
     q += &crate::encodings::prelude();
     q += CONTRACT;
+    if proof.unit == crate::units::Unit::Loader {
+        q += &crate::loader::prelude()?;
+    }
     let _ = writeln!(q, "; ---- {} clock edges", proof.depth);
     for i in 0..=proof.depth {
         let _ = writeln!(q, "(declare-const s{i} |top_s|)\n(assert (|top_h| s{i}))");
@@ -210,13 +222,20 @@ fn compose(proof: &Proof, unit: &str) -> String {
             q += &proof
                 .steps
                 .replace("{i}", &i.to_string())
-                .replace("{j}", &(i + 1).to_string());
+                .replace("{j}", &(i + 1).to_string())
+                .replace(
+                    "{last}",
+                    if i + 1 == proof.depth {
+                        "true"
+                    } else {
+                        "false"
+                    },
+                );
         }
         let all: Vec<String> = (1..=proof.depth).map(|j| format!("ok{j}")).collect();
         let _ = writeln!(q, "(assert (not (and true {})))", all.join(" "));
     }
-
-    q
+    Ok(q)
 }
 
 /// Decides a query written without a unit: `text` after the encodings and the contract (the

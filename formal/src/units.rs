@@ -19,17 +19,21 @@ pub enum Unit {
     ShaderCore,
     /// The loader's frame receiver with its CRC unit ([`FrameCheck`]).
     FrameCheck,
+    /// `hdl::loader::Loader` of the HX8K board build ([`board_loader`]): the processor, its
+    /// firmware ROM, the loader memory, the receiver and the CRC unit.
+    Loader,
 }
 
 impl Unit {
     /// Every unit.
-    pub const ALL: [Unit; 6] = [
+    pub const ALL: [Unit; 7] = [
         Unit::FAdd,
         Unit::FMul,
         Unit::FCmp,
         Unit::MiscUnit,
         Unit::ShaderCore,
         Unit::FrameCheck,
+        Unit::Loader,
     ];
 
     /// The block's name as the reports print it.
@@ -41,6 +45,7 @@ impl Unit {
             Unit::MiscUnit => "MiscUnit",
             Unit::ShaderCore => "ShaderCore",
             Unit::FrameCheck => "FrameRx+Crc32Serial",
+            Unit::Loader => "Loader",
         }
     }
 
@@ -53,6 +58,7 @@ impl Unit {
             Unit::MiscUnit => emit(hdl::misc_unit::MiscUnit::new(&misc_config())),
             Unit::ShaderCore => emit(hdl::shader_core::ShaderCore::new(&CoreConfig::default())),
             Unit::FrameCheck => emit(FrameCheck::default()),
+            Unit::Loader => emit(board_loader()),
         }
     }
 }
@@ -65,6 +71,21 @@ pub fn misc_config() -> CoreConfig {
         features: Features::INTEGER,
         ..CoreConfig::default()
     }
+}
+
+/// The loader of the HX8K board build (`tgsi-core synth`: the board's core configuration, its
+/// 50 MHz clock and the default line rate), as `hdl::board_top::build` makes it.
+pub fn board_loader() -> hdl::loader::Loader {
+    hdl::loader::for_device(&board_device())
+}
+
+/// The device the HX8K board's loader implements (its INFO record).
+pub fn board_device() -> microcode::protocol::DeviceConfig {
+    hdl::loader::device_config(
+        &CoreConfig::default(),
+        hdl::board_chip::CORE_CLOCK_HZ as u32,
+        microcode::protocol::DEFAULT_BAUD,
+    )
 }
 
 fn emit<B: Block>(mut block: B) -> String {

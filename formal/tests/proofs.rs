@@ -64,6 +64,10 @@ proofs! {
     core_stop => "core-stop",
     core_host => "core-host",
     core_stacks => "core-stacks",
+    loader_drop => "loader-drop",
+    loader_info => "loader-info",
+    loader_status => "loader-status",
+    loader_write => "loader-write",
 }
 
 /// `core_stop.smt2` names the states of the drain one by one (s1..s14): it is written for a
