@@ -17,6 +17,7 @@ use firmware_loader::port::{FaultyTransport, SerialTransport};
 use firmware_loader::protocol::{Begin, LoadState, Reason, Region, IMAGE_REGIONS};
 use microcode::board::Family;
 use microcode::core::CoreConfig;
+use sim::hardware::board::BoardBuild;
 use sim::hardware::emulate::{self, EmuEngine, Emulation, EMULATED_BAUD};
 use sim::run_io::RunInputs;
 use std::path::Path;
@@ -605,8 +606,12 @@ fn rtl_engine_serves_the_same_board() {
             clock_hz: d.clock_hz,
             baud: d.baud,
             limits: d.limits,
+            board: d.board,
+            cores: d.cores,
+            config: d.config,
         }
     });
+    assert_eq!(info.core_config(), Some(CoreConfig::default()));
     let s = c.status().expect("STATUS");
     assert_eq!(s.state, LoadState::NoImage);
     assert!(emu.clocks() > 0);
@@ -630,15 +635,11 @@ fn synthesised_netlist_runs_programs_through_the_uart() {
 #[test]
 fn the_ecp5_netlist_is_refused_with_the_reason() {
     let core = microcode::board::Board::Ulx3s85f.core_config();
-    let err = emulate::start_for(
-        EmuEngine::Netlist,
-        &core,
-        Family::Ecp5,
-        EMULATED_BAUD,
-        &mut |_| {},
-    )
-    .err()
-    .expect("refused");
+    let _ = core;
+    let build = BoardBuild::new(microcode::board::Board::Ulx3s85f, 2);
+    let err = emulate::start_board(EmuEngine::Netlist, &build, EMULATED_BAUD, &mut |_| {})
+        .err()
+        .expect("refused");
     let text = err.to_string();
     assert!(
         text.contains("DP16KD") && text.contains("--engine verilator"),
@@ -648,10 +649,10 @@ fn the_ecp5_netlist_is_refused_with_the_reason() {
 
 fn netlist_runs_programs(core: &CoreConfig, family: Family) {
     let core = core.clone();
-    let emu = emulate::start_for(
+    assert_eq!(family, Family::Ice40, "the ECP5 netlist cannot be emulated");
+    let emu = emulate::start(
         EmuEngine::Netlist,
         &core,
-        family,
         emulate::EMULATED_CLOCK_HZ / 8,
         &mut |m| eprintln!("{m}"),
     )

@@ -142,6 +142,12 @@ pub struct ShaderCore {
 }
 
 impl ShaderCore {
+    /// A core built for `config` on an FPGA of `family` (the iCE40's is [`ShaderCore::new`]).
+    pub fn for_family(config: &CoreConfig, family: microcode::board::Family) -> ShaderCore {
+        let _ = family;
+        ShaderCore::new(config)
+    }
+
     /// A core built for `config`: literal set, stack depths and the optional units of
     /// `config.features` (an operation of a left-out unit faults `MISSING_UNIT`); the memory
     /// sizes are those of the board build.

@@ -226,7 +226,10 @@ pub fn synthesise(
     }
     std::fs::create_dir_all(&opts.out).map_err(io(&opts.out))?;
     write_atomically(&opts.out.join("top.v"), verilog.as_bytes())?;
-    write_atomically(&opts.out.join(flow.constraints.0), opts.constraints.as_bytes())?;
+    write_atomically(
+        &opts.out.join(flow.constraints.0),
+        opts.constraints.as_bytes(),
+    )?;
 
     progress(&format!("yosys: {} (this takes a while)", flow.synth));
     let mut yosys = find(Tool::Yosys)?.command();

@@ -74,15 +74,11 @@ pub fn board_design(
             board.max_cores()
         ));
     }
-    if cores > 1 {
-        return Err(format!(
-            "{cores} cores: the multi-core board top (several cores behind one loader) is not \
-             built yet; every board builds 1 core today"
-        ));
-    }
     match board.family() {
         Family::Ice40 => board_files(core, baud),
-        Family::Ecp5 => hdl::ulx3s_chip::files_for(board, core, baud).map_err(|e| e.to_string()),
+        Family::Ecp5 => {
+            hdl::ulx3s_chip::files_for(board, core, cores, baud).map_err(|e| e.to_string())
+        }
     }
 }
 
