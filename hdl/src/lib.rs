@@ -25,6 +25,7 @@ pub mod loader_layout;
 pub mod lzc;
 pub mod mask_stack;
 pub mod misc_unit;
+pub mod mul24;
 pub mod multi_board_top;
 pub mod operand_read;
 pub mod quad_dispatcher;

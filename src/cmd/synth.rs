@@ -121,7 +121,7 @@ pub fn run(args: SynthArgs) -> Result<ExitCode> {
         seed: args.seed,
         board,
         constraints,
-        blocks: synth::board_blocks(core.features)
+        blocks: synth::board_blocks_for(board.family(), core.features)
             .iter()
             .map(|b| b.0.to_string())
             .collect(),
