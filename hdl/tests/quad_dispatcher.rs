@@ -239,7 +239,7 @@ fn render(
     while b.status() >> 24 & 1 == 0 {
         assert!(b.clocks < 2_000_000, "never finished");
     }
-    assert!(b.uut.active.val() == false, "the cores are handed back");
+    assert!(!b.uut.active.val(), "the cores are handed back");
     got
 }
 

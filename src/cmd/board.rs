@@ -28,6 +28,8 @@ pub struct PortArgs {
     pub retries: u32,
     /// The core RUN and READ address on a board with several: a number, or `all` (each quad
     /// on every core at once, checked to agree; the board's selection after power-up).
+    /// `selftest` runs its checks on that selection only; `load` leaves it selected for the
+    /// RUNs that follow (until RESET or another selection).
     #[arg(long)]
     pub core: Option<String>,
 }

@@ -129,5 +129,10 @@ pub fn run(args: LoadArgs) -> Result<ExitCode> {
         report.elapsed.as_secs_f64(),
         report.stats.attempts - report.stats.requests
     );
+    // Every core holds the image; `--core` leaves the one later RUNs address selected.
+    if let Some(core) = &args.link.core {
+        super::board::select_core(&mut client, Some(core))?;
+        println!("{}: core {core} selected for RUN and READ", args.link.port);
+    }
     Ok(ExitCode::SUCCESS)
 }

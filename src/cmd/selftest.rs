@@ -4,9 +4,9 @@
 //!    pattern is invalidated (never left runnable).
 //! 2. The core: built-in programs, one or more per unit (`selftest_programs/*.tgsi`), are compiled for
 //!    the board's core, loaded, run on one quad with fixed inputs and CONST values, and compared bit
-//!    for bit (live lanes) and by kill mask with the core model. On a board with several cores
-//!    each program runs on every core at once (the board checks that they agree) and then on
-//!    each core alone; `--core N` (or `all`) runs it on that selection only.
+//!    for bit (live lanes), by kill mask and by cycle count with the core model. On a board with
+//!    several cores each program runs on every core at once (the board checks that they agree)
+//!    and then on each core alone; `--core N` (or `all`) runs it on that selection only.
 
 use super::board::{connect, PortArgs};
 use anyhow::{bail, Context, Result};
@@ -194,7 +194,7 @@ fn core_check<T: Transport>(
     let compiled = compile(&program, config)?;
     let file = ImageFile::from_image(&compiled.image);
     c.upload(&file.upload, &mut |_, _| {})?;
-    let mut diffs = Vec::new();
+    let (mut diffs, mut not_built) = (Vec::new(), None);
     for &core in cores {
         if cores.len() > 1 || core != firmware_loader::protocol::ALL_CORES {
             c.select_core(core)?;
@@ -206,9 +206,19 @@ fn core_check<T: Transport>(
         };
         match run_and_compare(c, &compiled.image, &file)? {
             Check::Same => {}
-            Check::NotBuilt(why) => return Ok(Check::NotBuilt(why)),
+            Check::NotBuilt(why) => {
+                not_built = Some(why);
+                break;
+            }
             Check::Differs(d) => diffs.extend(d.into_iter().map(|l| format!("{which}: {l}"))),
         }
+    }
+    // Back to every core (the power-up selection) for the commands that follow.
+    if cores.len() > 1 {
+        c.select_core(firmware_loader::protocol::ALL_CORES)?;
+    }
+    if let Some(why) = not_built {
+        return Ok(Check::NotBuilt(why));
     }
     Ok(verdict(diffs))
 }
@@ -260,6 +270,12 @@ fn run_and_compare<T: Transport>(
             board.fault,
             sim::hardware::fault_name(board.fault)
         ));
+    }
+    // The core model counts the core's clocks: the board's count must be the same.
+    if let Some(want) = model.cycles {
+        if u64::from(board.cycles) != want {
+            diffs.push(format!("{} cycles, core model {want}", board.cycles));
+        }
     }
     let model_kills = (0..4).fold(0u8, |m, l| m | (u8::from(model.lanes[l].killed) << l));
     if board.kill_mask != model_kills {

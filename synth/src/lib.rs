@@ -139,6 +139,17 @@ mod tests {
         let names: Vec<&str> = board_blocks(small).iter().map(|b| b.0).collect();
         assert!(!names.contains(&"core$misc$tex"));
         assert!(names.contains(&"core$misc$trans") && names.contains(&"loader"));
+        // The ECP5's multi-core top: the first core's blocks, the mux and the dispatcher.
+        use microcode::board::Family;
+        assert_eq!(board_blocks_for(Family::Ice40, all), board_blocks(all));
+        let ecp5 = board_blocks_for(Family::Ecp5, all);
+        assert_eq!(ecp5.len(), MULTI_BOARD_BLOCKS.len());
+        let names: Vec<&str> = board_blocks_for(Family::Ecp5, small)
+            .iter()
+            .map(|b| b.0)
+            .collect();
+        assert!(!names.contains(&"cores$0$misc$tex"));
+        assert!(names.contains(&"cores$0$misc$trans") && names.contains(&"dispatch"));
     }
 
     /// The pins the constraints put the chip's ports on are the Alchitry Cu's documented pads
