@@ -364,7 +364,19 @@ fn measure_count_only_renders_per_core_count() {
                 .unwrap();
             }
             let q = (side / 2) as u16;
-            let before = emu.clocks();
+            // The emulation counts its clocks when the board falls idle.
+            let wait_idle = |emu: &Emulation| {
+                let mut last = emu.clocks();
+                loop {
+                    std::thread::sleep(Duration::from_millis(50));
+                    let now = emu.clocks();
+                    if now == last {
+                        return now;
+                    }
+                    last = now;
+                }
+            };
+            let before = wait_idle(&emu);
             let wall = std::time::Instant::now();
             let end = c
                 .render_count(
@@ -379,7 +391,7 @@ fn measure_count_only_renders_per_core_count() {
                     Duration::from_secs(1800),
                 )
                 .unwrap();
-            let clocks = emu.clocks() - before;
+            let clocks = wait_idle(&emu) - before;
             let wall = wall.elapsed().as_secs_f64();
             assert_eq!((end.fault, end.quads), (0, q * q), "{name}");
             let quads = f64::from(q) * f64::from(q);
