@@ -79,6 +79,10 @@ fn progress_bar(total: usize) -> ProgressBar {
 
 /// Uploads, verifies and commits.
 pub fn run(args: LoadArgs) -> Result<ExitCode> {
+    // A bad `--core` is refused before anything is read or opened.
+    if let Some(core) = &args.link.core {
+        super::board::parse_core(core)?;
+    }
     let loadable = read_loadable(&args.file)?;
     // Textures are read before any port is opened, like the file.
     let mut inputs = sim::run_io::RunInputs::default();

@@ -315,6 +315,10 @@ fn verdict(diffs: Vec<String>) -> Check {
 /// Runs the checks, printing one line per step.
 pub fn run(args: SelftestArgs) -> Result<ExitCode> {
     let port = &args.link.port;
+    // A bad `--core` is refused before the port is opened.
+    if let Some(core) = &args.link.core {
+        super::board::parse_core(core)?;
+    }
     let mut c = connect(&args.link)?;
     loader_check(&mut c, port)?;
     let config = super::board::board_config(&mut c).with_context(|| port.clone())?;
