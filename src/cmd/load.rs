@@ -88,6 +88,9 @@ pub fn run(args: LoadArgs) -> Result<ExitCode> {
     let mut inputs = sim::run_io::RunInputs::default();
     sim::run_io::args::apply_textures(&mut inputs, &args.textures)?;
     let mut client = connect(&args.link)?;
+    // Every core gets the image; `--core` (checked against the board's count before anything
+    // is uploaded) leaves the one later RUNs address selected: an upload keeps the selection.
+    super::board::select_core(&mut client, args.link.core.as_deref())?;
     // An image file says what it was built for (the upload checks it); a program is compiled for
     // the board's own configuration.
     let config = match &loadable {
@@ -133,9 +136,7 @@ pub fn run(args: LoadArgs) -> Result<ExitCode> {
         report.elapsed.as_secs_f64(),
         report.stats.attempts - report.stats.requests
     );
-    // Every core holds the image; `--core` leaves the one later RUNs address selected.
     if let Some(core) = &args.link.core {
-        super::board::select_core(&mut client, Some(core))?;
         println!("{}: core {core} selected for RUN and READ", args.link.port);
     }
     Ok(ExitCode::SUCCESS)
