@@ -17,6 +17,7 @@ use firmware_loader::port::{FaultyTransport, SerialTransport};
 use firmware_loader::protocol::{Begin, LoadState, Reason, Region, IMAGE_REGIONS};
 use microcode::board::Family;
 use microcode::core::CoreConfig;
+use sim::hardware::board::BoardBuild;
 use sim::hardware::emulate::{self, EmuEngine, Emulation, EMULATED_BAUD};
 use sim::run_io::RunInputs;
 use std::path::Path;
@@ -29,26 +30,99 @@ use std::time::Duration;
 /// geometry program, a textured one) over one link for the whole command, none "not built".
 #[test]
 fn the_default_board_build_runs_every_opcode_row() {
-    runs_every_opcode_row(&CoreConfig::default());
+    let emu = emulate::start(
+        EmuEngine::Verilator,
+        &CoreConfig::default(),
+        EMULATED_BAUD,
+        &mut |m| eprintln!("{m}"),
+    )
+    .expect("the emulated board starts (the toolchain comes from `cargo xtask setup`)");
+    runs_every_opcode_row(&emu, 1);
 }
 
-/// The ULX3S's build (`synth --board ulx3s-85f`: the larger texture memory and mask stack,
-/// `microcode::board::Board::core_config`) likewise: the host tools recognise its core from
-/// INFO's ISA hash, compile for it, and every row passes.
+/// The ULX3S's build with two cores behind its loader (`synth --board ulx3s-85f --cores 2`:
+/// the larger texture memory and mask stack, `microcode::board::Board::core_config`, the
+/// float multiplier on the ECP5's multiplier blocks) likewise: the host tools recognise its
+/// core from INFO, compile for it, and every row passes with both cores running each quad in
+/// lock step (the board checks that they agree); `selftest` runs every check on each core
+/// alone as well, and each core alone gives the core model's outputs and cycle counts.
 #[test]
-fn the_ulx3s_board_build_runs_every_opcode_row() {
-    let core = microcode::board::Board::Ulx3s85f.core_config();
-    assert_ne!(core, CoreConfig::default());
-    runs_every_opcode_row(&core);
-}
-
-/// `selftest`, `conformance --engine board` and a textured render against the board built for
-/// `core`, emulated.
-fn runs_every_opcode_row(core: &CoreConfig) {
-    let emu = emulate::start(EmuEngine::Verilator, core, EMULATED_BAUD, &mut |m| {
+fn the_ulx3s_two_core_build_runs_every_opcode_row_on_every_core() {
+    let build = BoardBuild::new(microcode::board::Board::Ulx3s85f, 2);
+    assert_ne!(build.core, CoreConfig::default());
+    let emu = emulate::start_board(EmuEngine::Verilator, &build, EMULATED_BAUD, &mut |m| {
         eprintln!("{m}")
     })
     .expect("the emulated board starts (the toolchain comes from `cargo xtask setup`)");
+    assert_eq!(emu.device.cores, 2);
+    each_core_runs_like_the_core_model(&emu.port, &build.core, 2);
+    runs_every_opcode_row(&emu, 2);
+}
+
+/// Core by core (CORE n), three quads of `examples/checker.tgsi` and `cutout.tgsi` (a KIL): each
+/// quad's outputs, kill mask and cycle count equal to the core model's.
+fn each_core_runs_like_the_core_model(port: &str, core: &CoreConfig, cores: u8) {
+    let mut c = client(port);
+    for name in ["checker.tgsi", "cutout.tgsi"] {
+        let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("examples")
+            .join(name);
+        let program =
+            microcode::tgsi::text::parse(&std::fs::read_to_string(&path).expect("example"))
+                .expect("parses");
+        let image = microcode::compile::compile(&program, core)
+            .expect("compiles")
+            .image;
+        let file = ImageFile::from_image(&image);
+        c.upload(&file.upload, &mut |_, _| {}).expect("uploads");
+        let quads: Vec<Vec<(u16, [[u32; 4]; 4])>> = (0..3u32)
+            .map(|seed| {
+                file.inputs
+                    .iter()
+                    .map(|m| (m.tgsi, lanes(seed + u32::from(m.tgsi))))
+                    .collect()
+            })
+            .collect();
+        let constant = |_: u16, i: u16| [0x3f00_0000 + u32::from(i), 0x3e80_0000, 0, 0x3f80_0000];
+        for k in 0..cores {
+            c.select_core(k).expect("CORE");
+            let got = run_image(&mut c, &file, &quads, &constant).expect("RUN");
+            for (q, (quad, board)) in quads.iter().zip(&got).enumerate() {
+                let mut inputs = RunInputs::default();
+                for &(n, v) in quad {
+                    inputs.inputs.insert(u32::from(n), v);
+                }
+                for &(_, b, i) in &file.buffer_slots {
+                    inputs
+                        .constants
+                        .insert((u32::from(b), u32::from(i)), constant(b, i));
+                }
+                let model = sim::core_model::run(&image, &inputs).expect("the core model runs");
+                let at = format!("{name}, core {k}, quad {q}");
+                assert_eq!(board.fault, 0, "{at}");
+                assert_eq!(Some(u64::from(board.cycles)), model.cycles, "{at}: cycles");
+                let kills = (0..4).fold(0u8, |m, l| m | (u8::from(model.lanes[l].killed) << l));
+                assert_eq!(board.kill_mask, kills, "{at}: kill mask");
+                for (n, v) in &board.outputs {
+                    for (l, lane) in model.lanes.iter().enumerate() {
+                        if !lane.killed {
+                            assert_eq!(
+                                Some(&v[l]),
+                                lane.outputs.get(&u32::from(*n)),
+                                "{at}: OUT[{n}] lane {l}"
+                            );
+                        }
+                    }
+                }
+            }
+        }
+    }
+    c.reset().expect("RESET selects every core again");
+}
+
+/// `selftest`, `conformance --engine board` and a textured render against the emulated board
+/// `emu` with `cores` cores.
+fn runs_every_opcode_row(emu: &Emulation, cores: u16) {
     let selftest = Command::new(env!("CARGO_BIN_EXE_tgsi-core"))
         .args(["selftest", "--port", &emu.port])
         .output()
@@ -60,7 +134,16 @@ fn runs_every_opcode_row(core: &CoreConfig) {
         String::from_utf8_lossy(&selftest.stderr)
     );
     assert!(!text.contains("not built"), "{text}");
-    assert!(text.contains(": ok\n"), "checks run on the board: {text}");
+    let ok = if cores > 1 {
+        format!(": ok (every core at once, then each of the {cores})\n")
+    } else {
+        ": ok\n".to_string()
+    };
+    assert!(text.contains(&ok), "checks run on the board: {text}");
+    assert!(
+        text.contains(&format!("{cores} core")),
+        "INFO's core count: {text}"
+    );
     assert!(text.contains("core checks OK\n"), "{text}");
     // Program rows as well as vector rows, over one link to the board: a few corpus programs
     // (fragment and vertex), a geometry program (its vertices streamed through RESUME) and a
@@ -605,8 +688,12 @@ fn rtl_engine_serves_the_same_board() {
             clock_hz: d.clock_hz,
             baud: d.baud,
             limits: d.limits,
+            board: d.board,
+            cores: d.cores,
+            config: d.config,
         }
     });
+    assert_eq!(info.core_config(), Some(CoreConfig::default()));
     let s = c.status().expect("STATUS");
     assert_eq!(s.state, LoadState::NoImage);
     assert!(emu.clocks() > 0);
@@ -630,15 +717,11 @@ fn synthesised_netlist_runs_programs_through_the_uart() {
 #[test]
 fn the_ecp5_netlist_is_refused_with_the_reason() {
     let core = microcode::board::Board::Ulx3s85f.core_config();
-    let err = emulate::start_for(
-        EmuEngine::Netlist,
-        &core,
-        Family::Ecp5,
-        EMULATED_BAUD,
-        &mut |_| {},
-    )
-    .err()
-    .expect("refused");
+    let _ = core;
+    let build = BoardBuild::new(microcode::board::Board::Ulx3s85f, 2);
+    let err = emulate::start_board(EmuEngine::Netlist, &build, EMULATED_BAUD, &mut |_| {})
+        .err()
+        .expect("refused");
     let text = err.to_string();
     assert!(
         text.contains("DP16KD") && text.contains("--engine verilator"),
@@ -648,10 +731,10 @@ fn the_ecp5_netlist_is_refused_with_the_reason() {
 
 fn netlist_runs_programs(core: &CoreConfig, family: Family) {
     let core = core.clone();
-    let emu = emulate::start_for(
+    assert_eq!(family, Family::Ice40, "the ECP5 netlist cannot be emulated");
+    let emu = emulate::start(
         EmuEngine::Netlist,
         &core,
-        family,
         emulate::EMULATED_CLOCK_HZ / 8,
         &mut |m| eprintln!("{m}"),
     )

@@ -285,3 +285,127 @@ fn measure_renders_against_the_line_rate() {
         }
     }
 }
+
+/// Measurement, not a check (run with `--ignored --nocapture`): how fast a board build shades,
+/// without the serial line. `examples/checker.tgsi` and the demo shader (its constants and
+/// texture) at 256x256 through a count-only RENDER (`protocol::RENDER_COUNT_ONLY`: one request
+/// of every quad, only the end frame back) on the emulated board, in board clocks (the
+/// emulation's), as quads per second at the board's clock. `MEASURE_BOARD` (default
+/// `ulx3s-85f`) and `MEASURE_CORES` (a comma-separated list, default `1,2`) pick the builds,
+/// e.g. `MEASURE_BOARD=alchitry-cu MEASURE_CORES=1` for the HX8K.
+#[test]
+#[ignore]
+fn measure_count_only_renders_per_core_count() {
+    use firmware_loader::host::{Client, ClientOptions};
+    use firmware_loader::port::SerialTransport;
+    use firmware_loader::protocol::RenderRequest;
+    use microcode::board::Board;
+    use microcode::compile::render_program::{render_program, ColourOut};
+    use sim::hardware::board::BoardBuild;
+    let board_name = std::env::var("MEASURE_BOARD").unwrap_or_else(|_| "ulx3s-85f".into());
+    let board = Board::ALL
+        .into_iter()
+        .find(|b| b.to_string() == board_name)
+        .unwrap_or_else(|| panic!("MEASURE_BOARD={board_name}: not a board"));
+    let cores: Vec<u16> = std::env::var("MEASURE_CORES")
+        .unwrap_or_else(|_| "1,2".into())
+        .split(',')
+        .map(|n| n.trim().parse().expect("MEASURE_CORES: numbers"))
+        .collect();
+    let checker_png = format!("0={},bilinear", example("checker-8.png").display());
+    for n in cores {
+        let build = BoardBuild::new(board, n);
+        let emu = emulate::start_board(
+            emulate::EmuEngine::Verilator,
+            &build,
+            EMULATED_BAUD,
+            &mut |m| eprintln!("{m}"),
+        )
+        .expect("the emulated board starts");
+        let t = SerialTransport::open(&emu.port, 115_200).expect("opens the pseudo-terminal");
+        let mut c = Client::new(t, ClientOptions::default());
+        for (name, constants, textures) in [
+            ("checker.tgsi", &[][..], vec![]),
+            (
+                "lit-sphere.tgsi",
+                &tgsi_core::demo::LIT_SPHERE_CONSTANTS[..],
+                vec![checker_png.clone()],
+            ),
+        ] {
+            let side = 256u32;
+            let src = std::fs::read_to_string(example(name)).unwrap();
+            let program = microcode::tgsi::text::parse(&src).unwrap();
+            let rp = render_program(&program, side, side, &|_| None, ColourOut::Rgba8).unwrap();
+            let image = microcode::compile::compile(&rp.program, &build.core)
+                .unwrap()
+                .image;
+            let mut inputs = sim::run_io::RunInputs::default();
+            for (k, v) in constants.iter().enumerate() {
+                inputs.constants.insert((0, k as u32), v.map(f32::to_bits));
+            }
+            for (slot, v) in &rp.constants {
+                inputs.constants.insert((0, *slot), *v);
+            }
+            sim::run_io::args::apply_textures(&mut inputs, &textures).unwrap();
+            let file = sim::hardware::board::upload_file(&image, &inputs).unwrap();
+            firmware_loader::board::ensure_loaded(&mut c, &file.upload, &mut |_, _| {}).unwrap();
+            let constant = |b: u16, i: u16| inputs.constant(b, i);
+            let params = firmware_loader::board::params_block(&file, &constant);
+            if !params.is_empty() {
+                let l = c.device_info().unwrap().limits;
+                let chunk = usize::from(l.max_payload) - firmware_loader::protocol::WRITE_HEADER;
+                c.write_region(
+                    firmware_loader::protocol::Region::Params,
+                    0,
+                    &params,
+                    chunk,
+                    &mut |_| {},
+                )
+                .unwrap();
+            }
+            let q = (side / 2) as u16;
+            // The emulation counts its clocks when the board falls idle.
+            let wait_idle = |emu: &Emulation| {
+                let mut last = emu.clocks();
+                loop {
+                    std::thread::sleep(Duration::from_millis(50));
+                    let now = emu.clocks();
+                    if now == last {
+                        return now;
+                    }
+                    last = now;
+                }
+            };
+            let before = wait_idle(&emu);
+            let wall = std::time::Instant::now();
+            let end = c
+                .render_count(
+                    &RenderRequest {
+                        row_quads: q,
+                        x: 0,
+                        y: 0,
+                        quads: q * q,
+                        lane_words: 1,
+                        block_quads: 1,
+                    },
+                    Duration::from_secs(1800),
+                )
+                .unwrap();
+            let clocks = wait_idle(&emu) - before;
+            let wall = wall.elapsed().as_secs_f64();
+            assert_eq!((end.fault, end.quads), (0, q * q), "{name}");
+            let quads = f64::from(q) * f64::from(q);
+            let per_s = quads * board.clock_hz() as f64 / clocks as f64;
+            eprintln!(
+                "{board} {n} core{} {name} {side}x{side} count-only RENDER: {clocks} board clocks \
+                 ({:.1} a quad; {} core cycles, {:.1} a quad), {per_s:.0} quads/s at {} MHz; \
+                 {wall:.1} s wall",
+                if n == 1 { "" } else { "s" },
+                clocks as f64 / quads,
+                end.cycles,
+                f64::from(end.cycles) / quads,
+                board.clock_hz() / 1_000_000
+            );
+        }
+    }
+}

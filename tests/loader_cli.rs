@@ -271,3 +271,28 @@ fn ports_lists_without_failing() {
     let out = tgsi_core(&["ports"]);
     assert!(out.status.success(), "stderr: {}", text(&out.stderr));
 }
+
+/// A `--core` that names no core is refused before the port is opened, naming the flag.
+#[test]
+fn a_bad_core_selection_is_refused_before_connecting() {
+    for cmd in [
+        &["selftest", "--port", "/nonexistent/port", "--core", "x"][..],
+        &[
+            "load",
+            "--port",
+            "/nonexistent/port",
+            "--core",
+            "255",
+            "f.tgsi",
+        ][..],
+    ] {
+        let o = tgsi_core(cmd);
+        let err = text(&o.stderr);
+        assert!(!o.status.success(), "{cmd:?}");
+        assert!(err.contains("--core") && err.contains("or `all`"), "{err}");
+        assert!(
+            !err.contains("/nonexistent/port"),
+            "not connected first: {err}"
+        );
+    }
+}

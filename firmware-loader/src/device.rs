@@ -11,10 +11,10 @@
 use crate::frame::{self, Decoder, Frame};
 use crate::protocol::{
     le32, Begin, Command, Info, LoadState, Reason, Region, RenderEnd, RenderRequest, RunRequest,
-    RunSummary, Status, ANSWER_BIT, BEGIN_BYTES, COMMIT_BYTES, IMAGE_REGIONS, PROGRAM_WORD_BYTES,
-    PROTOCOL_VERSION, READ_BYTES, RENDER_BLOCK, RENDER_BLOCK_HEADER, RENDER_BYTES,
-    RENDER_COORD_BIAS, RESULT_PAUSE_LANES, RESULT_RECORD, RESUME_BYTES, RUN_SUMMARY_HEADER,
-    SET_BAUD_BYTES, WRITE_HEADER,
+    RunSummary, Status, ALL_CORES, ANSWER_BIT, BEGIN_BYTES, COMMIT_BYTES, CORE_BYTES,
+    IMAGE_REGIONS, PROGRAM_WORD_BYTES, PROTOCOL_VERSION, READ_BYTES, RENDER_BLOCK,
+    RENDER_BLOCK_HEADER, RENDER_BYTES, RENDER_COORD_BIAS, RENDER_COUNT_ONLY, RESULT_PAUSE_LANES,
+    RESULT_RECORD, RESUME_BYTES, RUN_SUMMARY_HEADER, SET_BAUD_BYTES, WRITE_HEADER,
 };
 use microcode::core::fault_code::is_pause;
 
@@ -131,6 +131,9 @@ pub struct Device<R> {
     baud: u32,
     /// After SET_BAUD: the rate to return to unless a good frame arrives at the new one in time.
     revert_baud: Option<u32>,
+    /// The core RUN, RESUME and READ address (CORE), or `ALL_CORES`. The model's cores are one
+    /// runner: they hold the same image (uploads go to every core) and always agree.
+    core: u8,
 }
 
 fn range(addr: u32, len: usize, limit: u32) -> Option<std::ops::Range<usize>> {
@@ -182,6 +185,7 @@ impl<R: QuadRunner> Device<R> {
             decoder: Decoder::new(),
             baud: config.baud,
             revert_baud: None,
+            core: ALL_CORES,
         }
     }
 
@@ -205,6 +209,7 @@ impl<R: QuadRunner> Device<R> {
             fault: self.fault,
             cycles: self.cycles,
             bad_frames: self.bad_frames,
+            core: self.core,
         }
     }
 
@@ -218,6 +223,9 @@ impl<R: QuadRunner> Device<R> {
             clock_hz: self.config.clock_hz,
             baud: self.baud,
             limits: self.config.limits,
+            board: self.config.board,
+            cores: self.config.cores,
+            config: self.config.config,
         }
     }
 
@@ -402,6 +410,15 @@ impl<R: QuadRunner> Device<R> {
                 }
                 self.clear_run();
                 self.last_nak = 0;
+                self.core = ALL_CORES;
+                Ok(ack(&[]))
+            }
+            Command::Core => {
+                exact(CORE_BYTES)?;
+                if p[0] != ALL_CORES && u16::from(p[0]) >= self.config.cores {
+                    return Err(Reason::OutOfRange);
+                }
+                self.core = p[0];
                 Ok(ack(&[]))
             }
             Command::SetBaud => {
@@ -456,7 +473,7 @@ impl<R: QuadRunner> Device<R> {
         if r.quads == 0
             || r.row_quads == 0
             || r.x >= r.row_quads
-            || !matches!(r.lane_words, 1 | 4)
+            || !matches!(r.lane_words, 0 | 1 | 4)
             || r.block_quads == 0
             || RENDER_BLOCK_HEADER + usize::from(r.block_quads) * record > frame::MAX_PAYLOAD
         {
@@ -502,14 +519,18 @@ impl<R: QuadRunner> Device<R> {
                 }
                 break;
             }
-            block.push(o.kill_mask);
-            for lane in 0..4 {
-                block.extend_from_slice(&outputs[16 * lane..][..4 * usize::from(r.lane_words)]);
-            }
             qx += 1;
             if qx == u32::from(r.row_quads) {
                 qx = 0;
                 qy += 1;
+            }
+            if r.lane_words == RENDER_COUNT_ONLY {
+                block.clear();
+                continue;
+            }
+            block.push(o.kill_mask);
+            for lane in 0..4 {
+                block.extend_from_slice(&outputs[16 * lane..][..4 * usize::from(r.lane_words)]);
             }
             let full =
                 block.len() + record > RENDER_BLOCK_HEADER + usize::from(r.block_quads) * record;

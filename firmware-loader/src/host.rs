@@ -7,8 +7,8 @@ use crate::port::{PortError, Transport};
 use crate::protocol::{
     read_payload, write_payload, Begin, Command, Info, LayoutError, LoadState, Reason, Region,
     RenderEnd, RenderRequest, RunRequest, RunSummary, Status, ANSWER_BIT, IMAGE_REGIONS,
-    PROTOCOL_VERSION, RENDER_BLOCK, RENDER_BLOCK_HEADER, RENDER_END, RESULT_PAUSE_LANES,
-    RESULT_RECORD, RUN_HEADER, WRITE_HEADER,
+    PROTOCOL_VERSION, RENDER_BLOCK, RENDER_BLOCK_HEADER, RENDER_END, RENDER_END_BYTES,
+    RESULT_PAUSE_LANES, RESULT_RECORD, RUN_HEADER, WRITE_HEADER,
 };
 use microcode::core::fault_code::{self, is_pause};
 use std::time::{Duration, Instant};
@@ -339,9 +339,53 @@ impl<T: Transport> Client<T> {
         })
     }
 
-    /// RESET.
+    /// RESET (the device selects every core again).
     pub fn reset(&mut self) -> Result<(), HostError> {
         self.request(Command::Reset, &[]).map(drop)
+    }
+
+    /// CORE: RUN, RESUME and READ address core `core` (below INFO's core count), or every core
+    /// at once (`protocol::ALL_CORES`: a RUN then runs each quad on all of them and faults
+    /// `CORES_DIFFER` unless they agree).
+    pub fn select_core(&mut self, core: u8) -> Result<(), HostError> {
+        self.request(Command::Core, &[core]).map(drop)
+    }
+
+    /// RENDER of `req`'s quads without block frames (`protocol::RENDER_COUNT_ONLY`): the board
+    /// shades them and answers only the end frame, waiting up to `wait` for it (a count-only
+    /// render of many quads takes as long as the board shades them). How fast the board
+    /// shades, without the serial line's limit.
+    pub fn render_count(
+        &mut self,
+        req: &RenderRequest,
+        wait: Duration,
+    ) -> Result<RenderEnd, HostError> {
+        let req = RenderRequest {
+            lane_words: crate::protocol::RENDER_COUNT_ONLY,
+            ..*req
+        };
+        let data = self.exchange(
+            Command::Render,
+            &req.to_bytes(),
+            self.opts.retries.saturating_add(1),
+            wait,
+        )?;
+        let mut full = vec![0];
+        full.extend_from_slice(&data);
+        if data.first() != Some(&RENDER_END) {
+            return Err(HostError::Malformed {
+                cmd: Command::Render,
+                source: LayoutError::Short {
+                    what: "RENDER end frame (a count-only render sends no blocks)",
+                    len: data.len(),
+                    need: RENDER_END_BYTES,
+                },
+            });
+        }
+        RenderEnd::from_bytes(&full).map_err(|source| HostError::Malformed {
+            cmd: Command::Render,
+            source,
+        })
     }
 
     /// BEGIN.

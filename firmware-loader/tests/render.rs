@@ -174,6 +174,69 @@ fn render_packs_one_word_per_lane_and_refuses_bad_shapes() {
     );
 }
 
+/// A count-only RENDER (lane words 0) shades the same quads and answers only the end frame,
+/// with the quads and cycles of the render that streams them.
+#[test]
+fn a_count_only_render_answers_only_its_end_frame() {
+    let mut d = device(1);
+    let r = RenderRequest {
+        row_quads: 8,
+        x: 3,
+        y: 2,
+        quads: 40,
+        lane_words: firmware_loader::protocol::RENDER_COUNT_ONLY,
+        block_quads: 1,
+    };
+    let frames = ask(&mut d, Command::Render, &r.to_bytes());
+    assert_eq!(frames.len(), 1, "the end frame alone");
+    let end = RenderEnd::from_bytes(&frames[0]).unwrap();
+    let streamed = ask(
+        &mut d,
+        Command::Render,
+        &RenderRequest { lane_words: 1, ..r }.to_bytes(),
+    );
+    let full = RenderEnd::from_bytes(streamed.last().unwrap()).unwrap();
+    assert_eq!(end, full);
+    assert_eq!((end.fault, end.quads), (0, 40));
+}
+
+/// CORE on a device of two cores: each core and `ALL_CORES` are accepted and reported by
+/// STATUS, a core beyond the count is refused without changing the selection, and RESET
+/// selects every core again; INFO says how many there are.
+#[test]
+fn core_selects_below_the_core_count_and_reset_selects_all() {
+    use firmware_loader::protocol::{Info, Status, ALL_CORES};
+    let mut cfg = DeviceConfig::board(ISA);
+    cfg.cores = 2;
+    let mut d = Device::new(cfg, CopyRunner);
+    let info = Info::from_bytes(&ask(&mut d, Command::Info, &[])[0][1..])
+        .unwrap()
+        .unwrap();
+    assert_eq!(info.cores, 2);
+    let status = |d: &mut Device<CopyRunner>| {
+        Status::from_bytes(&ask(d, Command::Status, &[])[0][1..])
+            .unwrap()
+            .core
+    };
+    assert_eq!(status(&mut d), ALL_CORES, "every core after power-up");
+    assert_eq!(ask(&mut d, Command::Core, &[1]), [vec![0]]);
+    assert_eq!(status(&mut d), 1);
+    assert_eq!(
+        ask(&mut d, Command::Core, &[2]),
+        [vec![Reason::OutOfRange as u8]]
+    );
+    assert_eq!(status(&mut d), 1, "a refused CORE keeps the selection");
+    assert_eq!(
+        ask(&mut d, Command::Core, &[]),
+        [vec![Reason::BadLength as u8]]
+    );
+    assert_eq!(ask(&mut d, Command::Core, &[0]), [vec![0]]);
+    assert_eq!(status(&mut d), 0);
+    assert_eq!(ask(&mut d, Command::Reset, &[]), [vec![0]]);
+    assert_eq!(status(&mut d), ALL_CORES, "RESET selects every core");
+    assert_eq!(ask(&mut d, Command::Core, &[ALL_CORES]), [vec![0]]);
+}
+
 /// The host client's RENDER over a clean and a lossy line: every quad's record arrives intact
 /// (a lost or damaged block is asked for again), each equal to the coordinates of its pixels.
 #[test]

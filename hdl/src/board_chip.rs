@@ -105,7 +105,12 @@ pub fn verilog(core: &CoreConfig, baud: u32) -> Result<String, BoardError> {
 
 /// [`verilog`] and the chip's pin constraints ([`BoardChip::pcf`]).
 pub fn files(core: &CoreConfig, baud: u32) -> Result<(String, String), BoardError> {
-    let (top, _) = crate::board_top::build(core, CORE_CLOCK_HZ as u32, baud)?;
+    let (top, _) = crate::board_top::build(
+        microcode::board::Board::AlchitryCu,
+        core,
+        CORE_CLOCK_HZ as u32,
+        baud,
+    )?;
     let mut chip = BoardChip::new(top);
     chip.connect_all();
     rust_hdl::core::check_error::check_all(&chip)

@@ -130,9 +130,10 @@ pub enum BoardError {
     Check(String),
 }
 
-/// The board's top level (core for `core`, loader, UART at `baud` from a `clock_hz` clock),
-/// connected and checked, with the device it implements.
+/// The board's top level (core for `core`, the loader of `board`, UART at `baud` from a
+/// `clock_hz` clock), connected and checked, with the device it implements.
 pub fn build(
+    board: microcode::board::Board,
     core: &CoreConfig,
     clock_hz: u32,
     baud: u32,
@@ -145,8 +146,10 @@ pub fn build(
                 source,
             }
         })?;
-    let cfg = crate::loader::device_config(core, clock_hz, baud);
-    let mut top = BoardTop::new(core, crate::loader::for_device(&cfg), divisor);
+    let cfg = crate::loader::device_config(board, 1, core, clock_hz, baud);
+    let loader =
+        crate::loader::for_device(&cfg, false).map_err(|e| BoardError::Check(e.to_string()))?;
+    let mut top = BoardTop::new(core, loader, divisor);
     top.connect_all();
     rust_hdl::core::check_error::check_all(&top)
         .map_err(|e| BoardError::Check(format!("{e:?}")))?;
@@ -154,7 +157,12 @@ pub fn build(
 }
 
 /// The Verilog of [`build`] (module `top`), as Verilator and the netlist tests read it.
-pub fn verilog(core: &CoreConfig, clock_hz: u32, baud: u32) -> Result<String, BoardError> {
-    let (top, _) = build(core, clock_hz, baud)?;
+pub fn verilog(
+    board: microcode::board::Board,
+    core: &CoreConfig,
+    clock_hz: u32,
+    baud: u32,
+) -> Result<String, BoardError> {
+    let (top, _) = build(board, core, clock_hz, baud)?;
     Ok(generate_verilog(&top))
 }

@@ -43,6 +43,16 @@ pub struct FmadPipe {
     round_q: [DFF<RoundMode>; ADDEND_DELAY as usize],
 }
 
+impl FmadPipe {
+    /// The pipeline with its multiplier's product on multiplier blocks ([`FMul::with_dsp`]).
+    pub fn with_dsp() -> FmadPipe {
+        FmadPipe {
+            mul: FMul::with_dsp(),
+            ..FmadPipe::default()
+        }
+    }
+}
+
 impl Logic for FmadPipe {
     #[hdl_gen]
     fn update(&mut self) {

@@ -21,8 +21,14 @@
 //!    AND tree tells whether it carries out), apply the subnormal/overflow rules, pack.
 //!
 //! The 24x24 significand product is never written as `*`: rust-hdl only multiplies 16x16 and
-//! yosys' generic multiplier is neither pipelined nor small on a LUT4 fabric.
+//! yosys' generic multiplier is neither pipelined nor small on a LUT4 fabric. On an FPGA with
+//! multiplier blocks (the ECP5) [`FMul::with_dsp`] takes stages 2 and 3 from a [`Mul24`]
+//! instead: its registered 18x18 pieces, summed, give the product `P` for stage 3's registers
+//! as `t0 = P[31:0]`, `t1 = 0`, `t2 = P[47:32] << 16` (so stage 4's sum `t0 + t1 2^8 + t2 2^16`
+//! is `P` again); the rows are then unused and synthesis drops them. [`FMul::default`] (the
+//! iCE40's) has no `Mul24`, and its Verilog is the radix-4 multiplier alone.
 use crate::float_unpack::FloatUnpack;
+use crate::mul24::Mul24;
 use rust_hdl::prelude::*;
 
 /// Pipelined binary32 multiplier; see the module documentation for semantics and timing.
@@ -140,6 +146,19 @@ pub struct FMul {
 
     unpack_a: FloatUnpack,
     unpack_b: FloatUnpack,
+    // The product on multiplier blocks (none, or one: `with_dsp`).
+    dsp: Vec<Mul24>,
+}
+
+impl FMul {
+    /// The multiplier with its significand product on multiplier blocks ([`Mul24`]): the same
+    /// results and latency.
+    pub fn with_dsp() -> FMul {
+        FMul {
+            dsp: vec![Mul24::default()],
+            ..FMul::default()
+        }
+    }
 }
 
 impl Logic for FMul {
@@ -331,6 +350,16 @@ impl Logic for FMul {
         self.s3_inf.d.next = self.s2_inf.q.val();
         self.s3_zero.d.next = self.s2_zero.q.val();
         self.s3_sign.d.next = self.s2_sign.q.val();
+        // The product from the multiplier blocks instead (`with_dsp`): the same sum in stage 4.
+        for i in 0..self.dsp.len() {
+            self.dsp[i].clock.next = self.clock.val();
+            self.dsp[i].a.next = self.s1_ma.q.val();
+            self.dsp[i].b.next = self.s1_mb.q.val();
+            self.s3_t0.d.next = self.dsp[i].p.val().get_bits::<32>(0);
+            self.s3_t1.d.next = bits::<32>(0);
+            // P[47:32] << 16, as P[47:16] with its low half cleared.
+            self.s3_t2.d.next = (self.dsp[i].p.val().get_bits::<32>(16) >> 16) << 16;
+        }
 
         // ---- Stage 4: P >> 8 = (t0 >> 8) + t1 + (t2 << 8), one carry-save level then a chain.
         // P[7:0] = t0[7:0] only matters for the sticky bit.

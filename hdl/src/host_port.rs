@@ -44,6 +44,46 @@
 //!   texture lives is the host's choice, told to the program through the sampler descriptors in
 //!   K (`microcode::arith::texel::descriptors`).
 
+/// On a board with several cores ([`crate::multi_board_top`]) the loader's port reaches the
+/// cores through [`crate::core_mux::CoreMux`], which keeps the words from [`WINDOW_BASE`] on
+/// for itself and the RENDER dispatcher ([`crate::quad_dispatcher::QuadDispatcher`]); no core
+/// decodes them:
+/// - the head record of a render at [`RECORD_BASE`] (`RECORD_WORDS` words: the oldest record
+///   the loader has not consumed yet: word 0 the fault code in bits 0..7 and the kill mask in
+///   bits 24..31, words 1.. the output words, lane after lane);
+/// - the control registers at [`CONTROL_BASE`] + [`ctl`]`::*`.
+pub const WINDOW_BASE: u16 = 0x1800;
+/// The render dispatcher's head record (see [`WINDOW_BASE`]).
+pub const RECORD_BASE: u16 = 0x1800;
+/// Words of a record (status, then up to 16 output words).
+pub const RECORD_WORDS: u16 = 32;
+/// The control registers of the multi-core board (see [`WINDOW_BASE`]).
+pub const CONTROL_BASE: u16 = 0x1C00;
+
+/// Word offsets from [`CONTROL_BASE`] of the multi-core board's control registers.
+pub mod ctl {
+    /// Write: the core RUN, RESUME and the reads address (bits 0..7: a core, or
+    /// `microcode::protocol::ALL_CORES`). Read: bits 0..7 that selection, bit 8 the cores
+    /// differed since the flag was last cleared, bits 16..23 the core count.
+    pub const SELECT: u16 = 0;
+    /// Write: clear the flag that the cores differed.
+    pub const CLEAR_DIFFER: u16 = 1;
+    /// Write: RENDER's row quads (bits 0..15) and first quad's column (16..31).
+    pub const RENDER_ROW_X: u16 = 4;
+    /// Write: RENDER's first quad's row (bits 0..15) and quads (16..31).
+    pub const RENDER_Y_QUADS: u16 = 5;
+    /// Write: RENDER's lane words (bits 0..7), the coordinate input's register (8..15) and the
+    /// output's (16..23); starts the render. Read: the render's state: bits 0..15 records
+    /// ready in image order and not yet consumed, 16..23 the fault that ends it (0 none),
+    /// bit 24 finished (every record known, every core idle).
+    pub const RENDER_GO: u16 = 6;
+    /// Write: the head record is consumed (the next one becomes the head). Read: the quads
+    /// the render counts (up to and with a faulting one).
+    pub const RENDER_NEXT: u16 = 7;
+    /// Read: the cycles of the quads the render counts (saturating).
+    pub const RENDER_CYCLES: u16 = 3;
+}
+
 /// Base of the instruction memory (4 words per instruction).
 pub const PROGRAM_BASE: u16 = 0x0000;
 /// Base of the constant file K (4 words per slot).

@@ -41,16 +41,14 @@ use crate::loader_isa::{decode_rom, io_rom, CpuOp, IoOp, MEMORY_WORDS};
 use crate::loader_layout as layout;
 use microcode::core::config::Features;
 use microcode::core::CoreConfig;
-use microcode::protocol::{
-    DeviceConfig, Info, Limits, MAX_PAYLOAD, PROTOCOL_VERSION, SUPPORTED_BAUDS,
-};
+use microcode::protocol::{Info, Limits, MAX_PAYLOAD, PROTOCOL_VERSION, SUPPORTED_BAUDS};
 use rust_hdl::prelude::*;
 
 /// Instruction budget of every quad a RUN executes (the default of the software engines,
 /// `sim::run_io::DEFAULT_BUDGET`).
 pub const RUN_BUDGET: u64 = 1_000_000;
 
-pub use microcode::protocol::INFO_BYTES;
+pub use microcode::protocol::{DeviceConfig, INFO_BYTES, INFO_RECORD_BYTES};
 
 /// Where the accumulator's next top byte comes from (one 8-bit multiplexer, chosen by the
 /// operation and its step).
@@ -171,12 +169,10 @@ pub struct Loader {
 }
 
 impl Loader {
-    /// A loader answering INFO with `info` (the 58-byte record, built from [`layout`] by the
-    /// caller: its ISA hash, line rate and region sizes, the TEXTURES size included, are the
-    /// ones the firmware checks against).
-    pub fn new(info: &[u8; INFO_BYTES]) -> Loader {
-        // The firmware is fixed; a test assembles it.
-        let firmware = crate::loader_firmware::firmware().expect("the loader firmware assembles");
+    /// A loader running `firmware` ([`crate::loader_firmware::firmware`]) whose memory holds
+    /// the INFO record `info` (built from [`layout`] by the caller: its ISA hash, line rate and
+    /// region sizes, the TEXTURES size included, are the ones the firmware checks against).
+    pub fn new(info: &[u8; INFO_RECORD_BYTES], firmware: &[u16]) -> Loader {
         let words: Vec<u64> = firmware.iter().map(|&w| u64::from(w)).collect();
         // The loader memory starts with the INFO record and the RESULTS size in place (no
         // request writes there).
@@ -970,15 +966,21 @@ impl Logic for Loader {
 /// Core version the board reports in INFO.
 pub const CORE_VERSION: (u16, u16) = (1, 0);
 
-/// The device the on-chip loader implements for a core built for `core`, clocked at `clock_hz`,
-/// with its line rate fixed at `baud`.
-pub fn device_config(core: &CoreConfig, clock_hz: u32, baud: u32) -> DeviceConfig {
+/// The device the on-chip loader implements for `cores` cores built for `core` on `board`,
+/// clocked at `clock_hz`, with its line rate fixed at `baud`.
+pub fn device_config(
+    board: microcode::board::Board,
+    cores: u16,
+    core: &CoreConfig,
+    clock_hz: u32,
+    baud: u32,
+) -> DeviceConfig {
     let bauds: &'static [u32] = match SUPPORTED_BAUDS.iter().position(|&b| b == baud) {
         Some(i) => &SUPPORTED_BAUDS[i..=i],
         // A non-standard rate (an emulator's): one small allocation per configuration.
         None => Box::leak(Box::new([baud])),
     };
-    DeviceConfig {
+    let mut cfg = DeviceConfig {
         core_version: CORE_VERSION,
         isa_hash: core.isa_hash(),
         features: core.features,
@@ -1001,12 +1003,18 @@ pub fn device_config(core: &CoreConfig, clock_hz: u32, baud: u32) -> DeviceConfi
             max_quads: layout::MAX_QUADS,
             max_payload: (MAX_PAYLOAD as u16).min(layout::MAX_PAYLOAD),
         },
-    }
+        board: 0,
+        cores: 1,
+        config: [0; microcode::core::config::CONFIG_BYTES],
+    };
+    cfg = cfg.with_cores(board.id(), cores, core);
+    cfg
 }
 
-/// The INFO record the loader's ROM holds for `cfg`.
-pub fn info_record(cfg: &DeviceConfig) -> [u8; INFO_BYTES] {
-    let info = Info {
+/// INFO's whole answer for `cfg` (the record the loader memory holds, then the board, core
+/// count and configuration the firmware sends from its tables).
+pub fn info_bytes(cfg: &DeviceConfig) -> Vec<u8> {
+    Info {
         protocol: PROTOCOL_VERSION,
         core_version: cfg.core_version,
         isa_hash: cfg.isa_hash,
@@ -1014,15 +1022,29 @@ pub fn info_record(cfg: &DeviceConfig) -> [u8; INFO_BYTES] {
         clock_hz: cfg.clock_hz,
         baud: cfg.baud,
         limits: cfg.limits,
-    };
-    let mut out = [0u8; INFO_BYTES];
-    let bytes = info.to_bytes();
-    out.copy_from_slice(&bytes[..INFO_BYTES]);
+        board: cfg.board,
+        cores: cfg.cores,
+        config: cfg.config,
+    }
+    .to_bytes()
+}
+
+/// The INFO record the loader's memory holds for `cfg` (INFO's first
+/// [`INFO_RECORD_BYTES`]).
+pub fn info_record(cfg: &DeviceConfig) -> [u8; INFO_RECORD_BYTES] {
+    let mut out = [0u8; INFO_RECORD_BYTES];
+    out.copy_from_slice(&info_bytes(cfg)[..INFO_RECORD_BYTES]);
     out
 }
 
-/// The on-chip loader for `cfg` (its INFO record, which carries the ISA hash, line rate and
-/// region sizes the firmware checks against).
-pub fn for_device(cfg: &DeviceConfig) -> Loader {
-    Loader::new(&info_record(cfg))
+/// The on-chip loader for `cfg`: its INFO record (the ISA hash, line rate and region sizes the
+/// firmware checks against) and the firmware for the board (`cluster`: the multi-core board's,
+/// which drives [`crate::core_mux::CoreMux`] and renders through
+/// [`crate::quad_dispatcher::QuadDispatcher`]; otherwise the one-core board's).
+pub fn for_device(
+    cfg: &DeviceConfig,
+    cluster: bool,
+) -> Result<Loader, crate::loader_isa::AsmError> {
+    let firmware = crate::loader_firmware::firmware(cfg, cluster)?;
+    Ok(Loader::new(&info_record(cfg), &firmware))
 }

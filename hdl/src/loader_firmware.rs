@@ -1,7 +1,11 @@
 //! The loader's firmware: the device side of `firmware-loader/PROTOCOL.md` as a program for the
-//! loader processor ([`crate::loader_isa`]), the same for every board: the ISA hash, the line
-//! rate and the region sizes are read from the INFO record, which the loader memory holds from
-//! configuration on ([`layout::INFO_BASE`]).
+//! loader processor ([`crate::loader_isa`]), assembled per board: the ISA hash, the line rate
+//! and the region sizes are read from the INFO record, which the loader memory holds from
+//! configuration on ([`layout::INFO_BASE`]); the board, core count and core configuration INFO
+//! sends after it are a table of the firmware; and a board with several cores (`cluster`) gets
+//! the code that drives [`crate::core_mux::CoreMux`] (CORE's selection in hardware, a RUN or
+//! COMMIT on every core checked) and renders through
+//! [`crate::quad_dispatcher::QuadDispatcher`] instead of quad by quad.
 //!
 //! It follows the protocol's executable model (`firmware_loader::device::Device`) request by
 //! request: check the request's fields in the model's order (the first failing check is the NAK
@@ -15,17 +19,20 @@
 //! the value `A` had before it in `T`, so `LDW x` then `LDW y` then `CMPT` compares `y` with `x`
 //! (the comments say what `T` holds where it matters). The dispatcher enters a handler with the
 //! payload length in `A`.
-use crate::host_port::fault_code;
+use crate::host_port::{ctl, fault_code};
 use crate::loader_isa::{Asm, AsmError, CpuOp::*};
 use crate::loader_layout::{self as layout, VARS};
 use microcode::protocol::{
-    Command, LoadState, Reason, Region, ANSWER_BIT, BEGIN_BYTES, COMMIT_BYTES, IMAGE_REGIONS,
-    INFO_BYTES, READ_BYTES, RENDER_BLOCK_HEADER, RENDER_BYTES, RENDER_COORD_BIAS, RENDER_END,
+    Command, DeviceConfig, LoadState, Reason, Region, ALL_CORES, ANSWER_BIT, BEGIN_BYTES,
+    COMMIT_BYTES, CORE_BYTES, IMAGE_REGIONS, INFO_BYTES, INFO_RECORD_BYTES, READ_BYTES,
+    RENDER_BLOCK, RENDER_BLOCK_HEADER, RENDER_BYTES, RENDER_COORD_BIAS, RENDER_END,
     RENDER_END_BYTES, RESUME_BYTES, RUN_HEADER, RUN_SUMMARY_HEADER, SET_BAUD_BYTES, STATUS_BYTES,
     WRITE_HEADER,
 };
 
 /// The protocol's numbers as the firmware's immediates.
+mod cluster;
+
 const fn reason(r: Reason) -> u32 {
     r as u32
 }
@@ -117,7 +124,11 @@ const R_CYC: u32 = RCYC;
 /// address and the lanes left.
 const R_T1: u32 = QRUN;
 const R_T2: u32 = PAUSES;
-const _: () = assert!((REM as usize) < VARS);
+/// The core RUN, RESUME and READ address (CORE; `ALL_CORES` after power-up and RESET).
+const SEL: u32 = 26;
+/// A RUN on every core: the quad's fault when the cores differed (0: they agreed).
+const QDIFF: u32 = KSLOT;
+const _: () = assert!((SEL as usize) < VARS);
 
 /// Loader-memory address of the INFO record's ISA hash and line rate.
 const INFO_ISA: u32 = layout::INFO_BASE + 10;
@@ -138,8 +149,8 @@ const _: () = assert!(var(LENM) < IMAGE_LIMIT_BELOW && IMAGE_LIMIT_BELOW <= info
 
 /// Frame-buffer address of payload byte 0.
 const PAY: u32 = 4;
-/// Commands are 1..=11 (RENDER the last); the table has an entry for each of 0..NCMD.
-const NCMD: u32 = Command::Render as u32 + 1;
+/// Commands are 1..=12 (CORE the last); the table has an entry for each of 0..NCMD.
+const NCMD: u32 = Command::Core as u32 + 1;
 /// The handlers in command-code order (the table's entry 0 is "unknown").
 const HANDLERS: [(Command, &str); NCMD as usize - 1] = [
     (Command::Info, "info"),
@@ -153,6 +164,7 @@ const HANDLERS: [(Command, &str); NCMD as usize - 1] = [
     (Command::SetBaud, "baud"),
     (Command::Resume, "resume"),
     (Command::Render, "render"),
+    (Command::Core, "core"),
 ];
 const _: () = {
     let mut i = 0;
@@ -170,20 +182,35 @@ const REG_BIAS: u32 = crate::host_port::REG_BASE as u32 / 16;
 const _: () = assert!(K_SLOT_BIAS * 16 == crate::host_port::CONST_BASE as u32 * 4);
 const _: () = assert!(REG_BIAS * 64 == crate::host_port::REG_BASE as u32 * 4);
 
-/// The firmware. The ISA hash, the line rate and the region sizes come from the INFO record in
-/// the loader memory ([`layout::INFO_BASE`]).
-pub fn firmware() -> Result<Vec<u16>, AsmError> {
+/// Byte address (on the host port) of the multi-core board's control register `offset`
+/// (`crate::host_port::ctl`), and of its head record's kill-mask byte.
+const fn ctl_byte(offset: u16) -> u32 {
+    4 * (crate::host_port::CONTROL_BASE as u32 + offset as u32)
+}
+const RECORD_KILL_BYTE: u32 = 4 * crate::host_port::RECORD_BASE as u32 + 3;
+const _: () = assert!(ctl_byte(0) == 0x700 << 4 && RECORD_KILL_BYTE == (0x600 << 4) + 3);
+
+/// The firmware of the loader for `cfg` (its INFO record's tail: board, core count,
+/// configuration) on a board with several cores (`cluster`: the mux and the render dispatcher)
+/// or one. The ISA hash, the line rate and the region sizes come from the INFO record in the
+/// loader memory ([`layout::INFO_BASE`]).
+pub fn firmware(cfg: &DeviceConfig, cluster: bool) -> Result<Vec<u16>, AsmError> {
     let mut a = Asm::new();
     let results = layout::RESULTS_BASE;
     let maps = layout::MAPS_BASE;
 
-    // ---- Configuration and the reset button: no image, every variable cleared.
+    // ---- Configuration and the reset button: no image, every variable cleared, every core
+    // selected.
     a.emit(Ldi, layout::VARS_BASE).mov("PA");
     a.emit(Ldi, VARS as u32)
         .mov("NA")
         .emit(Ldi, 0)
         .call("zloop");
     a.io("LED").io("LEDF");
+    a.emit(Ldi, u32::from(ALL_CORES)).stv(SEL);
+    if cluster {
+        a.call("hwsel");
+    }
 
     // ---- Waiting for a request; the receiver's remaining checks (at least 8 bytes, a length
     // field equal to the payload's), then the command's handler from the table, entered with
@@ -307,10 +334,7 @@ pub fn firmware() -> Result<Vec<u16>, AsmError> {
     // T = the end.
     a.ldv(LIM).emit(Cmpt, 0).to(Jc, "nak3").ret();
 
-    // ---- INFO: the record from the loader memory.
-    a.label("info").to(Jnz, "nak1");
-    a.emit(Ldi, INFO_BYTES as u32 + 1).call("head");
-    a.emit(Ldi, layout::INFO_BASE).mov("PA");
+    info(&mut a, cfg);
     // The rest of the answer from P.
     a.label("send").emit(Lbp, 0).io("TX").to(Jnn, "send");
     a.to(Jmp, "fin");
@@ -323,7 +347,7 @@ pub fn firmware() -> Result<Vec<u16>, AsmError> {
     a.ldv(ACRC).call("tx4");
     a.ldv(STAGED).call("tx4");
     a.ldv(QRUN).call("tx2");
-    a.ldv(RFAULT).io("TX").emit(Ldi, 0).io("TX");
+    a.ldv(RFAULT).io("TX").ldv(SEL).io("TX");
     a.ldv(RCYC).call("tx4");
     a.ldv(BADF).call("tx2").to(Jmp, "fin");
 
@@ -419,9 +443,25 @@ pub fn firmware() -> Result<Vec<u16>, AsmError> {
     a.emit(Ldw, PAY).ldv(ACRC).emit(Cmpt, 0).to(Je, "ack");
     a.emit(Ldi, reason(Reason::CrcMismatch)).to(Jmp, "nak");
     a.label("cmgo").io("CRCC").emit(Ldi, 0).stv(ADDR);
+    if cluster {
+        // Every core's memories are read at once: the mux flags any core whose words differ
+        // from core 0's, whichever core CORE selected.
+        a.emit(Ldi, u32::from(ALL_CORES)).stv(TMP).call("hwselt");
+        a.emit(Ldi, 4 * u32::from(ctl::CLEAR_DIFFER))
+            .call("ctla")
+            .io("HW1");
+    }
     for (i, len) in [LENP, LENC, LENT].into_iter().enumerate() {
         a.emit(Ldi, i as u32).call("base");
         a.ldv(len).call("crccore");
+    }
+    if cluster {
+        a.emit(Ldi, 4 * u32::from(ctl::SELECT))
+            .call("ctla")
+            .io("HRD")
+            .emit(And, 0x100)
+            .stv(QDIFF);
+        a.call("hwsel").ldv(QDIFF).to(Jnz, "cmbad");
     }
     a.emit(Ldi, region(Region::Maps)).call("base");
     a.ldv(LENM).mov("NA").to(Jz, "cmchk");
@@ -431,7 +471,10 @@ pub fn firmware() -> Result<Vec<u16>, AsmError> {
         .io("CRCW")
         .io("CRCOK")
         .to(Je, "cmok");
-    a.emit(Ldi, state(LoadState::Failed)).stv(LD).io("LED");
+    a.label("cmbad")
+        .emit(Ldi, state(LoadState::Failed))
+        .stv(LD)
+        .io("LED");
     a.emit(Ldi, reason(Reason::CrcMismatch)).to(Jmp, "nak");
     a.label("cmok").emit(Ldw, PAY).stv(ACRC);
     a.emit(Ldi, state(LoadState::Valid))
@@ -521,6 +564,13 @@ pub fn firmware() -> Result<Vec<u16>, AsmError> {
     a.io("CLR").emit(Ldi, maps + 8).stv(EPTR);
     a.ldv(ISTR).stv(REMB).ldv(QIN).stv(BLK);
     a.emit(Ldi, 0).stv(DIR).emit(Ldh, maps).call("move");
+    if cluster {
+        // Every core's registers are cleared and hold the same inputs: from here on they must
+        // agree (the mux flags what differs).
+        a.emit(Ldi, 4 * u32::from(ctl::CLEAR_DIFFER))
+            .call("ctla")
+            .io("HW1");
+    }
     a.io("GO");
     // The quad ended or paused (RESUME continues here): output entries into the quad's
     // OUTPUTS block (the words within the stride), unless it faulted.
@@ -536,11 +586,18 @@ pub fn firmware() -> Result<Vec<u16>, AsmError> {
     // The quad's RESULTS record: kill mask, fault, pause lanes, 0, cycles (STAT's layout).
     a.label("rrec").ldv(QRUN).sh("SHL2").stv(TMP).emit(Addt, 0);
     a.emit(Add, results - 8).mov("PA");
-    a.io("STAT").emit(Swp, 0).io("CYC").emit(Swp, 0);
+    a.io("STAT");
+    if cluster {
+        cluster::run_check(&mut a);
+    }
+    a.emit(Swp, 0).io("CYC").emit(Swp, 0);
     // T = the quad's cycles.
     a.ldv(RBASE).emit(Addt, 0).to(Jnc, "rn1");
     a.emit(Ldi, 0).emit(Sub, 1);
     a.label("rn1").stv(RCYC);
+    if cluster {
+        a.ldv(QDIFF).to(Jnz, "rdiff");
+    }
     a.call("flt").to(Jz, "rnext").stv(RFAULT).io("LEDF");
     a.emit(Cmp, u32::from(fault_code::EMIT)).to(Jc, "ranswer");
     a.ldv(PAUSES).emit(Add, 1).stv(PAUSES).to(Jmp, "ranswer");
@@ -551,6 +608,10 @@ pub fn firmware() -> Result<Vec<u16>, AsmError> {
         .emit(Cmpt, 0)
         .to(Jne, "rq");
     a.emit(Ldi, 0).stv(RFAULT).io("LEDF");
+    if cluster {
+        a.to(Jmp, "ranswer");
+        a.label("rdiff").stv(RFAULT).io("LEDF");
+    }
     // The RUN summary: fault, quads, cycles, one kill mask per quad (from RESULTS).
     a.label("ranswer")
         .ldv(QRUN)
@@ -620,7 +681,12 @@ pub fn firmware() -> Result<Vec<u16>, AsmError> {
     a.emit(Ldh, PAY).to(Jz, "nak10");
     // T = row quads: x below it.
     a.emit(Ldh, PAY + 2).emit(Cmpt, 0).to(Jnc, "nak10");
-    a.emit(Ldb, PAY + 8).stv(R_LW).emit(Cmp, 1).to(Je, "rlw");
+    // Lane words 0 (count only), 1 or 4.
+    a.emit(Ldb, PAY + 8)
+        .stv(R_LW)
+        .to(Jz, "rlw")
+        .emit(Cmp, 1)
+        .to(Je, "rlw");
     a.emit(Cmp, 4).to(Jne, "nak10");
     // The record's bytes, 1 + 16 x lane words; block quads of them within the payload.
     a.label("rlw").ldv(R_LW).sh("SHL4").emit(Add, 1).stv(R_REC);
@@ -646,6 +712,63 @@ pub fn firmware() -> Result<Vec<u16>, AsmError> {
     a.emit(Ldi, layout::OUTPUTS_BASE).mov("PA");
     a.emit(Ldi, layout::OUTPUTS / 4).mov("NA");
     a.emit(Ldi, 0).call("zloop").call("params");
+    if cluster {
+        cluster::render_cluster(&mut a);
+    } else {
+        render_quads(&mut a);
+    }
+
+    // ---- READ: u8 region, u32 address, u16 length.
+    a.label("read").emit(Cmp, READ_BYTES as u32).to(Jne, "nak1");
+    a.emit(Ldb, PAY)
+        .stv(REGION)
+        .emit(Cmp, Region::ALL.len() as u32)
+        .to(Jnc, "nak5");
+    a.emit(Ldh, PAY + 5).stv(CNT).to(Jz, "nak1");
+    // The answer (result byte and data) within the largest payload.
+    a.emit(Cmp, u32::from(layout::MAX_PAYLOAD)).to(Jnc, "nak1");
+    a.ldv(REGION).to(Add, "rtab").io("FW").call("range");
+    a.ldv(CNT).emit(Add, 1).call("head");
+    a.ldv(REGION).call("base");
+    a.ldv(REGION)
+        .emit(Cmp, region(Region::Inputs))
+        .to(Jnc, "send");
+    a.label("rdcore").io("XB").io("TX").to(Jnn, "rdcore");
+    a.to(Jmp, "fin");
+
+    // ---- RESET: an image stays valid; the run and the last NAK are cleared.
+    a.label("reset").to(Jnz, "nak1");
+    a.ldv(LD).emit(Cmp, state(LoadState::Valid)).to(Je, "rs1");
+    a.emit(Ldi, state(LoadState::NoImage)).stv(LD).io("LED");
+    a.label("rs1").emit(Ldi, 0).stv(NAK).call("zrun");
+    a.emit(Ldi, u32::from(ALL_CORES)).stv(SEL);
+    if cluster {
+        a.call("hwsel");
+    }
+    a.to(Jmp, "ack");
+    cluster::core(&mut a, cfg.cores, cluster);
+
+    // ---- SET_BAUD: only the current rate.
+    a.label("baud")
+        .emit(Cmp, SET_BAUD_BYTES as u32)
+        .to(Jne, "nak1");
+    a.emit(Ldw, PAY).emit(Ldw, INFO_BAUD).emit(Cmpt, 0);
+    a.emit(Ldi, reason(Reason::BadBaud)).to(Jne, "nak");
+    a.to(Jmp, "ack");
+
+    if cluster {
+        cluster::control(&mut a);
+    }
+    a.finish()
+}
+
+/// RENDER on a board with one core, after the checks and the PARAMS copy: quad by quad, the
+/// coordinate input written, the quad run, its record (kill mask, lane words of the first
+/// output entry) appended to the block built in the frame buffer from payload byte 4 (the
+/// request's fields are in variables by then), a full, last or faulting block sent as a frame
+/// (none for a count-only render); then the end frame.
+fn render_quads(a: &mut Asm) {
+    let maps = layout::MAPS_BASE;
     // The fields (PARAMS used the scratch variables).
     for (field, v) in [
         (PAY, R_ROW),
@@ -717,13 +840,17 @@ pub fn firmware() -> Result<Vec<u16>, AsmError> {
     a.ldv(R_BP).emit(Add, 1).mov("PA");
     a.ldv(R_OUT).stv(R_T1).emit(Ldi, 4).stv(R_T2);
     a.label("rlane").ldv(R_T1).mov("HA").emit(Add, 16).stv(R_T1);
-    a.ldv(R_LW).mov("NA");
+    a.ldv(R_LW).mov("NA").to(Jz, "rlnext");
     a.label("rword")
         .io("HRD")
         .emit(Swp, 0)
         .io("H4")
         .to(Djn, "rword");
-    a.ldv(R_T2).emit(Sub, 1).stv(R_T2).to(Jnz, "rlane");
+    a.label("rlnext")
+        .ldv(R_T2)
+        .emit(Sub, 1)
+        .stv(R_T2)
+        .to(Jnz, "rlane");
     a.ldv(R_BP).ldv(R_REC).emit(Addt, 0).stv(R_BP);
     a.ldv(R_NB).emit(Add, 1).stv(R_NB);
     // The next quad's position.
@@ -744,11 +871,13 @@ pub fn firmware() -> Result<Vec<u16>, AsmError> {
     a.to(Jmp, "rflush");
     a.label("rfault").ldv(R_NB).to(Jz, "rend");
     // The block as a frame: the payload from byte 4 (the result byte from REASON, 0).
-    a.label("rflush").ldv(R_BP).emit(Sub, PAY).call("head");
+    // (A count-only render sends no block frames.)
+    a.label("rflush").ldv(R_LW).to(Jz, "rsent");
+    a.ldv(R_BP).emit(Sub, PAY).call("head");
     a.emit(Ldi, PAY + 1).mov("PA");
     a.label("rsend").emit(Lbp, 0).io("TX").to(Jnn, "rsend");
     a.io("TXC").io("TXC").io("TXC").io("TXC").io("TXE");
-    a.emit(Ldi, 0).stv(R_NB);
+    a.label("rsent").emit(Ldi, 0).stv(R_NB);
     a.call("flt").to(Jnz, "rend");
     a.ldv(R_LEFT).to(Jnz, "rquad");
     // The end frame; the run's variables cleared.
@@ -765,68 +894,86 @@ pub fn firmware() -> Result<Vec<u16>, AsmError> {
         .sh("SHL4")
         .sh("SHL2")
         .ret();
+}
 
-    // ---- READ: u8 region, u32 address, u16 length.
-    a.label("read").emit(Cmp, READ_BYTES as u32).to(Jne, "nak1");
-    a.emit(Ldb, PAY)
-        .stv(REGION)
-        .emit(Cmp, Region::ALL.len() as u32)
-        .to(Jnc, "nak5");
-    a.emit(Ldh, PAY + 5).stv(CNT).to(Jz, "nak1");
-    // The answer (result byte and data) within the largest payload.
-    a.emit(Cmp, u32::from(layout::MAX_PAYLOAD)).to(Jnc, "nak1");
-    a.ldv(REGION).to(Add, "rtab").io("FW").call("range");
-    a.ldv(CNT).emit(Add, 1).call("head");
-    a.ldv(REGION).call("base");
-    a.ldv(REGION)
-        .emit(Cmp, region(Region::Inputs))
-        .to(Jnc, "send");
-    a.label("rdcore").io("XB").io("TX").to(Jnn, "rdcore");
+/// INFO: the record from the loader memory, then the board, the core count and the core
+/// configuration from a table (two bytes a word); leaves the answer's tail to `send`'s caller.
+fn info(a: &mut Asm, cfg: &DeviceConfig) {
+    let mut tail = Vec::with_capacity(INFO_BYTES - INFO_RECORD_BYTES);
+    tail.extend_from_slice(&cfg.board.to_le_bytes());
+    tail.extend_from_slice(&cfg.cores.to_le_bytes());
+    tail.extend_from_slice(&cfg.config);
+    let words: Vec<u32> = tail
+        .chunks(2)
+        .map(|p| u32::from(p[0]) | u32::from(p.get(1).copied().unwrap_or(0)) << 8)
+        .collect();
+    a.label("info").to(Jnz, "nak1");
+    a.emit(Ldi, INFO_BYTES as u32 + 1).call("head");
+    a.emit(Ldi, layout::INFO_BASE).mov("PA");
+    a.emit(Ldi, INFO_RECORD_BYTES as u32).stv(CNT);
+    a.label("irec").emit(Lbp, 0).io("TX");
+    a.ldv(CNT).emit(Sub, 1).stv(CNT).to(Jnz, "irec");
+    // N counts what is left of the answer: the tail, two bytes per table word.
+    a.to(Ldi, "itab").stv(ADDR);
+    a.label("itail")
+        .ldv(ADDR)
+        .io("FW")
+        .io("TX")
+        .sh("SHR8")
+        .io("TX");
+    a.ldv(ADDR).emit(Add, 1).stv(ADDR).to(Jnn, "itail");
     a.to(Jmp, "fin");
-
-    // ---- RESET: an image stays valid; the run and the last NAK are cleared.
-    a.label("reset").to(Jnz, "nak1");
-    a.ldv(LD).emit(Cmp, state(LoadState::Valid)).to(Je, "rs1");
-    a.emit(Ldi, state(LoadState::NoImage)).stv(LD).io("LED");
-    a.label("rs1")
-        .emit(Ldi, 0)
-        .stv(NAK)
-        .call("zrun")
-        .to(Jmp, "ack");
-
-    // ---- SET_BAUD: only the current rate.
-    a.label("baud")
-        .emit(Cmp, SET_BAUD_BYTES as u32)
-        .to(Jne, "nak1");
-    a.emit(Ldw, PAY).emit(Ldw, INFO_BAUD).emit(Cmpt, 0);
-    a.emit(Ldi, reason(Reason::BadBaud)).to(Jne, "nak");
-    a.to(Jmp, "ack");
-
-    a.finish()
+    a.label("itab").data(&words);
 }
 
 #[cfg(test)]
 mod tests {
     use crate::loader_isa::{disasm, MEMORY_WORDS};
+    use microcode::board::Board;
+    use microcode::protocol::DeviceConfig;
+
+    /// The devices the boards build: the Alchitry Cu's one core, a ULX3S with sixteen.
+    fn devices() -> [(DeviceConfig, bool); 2] {
+        let cu = Board::AlchitryCu;
+        let ulx = Board::Ulx3s85f;
+        [
+            (
+                crate::loader::device_config(cu, 1, &cu.core_config(), 50_000_000, 115_200),
+                false,
+            ),
+            (
+                crate::loader::device_config(ulx, 16, &ulx.core_config(), 40_000_000, 115_200),
+                true,
+            ),
+        ]
+    }
 
     #[test]
     fn assembles_within_the_code_space() {
-        let fw = super::firmware().unwrap();
-        assert!(fw.len() <= MEMORY_WORDS, "{} words", fw.len());
-        eprintln!("the firmware: {} words of {MEMORY_WORDS}", fw.len());
+        for (cfg, cluster) in devices() {
+            let fw = super::firmware(&cfg, cluster).unwrap();
+            assert!(fw.len() <= MEMORY_WORDS, "{} words", fw.len());
+            eprintln!(
+                "the firmware ({}): {} words of {MEMORY_WORDS}",
+                if cluster { "several cores" } else { "one core" },
+                fw.len()
+            );
+        }
     }
 
     #[test]
     fn dispatches_through_a_table_of_handlers() {
-        let fw = super::firmware().unwrap();
-        let text: Vec<String> = fw.iter().map(|&w| disasm(w)).collect();
-        let ja = text
-            .iter()
-            .position(|t| t == "JA")
-            .expect("one computed jump");
-        // The handler's address from the table reaches T through the load of the length.
-        assert_eq!(text[ja - 1], "LDH 0x0");
-        assert_eq!(text[ja - 2], "IO FW");
-        assert!(text[ja - 3].starts_with("ADD"), "{}", text[ja - 3]);
+        for (cfg, cluster) in devices() {
+            let fw = super::firmware(&cfg, cluster).unwrap();
+            let text: Vec<String> = fw.iter().map(|&w| disasm(w)).collect();
+            let ja = text
+                .iter()
+                .position(|t| t == "JA")
+                .expect("one computed jump");
+            // The handler's address from the table reaches T through the load of the length.
+            assert_eq!(text[ja - 1], "LDH 0x0");
+            assert_eq!(text[ja - 2], "IO FW");
+            assert!(text[ja - 3].starts_with("ADD"), "{}", text[ja - 3]);
+        }
     }
 }

@@ -395,7 +395,7 @@ pub enum AsmError {
     UndefinedLabel(String),
     #[error("label `{0}` is defined twice")]
     DuplicateLabel(String),
-    #[error("{mnemonic} operand {value:#x} does not fit its field (11 bits, or a variable number below 26)")]
+    #[error("{mnemonic} operand {value:#x} does not fit its field (11 bits, or a variable number below the firmware's variable count)")]
     Operand { mnemonic: &'static str, value: u32 },
     #[error("{mnemonic} {address:#x}: a word must be aligned and a half within a word")]
     Misaligned {

@@ -33,12 +33,14 @@ pub const MAPS_BASE: u32 = 0x150;
 /// Loader-memory base of the firmware's variables (32 bits each,
 /// [`VARS`] of them).
 pub const VARS_BASE: u32 = 0x1B0;
-/// Loader-memory base of the INFO record (initial contents of the memory, never written; 2
-/// more than a multiple of 4, so that its u32 fields from byte 10 on are aligned words).
-pub const INFO_BASE: u32 = 0x21A;
+/// Loader-memory base of the INFO record (`microcode::protocol::INFO_RECORD_BYTES`: initial
+/// contents of the memory, never written; 2 more than a multiple of 4, so that its u32 fields
+/// from byte 10 on are aligned words). The board, core count and core configuration INFO sends
+/// after the record are firmware tables.
+pub const INFO_BASE: u32 = 0x21E;
 /// Loader-memory address of a u32 holding the RESULTS region's size (initial contents after
 /// the INFO record, never written: READ's limit, as the record's sizes are the others').
-pub const RESULTS_SIZE_WORD: u32 = 0x254;
+pub const RESULTS_SIZE_WORD: u32 = 0x258;
 /// Loader-memory base of PARAMS.
 pub const PARAMS_BASE: u32 = 0x260;
 /// Loader-memory base of INPUTS.
@@ -49,12 +51,12 @@ pub const OUTPUTS_BASE: u32 = 0x480;
 pub const MEMORY: u32 = 0x600;
 /// Variables available to the firmware (32 bits each, from [`VARS_BASE`]; `LDV v` and `STV v`
 /// are `LDW` and `STW` of their address).
-pub const VARS: usize = 26;
+pub const VARS: usize = 27;
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use microcode::protocol::INFO_BYTES;
+    use microcode::protocol::INFO_RECORD_BYTES;
 
     #[test]
     fn the_regions_tile_the_loader_memory() {
@@ -64,7 +66,7 @@ mod tests {
             (RESULTS_BASE, u32::from(MAX_QUADS) * 8),
             (MAPS_BASE, MAPS),
             (VARS_BASE, 4 * VARS as u32),
-            (INFO_BASE, INFO_BYTES as u32),
+            (INFO_BASE, INFO_RECORD_BYTES as u32),
             (RESULTS_SIZE_WORD, 4),
             (PARAMS_BASE, PARAMS),
             (INPUTS_BASE, INPUTS),

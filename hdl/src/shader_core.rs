@@ -79,6 +79,10 @@ pub struct ShaderCore {
     meta: DFF<Bits<16>>,
     meta_ram: Bram<16, 8>,
     meta_cnt: DFF<Bits<8>>,
+    // The ring's addresses are the counter's low bits: all 8 on the iCE40 (its smallest memory
+    // is a block RAM of 256 words anyway), 4 on the ECP5 (16 words, which yosys puts in LUT
+    // RAM, keeping an 18-Kbit block RAM per core free); the taps are at most 9 words back.
+    meta_mask: Constant<Bits<8>>,
     // A short-path writer's slot issued 1..5 clocks ago (the tap to read for the writeback).
     sk: [DFF<Bit>; 5],
     meta_in: Signal<Local, Bits<16>>,
@@ -142,6 +146,21 @@ pub struct ShaderCore {
 }
 
 impl ShaderCore {
+    /// A core built for `config` on an FPGA of `family` (the iCE40's is [`ShaderCore::new`]).
+    ///
+    /// On the ECP5 the float multiplier's significand product runs on the multiplier blocks
+    /// (`FMul::with_dsp`) and the slot controls' ring is 16 words of LUT RAM instead of a block
+    /// RAM; results and timing are the same.
+    pub fn for_family(config: &CoreConfig, family: microcode::board::Family) -> ShaderCore {
+        let mut core = ShaderCore::new(config);
+        if family == microcode::board::Family::Ecp5 {
+            core.fmad = FmadPipe::with_dsp();
+            core.meta_ram = Bram::with_depth_and_contents(16, &[]);
+            core.meta_mask = Constant::new(0x0F_u64.to_bits());
+        }
+        core
+    }
+
     /// A core built for `config`: literal set, stack depths and the optional units of
     /// `config.features` (an operation of a left-out unit faults `MISSING_UNIT`); the memory
     /// sizes are those of the board build.
@@ -189,6 +208,7 @@ impl ShaderCore {
             meta: Default::default(),
             meta_ram: Default::default(),
             meta_cnt: Default::default(),
+            meta_mask: Constant::new(0xFF_u64.to_bits()),
             sk: Default::default(),
             meta_in: Default::default(),
             wb_take: Default::default(),
@@ -459,15 +479,15 @@ impl Logic for ShaderCore {
         // path) or, when that slot is a short-path writer's, 5 (the short path).
         self.meta_cnt.d.next = self.meta_cnt.q.val() + 1;
         self.meta_ram.we.next = true;
-        self.meta_ram.wa.next = self.meta_cnt.q.val();
+        self.meta_ram.wa.next = self.meta_cnt.q.val() & self.meta_mask.val();
         self.meta_ram.wd.next = self.meta.q.val();
         self.sk[0].d.next = self.seq.slot_valid.val() & self.dec.short_write.val();
         for i in 1..5 {
             self.sk[i].d.next = self.sk[i - 1].q.val();
         }
-        self.meta_ram.ra.next = self.meta_cnt.q.val() - bits::<8>(9);
+        self.meta_ram.ra.next = (self.meta_cnt.q.val() - bits::<8>(9)) & self.meta_mask.val();
         if self.sk[3].q.val() {
-            self.meta_ram.ra.next = self.meta_cnt.q.val() - bits::<8>(3);
+            self.meta_ram.ra.next = (self.meta_cnt.q.val() - bits::<8>(3)) & self.meta_mask.val();
         }
         self.x1_sel.d.next = self.dec.result.val();
         self.x1_round.d.next = self.dec.round.val();

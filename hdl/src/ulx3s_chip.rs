@@ -1,7 +1,8 @@
 //! `Ulx3sChip`: what goes into the ULX3S's ECP5 (LFE5U-12F ... 85F, CABGA381). The board's
 //! 25 MHz oscillator drives the ECP5 PLL ([`Ecp5Pll`]), whose output clocks the board top
-//! ([`BoardTop`]: UART, on-chip loader, shader core) at the board's clock
-//! (`microcode::board::Board::clock_hz`); the board is held in reset until the PLL locks.
+//! ([`MultiBoardTop`]: UART, on-chip loader, N shader cores behind the core mux and the
+//! RENDER dispatcher) at the board's clock (`microcode::board::Board::clock_hz`); the board is
+//! held in reset until the PLL locks.
 //!
 //! Ports, named as in the board's own v2.0 constraints file (all LVCMOS33):
 //!
@@ -11,14 +12,15 @@
 //! | `btn_pwr_n` | D6 | `btn[0]`, the power button: active low, with the pad's pull-up; resets the loader |
 //! | `ftdi_txd` | M1 | serial data from the host (the FT231X bridge's TX: named from the bridge's side) |
 //! | `ftdi_rxd` | L4 | serial data to the host (the bridge's RX) |
-//! | `led` | B2 C2 C1 D2 D1 E2 E1 H3 | `led[0..7]`, as [`BoardTop`]'s LEDs |
+//! | `led` | B2 C2 C1 D2 D1 E2 E1 H3 | `led[0..7]`, as [`MultiBoardTop`]'s LEDs |
 //!
 //! [`Ulx3sChip::lpf`] writes the LPF (nextpnr-ecp5's constraints) from the pads the ports
 //! carry; `constraints/ulx3s.lpf` is its output, checked by a test.
 //!
-//! Only synthesis uses this block: simulations run [`BoardTop`] itself.
-use crate::board_top::{BoardError, BoardTop};
+//! Only synthesis uses this block: simulations run [`MultiBoardTop`] itself.
+use crate::board_top::BoardError;
 use crate::ecp5_pll::Ecp5Pll;
+use crate::multi_board_top::MultiBoardTop;
 use microcode::board::{Board, Family};
 use rust_hdl::prelude::*;
 
@@ -57,13 +59,13 @@ pub struct Ulx3sChip {
     /// The eight LEDs.
     pub led: Signal<Out, Bits<8>>,
     pll: Ecp5Pll,
-    board: BoardTop,
+    board: MultiBoardTop,
 }
 
 impl Ulx3sChip {
     /// The chip around `board`, built for `clock_hz` (made by the PLL from the 25 MHz
     /// oscillator, `oscillator_hz`); `None` when the PLL cannot make that clock exactly.
-    pub fn new(board: BoardTop, oscillator_hz: u64, clock_hz: u64) -> Option<Ulx3sChip> {
+    pub fn new(board: MultiBoardTop, oscillator_hz: u64, clock_hz: u64) -> Option<Ulx3sChip> {
         let mut btn: Signal<In, Bit> = pads(&[RESET_PAD]);
         btn.add_constraint(PinConstraint {
             index: 0,
@@ -103,17 +105,18 @@ impl Logic for Ulx3sChip {
 }
 
 /// The Verilog synthesis reads (module `top`: [`Ulx3sChip`], the PLL, and the board top with
-/// a core for `board`'s configuration, built for its clock, below the instance `board`) and the
-/// LPF, for a ULX3S `board` with its UART at `baud`.
-pub fn files(board: Board, baud: u32) -> Result<(String, String), BoardError> {
-    files_for(board, &board.core_config(), baud)
+/// `cores` cores of `board`'s configuration, built for its clock, below the instance `board`;
+/// the identical cores emitted once) and the LPF, for a ULX3S `board` with its UART at `baud`.
+pub fn files(board: Board, cores: u16, baud: u32) -> Result<(String, String), BoardError> {
+    files_for(board, &board.core_config(), cores, baud)
 }
 
-/// [`files`] with a core for `core` instead of the board's own configuration (`synth`'s
+/// [`files`] with cores for `core` instead of the board's own configuration (`synth`'s
 /// `--no-*` options leave units out).
 pub fn files_for(
     board: Board,
     core: &microcode::core::CoreConfig,
+    cores: u16,
     baud: u32,
 ) -> Result<(String, String), BoardError> {
     if board.family() != Family::Ecp5 {
@@ -123,7 +126,7 @@ pub fn files_for(
         )));
     }
     let clock_hz = board.clock_hz();
-    let (top, _) = crate::board_top::build(core, clock_hz, baud)?;
+    let (top, _) = crate::multi_board_top::build(board, core, cores, clock_hz, baud)?;
     let osc = u64::from(board.oscillator_hz());
     let mut chip = Ulx3sChip::new(top, osc, u64::from(clock_hz)).ok_or_else(|| {
         BoardError::Check(format!(
@@ -133,5 +136,6 @@ pub fn files_for(
     chip.connect_all();
     rust_hdl::core::check_error::check_all(&chip)
         .map_err(|e| BoardError::Check(format!("{e:?}")))?;
-    Ok((generate_verilog(&chip), chip.lpf()))
+    let verilog = crate::verilog::share_identical_instances(&generate_verilog(&chip), "cores");
+    Ok((verilog, chip.lpf()))
 }

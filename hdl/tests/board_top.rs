@@ -10,23 +10,29 @@ use common::sim::tick;
 use common::tools::{verilator_lint_with, yosys_check};
 use hdl::baud::BaudDivisor;
 use hdl::board_top::BoardTop;
-use hdl::loader::{Loader, INFO_BYTES};
+use hdl::loader::{Loader, INFO_RECORD_BYTES};
 use microcode::core::CoreConfig;
 use rust_hdl::core::check_error::check_all;
 use rust_hdl::prelude::*;
 
 const DIV: usize = 8;
 
-fn info() -> [u8; INFO_BYTES] {
-    let mut b = [0u8; INFO_BYTES];
+fn info() -> [u8; INFO_RECORD_BYTES] {
+    let mut b = [0u8; INFO_RECORD_BYTES];
     for (i, x) in b.iter_mut().enumerate() {
         *x = (i as u8).wrapping_mul(37) ^ 0xC0; // includes bytes that need SLIP escapes
     }
     b
 }
 
+fn cfg() -> hdl::loader::DeviceConfig {
+    let board = microcode::board::Board::AlchitryCu;
+    hdl::loader::device_config(board, 1, &CoreConfig::default(), 50_000_000, 115_200)
+}
+
 fn board() -> BoardTop {
-    let loader = Loader::new(&info());
+    let firmware = hdl::loader_firmware::firmware(&cfg(), false).expect("the firmware assembles");
+    let loader = Loader::new(&info(), &firmware);
     let mut uut = BoardTop::new(
         &CoreConfig::default(),
         loader,
@@ -142,13 +148,15 @@ fn answers_info_and_status_at_its_pins() {
     assert_eq!(b.uut.leds.val().index() >> 5 & 1, 0, "the loader listens");
     // One request at a time, as the host does: the loader discards bytes while it answers.
     b.send(&frame(0x01, 7, &[]));
-    b.clocks(80 * 10 * DIV);
+    b.clocks(170 * 10 * DIV);
     b.send(&frame(0x02, 8, &[]));
     b.clocks(40 * 10 * DIV);
     let answers = bodies(&b.received());
     assert_eq!(answers.len(), 2, "two answers: {answers:02x?}");
-    let mut want = vec![59, 0, 0x81, 7, 0];
+    let mut want = vec![151, 0, 0x81, 7, 0];
     want.extend(info());
+    // The record's tail: board, cores, the configuration (the firmware's table).
+    want.extend(&hdl::loader::info_bytes(&cfg())[INFO_RECORD_BYTES..]);
     want.extend(crc32fast::hash(&want).to_le_bytes());
     assert_eq!(answers[0], want, "INFO answer");
     let s = &answers[1];

@@ -26,13 +26,39 @@ fn verilator_results(exe: &std::path::Path, rows: &[Vec<u64>]) -> Vec<u32> {
 
 #[test]
 fn fmul_verilog() {
+    fmul_verilog_of("fmul", FMul::default());
+}
+
+/// The ECP5's multiplier: its hand-written `*` Verilog (`hdl::mul24`) under Verilator.
+#[test]
+fn fmul_on_multiplier_blocks_verilog() {
+    fmul_verilog_of("fmul-dsp", FMul::with_dsp());
+}
+
+/// The iCE40's multiplier is the radix-4 one alone: no multiplier block, no `*`.
+#[test]
+fn the_ice40_fmul_has_no_multiplication() {
     let mut uut = FMul::default();
     uut.connect_all();
     let v = generate_verilog(&uut);
-    let Some(_) = verilator_lint("fmul", &v) else {
+    // (`always @(*)` aside.)
+    let products = v.replace("@(*)", "");
+    assert!(
+        !products.contains('*') && !v.contains("dsp"),
+        "a `*` in the iCE40 FMul"
+    );
+    let mut dsp = FMul::with_dsp();
+    dsp.connect_all();
+    assert!(generate_verilog(&dsp).contains("a[16:0] * b[16:0]"));
+}
+
+fn fmul_verilog_of(name: &str, mut uut: FMul) {
+    uut.connect_all();
+    let v = generate_verilog(&uut);
+    let Some(_) = verilator_lint(name, &v) else {
         return;
     };
-    yosys_check("fmul", &v);
+    yosys_check(name, &v);
     let ab = [
         Port {
             name: "a",
@@ -44,7 +70,7 @@ fn fmul_verilog() {
         },
     ];
     let Some(exe) = verilator_model(
-        "fmul",
+        name,
         &v,
         &ab,
         &[Port {

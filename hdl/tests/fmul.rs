@@ -2,7 +2,8 @@
 mod common;
 
 use common::model::{random_fmul_pairs, ref_fmul, self_check, special_pairs};
-use common::sim::{compare, run_fmul};
+use common::sim::{compare, run_fmul, run_fmul_on};
+use hdl::fmul::FMul;
 
 #[test]
 fn model_self_check() {
@@ -58,4 +59,16 @@ fn fmul_random_1e5() {
     let got = run_fmul(&v);
     compare("fmul random", &v, &got, &want);
     compare("fmul random vs microcode::arith", &v, &got, &arith(&v));
+}
+
+/// The ECP5's multiplier (its significand product on multiplier blocks, `FMul::with_dsp`)
+/// gives the same bits as the iCE40's, clock for clock.
+#[test]
+fn fmul_on_multiplier_blocks_equals_the_radix4_one() {
+    let mut v = special_pairs();
+    v.extend(random_fmul_pairs(0xD5B_0001, 50_000));
+    let want: Vec<u32> = v.iter().map(|&(a, b)| ref_fmul(a, b)).collect();
+    let got = run_fmul_on(FMul::with_dsp(), &v);
+    compare("fmul with_dsp", &v, &got, &want);
+    compare("fmul with_dsp vs radix-4", &v, &got, &run_fmul(&v));
 }

@@ -49,3 +49,24 @@ fn emitted_verilog_lints_and_passes_yosys_checks() {
     };
     yosys_check("shader_core", &v);
 }
+
+/// The ECP5's core (`ShaderCore::for_family`: the multiplier's product on `Mul24`, the slot
+/// controls' ring of 16 words) likewise; its behaviour is checked against the core model on the
+/// emulated multi-core board (`tests/board_emulated.rs`).
+#[test]
+fn the_ecp5_core_lints_and_passes_yosys_checks() {
+    let config = microcode::board::Board::Ulx3s85f.core_config();
+    let mut uut = ShaderCore::for_family(&config, microcode::board::Family::Ecp5);
+    uut.connect_all();
+    check_all(&uut).expect("the ECP5 core passes rust-hdl's checks");
+    let v = generate_verilog(&uut);
+    assert!(
+        v.contains("module top$fmad$mul$dsp$0"),
+        "the product on Mul24"
+    );
+    assert!(v.contains("a[16:0] * b[16:0]"));
+    let Some(_) = verilator_lint_with("shader_core_ecp5", &v, &["-Wno-UNSIGNED"]) else {
+        return;
+    };
+    yosys_check("shader_core_ecp5", &v);
+}

@@ -8,10 +8,14 @@
 //! result byte: 0 for ACK (the command's data follows), otherwise a [`Reason`] (NAK, nothing follows).
 //! See `PROTOCOL.md` for the state machine and the timing rules.
 
+use crate::core::config::CONFIG_BYTES;
+use crate::core::CoreConfig;
 use thiserror::Error;
 
-/// Version of this protocol, reported by INFO.
-pub const PROTOCOL_VERSION: u8 = 1;
+/// Version of this protocol, reported by INFO. Version 2 added INFO's board, core count and
+/// core configuration, CORE (addressing one of several cores), STATUS's selected core and
+/// RENDER's count-only form (lane words 0).
+pub const PROTOCOL_VERSION: u8 = 2;
 /// Bytes of each 16-byte PROGRAM slot the device stores: the core instruction word
 /// (`microcode::core::isa::WORD_BITS` bits, in seven 16-bit block RAM words); the rest read
 /// back as zero.
@@ -45,6 +49,12 @@ pub const COMMIT_BYTES: usize = 4;
 pub const SET_BAUD_BYTES: usize = 4;
 /// Length of READ's payload: u8 region, u32 address, u16 length.
 pub const READ_BYTES: usize = 7;
+/// Length of CORE's payload: the u8 core, or [`ALL_CORES`].
+pub const CORE_BYTES: usize = 1;
+/// CORE's (and STATUS's) value for every core at once: uploads, RUN and RESUME act on all of
+/// them (a RUN checks that they agree), READ reads core 0. The selection after power-up and
+/// after RESET.
+pub const ALL_CORES: u8 = 0xFF;
 
 /// Request commands.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -75,6 +85,9 @@ pub enum Command {
     /// position ([`RenderRequest`]); answered by a stream of block frames and an end frame
     /// ([`RenderEnd`]) instead of one answer.
     Render = 0x0B,
+    /// Select the core that RUN, RESUME and READ address: the u8 core (below INFO's core
+    /// count) or [`ALL_CORES`]; ACK without data.
+    Core = 0x0C,
 }
 
 impl Command {
@@ -92,6 +105,7 @@ impl Command {
             0x09 => Command::SetBaud,
             0x0A => Command::Resume,
             0x0B => Command::Render,
+            0x0C => Command::Core,
             _ => return None,
         })
     }
@@ -299,6 +313,13 @@ pub struct DeviceConfig {
     pub bauds: &'static [u32],
     /// Memory sizes.
     pub limits: Limits,
+    /// The board (`crate::board::Board::id`; 0: not said).
+    pub board: u16,
+    /// Shader cores behind the loader (at least 1).
+    pub cores: u16,
+    /// The core configuration's bytes (`CoreConfig::to_bytes`, whose CRC-32 is the ISA hash;
+    /// all zero: not said).
+    pub config: [u8; CONFIG_BYTES],
 }
 
 impl DeviceConfig {
@@ -324,7 +345,21 @@ impl DeviceConfig {
                 max_quads: 16,
                 max_payload: MAX_PAYLOAD as u16,
             },
+            board: 0,
+            cores: 1,
+            config: [0; CONFIG_BYTES],
         }
+    }
+
+    /// This device with `cores` cores built for `core` on board `board` (its ISA hash and
+    /// features follow the configuration).
+    pub fn with_cores(mut self, board: u16, cores: u16, core: &CoreConfig) -> DeviceConfig {
+        self.board = board;
+        self.cores = cores.max(1);
+        self.isa_hash = core.isa_hash();
+        self.features = core.features;
+        self.config.copy_from_slice(&core.to_bytes());
+        self
     }
 }
 
@@ -345,10 +380,20 @@ pub struct Info {
     pub baud: u32,
     /// Memory sizes.
     pub limits: Limits,
+    /// The board (`crate::board::Board::id`; 0 from a device that does not say).
+    pub board: u16,
+    /// Shader cores behind the loader (1 from a device that does not say).
+    pub cores: u16,
+    /// The core configuration's bytes (`CoreConfig::to_bytes`; all zero from a device that
+    /// does not say): [`Info::core_config`].
+    pub config: [u8; CONFIG_BYTES],
 }
 
-/// Length of INFO's data.
-pub const INFO_BYTES: usize = 58;
+/// Length of INFO's fixed record (version 1's whole answer): what the on-chip loader keeps
+/// in its memory; the board, core count and configuration follow it.
+pub const INFO_RECORD_BYTES: usize = 58;
+/// Length of INFO's data: the record, u16 board, u16 cores, the configuration's bytes.
+pub const INFO_BYTES: usize = INFO_RECORD_BYTES + 4 + CONFIG_BYTES;
 
 impl Info {
     /// Wire layout (see `PROTOCOL.md`).
@@ -376,16 +421,35 @@ impl Info {
         }
         v.extend_from_slice(&l.max_quads.to_le_bytes());
         v.extend_from_slice(&l.max_payload.to_le_bytes());
+        v.extend_from_slice(&self.board.to_le_bytes());
+        v.extend_from_slice(&self.cores.to_le_bytes());
+        v.extend_from_slice(&self.config);
         v
     }
 
-    /// Reads INFO's data; `Ok(None)` when the magic is not a tgsi-core loader's.
+    /// The core configuration INFO names, when its bytes read back and their CRC-32 is the ISA
+    /// hash (a device that does not say, or says something inconsistent, gives `None`).
+    pub fn core_config(&self) -> Option<CoreConfig> {
+        let c = CoreConfig::from_bytes(&self.config).ok()?;
+        (c.isa_hash() == self.isa_hash).then_some(c)
+    }
+
+    /// Reads INFO's data; `Ok(None)` when the magic is not a tgsi-core loader's. A version-1
+    /// record (without board, cores and configuration) reads as board 0, one core, no
+    /// configuration.
     pub fn from_bytes(b: &[u8]) -> Result<Option<Info>, LayoutError> {
         need("INFO", b, 4)?;
         if b[..4] != DEVICE_MAGIC {
             return Ok(None);
         }
-        need("INFO", b, INFO_BYTES)?;
+        need("INFO", b, INFO_RECORD_BYTES)?;
+        let mut config = [0; CONFIG_BYTES];
+        let (board, cores) = if b.len() >= INFO_BYTES {
+            config.copy_from_slice(&b[INFO_RECORD_BYTES + 4..INFO_BYTES]);
+            (le16(b, INFO_RECORD_BYTES), le16(b, INFO_RECORD_BYTES + 2))
+        } else {
+            (0, 1)
+        };
         Ok(Some(Info {
             protocol: b[4],
             core_version: (le16(b, 6), le16(b, 8)),
@@ -404,6 +468,9 @@ impl Info {
                 max_quads: le16(b, 54),
                 max_payload: le16(b, 56),
             },
+            board,
+            cores,
+            config,
         }))
     }
 }
@@ -454,6 +521,8 @@ pub struct Status {
     pub cycles: u32,
     /// Received segments dropped as bad frames (saturating).
     pub bad_frames: u16,
+    /// The core RUN, RESUME and READ address (CORE), or [`ALL_CORES`].
+    pub core: u8,
 }
 
 /// Length of STATUS's data.
@@ -469,7 +538,7 @@ impl Status {
         v.extend_from_slice(&self.staged_bytes.to_le_bytes());
         v.extend_from_slice(&self.quads_run.to_le_bytes());
         v.push(self.fault);
-        v.push(0);
+        v.push(self.core);
         v.extend_from_slice(&self.cycles.to_le_bytes());
         v.extend_from_slice(&self.bad_frames.to_le_bytes());
         v
@@ -488,6 +557,7 @@ impl Status {
             fault: b[12],
             cycles: le32(b, 14),
             bad_frames: le16(b, 18),
+            core: b[13],
         })
     }
 }
@@ -614,6 +684,9 @@ pub const RENDER_COORD_BIAS: u32 = 0x4B00_0000;
 /// The float whose subtraction turns a coordinate word of RENDER into the coordinate: 2^23.
 pub const RENDER_COORD_FLOAT: f32 = 8_388_608.0;
 const _: () = assert!(RENDER_COORD_FLOAT.to_bits() == RENDER_COORD_BIAS);
+/// RENDER's lane words for a render that sends no block frames: the quads are shaded and
+/// only the end frame answers (how fast the board shades, without the serial line's limit).
+pub const RENDER_COUNT_ONLY: u8 = 0;
 /// The kind byte (after the result byte) of a RENDER block frame.
 pub const RENDER_BLOCK: u8 = 0;
 /// The kind byte (after the result byte) of RENDER's end frame.
@@ -637,7 +710,8 @@ pub struct RenderRequest {
     /// Quads to shade (at least 1).
     pub quads: u16,
     /// Words of the first output entry's register sent per lane: 1 (component x, a packed
-    /// RGBA8 pixel) or 4 (the float vector).
+    /// RGBA8 pixel) or 4 (the float vector); [`RENDER_COUNT_ONLY`] (0) sends no block frames,
+    /// only the end frame (the board's shading speed without the line's).
     pub lane_words: u8,
     /// Quads per block frame (at least 1; the block's payload within [`MAX_PAYLOAD`]).
     pub block_quads: u8,
@@ -724,8 +798,11 @@ mod tests {
 
     #[test]
     fn info_round_trip_and_length() {
+        let core = CoreConfig::full();
+        let mut config = [0; CONFIG_BYTES];
+        config.copy_from_slice(&core.to_bytes());
         let info = Info {
-            protocol: 1,
+            protocol: 2,
             core_version: (1, 2),
             isa_hash: 0xDEAD_BEEF,
             features: 5,
@@ -742,12 +819,27 @@ mod tests {
                 max_quads: 8,
                 max_payload: 256,
             },
+            board: 2,
+            cores: 12,
+            config,
         };
         let b = info.to_bytes();
         assert_eq!(b.len(), INFO_BYTES);
         assert_eq!(&b[..4], b"TGSL");
         assert_eq!(Info::from_bytes(&b), Ok(Some(info)));
         assert_eq!(Info::from_bytes(b"NOPE"), Ok(None));
+        // The configuration counts only when its CRC is the ISA hash.
+        assert_eq!(info.core_config(), None);
+        let named = Info {
+            isa_hash: core.isa_hash(),
+            ..info
+        };
+        assert_eq!(named.core_config(), Some(core));
+        // A version-1 record: board 0, one core, no configuration.
+        let old = Info::from_bytes(&b[..INFO_RECORD_BYTES]).unwrap().unwrap();
+        assert_eq!((old.board, old.cores, old.core_config()), (0, 1, None));
+        assert_eq!(old.limits, info.limits);
+        assert!(Info::from_bytes(&b[..INFO_RECORD_BYTES - 1]).is_err());
     }
 
     #[test]
@@ -761,9 +853,11 @@ mod tests {
             fault: 0,
             cycles: 77,
             bad_frames: 2,
+            core: ALL_CORES,
         };
         let b = s.to_bytes();
         assert_eq!(b.len(), STATUS_BYTES);
+        assert_eq!(b[13], ALL_CORES);
         assert_eq!(&b[2..6], &[0x78, 0x56, 0x34, 0x12]);
         assert_eq!(Status::from_bytes(&b), Ok(s));
     }
@@ -784,7 +878,8 @@ mod tests {
         assert_eq!(Command::from_code(0x09), Some(Command::SetBaud));
         assert_eq!(Command::from_code(0x0A), Some(Command::Resume));
         assert_eq!(Command::from_code(0x0B), Some(Command::Render));
-        assert_eq!(Command::from_code(0x0C), None);
+        assert_eq!(Command::from_code(0x0C), Some(Command::Core));
+        assert_eq!(Command::from_code(0x0D), None);
         assert_eq!(Region::from_code(7), Some(Region::Maps));
         assert_eq!(Region::from_code(8), None);
     }

@@ -13,8 +13,15 @@ fn main() {
     }
     let core = microcode::core::CoreConfig::minimal();
     let clock = hdl::board_chip::CORE_CLOCK_HZ as u32;
-    let cfg = sim::hardware::board::loader_device_config(&core, clock, 115_200);
-    let mut uut = sim::hardware::board::loader(&cfg);
+    let board = microcode::board::Board::AlchitryCu;
+    let cfg = sim::hardware::board::loader_device_config(board, 1, &core, clock, 115_200);
+    let mut uut = match sim::hardware::board::loader(&cfg, false) {
+        Ok(l) => l,
+        Err(e) => {
+            eprintln!("the loader firmware: {e}");
+            std::process::exit(1);
+        }
+    };
     uut.connect_all();
     if let Err(e) = std::fs::write(&path, generate_verilog(&uut)) {
         eprintln!("{path}: {e}");

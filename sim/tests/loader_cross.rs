@@ -374,7 +374,9 @@ struct Bench {
 
 impl Bench {
     fn new(cfg: &DeviceConfig, scope: Rc<RefCell<Scope>>) -> Bench {
-        let mut uut = Box::new(sim::hardware::board::loader(cfg));
+        let mut uut = Box::new(
+            sim::hardware::board::loader(cfg, false).expect("the loader firmware assembles"),
+        );
         uut.connect_all();
         check_all(uut.as_ref()).expect("loader checks");
         let mut b = Bench {
@@ -539,7 +541,13 @@ struct Session {
 
 impl Session {
     fn new(seed: u64, core: &CoreConfig) -> Session {
-        let cfg = sim::hardware::board::loader_device_config(core, CLOCK_HZ, BAUD);
+        let cfg = sim::hardware::board::loader_device_config(
+            microcode::board::Board::AlchitryCu,
+            1,
+            core,
+            CLOCK_HZ,
+            BAUD,
+        );
         let scope = Rc::new(RefCell::new(Scope::default()));
         Session {
             rng: Rng(firmware_loader::port::SplitMix64::new(seed)),

@@ -26,6 +26,12 @@ pub struct PortArgs {
     /// Attempts after the first before giving up.
     #[arg(long, default_value_t = 8)]
     pub retries: u32,
+    /// The core RUN and READ address on a board with several: a number, or `all` (each quad
+    /// on every core at once, checked to agree; the board's selection after power-up).
+    /// `selftest` runs its checks on that selection only; `load` leaves it selected for the
+    /// RUNs that follow (until RESET or another selection).
+    #[arg(long)]
+    pub core: Option<String>,
 }
 
 /// Opens the port at the power-up rate and switches to the requested one. A board whose loader
@@ -63,6 +69,10 @@ pub fn board_config<T: firmware_loader::port::Transport>(
     client: &mut Client<T>,
 ) -> Result<CoreConfig> {
     let info = client.device_info().context("INFO")?;
+    // INFO names the configuration (protocol 2): its bytes, checked against the ISA hash.
+    if let Some(cfg) = info.core_config() {
+        return Ok(cfg);
+    }
     // A board's own build (`microcode::board`): the ULX3S's larger memories included.
     if let Some(board) = microcode::board::Board::from_isa_hash(info.isa_hash) {
         return Ok(board.core_config());
@@ -94,6 +104,43 @@ pub fn board_config<T: firmware_loader::port::Transport>(
     )
 }
 
+/// The core a `--core` option names: a number below the board's core count, or `all` (every
+/// core at once: each quad runs on all of them, which the board checks agree).
+pub fn parse_core(text: &str) -> Result<u8> {
+    if text.eq_ignore_ascii_case("all") {
+        return Ok(firmware_loader::protocol::ALL_CORES);
+    }
+    let n: u8 = text
+        .parse()
+        .ok()
+        .filter(|&n| n != firmware_loader::protocol::ALL_CORES)
+        .with_context(|| format!("--core {text}: a core number (0, 1, ...) or `all`"))?;
+    Ok(n)
+}
+
+/// Makes RUN and READ address `core` (`--core`; `None` leaves the board's selection, every
+/// core after power-up and RESET), checked against the board's core count.
+pub fn select_core<T: firmware_loader::port::Transport>(
+    client: &mut Client<T>,
+    core: Option<&str>,
+) -> Result<()> {
+    let Some(text) = core else {
+        return Ok(());
+    };
+    let n = parse_core(text)?;
+    let info = client.device_info().context("INFO")?;
+    if n != firmware_loader::protocol::ALL_CORES && u16::from(n) >= info.cores {
+        anyhow::bail!(
+            "--core {n}: the board has {} core{} (0 to {})",
+            info.cores,
+            if info.cores == 1 { "" } else { "s" },
+            info.cores.saturating_sub(1)
+        );
+    }
+    client.select_core(n).context("CORE")?;
+    Ok(())
+}
+
 /// Connects to the board on `port` at `baud` (switching from the power-up rate, or directly at
 /// a loader's fixed build rate: see [`connect`]) and reads the configuration its core was built
 /// with.
@@ -112,6 +159,7 @@ pub fn board_link(
         baud,
         timeout_ms,
         retries: 8,
+        core: None,
     };
     let mut client = connect(&link)?;
     let config = board_config(&mut client).with_context(|| port.to_string())?;

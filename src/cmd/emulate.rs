@@ -1,11 +1,12 @@
 //! `tgsi-core emulate [--board NAME] [--cores N] [--engine verilator|rtl|netlist] [--baud N]`:
-//! the whole board design (UART, on-chip loader, shader core, built with the board's core
+//! the whole board design (UART, on-chip loader, shader cores: one on the Alchitry Cu, `--cores
+//! N` behind the core mux and the RENDER dispatcher on the ULX3S, built with the board's core
 //! configuration) simulated cycle by cycle, its serial pins on a pseudo-terminal whose path it
 //! prints. `load`, `run --engine board` and `selftest` work against that path unchanged.
 
 use anyhow::{bail, Context, Result};
 use clap::Args;
-use microcode::core::CoreConfig;
+use sim::hardware::board::BoardBuild;
 use sim::hardware::emulate::{self, EmuEngine, EMULATED_BAUD, EMULATED_CLOCK_HZ};
 use std::process::ExitCode;
 
@@ -49,22 +50,27 @@ pub fn run(a: EmulateArgs) -> Result<ExitCode> {
     let _ = a.minimal;
     let board = super::synth::parse_board(&a.board)?;
     let cores = a.cores.unwrap_or(board.default_cores());
-    if cores != 1 {
+    if cores == 0 || cores > board.max_cores() {
         bail!(
-            "{cores} cores: the multi-core board top is not built yet; every board emulates 1 \
-             core today (`--cores 1`)"
+            "--cores {cores}: the {board} builds 1 to {} shader cores",
+            board.max_cores()
         );
     }
-    let core: CoreConfig = board.core_config();
-    let emu = emulate::start_for(engine, &core, board.family(), a.baud, &mut |m| {
-        eprintln!("{m}")
-    })
-    .context("starting the emulated board")?;
+    let build = BoardBuild::new(board, cores);
+    if cores > 1 {
+        eprintln!(
+            "building the {board}'s {cores}-core board under Verilator (once per design; \
+             minutes for many cores)"
+        );
+    }
+    let emu = emulate::start_board(engine, &build, a.baud, &mut |m| eprintln!("{m}"))
+        .context("starting the emulated board")?;
     // The path goes to stdout alone on its line, so scripts can read it.
     println!("{}", emu.port);
     eprintln!(
-        "emulating the {board} build, 1 core ({} engine): {} baud ({} clocks per bit at {} MHz), \
-         ISA hash {:08x}",
+        "emulating the {board} build, {cores} core{} ({} engine): {} baud ({} clocks per bit at \
+         {} MHz), ISA hash {:08x}",
+        if cores == 1 { "" } else { "s" },
         a.engine,
         a.baud,
         emu.divisor,

@@ -79,11 +79,18 @@ fn progress_bar(total: usize) -> ProgressBar {
 
 /// Uploads, verifies and commits.
 pub fn run(args: LoadArgs) -> Result<ExitCode> {
+    // A bad `--core` is refused before anything is read or opened.
+    if let Some(core) = &args.link.core {
+        super::board::parse_core(core)?;
+    }
     let loadable = read_loadable(&args.file)?;
     // Textures are read before any port is opened, like the file.
     let mut inputs = sim::run_io::RunInputs::default();
     sim::run_io::args::apply_textures(&mut inputs, &args.textures)?;
     let mut client = connect(&args.link)?;
+    // Every core gets the image; `--core` (checked against the board's count before anything
+    // is uploaded) leaves the one later RUNs address selected: an upload keeps the selection.
+    super::board::select_core(&mut client, args.link.core.as_deref())?;
     // An image file says what it was built for (the upload checks it); a program is compiled for
     // the board's own configuration.
     let config = match &loadable {
@@ -129,5 +136,8 @@ pub fn run(args: LoadArgs) -> Result<ExitCode> {
         report.elapsed.as_secs_f64(),
         report.stats.attempts - report.stats.requests
     );
+    if let Some(core) = &args.link.core {
+        println!("{}: core {core} selected for RUN and READ", args.link.port);
+    }
     Ok(ExitCode::SUCCESS)
 }

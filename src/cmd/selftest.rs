@@ -4,7 +4,9 @@
 //!    pattern is invalidated (never left runnable).
 //! 2. The core: built-in programs, one or more per unit (`selftest_programs/*.tgsi`), are compiled for
 //!    the board's core, loaded, run on one quad with fixed inputs and CONST values, and compared bit
-//!    for bit (live lanes) and by kill mask with the core model.
+//!    for bit (live lanes), by kill mask and by cycle count with the core model. On a board with
+//!    several cores each program runs on every core at once (the board checks that they agree)
+//!    and then on each core alone; `--core N` (or `all`) runs it on that selection only.
 
 use super::board::{connect, PortArgs};
 use anyhow::{bail, Context, Result};
@@ -104,6 +106,20 @@ fn loader_check<T: Transport>(c: &mut Client<T>, port: &str) -> Result<()> {
     );
     let s = c.status().with_context(|| format!("{port}: STATUS"))?;
     println!("STATUS: {:?}, active CRC {:08x}", s.state, s.active_crc);
+    let board = microcode::board::Board::from_id(info.board).map_or_else(
+        || format!("board {} (not a board this tool knows)", info.board),
+        |b| format!("{b} ({})", b.chip()),
+    );
+    println!(
+        "      {board}, {} core{}, core configuration {}",
+        info.cores,
+        if info.cores == 1 { "" } else { "s" },
+        if info.core_config().is_some() {
+            "named (its CRC is the ISA hash)"
+        } else {
+            "not named (a loader before protocol 2)"
+        }
+    );
 
     // The pattern is not a program: it carries the device's own ISA hash so the loader accepts it,
     // and it is invalidated before the core programs run.
@@ -164,20 +180,63 @@ enum Check {
     NotBuilt(String),
 }
 
-/// Runs one program on the board and on the core model.
-fn core_check<T: Transport>(c: &mut Client<T>, config: &CoreConfig, source: &str) -> Result<Check> {
+/// Runs one program on the board, on each selection of `cores` (CORE's values) in turn, and
+/// on the core model; the differences name the selection.
+fn core_check<T: Transport>(
+    c: &mut Client<T>,
+    config: &CoreConfig,
+    source: &str,
+    cores: &[u8],
+) -> Result<Check> {
     let program = load(source.as_bytes(), Some(Format::Text))
         .map_err(|e| anyhow::anyhow!("built-in program: {e:?}"))?
         .program;
     let compiled = compile(&program, config)?;
     let file = ImageFile::from_image(&compiled.image);
     c.upload(&file.upload, &mut |_, _| {})?;
+    let (mut diffs, mut not_built) = (Vec::new(), None);
+    for &core in cores {
+        if cores.len() > 1 || core != firmware_loader::protocol::ALL_CORES {
+            c.select_core(core)?;
+        }
+        let which = if core == firmware_loader::protocol::ALL_CORES {
+            "every core at once".to_string()
+        } else {
+            format!("core {core}")
+        };
+        match run_and_compare(c, &compiled.image, &file)? {
+            Check::Same => {}
+            Check::NotBuilt(why) => {
+                not_built = Some(why);
+                break;
+            }
+            Check::Differs(d) => diffs.extend(d.into_iter().map(|l| format!("{which}: {l}"))),
+        }
+    }
+    // Back to every core (the power-up selection) for the commands that follow.
+    if cores.len() > 1 {
+        c.select_core(firmware_loader::protocol::ALL_CORES)?;
+    }
+    if let Some(why) = not_built {
+        return Ok(Check::NotBuilt(why));
+    }
+    Ok(verdict(diffs))
+}
+
+/// Runs the uploaded `file` (compiled as `image`) on the selected core(s) and on the core
+/// model.
+fn run_and_compare<T: Transport>(
+    c: &mut Client<T>,
+    image: &microcode::core::Image,
+    file: &ImageFile,
+) -> Result<Check> {
+    let compiled = image;
     let quad = inputs();
-    let board = run_image(c, &file, &[quad.to_vec()], &constant)?;
+    let board = run_image(c, file, &[quad.to_vec()], &constant)?;
     let Some(board) = board.first() else {
         bail!("the board ran no quad");
     };
-    if let Err(e) = sim::hardware::check_supported(&compiled.image, "board") {
+    if let Err(e) = sim::hardware::check_supported(compiled, "board") {
         if board.fault == sim::hardware::fault_code::MISSING_UNIT {
             return Ok(Check::NotBuilt(e.to_string()));
         }
@@ -194,7 +253,7 @@ fn core_check<T: Transport>(c: &mut Client<T>, config: &CoreConfig, source: &str
         );
     }
     let mut diffs = Vec::new();
-    let model = match sim::core_model::run(&compiled.image, &run_inputs) {
+    let model = match sim::core_model::run(compiled, &run_inputs) {
         Ok(m) => m,
         Err(fault) => {
             if board.fault == 0 {
@@ -206,7 +265,17 @@ fn core_check<T: Transport>(c: &mut Client<T>, config: &CoreConfig, source: &str
         }
     };
     if board.fault != 0 {
-        diffs.push(format!("the board faults (code {})", board.fault));
+        diffs.push(format!(
+            "the board faults (code {}: {})",
+            board.fault,
+            sim::hardware::fault_name(board.fault)
+        ));
+    }
+    // The core model counts the core's clocks: the board's count must be the same.
+    if let Some(want) = model.cycles {
+        if u64::from(board.cycles) != want {
+            diffs.push(format!("{} cycles, core model {want}", board.cycles));
+        }
     }
     let model_kills = (0..4).fold(0u8, |m, l| m | (u8::from(model.lanes[l].killed) << l));
     if board.kill_mask != model_kills {
@@ -246,13 +315,35 @@ fn verdict(diffs: Vec<String>) -> Check {
 /// Runs the checks, printing one line per step.
 pub fn run(args: SelftestArgs) -> Result<ExitCode> {
     let port = &args.link.port;
+    // A bad `--core` is refused before the port is opened.
+    if let Some(core) = &args.link.core {
+        super::board::parse_core(core)?;
+    }
     let mut c = connect(&args.link)?;
     loader_check(&mut c, port)?;
     let config = super::board::board_config(&mut c).with_context(|| port.clone())?;
+    // Every core at once, then each alone (a board with one core: its one selection); or the
+    // selection --core names.
+    let n = c.device_info()?.cores;
+    let cores: Vec<u8> = match &args.link.core {
+        Some(text) => {
+            super::board::select_core(&mut c, Some(text))?;
+            vec![super::board::parse_core(text)?]
+        }
+        None if n > 1 => std::iter::once(firmware_loader::protocol::ALL_CORES)
+            .chain((0..n).filter_map(|k| u8::try_from(k).ok()))
+            .collect(),
+        None => vec![firmware_loader::protocol::ALL_CORES],
+    };
+    let on = if cores.len() > 1 {
+        format!(" (every core at once, then each of the {n})")
+    } else {
+        String::new()
+    };
     let (mut failed, mut skipped) = (0, 0);
     for (what, source) in PROGRAMS {
-        match core_check(&mut c, &config, source) {
-            Ok(Check::Same) => println!("core: {what}: ok"),
+        match core_check(&mut c, &config, source, &cores) {
+            Ok(Check::Same) => println!("core: {what}: ok{on}"),
             Ok(Check::NotBuilt(why)) => {
                 skipped += 1;
                 println!("core: {what}: not built in this board's hardware ({why})");

@@ -121,7 +121,7 @@ pub fn run(args: SynthArgs) -> Result<ExitCode> {
         seed: args.seed,
         board,
         constraints,
-        blocks: synth::board_blocks(core.features)
+        blocks: synth::board_blocks_for(board.family(), core.features)
             .iter()
             .map(|b| b.0.to_string())
             .collect(),
@@ -190,8 +190,15 @@ fn print_report(
         board.chip(),
         if cores == 1 { "" } else { "s" }
     );
+    let shading = match (board.family(), cores) {
+        (Family::Ice40, _) => "shader core".to_string(),
+        (Family::Ecp5, 1) => "shader core with its product on the multipliers".to_string(),
+        (Family::Ecp5, n) => {
+            format!("{n} shader cores with their products on the multipliers, core mux, RENDER dispatcher")
+        }
+    };
     println!(
-        "design: board top (shader core, on-chip loader, UART at {} baud) at {} MHz from the PLL",
+        "design: board top ({shading}, on-chip loader, UART at {} baud) at {} MHz from the PLL",
         args.baud,
         board.clock_hz() / 1_000_000
     );

@@ -38,18 +38,55 @@ pub const BOARD_BLOCKS: [(&str, u64); 10] = [
     ("uart_tx", 40),
 ];
 
+/// The blocks of the multi-core board top (the ECP5 boards, `hdl::multi_board_top`) that
+/// synthesis costs, as [`BOARD_BLOCKS`]: the first core's (the others are the same module),
+/// the loader, the core mux and the RENDER dispatcher.
+pub const MULTI_BOARD_BLOCKS: [(&str, u64); 12] = [
+    ("cores$0$fmad$mul", 200),
+    ("cores$0$fmad$add", 500),
+    ("cores$0$misc", 800),
+    ("cores$0$misc$trans", 150),
+    ("cores$0$misc$tex", 150),
+    ("cores$0$seq", 400),
+    ("loader", 500),
+    ("loader$frame_rx", 50),
+    ("mux", 50),
+    ("dispatch", 100),
+    ("uart_rx", 50),
+    ("uart_tx", 40),
+];
+
+/// The blocks of the board top of `family` (the iCE40's one-core [`BOARD_BLOCKS`], the ECP5's
+/// [`MULTI_BOARD_BLOCKS`]) a build with `features` has.
+pub fn board_blocks_for(
+    family: microcode::board::Family,
+    features: u32,
+) -> Vec<(&'static str, u64)> {
+    use microcode::board::Family;
+    match family {
+        Family::Ice40 => board_blocks(features),
+        Family::Ecp5 => with_features(&MULTI_BOARD_BLOCKS, features),
+    }
+}
+
 /// The [`BOARD_BLOCKS`] a build with `features` (`CoreConfig::features`) has: the
 /// transcendental steps and the texture unit only when their feature is on.
 pub fn board_blocks(features: u32) -> Vec<(&'static str, u64)> {
+    with_features(&BOARD_BLOCKS, features)
+}
+
+fn with_features(blocks: &[(&'static str, u64)], features: u32) -> Vec<(&'static str, u64)> {
     use microcode::core::config::Features;
-    BOARD_BLOCKS
+    blocks
         .iter()
         .copied()
         .filter(|(name, _)| {
-            let need = match *name {
-                "core$misc$trans" => Features::TRANSCENDENTAL,
-                "core$misc$tex" => Features::TEXTURE,
-                _ => 0,
+            let need = if name.ends_with("misc$trans") {
+                Features::TRANSCENDENTAL
+            } else if name.ends_with("misc$tex") {
+                Features::TEXTURE
+            } else {
+                0
             };
             features & need == need
         })
@@ -74,15 +111,11 @@ pub fn board_design(
             board.max_cores()
         ));
     }
-    if cores > 1 {
-        return Err(format!(
-            "{cores} cores: the multi-core board top (several cores behind one loader) is not \
-             built yet; every board builds 1 core today"
-        ));
-    }
     match board.family() {
         Family::Ice40 => board_files(core, baud),
-        Family::Ecp5 => hdl::ulx3s_chip::files_for(board, core, baud).map_err(|e| e.to_string()),
+        Family::Ecp5 => {
+            hdl::ulx3s_chip::files_for(board, core, cores, baud).map_err(|e| e.to_string())
+        }
     }
 }
 
@@ -106,6 +139,17 @@ mod tests {
         let names: Vec<&str> = board_blocks(small).iter().map(|b| b.0).collect();
         assert!(!names.contains(&"core$misc$tex"));
         assert!(names.contains(&"core$misc$trans") && names.contains(&"loader"));
+        // The ECP5's multi-core top: the first core's blocks, the mux and the dispatcher.
+        use microcode::board::Family;
+        assert_eq!(board_blocks_for(Family::Ice40, all), board_blocks(all));
+        let ecp5 = board_blocks_for(Family::Ecp5, all);
+        assert_eq!(ecp5.len(), MULTI_BOARD_BLOCKS.len());
+        let names: Vec<&str> = board_blocks_for(Family::Ecp5, small)
+            .iter()
+            .map(|b| b.0)
+            .collect();
+        assert!(!names.contains(&"cores$0$misc$tex"));
+        assert!(names.contains(&"cores$0$misc$trans") && names.contains(&"dispatch"));
     }
 
     /// The pins the constraints put the chip's ports on are the Alchitry Cu's documented pads

@@ -32,7 +32,11 @@ fn u32_of(x: Bits<32>) -> u32 {
 /// Streams `(a, b)` into a fresh `FMul`, one pair per clock; returns the result for each pair,
 /// read `LATENCY` clocks after it went in.
 pub fn run_fmul(vectors: &[(u32, u32)]) -> Vec<u32> {
-    let mut uut = FMul::default();
+    run_fmul_on(FMul::default(), vectors)
+}
+
+/// [`run_fmul`] on the multiplier `uut` (e.g. `FMul::with_dsp()`).
+pub fn run_fmul_on(mut uut: FMul, vectors: &[(u32, u32)]) -> Vec<u32> {
     uut.connect_all();
     check_all(&uut).expect("FMul passes rust-hdl's checks");
     let mut out = Vec::with_capacity(vectors.len());

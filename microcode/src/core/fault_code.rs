@@ -56,6 +56,10 @@ fault_table! {
     EMIT = 10, "paused at EMIT (a vertex for the host)", true;
     /// Paused after ENDPRIM: the lanes on `lanes` end their primitive (not a fault: `resume`).
     ENDPRIM = 11, "paused at ENDPRIM (a primitive's end for the host)", true;
+    /// Not a core's own code: a board with several cores ran a quad on all of them at once
+    /// (CORE with every core selected) and their results (outputs, kill masks, faults or
+    /// cycles) differ. The multi-core loader reports it for the quad.
+    CORES_DIFFER = 12, "the cores' results differ (a RUN on every core)", false;
 }
 
 /// The row of `code`, if it is one.
@@ -85,6 +89,6 @@ mod tests {
             assert!(f.code < 16, "{}", f.ident);
         }
         assert!(is_pause(EMIT) && is_pause(ENDPRIM) && !is_pause(BUDGET));
-        assert_eq!(name(12), "unknown fault");
+        assert_eq!(name(13), "unknown fault");
     }
 }

@@ -9,14 +9,13 @@
 //! long `--timeout-ms`). Simulated time only runs while there is something to do (bytes to send,
 //! a request being worked on or answered); an idle board costs nothing.
 
-use super::board::{board_top, board_verilog, BoardError};
+use super::board::{BoardBuild, BoardError, EmulatedTop};
 use super::verilator::build_verilated;
 use super::HwError;
 use firmware_loader::device::DeviceConfig;
 use firmware_loader::port::{pty_pair, PortError, Transport};
 use microcode::board::Family;
 use microcode::core::CoreConfig;
-use rust_hdl::prelude::*;
 use std::collections::VecDeque;
 use std::io::{Read, Write};
 use std::process::{Child, ChildStdin, Command, Stdio};
@@ -165,30 +164,29 @@ fn board_error(e: BoardError) -> HwError {
     HwError::Rtl(e.to_string())
 }
 
-/// Starts the board for `core` on `engine` at `baud` (clock [`EMULATED_CLOCK_HZ`]) and serves
-/// its UART on a new pseudo-terminal. `progress` hears about a Verilator build. The netlist
-/// engine maps the design for the iCE40 (the Alchitry Cu's family); [`start_for`] names the
-/// family.
+/// Starts the Alchitry Cu's board (one core) for `core` on `engine` at `baud` (clock
+/// [`EMULATED_CLOCK_HZ`]) and serves its UART on a new pseudo-terminal. `progress` hears about
+/// a Verilator build. [`start_board`] names the board and the core count.
 pub fn start(
     engine: EmuEngine,
     core: &CoreConfig,
     baud: u32,
     progress: &mut dyn FnMut(&str),
 ) -> Result<Emulation, HwError> {
-    start_for(engine, core, Family::Ice40, baud, progress)
+    start_board(engine, &BoardBuild::alchitry(core), baud, progress)
 }
 
-/// [`start`] for a board of `family`: the netlist engine maps the design with that family's
-/// yosys flow and simulates it with that family's cell models. yosys's ECP5 library has no
-/// simulation model of the `DP16KD` block RAM (a blackbox), so an ECP5 netlist cannot run: that
-/// is refused, naming why.
-pub fn start_for(
+/// [`start`] for the build `build` (a board, its core configuration, its cores): the netlist
+/// engine maps the design with that board's family's yosys flow and simulates it with that
+/// family's cell models. yosys's ECP5 library has no simulation model of the `DP16KD` block
+/// RAM (a blackbox), so an ECP5 netlist cannot run: that is refused, naming why.
+pub fn start_board(
     engine: EmuEngine,
-    core: &CoreConfig,
-    family: Family,
+    build: &BoardBuild,
     baud: u32,
     progress: &mut dyn FnMut(&str),
 ) -> Result<Emulation, HwError> {
+    let family = build.board.family();
     if engine == EmuEngine::Netlist && family == Family::Ecp5 {
         return Err(HwError::Verilator(
             "the ECP5 netlist cannot be emulated: yosys's ECP5 cell library (ecp5/cells_sim.v) \
@@ -208,7 +206,7 @@ pub fn start_for(
     let (to_host, from_board) = channel::<Vec<u8>>();
     let (device, child) = match engine {
         EmuEngine::Verilator | EmuEngine::Netlist => {
-            let verilog = board_verilog(core, clock_hz, baud).map_err(board_error)?;
+            let verilog = build.verilog(clock_hz, baud).map_err(board_error)?;
             let exe = if engine == EmuEngine::Netlist {
                 let netlist = synthesised_netlist_for(&verilog, family, progress)?;
                 build_verilated(
@@ -220,7 +218,12 @@ pub fn start_for(
                     progress,
                 )?
             } else {
-                build_verilated("board", &verilog, BOARD_HARNESS, false, &[], progress)?
+                let name = if build.multi() {
+                    format!("board-{}x", build.cores)
+                } else {
+                    "board".to_string()
+                };
+                build_verilated(&name, &verilog, BOARD_HARNESS, false, &[], progress)?
             };
             let mut child = Command::new(&exe)
                 .arg(divisor.to_string())
@@ -256,11 +259,10 @@ pub fn start_for(
                     }
                 }
             });
-            let device = super::board::loader_device_config(core, clock_hz, baud);
-            (device, Some(child))
+            (build.device(clock_hz, baud), Some(child))
         }
         EmuEngine::Rtl => {
-            let (top, device) = board_top(core, clock_hz, baud).map_err(board_error)?;
+            let (top, device) = build.top(clock_hz, baud).map_err(board_error)?;
             let (stop2, counter) = (stop.clone(), clocks.clone());
             std::thread::spawn(move || run_rtl(top, divisor, from_host, to_host, &stop2, &counter));
             (device, None)
@@ -420,7 +422,7 @@ impl LineModel {
 }
 
 fn run_rtl(
-    mut top: hdl::board_top::BoardTop,
+    mut top: Box<dyn EmulatedTop + Send>,
     divisor: u16,
     from_host: Receiver<Vec<u8>>,
     to_host: Sender<Vec<u8>>,
@@ -428,11 +430,9 @@ fn run_rtl(
     clocks: &std::sync::atomic::AtomicU64,
 ) {
     let mut line = LineModel::new(divisor);
-    top.reset_n.next = true;
-    top.rx.next = true;
     let mut out = Vec::new();
     while !stop.load(Ordering::Relaxed) {
-        let busy = line.busy() || top.leds.val().get_bit(5);
+        let busy = line.busy() || top.busy();
         let got = if busy {
             from_host.try_recv().ok()
         } else {
@@ -446,16 +446,11 @@ fn run_rtl(
             line.send(&bytes);
         }
         for _ in 0..256 {
-            top.rx.next = line.rx_level();
-            top.clock.next = true.into();
-            if !simulate(&mut top, 100) {
+            let rx = line.rx_level();
+            if !top.step(true, rx) || !top.step(false, rx) {
                 return;
             }
-            top.clock.next = false.into();
-            if !simulate(&mut top, 100) {
-                return;
-            }
-            if let Some(b) = line.sample_tx(top.tx.val()) {
+            if let Some(b) = line.sample_tx(top.tx()) {
                 out.push(b);
             }
         }
