@@ -1026,7 +1026,7 @@ fn a_loader_without_texture_memory_answers_like_the_model() {
         features: CoreConfig::default().features & !microcode::core::config::Features::TEXTURE,
         ..CoreConfig::default()
     };
-    let mut s = Session::new(11, &core);
+    let mut s = Session::new(1, &core);
     assert_eq!(s.cfg.limits.textures, 0);
     s.upload(false, false);
     s.run();
