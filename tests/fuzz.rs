@@ -25,6 +25,7 @@
 use microcode::compile::compile;
 use microcode::core::disasm::listing;
 use microcode::core::{CoreConfig, Image};
+use microcode::rng::XorShift;
 use microcode::tgsi::text::{parse, print};
 use microcode::tgsi::validate::{validate, Limits};
 use microcode::tgsi::{load, tokens, Program};
@@ -110,22 +111,6 @@ const SOUP: &[&str] = &[
     "DDIV TEMP[0].xy, TEMP[0], TEMP[1]\n",
     "UMUL_HI TEMP[0], TEMP[0], TEMP[1]\n",
 ];
-
-/// xorshift64*: deterministic per seed, no dependency.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
-    }
-
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n.max(1) as u64) as usize
-    }
-}
 
 /// What a run found.
 #[derive(Default)]
@@ -241,7 +226,7 @@ fn seeds() -> Vec<Program> {
     texts.iter().filter_map(|t| parse(t).ok()).collect()
 }
 
-fn mutate_bytes(rng: &mut Rng, b: &mut Vec<u8>, soup: bool) {
+fn mutate_bytes(rng: &mut XorShift, b: &mut Vec<u8>, soup: bool) {
     for _ in 0..1 + rng.below(4) {
         let at = rng.below(b.len() + 1);
         match rng.below(if soup { 8 } else { 6 }) {
@@ -251,7 +236,7 @@ fn mutate_bytes(rng: &mut Rng, b: &mut Vec<u8>, soup: bool) {
             }
             1 if !b.is_empty() => {
                 let k = rng.below(b.len());
-                b[k] = rng.next() as u8;
+                b[k] = rng.byte();
             }
             2 => {
                 let end = (at + rng.below(32)).min(b.len());
@@ -269,7 +254,7 @@ fn mutate_bytes(rng: &mut Rng, b: &mut Vec<u8>, soup: bool) {
             }
             4 => b.truncate(at),
             5 => {
-                let noise: Vec<u8> = (0..rng.below(8)).map(|_| rng.next() as u8).collect();
+                let noise: Vec<u8> = (0..rng.below(8)).map(|_| rng.byte()).collect();
                 b.splice(at..at, noise);
             }
             6 => {
@@ -288,7 +273,7 @@ fn mutate_bytes(rng: &mut Rng, b: &mut Vec<u8>, soup: bool) {
 }
 
 /// Line edits: programs that still parse, often still validate, and reach the later stages.
-fn mutate_lines(rng: &mut Rng, text: &str) -> Vec<u8> {
+fn mutate_lines(rng: &mut XorShift, text: &str) -> Vec<u8> {
     let mut lines: Vec<String> = text.lines().map(str::to_string).collect();
     for _ in 0..1 + rng.below(3) {
         let at = rng.below(lines.len() + 1);
@@ -328,7 +313,7 @@ fn mutate_lines(rng: &mut Rng, text: &str) -> Vec<u8> {
     out.into_bytes()
 }
 
-fn mutate_words(rng: &mut Rng, w: &mut Vec<u32>) {
+fn mutate_words(rng: &mut XorShift, w: &mut Vec<u32>) {
     for _ in 0..1 + rng.below(4) {
         let at = rng.below(w.len() + 1);
         match rng.below(6) {
@@ -338,7 +323,7 @@ fn mutate_words(rng: &mut Rng, w: &mut Vec<u32>) {
             }
             1 if !w.is_empty() => {
                 let k = rng.below(w.len());
-                w[k] = rng.next() as u32;
+                w[k] = rng.next_u32();
             }
             2 => {
                 let end = (at + rng.below(8)).min(w.len());
@@ -353,7 +338,7 @@ fn mutate_words(rng: &mut Rng, w: &mut Vec<u32>) {
                 }
             }
             4 => w.truncate(at),
-            _ => w.insert(at, rng.next() as u32),
+            _ => w.insert(at, rng.next_u32()),
         }
     }
 }
@@ -445,7 +430,7 @@ fn seed_png() -> Vec<u8> {
 
 /// The command line's value parsers (`--input`, `--const`, `--face`, `--texture`) and the PNG
 /// decoder, on mutated arguments and bytes.
-fn argument_and_png_paths(r: &mut Report, rng: &mut Rng, png: &[u8]) {
+fn argument_and_png_paths(r: &mut Report, rng: &mut XorShift, png: &[u8]) {
     const ARGS: [&str; 6] = [
         "0=0.5,1,2,3",
         "1@2=1,-0,inf,0x7fc00000",
@@ -513,7 +498,7 @@ fn shader_seeds() -> Vec<(translate::Language, Vec<u8>)> {
 
 /// The translator on mutated shader text (and the same bytes read as SPIR-V); what translates
 /// goes through the program paths.
-fn shader_paths(r: &mut Report, rng: &mut Rng, seeds: &[(translate::Language, Vec<u8>)]) {
+fn shader_paths(r: &mut Report, rng: &mut XorShift, seeds: &[(translate::Language, Vec<u8>)]) {
     let (lang, src) = &seeds[rng.below(seeds.len())];
     let b = if rng.below(2) == 0 {
         mutate_lines(rng, &String::from_utf8_lossy(src))
@@ -549,7 +534,7 @@ fn fuzz(n: u64, seed: u64) -> Report {
         .collect();
     let png = seed_png();
     let shaders = shader_seeds();
-    let mut rng = Rng(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1);
+    let mut rng = XorShift::new(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1);
     let mut r = Report::default();
     for k in 0..n {
         r.inputs = k;
@@ -724,7 +709,7 @@ fn own_shaders() -> Vec<(translate::Language, Vec<u8>)> {
 /// Shader-aware edits: fragments of [`SHADER_SOUP`] spliced at line and byte positions, lines
 /// repeated (up to thousands: long chains and many declarations), brackets deepened, numbers
 /// changed; or the generic line and byte mutations.
-fn mutate_shader(rng: &mut Rng, src: &[u8]) -> Vec<u8> {
+fn mutate_shader(rng: &mut XorShift, src: &[u8]) -> Vec<u8> {
     let text = String::from_utf8_lossy(src);
     match rng.below(4) {
         0 => mutate_lines(rng, &text),
@@ -778,7 +763,7 @@ fn shader_fuzz(n: u64, seed: u64) -> Report {
         "the translator's test shaders: {}",
         shaders.len()
     );
-    let mut rng = Rng(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1);
+    let mut rng = XorShift::new(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1);
     let mut r = Report {
         limit: SHADER_CALL_LIMIT,
         ..Report::default()

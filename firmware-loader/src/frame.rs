@@ -10,21 +10,18 @@
 use thiserror::Error;
 
 /// Frame delimiter.
-pub const END: u8 = 0xC0;
+pub use microcode::protocol::FRAME_END as END;
 /// Escape byte.
-pub const ESC: u8 = 0xDB;
+pub use microcode::protocol::FRAME_ESC as ESC;
 /// `ESC ESC_END` stands for a data byte 0xC0.
-pub const ESC_END: u8 = 0xDC;
+pub use microcode::protocol::FRAME_ESC_END as ESC_END;
 /// `ESC ESC_ESC` stands for a data byte 0xDB.
-pub const ESC_ESC: u8 = 0xDD;
-/// Largest payload of any frame, in bytes.
-pub use microcode::protocol::MAX_PAYLOAD;
-/// Bytes of the unstuffed header: length, command, sequence number.
-pub const HEADER_BYTES: usize = 4;
-/// Bytes of the trailing CRC-32.
-pub const CRC_BYTES: usize = 4;
-/// Largest unstuffed body.
-pub const MAX_BODY: usize = HEADER_BYTES + MAX_PAYLOAD + CRC_BYTES;
+pub use microcode::protocol::FRAME_ESC_ESC as ESC_ESC;
+/// The frame layout, shared with the loader's firmware: the largest payload, the header's size
+/// and fields, the CRC's size, the shortest and longest bodies.
+pub use microcode::protocol::{
+    CRC_BYTES, HEADER_BYTES, HEADER_CMD, HEADER_SEQ, MAX_BODY, MAX_PAYLOAD, MIN_BODY,
+};
 
 /// One decoded frame.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -53,7 +50,7 @@ pub enum EncodeError {
 #[derive(Debug, Error, Clone, PartialEq, Eq)]
 pub enum FrameError {
     /// Fewer bytes than a header and a CRC.
-    #[error("frame of {len} bytes is shorter than the {} bytes of header and CRC", HEADER_BYTES + CRC_BYTES)]
+    #[error("frame of {len} bytes is shorter than the {MIN_BODY} bytes of header and CRC")]
     TooShort {
         /// Body bytes received.
         len: usize,
@@ -227,7 +224,7 @@ impl Decoder {
 }
 
 fn parse_body(body: &[u8]) -> Result<Frame, FrameError> {
-    if body.len() < HEADER_BYTES + CRC_BYTES {
+    if body.len() < MIN_BODY {
         return Err(FrameError::TooShort { len: body.len() });
     }
     let declared = usize::from(u16::from_le_bytes([body[0], body[1]]));
@@ -243,8 +240,8 @@ fn parse_body(body: &[u8]) -> Result<Frame, FrameError> {
         return Err(FrameError::BadCrc { stored, computed });
     }
     Ok(Frame {
-        cmd: body[2],
-        seq: body[3],
+        cmd: body[HEADER_CMD],
+        seq: body[HEADER_SEQ],
         payload: data[HEADER_BYTES..].to_vec(),
     })
 }

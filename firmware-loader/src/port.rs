@@ -1,5 +1,6 @@
 //! Byte transports: a serial port, an in-memory pipe, a pseudo-terminal pair, and a fault injector.
 
+use microcode::rng::XorShift;
 use std::collections::VecDeque;
 use std::io::{self, Read, Write};
 use std::sync::{Arc, Condvar, Mutex};
@@ -296,29 +297,6 @@ impl Transport for MemPort {
     }
 }
 
-/// A small seeded generator (SplitMix64), so fault patterns are reproducible.
-#[derive(Clone, Debug)]
-pub struct SplitMix64(u64);
-
-impl SplitMix64 {
-    /// A generator from a seed.
-    pub fn new(seed: u64) -> Self {
-        SplitMix64(seed)
-    }
-    /// The next 64 random bits.
-    pub fn next_u64(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-    /// A uniform value in [0, 1).
-    pub fn next_f64(&mut self) -> f64 {
-        (self.next_u64() >> 11) as f64 / (1u64 << 53) as f64
-    }
-}
-
 /// Counts of injected faults.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct FaultCounts {
@@ -335,7 +313,8 @@ pub struct FaultCounts {
 pub struct FaultyTransport<T> {
     inner: T,
     rate: f64,
-    rng: SplitMix64,
+    /// The workspace's seeded generator, so that a fault pattern replays from its seed.
+    rng: XorShift,
     /// Faults injected so far.
     pub counts: FaultCounts,
 }
@@ -346,7 +325,7 @@ impl<T: Transport> FaultyTransport<T> {
         FaultyTransport {
             inner,
             rate,
-            rng: SplitMix64::new(seed),
+            rng: XorShift::new(seed),
             counts: FaultCounts::default(),
         }
     }
@@ -363,7 +342,7 @@ impl<T: Transport> FaultyTransport<T> {
                 out.push(b);
                 continue;
             }
-            match self.rng.next_u64() % 3 {
+            match self.rng.below(3) {
                 0 => self.counts.dropped += 1,
                 1 => {
                     self.counts.duplicated += 1;
@@ -371,7 +350,7 @@ impl<T: Transport> FaultyTransport<T> {
                 }
                 _ => {
                     self.counts.flipped += 1;
-                    out.push(b ^ (1 << (self.rng.next_u64() % 8)));
+                    out.push(b ^ (1 << self.rng.below(8)));
                 }
             }
         }

@@ -262,11 +262,11 @@ fn stream(client_opts: ClientOptions, rate: f64, seed: u64) -> firmware_loader::
     let mut c = Client::new(FaultyTransport::new(host, rate, seed), client_opts);
     let u = upload();
     c.upload(&u, &mut |_, _| {}).expect("upload");
-    let mut rng = firmware_loader::port::SplitMix64::new(seed);
+    let mut rng = microcode::rng::XorShift::new(seed);
     let quads: Vec<Vec<u8>> = (0..5)
         .map(|_| {
             let regs: Vec<[[u32; 4]; 4]> = (0..2)
-                .map(|_| [[0; 4]; 4].map(|l| l.map(|_| rng.next_u64() as u32 & !0x0001_0000)))
+                .map(|_| [[0; 4]; 4].map(|l| l.map(|_| rng.next_u32() & !0x0001_0000)))
                 .collect();
             pack_registers(&regs)
         })

@@ -1,5 +1,5 @@
 //! What the loader proofs need to know about the firmware, read from the firmware itself
-//! (`hdl::loader_firmware::firmware()`, the words the Verilog's firmware memory holds) rather
+//! (`hdl::loader_firmware::firmware` for the board, the words the Verilog's firmware memory holds) rather
 //! than restated: where it waits for a request, where it keeps the dropped-frame counter and
 //! the answer's result byte. A firmware whose shape no longer matches is an error naming what
 //! was not found, so a proof never runs against a guessed address.
@@ -136,7 +136,8 @@ pub fn facts_of(words: &[u16]) -> Result<FirmwareFacts, String> {
 
 /// The facts of the firmware the Loader's Verilog holds.
 pub fn facts() -> Result<FirmwareFacts, String> {
-    let words = hdl::loader_firmware::firmware().map_err(|e| e.to_string())?;
+    let words = hdl::loader_firmware::firmware(&crate::units::board_device(), false)
+        .map_err(|e| e.to_string())?;
     facts_of(&words)
 }
 
@@ -168,7 +169,7 @@ pub fn prelude() -> Result<String, crate::FormalError> {
     c("LDR_LD", 11, u64::from(f.load_state));
     c("LDR_WRITE_PC", 10, u64::from(f.write));
     c("LDR_NAK_PC", 10, u64::from(f.nak));
-    let words = hdl::loader_firmware::firmware()
+    let words = hdl::loader_firmware::firmware(&crate::units::board_device(), false)
         .map_err(|e| crate::FormalError::Firmware(e.to_string()))?;
     c("LDR_WRITE_IR", 16, u64::from(words[usize::from(f.write)]));
     c("LDR_NO_IMAGE", 32, LoadState::NoImage as u64);
@@ -218,7 +219,7 @@ mod tests {
         assert!(vars.contains(&f.load_state), "{f:?}");
         assert!(f.load_state.is_multiple_of(4));
         // WRITE's handler begins by checking the length (CMP), and nak stores the reason.
-        let words = hdl::loader_firmware::firmware().unwrap();
+        let words = hdl::loader_firmware::firmware(&crate::units::board_device(), false).unwrap();
         assert_eq!(op_of(words[usize::from(f.write)]), code(CpuOp::Cmp));
         assert_eq!(op_of(words[usize::from(f.nak)]), code(CpuOp::Stw));
         assert!(f.dropped_counter.is_multiple_of(4));

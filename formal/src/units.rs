@@ -76,13 +76,18 @@ pub fn misc_config() -> CoreConfig {
 /// The loader of the HX8K board build (`tgsi-core synth`: the board's core configuration, its
 /// 50 MHz clock and the default line rate), as `hdl::board_top::build` makes it.
 pub fn board_loader() -> hdl::loader::Loader {
-    hdl::loader::for_device(&board_device())
+    // The firmware for a fixed board assembles or hdl's own firmware tests fail first.
+    hdl::loader::for_device(&board_device(), false)
+        .expect("the Alchitry Cu firmware assembles (hdl::loader_firmware's tests)")
 }
 
 /// The device the HX8K board's loader implements (its INFO record).
 pub fn board_device() -> microcode::protocol::DeviceConfig {
+    let board = microcode::board::Board::AlchitryCu;
     hdl::loader::device_config(
-        &CoreConfig::default(),
+        board,
+        1,
+        &board.core_config(),
         hdl::board_chip::CORE_CLOCK_HZ as u32,
         microcode::protocol::DEFAULT_BAUD,
     )

@@ -3,8 +3,8 @@
 //! IEEE arithmetic) on special and random operands. The proofs compare the hardware with these
 //! definitions, so a slip in them must show here.
 use formal::{decide, Verdict};
-use microcode::arith::accuracy::XorShift;
 use microcode::arith::{fadd, fmul, fsub};
+use microcode::rng::XorShift;
 
 /// Asserts that every `(term, expected)` holds, in one query (unsat = all hold).
 fn all_hold(name: &'static str, facts: &[String]) {

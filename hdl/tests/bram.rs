@@ -1,23 +1,23 @@
 //! `Bram` in rust-hdl simulation and in Verilator against a plain array model.
 mod common;
 
-use common::model::Rng;
 use common::sim::tick;
 use common::tools::{verilator_lint, verilator_model, verilator_run, yosys_check, Port};
 use hdl::bram::Bram;
+use microcode::rng::XorShift;
 use rust_hdl::core::check_error::check_all;
 use rust_hdl::prelude::*;
 
 /// One clock of stimulus: (we, wa, wd, ra). Never reads the address written at the same edge
 /// (undefined in hardware).
 fn stimulus(n: usize) -> Vec<(bool, u64, u64, u64)> {
-    let mut r = Rng::new(0xB4A3);
+    let mut r = XorShift::new(0xB4A3);
     (0..n)
         .map(|_| {
-            let we = r.below(2) == 1;
-            let wa = r.below(256) as u64;
-            let wd = r.below(1 << 16) as u64;
-            let mut ra = r.below(256) as u64;
+            let we = r.below_u32(2) == 1;
+            let wa = r.below_u32(256) as u64;
+            let wd = r.below_u32(1 << 16) as u64;
+            let mut ra = r.below_u32(256) as u64;
             if we && ra == wa {
                 ra = (ra + 1) & 255;
             }

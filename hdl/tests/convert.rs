@@ -4,13 +4,14 @@
 //! and `microcode::arith`.
 mod common;
 
-use common::model::{flush_in, flush_out, random_fadd_vectors, Rng, SPECIALS};
+use common::model::{flush_in, flush_out, random_fadd_vectors, SPECIALS};
 use common::sim::{tick, LATENCY};
 use common::tools::{verilator_lint, verilator_model, verilator_run, yosys_check, Port};
 use hdl::fadd::{AddOp, FAdd, RoundMode};
 use microcode::arith::{
     f2i_floor, f2i_round, fexp2_floor, fround_integral, i2f, u2f, IntegralMode,
 };
+use microcode::rng::XorShift;
 use rust_hdl::core::check_error::check_all;
 use rust_hdl::prelude::*;
 
@@ -101,10 +102,10 @@ fn float_operands() -> Vec<u32> {
         let f = n as f32;
         xs.extend([f.to_bits(), (f + 0.5).to_bits(), (f - 0.25).to_bits()]);
     }
-    let mut r = Rng::new(0xF21);
+    let mut r = XorShift::new(0xF21);
     for _ in 0..15_000 {
         // Exponents 100..165: the interesting range of the conversions.
-        xs.push((r.next_u32() & 0x807F_FFFF) | ((100 + r.below(65)) << 23));
+        xs.push((r.next_u32() & 0x807F_FFFF) | ((100 + r.below_u32(65)) << 23));
     }
     xs.extend(
         random_fadd_vectors(0xF22, 5_000)
@@ -132,11 +133,11 @@ fn int_operands() -> Vec<u32> {
         0xFFFF_FF80,
         0x8000_0080,
     ];
-    let mut r = Rng::new(0x12F);
+    let mut r = XorShift::new(0x12F);
     for _ in 0..15_000 {
         // Random magnitudes of every width.
-        v.push(r.next_u32() >> r.below(32));
-        v.push((r.next_u32() >> r.below(32)).wrapping_neg());
+        v.push(r.next_u32() >> r.below_u32(32));
+        v.push((r.next_u32() >> r.below_u32(32)).wrapping_neg());
     }
     v
 }

@@ -12,11 +12,12 @@ use hdl::fmad_pipe::{FmadPipe, ADDEND_DELAY, FMAD_LATENCY};
 use hdl::misc_unit::MiscUnit;
 use hdl::trans_unit::TransUnit;
 use hdl::writeback::Writeback;
+use microcode::arith;
 use microcode::arith::texel;
-use microcode::arith::{self, accuracy::XorShift};
 use microcode::core::config::{CoreConfig, Features};
 use microcode::core::eval::component;
 use microcode::core::isa::{self, Cond};
+use microcode::rng::XorShift;
 use rust_hdl::core::check_error::check_all;
 use rust_hdl::prelude::*;
 

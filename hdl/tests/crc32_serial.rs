@@ -5,8 +5,9 @@
 mod serial_common;
 
 use hdl::crc32_serial::Crc32Serial;
+use microcode::rng::XorShift;
 use rust_hdl::prelude::*;
-use serial_common::{check_verilog, cycle, Rng};
+use serial_common::{check_verilog, cycle};
 
 fn clock(uut: &mut Crc32Serial) -> &mut Signal<In, Clock> {
     &mut uut.clock
@@ -14,7 +15,7 @@ fn clock(uut: &mut Crc32Serial) -> &mut Signal<In, Clock> {
 
 /// Offers `byte` until the unit takes it (not busy), then offers random bytes for the 7 clocks
 /// of the 8 it is busy absorbing it, which it must ignore.
-fn absorb(uut: &mut Crc32Serial, byte: u8, rng: &mut Rng) {
+fn absorb(uut: &mut Crc32Serial, byte: u8, rng: &mut XorShift) {
     uut.data.next = byte.to_bits();
     uut.start.next = true;
     loop {
@@ -64,13 +65,9 @@ fn read_out(uut: &mut Crc32Serial) -> u32 {
 fn matches_crc32fast_and_checks_the_residue() {
     let mut uut = Crc32Serial::default();
     uut.connect_all();
-    let mut rng = Rng::new(5);
+    let mut rng = XorShift::new(5);
     for round in 0..40 {
-        let n = if round == 0 {
-            9
-        } else {
-            rng.below(40) as usize
-        };
+        let n = if round == 0 { 9 } else { rng.below(40) };
         let message: Vec<u8> = if round == 0 {
             b"123456789".to_vec()
         } else {

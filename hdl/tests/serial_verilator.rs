@@ -12,8 +12,9 @@ use hdl::baud::BaudDivisor;
 use hdl::crc32::Crc32;
 use hdl::uart_rx::UartRx;
 use hdl::uart_tx::UartTx;
+use microcode::rng::XorShift;
 use rust_hdl::prelude::*;
-use serial_common::{cycle, Rng};
+use serial_common::cycle;
 use toolchain::{find, run_logged, Tool};
 
 /// Bytes in through the transmitter, out of the receiver, into the CRC.
@@ -114,7 +115,7 @@ fn verilator_runs_the_emitted_verilog_cycle_for_cycle_like_rust_hdl() {
         return;
     };
     let divisor = BaudDivisor::new(8).expect("valid divisor");
-    let mut rng = Rng::new(0x5E41);
+    let mut rng = XorShift::new(0x5E41);
 
     // Stimulus: 250 random bytes offered with random pauses, a CRC clear now and then.
     let mut stimulus = Vec::new();

@@ -9,8 +9,8 @@ use common::sim::tick;
 use common::tools::{verilator_lint, verilator_model, verilator_run, yosys_check, Port};
 use hdl::decoder::TexOp;
 use hdl::tex_unit::{TexUnit, TEXELS};
-use microcode::arith::accuracy::XorShift;
 use microcode::arith::texel::{self, axis};
+use microcode::rng::XorShift;
 use rust_hdl::core::check_error::check_all;
 use rust_hdl::prelude::*;
 

@@ -5,8 +5,9 @@ mod serial_common;
 use hdl::baud::BaudDivisor;
 use hdl::uart_rx::UartRx;
 use hdl::uart_tx::UartTx;
+use microcode::rng::XorShift;
 use rust_hdl::prelude::*;
-use serial_common::{cycle, settle, Rng};
+use serial_common::{cycle, settle};
 
 #[test]
 fn ten_thousand_random_bytes_survive_the_loopback() {
@@ -15,7 +16,7 @@ fn ten_thousand_random_bytes_survive_the_loopback() {
     let mut rx = UartRx::new(divisor);
     tx.connect_all();
     rx.connect_all();
-    let mut rng = Rng::new(10_000);
+    let mut rng = XorShift::new(10_000);
     let bytes: Vec<u8> = (0..10_000).map(|_| rng.byte()).collect();
 
     let mut next = 0;

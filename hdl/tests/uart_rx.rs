@@ -5,8 +5,9 @@ mod serial_common;
 
 use hdl::baud::BaudDivisor;
 use hdl::uart_rx::UartRx;
+use microcode::rng::XorShift;
 use rust_hdl::prelude::*;
-use serial_common::{check_verilog, cycle, Rng};
+use serial_common::{check_verilog, cycle};
 
 fn new_rx(divisor: u64) -> UartRx {
     let mut uut = UartRx::new(BaudDivisor::new(divisor).expect("valid divisor"));
@@ -52,9 +53,9 @@ fn receive(uut: &mut UartRx, line: &[bool]) -> Received {
 
 /// A serial line carrying `bytes` as 8N1 frames whose bits last `bit_clocks` clock cycles (not
 /// necessarily whole), with random idle gaps and a random phase against the clock.
-fn serial_line(bytes: &[u8], bit_clocks: f64, rng: &mut Rng) -> Vec<bool> {
+fn serial_line(bytes: &[u8], bit_clocks: f64, rng: &mut XorShift) -> Vec<bool> {
     // (start time, level) of every change, in clock cycles.
-    let mut t = 5.0 + rng.unit() * bit_clocks;
+    let mut t = 5.0 + rng.next_f64() * bit_clocks;
     let mut edges = Vec::new();
     for &byte in bytes {
         let mut bits = vec![false];
@@ -66,7 +67,7 @@ fn serial_line(bytes: &[u8], bit_clocks: f64, rng: &mut Rng) -> Vec<bool> {
         }
         // Idle between frames: none, or up to three bit times.
         if rng.below(2) == 0 {
-            t += rng.unit() * 3.0 * bit_clocks;
+            t += rng.next_f64() * 3.0 * bit_clocks;
         }
     }
     let end = (t + 3.0 * bit_clocks).ceil() as usize;
@@ -93,7 +94,7 @@ fn receives_random_bytes_at_nominal_and_plus_minus_two_percent_baud() {
         (27, -0.02),
         (100, 0.0),
     ] {
-        let mut rng = Rng::new(divisor * 1000 + (error * 100.0 + 50.0) as u64);
+        let mut rng = XorShift::new(divisor * 1000 + (error * 100.0 + 50.0) as u64);
         let count = if divisor == 100 { 60 } else { 300 };
         let bytes: Vec<u8> = (0..count).map(|_| rng.byte()).collect();
         let bit_clocks = divisor as f64 * (1.0 + error);
@@ -137,7 +138,7 @@ fn valid_is_a_one_clock_pulse_at_the_stated_time() {
 #[test]
 fn short_low_glitches_are_not_start_bits() {
     let divisor = 16;
-    let mut rng = Rng::new(3);
+    let mut rng = XorShift::new(3);
     let mut uut = new_rx(divisor);
     let mut line = vec![true; 20];
     // A 1-clock glitch (removed by the filter) and glitches shorter than half a bit (rejected by
@@ -165,7 +166,7 @@ fn low_stop_bit_is_a_framing_error_and_a_break_is_waited_out() {
     }
     line.extend(std::iter::repeat_n(false, 31 * divisor));
     line.extend(std::iter::repeat_n(true, 2 * divisor));
-    let mut rng = Rng::new(9);
+    let mut rng = XorShift::new(9);
     line.extend(serial_line(&[0xC3, 0x42], divisor as f64, &mut rng));
     let got = receive(&mut uut, &line);
     assert_eq!(got.framing_errors, vec![0x3C]);

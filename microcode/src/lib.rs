@@ -4,6 +4,7 @@
 //!   validator.
 //! - [`arith`]: the core's arithmetic algorithms, written once as functions on bits.
 //! - [`board`]: the boards (FPGA, clocks, core configuration, core counts), one table.
+//! - [`rng`]: the workspace's one seeded random generator (tests, fuzzing, fault injection).
 
 pub mod arith;
 pub mod board;
@@ -11,4 +12,5 @@ pub mod compile;
 pub mod core;
 pub mod output;
 pub mod protocol;
+pub mod rng;
 pub mod tgsi;

@@ -451,22 +451,22 @@ impl Info {
             (0, 1)
         };
         Ok(Some(Info {
-            protocol: b[4],
-            core_version: (le16(b, 6), le16(b, 8)),
-            isa_hash: le32(b, 10),
-            features: le32(b, 14),
-            clock_hz: le32(b, 18),
-            baud: le32(b, 22),
+            protocol: b[INFO_PROTOCOL],
+            core_version: (le16(b, INFO_CORE_VERSION), le16(b, INFO_CORE_VERSION + 2)),
+            isa_hash: le32(b, INFO_ISA_HASH),
+            features: le32(b, INFO_FEATURES),
+            clock_hz: le32(b, INFO_CLOCK),
+            baud: le32(b, INFO_BAUD),
             limits: Limits {
-                program: le32(b, 26),
-                constants: le32(b, 30),
-                textures: le32(b, 34),
-                inputs: le32(b, 38),
-                outputs: le32(b, 42),
-                params: le32(b, 46),
-                maps: le32(b, 50),
-                max_quads: le16(b, 54),
-                max_payload: le16(b, 56),
+                program: le32(b, INFO_LIMITS),
+                constants: le32(b, INFO_LIMITS + 4),
+                textures: le32(b, INFO_LIMITS + 8),
+                inputs: le32(b, INFO_LIMITS + 12),
+                outputs: le32(b, INFO_LIMITS + 16),
+                params: le32(b, INFO_LIMITS + 20),
+                maps: le32(b, INFO_LIMITS + 24),
+                max_quads: le16(b, INFO_MAX_QUADS),
+                max_payload: le16(b, INFO_MAX_PAYLOAD),
             },
             board,
             cores,
@@ -625,8 +625,8 @@ impl RunRequest {
         need("RUN", b, RUN_HEADER)?;
         Ok(RunRequest {
             quads: le16(b, 0),
-            input_stride: le16(b, 2),
-            output_stride: le16(b, 4),
+            input_stride: le16(b, RUN_INPUT_STRIDE),
+            output_stride: le16(b, RUN_OUTPUT_STRIDE),
             inline_inputs: b[RUN_HEADER..].to_vec(),
         })
     }
@@ -737,11 +737,11 @@ impl RenderRequest {
         need("RENDER", b, RENDER_BYTES)?;
         Ok(RenderRequest {
             row_quads: le16(b, 0),
-            x: le16(b, 2),
-            y: le16(b, 4),
-            quads: le16(b, 6),
-            lane_words: b[8],
-            block_quads: b[9],
+            x: le16(b, RENDER_X),
+            y: le16(b, RENDER_Y),
+            quads: le16(b, RENDER_QUADS),
+            lane_words: b[RENDER_LANE_WORDS],
+            block_quads: b[RENDER_BLOCK_QUADS],
         })
     }
 }
@@ -792,6 +792,75 @@ pub fn read_payload(region: Region, addr: u32, len: u16) -> Vec<u8> {
     v
 }
 
+// Byte layouts: where each field sits in a frame and in the payloads the loader's firmware
+// reads by address (`hdl::loader_firmware` keeps a received frame's body in its memory), so
+// that the host, the device model and the firmware read one set of offsets.
+
+/// Frame delimiter on the wire (SLIP's END): always a frame boundary.
+pub const FRAME_END: u8 = 0xC0;
+/// Escape byte on the wire (SLIP's ESC): `ESC ESC_END` is a data 0xC0, `ESC ESC_ESC` a 0xDB.
+pub const FRAME_ESC: u8 = 0xDB;
+/// After [`FRAME_ESC`]: a data byte [`FRAME_END`].
+pub const FRAME_ESC_END: u8 = 0xDC;
+/// After [`FRAME_ESC`]: a data byte [`FRAME_ESC`].
+pub const FRAME_ESC_ESC: u8 = 0xDD;
+/// Bytes of a frame's unstuffed header: u16 payload length, command, sequence number. The
+/// payload starts here.
+pub const HEADER_BYTES: usize = 4;
+/// Offset of the header's command byte (the u16 payload length is at 0).
+pub const HEADER_CMD: usize = 2;
+/// Offset of the header's sequence number.
+pub const HEADER_SEQ: usize = 3;
+/// Bytes of the CRC-32 that ends a frame's body.
+pub const CRC_BYTES: usize = 4;
+/// The shortest valid body: a header and a CRC around an empty payload. A receiver drops a
+/// shorter segment as a bad frame.
+pub const MIN_BODY: usize = HEADER_BYTES + CRC_BYTES;
+/// The longest valid body, a [`MAX_PAYLOAD`] payload's: the size of the device's frame buffer.
+pub const MAX_BODY: usize = HEADER_BYTES + MAX_PAYLOAD + CRC_BYTES;
+
+/// INFO's u8 protocol version (after the four magic bytes; a reserved byte follows).
+pub const INFO_PROTOCOL: usize = 4;
+/// INFO's core version, u16 major then u16 minor.
+pub const INFO_CORE_VERSION: usize = 6;
+/// INFO's u32 ISA hash.
+pub const INFO_ISA_HASH: usize = 10;
+/// INFO's u32 feature bits.
+pub const INFO_FEATURES: usize = 14;
+/// INFO's u32 core clock in Hz.
+pub const INFO_CLOCK: usize = 18;
+/// INFO's u32 current line rate.
+pub const INFO_BAUD: usize = 22;
+/// INFO's memory sizes: seven u32s, PROGRAM, CONSTANTS, TEXTURES, INPUTS, OUTPUTS, PARAMS and
+/// MAPS (the order of [`Limits`]' fields).
+pub const INFO_LIMITS: usize = 26;
+/// INFO's u16 largest quad count of one RUN.
+pub const INFO_MAX_QUADS: usize = INFO_LIMITS + 7 * 4;
+/// INFO's u16 largest payload.
+pub const INFO_MAX_PAYLOAD: usize = INFO_MAX_QUADS + 2;
+
+/// WRITE's and READ's u32 address, after the u8 region.
+pub const REGION_ADDRESS: usize = 1;
+/// READ's u16 length, after the region and the address.
+pub const READ_LENGTH: usize = 5;
+/// RUN's u16 INPUTS bytes per quad (the u16 quad count is at 0).
+pub const RUN_INPUT_STRIDE: usize = 2;
+/// RUN's u16 OUTPUTS bytes per quad.
+pub const RUN_OUTPUT_STRIDE: usize = 4;
+/// RENDER's u16 first quad column (the u16 quads per row are at 0).
+pub const RENDER_X: usize = 2;
+/// RENDER's u16 first quad row.
+pub const RENDER_Y: usize = 4;
+/// RENDER's u16 quad count.
+pub const RENDER_QUADS: usize = 6;
+/// RENDER's u8 words per lane.
+pub const RENDER_LANE_WORDS: usize = 8;
+/// RENDER's u8 quads per block frame.
+pub const RENDER_BLOCK_QUADS: usize = 9;
+const _: () = assert!(READ_LENGTH + 2 == READ_BYTES && REGION_ADDRESS + 4 == WRITE_HEADER);
+const _: () =
+    assert!(RUN_OUTPUT_STRIDE + 2 == RUN_HEADER && RENDER_BLOCK_QUADS + 1 == RENDER_BYTES);
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -826,6 +895,12 @@ mod tests {
         let b = info.to_bytes();
         assert_eq!(b.len(), INFO_BYTES);
         assert_eq!(&b[..4], b"TGSL");
+        // The offsets the firmware reads INFO's fields at.
+        assert_eq!(b[INFO_PROTOCOL], info.protocol);
+        assert_eq!(le32(&b, INFO_ISA_HASH), info.isa_hash);
+        assert_eq!(le32(&b, INFO_BAUD), info.baud);
+        assert_eq!(le32(&b, INFO_LIMITS), info.limits.program);
+        assert_eq!(le16(&b, INFO_MAX_PAYLOAD), info.limits.max_payload);
         assert_eq!(Info::from_bytes(&b), Ok(Some(info)));
         assert_eq!(Info::from_bytes(b"NOPE"), Ok(None));
         // The configuration counts only when its CRC is the ISA hash.

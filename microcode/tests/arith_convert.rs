@@ -3,17 +3,18 @@
 
 mod arith_common;
 
-use arith_common::{edge_cases, fin, flush_bits, fout, Rng, NAN};
+use arith_common::{edge_cases, fin, flush_bits, fout, NAN};
 use microcode::arith::{
     f2i_floor, f2i_round, f2i_trunc, fceil, fcmp, feq, fexp2_floor, fexp_part, ffloor, ffrac, fge,
     fgt, fldexp, fle, flt, fmant_part, fmax, fmin, fne, fround, fsat01, fsat11, ftrunc, i2f, u2f,
     FCmp,
 };
+use microcode::rng::XorShift;
 
 const RANDOM: usize = 100_000;
 
 fn inputs(seed: u64) -> impl Iterator<Item = u32> {
-    let mut rng = Rng(seed);
+    let mut rng = XorShift::new(seed);
     edge_cases()
         .into_iter()
         .chain((0..RANDOM).map(move |_| rng.float()))
@@ -25,11 +26,11 @@ fn pairs(seed: u64) -> Vec<(u32, u32)> {
         .iter()
         .flat_map(|&a| edges.iter().map(move |&b| (a, b)))
         .collect();
-    let mut rng = Rng(seed);
+    let mut rng = XorShift::new(seed);
     for i in 0..RANDOM {
         let a = rng.float();
         let b = if i % 3 == 0 {
-            a ^ (rng.next() & 0x8000_0003)
+            a ^ (rng.next_u32() & 0x8000_0003)
         } else {
             rng.float()
         };
@@ -125,7 +126,7 @@ fn float_to_int_matches_host() {
 
 #[test]
 fn int_to_float_matches_host() {
-    let mut rng = Rng(5);
+    let mut rng = XorShift::new(5);
     let specials = [
         0u32,
         1,
@@ -137,7 +138,7 @@ fn int_to_float_matches_host() {
     ];
     for u in specials
         .into_iter()
-        .chain((0..RANDOM).map(|i| rng.next() >> (i % 32)))
+        .chain((0..RANDOM).map(|i| rng.next_u32() >> (i % 32)))
     {
         assert_eq!(i2f(u as i32), (u as i32 as f32).to_bits(), "i2f({u:08x})");
         assert_eq!(u2f(u), (u as f32).to_bits(), "u2f({u:08x})");
@@ -146,9 +147,9 @@ fn int_to_float_matches_host() {
 
 #[test]
 fn ldexp_matches_host() {
-    let mut rng = Rng(6);
+    let mut rng = XorShift::new(6);
     for x in inputs(7) {
-        let n = (rng.next() % 601) as i32 - 300;
+        let n = (rng.next_u32() % 601) as i32 - 300;
         let exact = fin(x) as f64 * 2f64.powi(n);
         assert_eq!(fldexp(x, n), fout(exact as f32), "fldexp({x:08x}, {n})");
     }

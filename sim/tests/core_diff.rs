@@ -5,10 +5,10 @@
 //! kills and faults identically. Also: images round-trip through bytes and the disassembler,
 //! every limit produces its error, and unsupported opcodes are reported, not miscompiled.
 
-use microcode::arith::accuracy::XorShift;
 use microcode::compile::{compile, CompileError};
 use microcode::core::disasm::listing;
 use microcode::core::{CoreConfig, Image};
+use microcode::rng::XorShift;
 use microcode::tgsi::opcode::{Kind, Lowering, OperandType, OutputMode, OPCODES};
 use microcode::tgsi::validate::{validate, Limits};
 use microcode::tgsi::*;

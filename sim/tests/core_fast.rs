@@ -5,11 +5,11 @@
 //! examples and random core images (any operation, write mask, predicated write, saturate,
 //! swizzle, branch target).
 
-use microcode::arith::accuracy::XorShift;
 use microcode::compile::compile;
 use microcode::core::image::{ConstSlot, ConstSource, RegMap};
 use microcode::core::isa::{Cond, Instr, Op, Operand, SrcFile, OPS};
 use microcode::core::{CoreConfig, Image};
+use microcode::rng::XorShift;
 use microcode::tgsi::text;
 use proptest::prelude::*;
 use sim::core_model;

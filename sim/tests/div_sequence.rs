@@ -8,13 +8,14 @@
 mod common;
 
 use common::programs::test_texture;
+use microcode::arith;
 use microcode::arith::div_steps::{edge_operands, operand_pair};
-use microcode::arith::{self, accuracy::XorShift};
 use microcode::compile::compile;
 use microcode::core::config::Features;
 use microcode::core::image::Image;
 use microcode::core::isa::Op;
 use microcode::core::CoreConfig;
+use microcode::rng::XorShift;
 use microcode::tgsi::validate::{validate, Limits};
 use microcode::tgsi::{text, Program};
 use sim::run_io::RunInputs;

@@ -5,10 +5,10 @@
 
 mod common;
 
-use microcode::arith::accuracy::XorShift;
 use microcode::compile::compile;
 use microcode::core::isa::Op;
 use microcode::core::CoreConfig;
+use microcode::rng::XorShift;
 use sim::run_io::RunInputs;
 
 /// Edge values: zeros, subnormals, normals at the ends of the range, infinities, NaNs, and

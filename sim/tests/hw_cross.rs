@@ -8,11 +8,11 @@ mod common;
 
 use common::programs::{random_inputs, HAND, HEADER, VERTEX_RELATIVE_GEOMETRY};
 use hdl::decoder::implemented;
-use microcode::arith::accuracy::XorShift;
 use microcode::compile::compile;
 use microcode::core::image::{ConstSlot, ConstSource, RegMap};
 use microcode::core::isa::{Cond, Instr, Op, Operand, SrcFile, OPS, SWZ_ZERO};
 use microcode::core::{CoreConfig, Image};
+use microcode::rng::XorShift;
 use microcode::tgsi::text;
 use sim::hardware::{
     first_difference, rtl::RtlCore, run_image, verilator::VerilatorCore, HostPort, HwError,

@@ -5,11 +5,11 @@
 //! operands; with source modifiers, saturate and write masks they agree with the reference model.
 //! (The hardware engines run the same instructions: the per-opcode vectors in `conformance`.)
 
-use microcode::arith::accuracy::XorShift;
 use microcode::compile::compile;
 use microcode::core::image::Image;
 use microcode::core::isa::Op;
 use microcode::core::CoreConfig;
+use microcode::rng::XorShift;
 use microcode::tgsi::validate::{validate, Limits};
 use microcode::tgsi::{text, Program};
 use sim::run_io::RunInputs;

@@ -17,6 +17,7 @@ use hdl::host_port::fault_code::{self, is_pause};
 use hdl::loader::Loader;
 use hdl::loader_layout as layout;
 use microcode::core::CoreConfig;
+use microcode::rng::XorShift;
 use rust_hdl::core::check_error::check_all;
 use rust_hdl::prelude::*;
 use std::cell::RefCell;
@@ -34,20 +35,6 @@ const TIMEOUT: u64 = 300;
 /// garbage burst holding several `END`s then counts every segment, as the model does (after a
 /// frame with a right CRC and a wrong length field, about 100: `PROTOCOL.md` section 8).
 const BYTE_CLOCKS: usize = 64;
-
-/// The project's seeded generator, with the draws these streams need.
-struct Rng(firmware_loader::port::SplitMix64);
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0.next_u64()
-    }
-    fn below(&mut self, n: u64) -> u64 {
-        self.next() % n.max(1)
-    }
-    fn bytes(&mut self, n: usize) -> Vec<u8> {
-        (0..n).map(|_| self.next() as u8).collect()
-    }
-}
 
 /// What the stub core's results depend on besides its registers, set by the test before a RUN
 /// from the model's active image (the hardware memories also hold stale bytes past the image).
@@ -499,7 +486,7 @@ fn write_payload(region: u8, addr: u32, data: &[u8]) -> Vec<u8> {
 }
 
 /// A MAPS region: `n` inputs, `m` outputs, `p` PARAMS slots (registers and slots mostly valid).
-fn maps(rng: &mut Rng, n: usize, m: usize, p: usize) -> Vec<u8> {
+fn maps(rng: &mut XorShift, n: usize, m: usize, p: usize) -> Vec<u8> {
     let mut v = Vec::new();
     for x in [n, m, p, 0] {
         v.extend_from_slice(&(x as u16).to_le_bytes());
@@ -526,7 +513,7 @@ fn maps(rng: &mut Rng, n: usize, m: usize, p: usize) -> Vec<u8> {
 }
 
 struct Session {
-    rng: Rng,
+    rng: XorShift,
     model: Device<StubRunner>,
     bench: Bench,
     scope: Rc<RefCell<Scope>>,
@@ -550,7 +537,7 @@ impl Session {
         );
         let scope = Rc::new(RefCell::new(Scope::default()));
         Session {
-            rng: Rng(firmware_loader::port::SplitMix64::new(seed)),
+            rng: XorShift::new(seed),
             model: Device::new(
                 cfg,
                 StubRunner {
@@ -608,13 +595,9 @@ impl Session {
     /// pause like a geometry program first.
     fn upload(&mut self, fault_program: bool, pausing: bool) {
         let rng = &mut self.rng;
-        let plen = 16 * (1 + rng.below(40) as usize);
-        let clen = 16 * rng.below(20) as usize;
-        let (n, m, p) = (
-            rng.below(4) as usize,
-            1 + rng.below(3) as usize,
-            rng.below(4) as usize,
-        );
+        let plen = 16 * (1 + rng.below(40));
+        let clen = 16 * rng.below(20);
+        let (n, m, p) = (rng.below(4), 1 + rng.below(3), rng.below(4));
         let mut mp = maps(rng, n, m, p);
         if rng.below(10) == 0 {
             mp.truncate(mp.len() - 2); // counts larger than the region
@@ -632,11 +615,11 @@ impl Session {
         let konst = rng.bytes(clen);
         // Texels in half the images, any length up to the texture memory (2048 bytes, none
         // without the texture unit).
-        let textures = u64::from(self.cfg.limits.textures);
+        let textures = self.cfg.limits.textures as usize;
         let tlen = if rng.below(2) == 0 || textures == 0 {
             0
         } else {
-            1 + rng.below(textures) as usize
+            1 + rng.below(textures)
         };
         let tex = rng.bytes(tlen);
         let isa = self.cfg.isa_hash;
@@ -650,7 +633,7 @@ impl Session {
         for (region, data) in [(0u8, &prog), (1, &konst), (2, &tex), (7, &mp)] {
             let mut at = 0;
             while at < data.len() {
-                let n = (data.len() - at).min(1 + self.rng.below(251) as usize);
+                let n = (data.len() - at).min(1 + self.rng.below(251));
                 self.request(4, write_payload(region, at as u32, &data[at..at + n]));
                 at += n;
             }
@@ -667,7 +650,7 @@ impl Session {
         } else {
             1 + rng.below(3)
         } as u16;
-        let is = (16 * rng.below(20)) as u16 + [0, 4, 7][rng.below(3) as usize];
+        let is = (16 * rng.below(20)) as u16 + [0, 4, 7][rng.below(3)];
         let os = (16 * rng.below(20)) as u16;
         self.run_shaped(quads, is, os);
     }
@@ -676,7 +659,7 @@ impl Session {
     /// resumed), and reads of what it left.
     fn run_shaped(&mut self, quads: u16, is: u16, os: u16) {
         let rng = &mut self.rng;
-        let np = 16 * (1 + rng.below(16) as usize);
+        let np = 16 * (1 + rng.below(16));
         let params = rng.bytes(np);
         self.request(4, write_payload(6, 0, &params[..params.len().min(251)]));
         let inline = (quads as usize * is as usize).min(250);
@@ -708,7 +691,7 @@ impl Session {
         // Read back what the run left.
         for (region, size) in [(4u8, layout::OUTPUTS), (5, 64)] {
             let len = 1 + self.rng.below(255) as u16;
-            let addr = self.rng.below(u64::from(size)) as u32;
+            let addr = self.rng.below(size as usize) as u32;
             let mut p = vec![region];
             p.extend_from_slice(&addr.to_le_bytes());
             p.extend_from_slice(&len.to_le_bytes());
@@ -735,18 +718,18 @@ impl Session {
         match self.rng.below(10) {
             0 => self.request(10, n.wrapping_sub(1).to_le_bytes().to_vec()),
             1 => {
-                let wrong = self.rng.next() as u32;
+                let wrong = self.rng.next_u64() as u32;
                 self.request(10, wrong.to_le_bytes().to_vec());
             }
             2 => {
-                let short = self.rng.below(4) as usize;
+                let short = self.rng.below(4);
                 self.request(10, n.to_le_bytes()[..short].to_vec());
             }
             3 => {
                 // Damaged: dropped and counted, the run still paused.
                 self.seq = self.seq.wrapping_add(1);
                 let mut w = wire(10, self.seq, n.to_le_bytes().to_vec());
-                let i = 1 + self.rng.below(w.len() as u64 - 2) as usize;
+                let i = 1 + self.rng.below(w.len() - 2);
                 w[i] ^= 1 << self.rng.below(8);
                 self.send(&w);
             }
@@ -766,10 +749,10 @@ impl Session {
         let rng = &mut self.rng;
         let row = 1 + rng.below(5) as u16;
         let lw = if rng.below(2) == 0 { 1u8 } else { 4 };
-        let most = ((256 - 4) / (1 + 16 * usize::from(lw))) as u64;
+        let most = (256 - 4) / (1 + 16 * usize::from(lw));
         let mut r = microcode::protocol::RenderRequest {
             row_quads: row,
-            x: rng.below(u64::from(row)) as u16,
+            x: rng.below(usize::from(row)) as u16,
             y: rng.below(3) as u16,
             quads: 1 + rng.below(12) as u16,
             lane_words: lw,
@@ -800,8 +783,8 @@ impl Session {
             0 => self.request(1, vec![]),
             1 => self.request(2, vec![]),
             2 => {
-                let cmd = [1u8, 2, 3, 4, 5, 6, 7, 8, 9, 10][self.rng.below(10) as usize];
-                let n = self.rng.below(24) as usize;
+                let cmd = [1u8, 2, 3, 4, 5, 6, 7, 8, 9, 10][self.rng.below(10)];
+                let n = self.rng.below(24);
                 let p = self.rng.bytes(n);
                 self.request(cmd, p);
             }
@@ -809,14 +792,14 @@ impl Session {
                 let mut l = [0u32; 4];
                 for x in &mut l {
                     *x = match self.rng.below(4) {
-                        0 => self.rng.next() as u32,
+                        0 => self.rng.next_u64() as u32,
                         1 => self.rng.below(5000) as u32,
                         2 => 2040 + self.rng.below(16) as u32,
                         _ => self.rng.below(200) as u32,
                     };
                 }
                 let isa = if self.rng.below(4) == 0 {
-                    self.rng.next() as u32
+                    self.rng.next_u64() as u32
                 } else {
                     isa
                 };
@@ -825,11 +808,11 @@ impl Session {
             4 | 5 => {
                 let region = self.rng.below(9) as u8;
                 let addr = if self.rng.below(5) == 0 {
-                    self.rng.next() as u32
+                    self.rng.next_u64() as u32
                 } else {
                     self.rng.below(700) as u32
                 };
-                let n = 1 + self.rng.below(60) as usize;
+                let n = 1 + self.rng.below(60);
                 let data = self.rng.bytes(n);
                 self.request(4, write_payload(region, addr, &data));
             }
@@ -837,14 +820,14 @@ impl Session {
                 let crc = if self.rng.below(2) == 0 {
                     self.model.staged_crc()
                 } else {
-                    self.rng.next() as u32
+                    self.rng.next_u64() as u32
                 };
                 self.request(5, crc.to_le_bytes().to_vec());
             }
             7 | 8 => {
                 let region = self.rng.below(9) as u8;
                 let addr = if self.rng.below(6) == 0 {
-                    self.rng.next() as u32
+                    self.rng.next_u64() as u32
                 } else {
                     self.rng.below(4200) as u32
                 };
@@ -860,11 +843,11 @@ impl Session {
             }
             9 => self.request(8, vec![]),
             10 => {
-                let baud = [BAUD, 115_200, 12345][self.rng.below(3) as usize];
+                let baud = [BAUD, 115_200, 12345][self.rng.below(3)];
                 self.request(9, baud.to_le_bytes().to_vec());
             }
             11 => {
-                let cmd = [0u8, 11, 0x55, 0x7F, 0x81, 0x86][self.rng.below(6) as usize];
+                let cmd = [0u8, 11, 0x55, 0x7F, 0x81, 0x86][self.rng.below(6)];
                 self.request(cmd, vec![]);
             }
             12 => {
@@ -873,16 +856,16 @@ impl Session {
                 let mut w = wire(2, self.seq, vec![]);
                 match self.rng.below(3) {
                     0 => {
-                        let i = 1 + self.rng.below(w.len() as u64 - 2) as usize;
+                        let i = 1 + self.rng.below(w.len() - 2);
                         w[i] ^= 1 << self.rng.below(8);
                     }
                     1 => {
-                        let cut = 1 + self.rng.below(w.len() as u64 - 1) as usize;
+                        let cut = 1 + self.rng.below(w.len() - 1);
                         w.truncate(cut);
                         w.push(0xC0);
                     }
                     _ => {
-                        let n = 1 + self.rng.below(30) as usize;
+                        let n = 1 + self.rng.below(30);
                         w = self.rng.bytes(n);
                         w.push(0xC0);
                     }
@@ -894,7 +877,7 @@ impl Session {
                 // dropped by the firmware and counted; then perhaps garbage (in its own burst:
                 // the firmware listens again about 100 clocks after such a frame).
                 self.seq = self.seq.wrapping_add(1);
-                let n = self.rng.below(12) as usize;
+                let n = self.rng.below(12);
                 let mut body = vec![0, 0, 2, self.seq];
                 body.extend(self.rng.bytes(n));
                 let len = match self.rng.below(4) {
@@ -912,7 +895,7 @@ impl Session {
                 };
                 self.send(&w);
                 if self.rng.below(2) == 0 {
-                    let n = 1 + self.rng.below(6) as usize;
+                    let n = 1 + self.rng.below(6);
                     let mut garbage = self.rng.bytes(n);
                     garbage.push(0xC0);
                     self.send(&garbage);
@@ -923,7 +906,7 @@ impl Session {
                 // A frame cut off by the inter-byte timeout.
                 self.seq = self.seq.wrapping_add(1);
                 let w = wire(2, self.seq, vec![]);
-                let cut = 2 + self.rng.below(w.len() as u64 - 3) as usize;
+                let cut = 2 + self.rng.below(w.len() - 3);
                 let want = self.model.receive(&w[..cut]);
                 let got = self.bench.exchange(&w[..cut]);
                 assert_eq!(got, want);
@@ -1051,7 +1034,7 @@ fn a_loader_without_texture_memory_answers_like_the_model() {
         features: CoreConfig::default().features & !microcode::core::config::Features::TEXTURE,
         ..CoreConfig::default()
     };
-    let mut s = Session::new(11, &core);
+    let mut s = Session::new(1, &core);
     assert_eq!(s.cfg.limits.textures, 0);
     s.upload(false, false);
     s.run();

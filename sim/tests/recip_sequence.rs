@@ -7,10 +7,11 @@
 mod common;
 
 use common::programs::{parse, F, POOL};
-use microcode::arith::{self, accuracy::XorShift};
+use microcode::arith;
 use microcode::compile::compile;
 use microcode::core::isa::Op;
 use microcode::core::CoreConfig;
+use microcode::rng::XorShift;
 use sim::run_io::RunInputs;
 
 /// Operands: the pool, the edges of the exponent range and of the significand, and random bits.

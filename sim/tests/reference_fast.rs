@@ -10,32 +10,12 @@ mod reference_support;
 
 use common::echo::Echo;
 
+use microcode::rng::XorShift;
 use microcode::tgsi::*;
 use reference_support::*;
 use sim::reference::Prepared;
 use sim::run_io::batch::{BatchInputs, BatchOutputs};
 use sim::run_io::RunInputs;
-
-/// xorshift64*: a small deterministic generator, so that a failure replays from its seed.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
-    }
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-    fn chance(&mut self, percent: usize) -> bool {
-        self.below(100) < percent
-    }
-    fn pick<T: Copy>(&mut self, xs: &[T]) -> T {
-        xs[self.below(xs.len())]
-    }
-}
 
 /// Values where the float rules matter.
 const EDGES: [u32; 22] = [
@@ -63,11 +43,11 @@ const EDGES: [u32; 22] = [
     0xC2F0_0000, // -120
 ];
 
-fn value(r: &mut Rng) -> u32 {
+fn value(r: &mut XorShift) -> u32 {
     match r.below(4) {
         0 | 1 => r.pick(&EDGES),
         2 => ((r.below(2001) as f32 - 1000.0) / 128.0).to_bits(),
-        _ => r.next() as u32,
+        _ => r.next_u32(),
     }
 }
 
@@ -87,7 +67,7 @@ fn float_ops() -> Vec<Opcode> {
         .collect()
 }
 
-fn source(r: &mut Rng) -> SrcOperand {
+fn source(r: &mut XorShift) -> SrcOperand {
     let (file, count) = r.pick(&[
         (File::Temporary, 8),
         (File::Temporary, 8),
@@ -121,7 +101,7 @@ fn source(r: &mut Rng) -> SrcOperand {
     s
 }
 
-fn destination(r: &mut Rng) -> DstOperand {
+fn destination(r: &mut XorShift) -> DstOperand {
     let mut d = if r.chance(70) {
         tmpd(r.below(8) as i32)
     } else {
@@ -134,7 +114,7 @@ fn destination(r: &mut Rng) -> DstOperand {
     d
 }
 
-fn instruction(r: &mut Rng, ops: &[Opcode]) -> Instruction {
+fn instruction(r: &mut XorShift, ops: &[Opcode]) -> Instruction {
     let op = r.pick(ops);
     let info = op.info();
     let mut i = Instruction::new(op);
@@ -159,7 +139,7 @@ fn instruction(r: &mut Rng, ops: &[Opcode]) -> Instruction {
     i
 }
 
-fn program(r: &mut Rng, ops: &[Opcode]) -> Program {
+fn program(r: &mut XorShift, ops: &[Opcode]) -> Program {
     let mut b = Builder::frag();
     b.decl(File::Constant, 0, 3);
     for _ in 0..4 {
@@ -202,7 +182,7 @@ fn program(r: &mut Rng, ops: &[Opcode]) -> Program {
     b.p
 }
 
-fn inputs(r: &mut Rng) -> RunInputs {
+fn inputs(r: &mut XorShift) -> RunInputs {
     let mut i = RunInputs::default();
     for n in 0..4 {
         for l in 0..4 {
@@ -217,7 +197,7 @@ fn inputs(r: &mut Rng) -> RunInputs {
 fn fast_kernels_match_the_general_interpreter() {
     let ops = float_ops();
     assert!(ops.len() >= 50, "{} float opcodes", ops.len());
-    let mut r = Rng(0x9E37_79B9_7F4A_7C15);
+    let mut r = XorShift::new(0x9E37_79B9_7F4A_7C15);
     let mut fast_instructions = 0;
     for case in 0..4000 {
         let p = program(&mut r, &ops);
@@ -267,7 +247,7 @@ proptest::proptest! {
         p in microcode::tgsi::arbitrary::program(),
         seed in proptest::collection::vec(proptest::prelude::any::<u64>(), 1..4),
     ) {
-        let mut r = Rng(seed.iter().fold(0x243F_6A88_85A3_08D3, |a, &s| a ^ s.rotate_left(17)) | 1);
+        let mut r = XorShift::new(seed.iter().fold(0x243F_6A88_85A3_08D3, |a, &s| a ^ s.rotate_left(17)) | 1);
         let mut i = inputs(&mut r);
         i.budget = 20_000;
         for n in 4..8 {

@@ -6,9 +6,10 @@
 mod common;
 
 use common::programs::{parse, F, POOL};
-use microcode::arith::{self, accuracy::XorShift};
+use microcode::arith;
 use microcode::compile::compile;
 use microcode::core::CoreConfig;
+use microcode::rng::XorShift;
 use sim::run_io::RunInputs;
 
 /// Operands: the pool, values around every special range of the sequences, and random bits.

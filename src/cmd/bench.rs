@@ -45,12 +45,9 @@ pub struct BenchArgs {
     /// `--board-scaling`: the frame's size, WxH.
     #[arg(long, default_value = "64x64")]
     pub size: String,
-    /// `--board-scaling`: line rate of the boards given without `@BAUD`.
-    #[arg(long, default_value_t = firmware_loader::protocol::DEFAULT_BAUD)]
-    pub baud: u32,
-    /// `--board-scaling`: wait per attempt for an answer, in milliseconds.
-    #[arg(long, default_value_t = 250)]
-    pub timeout_ms: u64,
+    /// `--board-scaling`: how to talk to the boards (`--baud` for those given without `@BAUD`).
+    #[command(flatten)]
+    pub link: super::board::LinkArgs,
 }
 
 /// The shaders of `--models`: corpus files (relative to `--corpus`) and the examples.
@@ -413,10 +410,10 @@ pub fn run(a: BenchArgs) -> Result<ExitCode> {
         let ports: Vec<_> = a
             .port
             .iter()
-            .map(|p| super::farm::PortSpec::parse(p, a.baud))
+            .map(|p| super::farm::PortSpec::parse(p, a.link.baud))
             .collect();
         let size = super::render::parse_size(&a.size)?;
-        super::farm::board_scaling(&ports, size, a.timeout_ms, a.seconds)?;
+        super::farm::board_scaling(&ports, size, &a.link, a.seconds)?;
         return Ok(ExitCode::SUCCESS);
     }
     let cfg = CoreConfig::default();

@@ -11,21 +11,43 @@ use microcode::core::{CoreConfig, Image};
 use sim::run_io::RunInputs;
 use std::time::Duration;
 
-/// Where the board is and how to talk to it (shared by `load` and `selftest`).
+/// How to talk to a board once its port is named: the line rate and the patience. Every
+/// command that talks to boards flattens it (`run`, `render`, `conformance`, `bench`, and
+/// through [`PortArgs`] `load` and `selftest`); the port itself is each command's own, as one
+/// required path, an optional one (engine board) or several (a farm).
+#[derive(Args, Clone, Debug)]
+pub struct LinkArgs {
+    /// Board: line rate (the device starts at 115200 and switches to it, up to 3000000; a
+    /// loader built with `synth --baud N` only talks at N). Where a command takes `--port
+    /// PATH@BAUD`, that board keeps its own rate.
+    #[arg(long, default_value_t = DEFAULT_BAUD)]
+    pub baud: u32,
+    /// Board: wait per attempt for an answer, in milliseconds.
+    #[arg(long, default_value_t = 250)]
+    pub timeout_ms: u64,
+    /// Board: attempts after the first before giving up on a request.
+    #[arg(long, default_value_t = 8)]
+    pub retries: u32,
+}
+
+impl LinkArgs {
+    /// This link at line rate `baud` (a `PATH@BAUD` port's own).
+    pub fn at(&self, baud: u32) -> LinkArgs {
+        LinkArgs {
+            baud,
+            ..self.clone()
+        }
+    }
+}
+
+/// A board that must be named (`load`, `selftest`): its port and how to talk to it.
 #[derive(Args, Clone, Debug)]
 pub struct PortArgs {
     /// Serial port of the board (see `tgsi-core ports`), e.g. /dev/ttyUSB1.
     #[arg(long)]
     pub port: String,
-    /// Line rate to switch to after connecting (the device starts at 115200; up to 3000000).
-    #[arg(long, default_value_t = DEFAULT_BAUD)]
-    pub baud: u32,
-    /// Wait per attempt for an answer, in milliseconds.
-    #[arg(long, default_value_t = 250)]
-    pub timeout_ms: u64,
-    /// Attempts after the first before giving up.
-    #[arg(long, default_value_t = 8)]
-    pub retries: u32,
+    #[command(flatten)]
+    pub link: LinkArgs,
     /// The core RUN and READ address on a board with several: a number, or `all` (each quad
     /// on every core at once, checked to agree; the board's selection after power-up).
     /// `selftest` runs its checks on that selection only; `load` leaves it selected for the
@@ -34,16 +56,22 @@ pub struct PortArgs {
     pub core: Option<String>,
 }
 
-/// Opens the port at the power-up rate and switches to the requested one. A board whose loader
-/// was built for a fixed rate (`tgsi-core synth --baud`) does not switch: then the port is opened
-/// at the requested rate directly, and INFO must confirm it.
-pub fn connect(link: &PortArgs) -> Result<Client<SerialTransport>> {
+/// Opens the board's port at the power-up rate and switches to the requested one: see
+/// [`connect_at`].
+pub fn connect(board: &PortArgs) -> Result<Client<SerialTransport>> {
+    connect_at(&board.port, &board.link)
+}
+
+/// Opens `port` at the power-up rate and switches to `link`'s. A board whose loader was built
+/// for a fixed rate (`tgsi-core synth --baud`) does not switch: then the port is opened at the
+/// requested rate directly, and INFO must confirm it.
+pub fn connect_at(port: &str, link: &LinkArgs) -> Result<Client<SerialTransport>> {
     let opts = ClientOptions {
         timeout: Duration::from_millis(link.timeout_ms),
         retries: link.retries,
         ..ClientOptions::default()
     };
-    let t = SerialTransport::open(&link.port, DEFAULT_BAUD)?;
+    let t = SerialTransport::open(port, DEFAULT_BAUD)?;
     let mut client = Client::new(t, opts);
     if link.baud == DEFAULT_BAUD {
         return Ok(client);
@@ -53,12 +81,14 @@ pub fn connect(link: &PortArgs) -> Result<Client<SerialTransport>> {
         return Ok(client);
     };
     drop(client);
-    let t = SerialTransport::open(&link.port, link.baud)?;
+    let t = SerialTransport::open(port, link.baud)?;
     let mut client = Client::new(t, opts);
     match client.info() {
         Ok(info) if info.baud == link.baud => Ok(client),
-        _ => Err(anyhow::Error::new(first)
-            .context(format!("{}: switching to {} baud", link.port, link.baud))),
+        _ => {
+            Err(anyhow::Error::new(first)
+                .context(format!("{port}: switching to {} baud", link.baud)))
+        }
     }
 }
 
@@ -141,27 +171,19 @@ pub fn select_core<T: firmware_loader::port::Transport>(
     Ok(())
 }
 
-/// Connects to the board on `port` at `baud` (switching from the power-up rate, or directly at
-/// a loader's fixed build rate: see [`connect`]) and reads the configuration its core was built
-/// with.
+/// Connects to the board on `port` through `link` (switching from the power-up rate, or
+/// directly at a loader's fixed build rate: see [`connect_at`]) and reads the configuration its
+/// core was built with.
 pub fn board_link(
     port: Option<&str>,
-    baud: u32,
-    timeout_ms: u64,
+    link: &LinkArgs,
 ) -> Result<(
     firmware_loader::host::Client<firmware_loader::port::SerialTransport>,
     CoreConfig,
 )> {
     let port =
         port.context("engine board needs --port (see `tgsi-core ports`, or `tgsi-core emulate`)")?;
-    let link = PortArgs {
-        port: port.to_string(),
-        baud,
-        timeout_ms,
-        retries: 8,
-        core: None,
-    };
-    let mut client = connect(&link)?;
+    let mut client = connect_at(port, link)?;
     let config = board_config(&mut client).with_context(|| port.to_string())?;
     Ok((client, config))
 }

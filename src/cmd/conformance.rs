@@ -35,6 +35,8 @@ pub struct ConformanceArgs {
     /// Serial port of the board (engine board), e.g. /dev/ttyUSB1 or an `emulate` path.
     #[arg(long)]
     pub port: Option<String>,
+    #[command(flatten)]
+    pub link: super::board::LinkArgs,
     /// Compile for, and build (engines core, rtl, verilator), the board that fits the HX8K
     /// (`CoreConfig::minimal`, as `emulate --minimal` and `synth`); rows that need a unit it
     /// leaves out count as not built.
@@ -113,10 +115,17 @@ struct Row {
 struct Engines<'a> {
     /// The build the core, rtl and verilator engines compile for.
     config: &'a CoreConfig,
-    /// The board's port (engine board).
-    port: Option<&'a str>,
+    /// Where the board is (engine board).
+    at: BoardAt<'a>,
     cores: RefCell<Vec<Box<dyn HostPort>>>,
     board: RefCell<Option<BoardLink>>,
+}
+
+/// The board's port (engine board) and how to talk to it.
+#[derive(Clone, Copy)]
+struct BoardAt<'a> {
+    port: Option<&'a str>,
+    link: &'a super::board::LinkArgs,
 }
 
 /// The open link to the board and the configuration its core was built with.
@@ -131,10 +140,10 @@ fn is_model(engine: &str) -> bool {
 }
 
 impl<'a> Engines<'a> {
-    fn new(config: &'a CoreConfig, port: Option<&'a str>) -> Engines<'a> {
+    fn new(config: &'a CoreConfig, at: BoardAt<'a>) -> Engines<'a> {
         Engines {
             config,
-            port,
+            at,
             cores: RefCell::new(Vec::new()),
             board: RefCell::new(None),
         }
@@ -145,7 +154,7 @@ impl<'a> Engines<'a> {
         if !ENGINES.contains(&engine) {
             bail!("unknown engine `{engine}` ({})", ENGINES.join(", "));
         }
-        if engine == "board" && self.port.is_none() {
+        if engine == "board" && self.at.port.is_none() {
             bail!("engine board needs --port (see `tgsi-core ports`, or `tgsi-core emulate`)");
         }
         Ok(())
@@ -187,12 +196,11 @@ impl<'a> Engines<'a> {
 
     /// Compiles, uploads (unless active) and runs on the board, over the one link of the run.
     fn board(&self, p: &Program, i: &RunInputs) -> Result<RunOutput, String> {
-        let port = self.port.ok_or("engine board needs --port")?;
+        let port = self.at.port.ok_or("engine board needs --port")?;
         let mut link = self.board.borrow_mut();
         if link.is_none() {
             *link = Some(
-                super::board::board_link(Some(port), firmware_loader::protocol::DEFAULT_BAUD, 250)
-                    .map_err(|e| format!("{e:#}"))?,
+                super::board::board_link(Some(port), self.at.link).map_err(|e| format!("{e:#}"))?,
             );
         }
         let (client, config) = link.as_mut().ok_or("no link to the board")?;
@@ -437,14 +445,14 @@ fn all_rows(
     names: &[String],
     files: &[PathBuf],
     config: &CoreConfig,
-    port: Option<&str>,
+    at: BoardAt,
     threads: usize,
 ) -> Result<Vec<Row>> {
     let vectors = |engines: &Engines, name: &str| {
         run_vectors(|p: &Program, i: &RunInputs| engines.run(name, p, i))
     };
     if threads <= 1 || !names.iter().all(|e| is_model(e)) {
-        let engines = Engines::new(config, port);
+        let engines = Engines::new(config, at);
         let reports: Vec<_> = names.iter().map(|e| vectors(&engines, e)).collect();
         let mut rows = opcode_rows(&reports);
         rows.extend(files.iter().map(|f| program_row(f, names, &engines)));
@@ -453,14 +461,14 @@ fn all_rows(
     std::thread::scope(|scope| {
         let vector_threads: Vec<_> = names
             .iter()
-            .map(|e| scope.spawn(move || vectors(&Engines::new(config, port), e)))
+            .map(|e| scope.spawn(move || vectors(&Engines::new(config, at), e)))
             .collect();
         let chunk = files.len().div_ceil(threads).max(1);
         let program_threads: Vec<_> = files
             .chunks(chunk)
             .map(|part| {
                 scope.spawn(move || {
-                    let engines = Engines::new(config, port);
+                    let engines = Engines::new(config, at);
                     part.iter()
                         .map(|f| program_row(f, names, &engines))
                         .collect::<Vec<_>>()
@@ -489,7 +497,11 @@ pub fn run(a: ConformanceArgs) -> Result<ExitCode> {
     if a.no_divider {
         config.features &= !microcode::core::config::Features::DIVIDER;
     }
-    let checker = Engines::new(&config, a.port.as_deref());
+    let at = BoardAt {
+        port: a.port.as_deref(),
+        link: &a.link,
+    };
+    let checker = Engines::new(&config, at);
     for e in &a.engine {
         checker.check(e)?;
     }
@@ -509,7 +521,7 @@ pub fn run(a: ConformanceArgs) -> Result<ExitCode> {
     // The models run on every thread; a hardware engine or the board keeps one core and one
     // link for the whole command, on this thread.
     let threads = super::render::thread_count(a.threads);
-    let rows = all_rows(&engines, &files, &config, a.port.as_deref(), threads)?;
+    let rows = all_rows(&engines, &files, &config, at, threads)?;
     let passed = rows
         .iter()
         .filter(|r| r.verdicts.iter().all(|v| v.pass))

@@ -3,7 +3,7 @@
 //! transformed program for the core configuration its INFO reports, its own upload and PARAMS
 //! (in parallel, one thread per board); then `firmware_loader::farm` hands out blocks of rows.
 
-use super::board::{board_link, board_upload, say_uploaded};
+use super::board::{board_link, board_upload, say_uploaded, LinkArgs};
 use anyhow::{Context, Result};
 use firmware_loader::farm::{render_farm, FarmBoard, FarmError, FarmEvent, FarmFrame, FarmJob};
 use firmware_loader::port::SerialTransport;
@@ -80,12 +80,12 @@ impl std::fmt::Display for Unready {
 /// textures and writes its PARAMS from `inputs`' constants.
 fn ready(
     spec: &PortSpec,
-    timeout_ms: u64,
+    link: &LinkArgs,
     program: &Program,
     inputs: &RunInputs,
 ) -> Result<(FarmBoard<SerialTransport>, Info), Unready> {
     let (mut client, config) =
-        board_link(Some(&spec.path), spec.baud, timeout_ms).map_err(Unready::Link)?;
+        board_link(Some(&spec.path), &link.at(spec.baud)).map_err(Unready::Link)?;
     let image = compile(program, &config)
         .map_err(|e| Unready::NoFit(format!("the transformed program does not fit: {e}")))?
         .image;
@@ -115,7 +115,7 @@ fn ready(
 /// ports left out with why.
 pub fn prepare(
     ports: &[PortSpec],
-    timeout_ms: u64,
+    link: &LinkArgs,
     program: &Program,
     inputs: &RunInputs,
 ) -> (Boards, Vec<(String, Unready)>) {
@@ -123,7 +123,7 @@ pub fn prepare(
     let results: Vec<Readied> = std::thread::scope(|s| {
         let threads: Vec<_> = ports
             .iter()
-            .map(|p| s.spawn(move || ready(p, timeout_ms, program, inputs)))
+            .map(|p| s.spawn(move || ready(p, link, program, inputs)))
             .collect();
         threads
             .into_iter()
@@ -270,7 +270,7 @@ fn rate(x: f64) -> String {
 pub fn board_scaling(
     ports: &[PortSpec],
     size: (u32, u32),
-    timeout_ms: u64,
+    link: &LinkArgs,
     seconds: f64,
 ) -> Result<()> {
     use microcode::compile::render_program::{render_program, ColourOut};
@@ -286,7 +286,7 @@ pub fn board_scaling(
     for (slot, v) in &rp.constants {
         inputs.constants.insert((0, *slot), *v);
     }
-    let (mut boards, left_out) = prepare(ports, timeout_ms, &rp.program, &inputs);
+    let (mut boards, left_out) = prepare(ports, link, &rp.program, &inputs);
     if !left_out.is_empty() {
         let why: Vec<String> = left_out.iter().map(|(p, w)| format!("{p}: {w}")).collect();
         anyhow::bail!("every board must take part: {}", why.join("; "));

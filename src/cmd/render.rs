@@ -62,13 +62,8 @@ pub struct RenderArgs {
     /// Engine board with several ports: name each block of rows as a board delivers it.
     #[arg(long, short)]
     pub verbose: bool,
-    /// Engine board: wait per attempt for an answer, in milliseconds.
-    #[arg(long, default_value_t = 250)]
-    pub timeout_ms: u64,
-    /// Engine board: line rate (the device starts at 115200 and switches; a loader built with
-    /// `synth --baud N` only talks at N).
-    #[arg(long, default_value_t = firmware_loader::protocol::DEFAULT_BAUD)]
-    pub baud: u32,
+    #[command(flatten)]
+    pub link: super::board::LinkArgs,
     /// Input format.
     #[arg(long, value_enum, default_value_t = InputFormat::Auto)]
     pub format: InputFormat,
@@ -224,11 +219,10 @@ fn render_with(
             let port = a
                 .port
                 .first()
-                .map(|p| super::farm::PortSpec::parse(p, a.baud));
+                .map(|p| super::farm::PortSpec::parse(p, a.link.baud));
             let (mut client, config) = super::board::board_link(
                 port.as_ref().map(|p| p.path.as_str()),
-                port.as_ref().map_or(a.baud, |p| p.baud),
-                a.timeout_ms,
+                &a.link.at(port.as_ref().map_or(a.link.baud, |p| p.baud)),
             )?;
             if !farmed {
                 if let Some(frame) =
@@ -347,7 +341,7 @@ fn render_streamed(
     let port = a
         .port
         .first()
-        .map(|p| super::farm::PortSpec::parse(p, a.baud).path)
+        .map(|p| super::farm::PortSpec::parse(p, a.link.baud).path)
         .unwrap_or_default();
     let file = super::board::board_upload(
         client,
@@ -397,13 +391,17 @@ fn render_farmed(
     notes: &mut Vec<String>,
 ) -> Result<Option<Frame>> {
     use super::farm::{prepare, render_on, PortSpec, Unready};
-    let ports: Vec<PortSpec> = a.port.iter().map(|p| PortSpec::parse(p, a.baud)).collect();
+    let ports: Vec<PortSpec> = a
+        .port
+        .iter()
+        .map(|p| PortSpec::parse(p, a.link.baud))
+        .collect();
     let first = format!(" on {}", ports[0].path);
     let Some((rp, lane_words)) = transformed(program, size, corners, a, &first) else {
         return Ok(None);
     };
     bind_transform_constants(&rp, inputs);
-    let (mut boards, left_out) = prepare(&ports, a.timeout_ms, &rp.program, inputs);
+    let (mut boards, left_out) = prepare(&ports, &a.link, &rp.program, inputs);
     for (port, why) in &left_out {
         eprintln!("warning: {port} left out: {why}");
     }

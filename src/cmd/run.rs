@@ -5,7 +5,7 @@
 //! and `--vcd`), or on the board over its serial port (uploading the image unless it is already
 //! the active one).
 
-use super::board::{board_link, board_quad, board_upload, say_uploaded};
+use super::board::{board_link, board_quad, board_upload, say_uploaded, LinkArgs};
 use super::input::{self, InputFormat};
 use anyhow::{bail, Context, Result};
 use microcode::compile::compile;
@@ -69,13 +69,8 @@ pub struct RunArgs {
     /// Serial port of the board (engine board), e.g. /dev/ttyUSB1 or an `emulate` path.
     #[arg(long)]
     pub port: Option<String>,
-    /// Engine board: wait per attempt for an answer, in milliseconds.
-    #[arg(long, default_value_t = 250)]
-    pub timeout_ms: u64,
-    /// Engine board: line rate (the device starts at 115200 and switches; a loader built with
-    /// `synth --baud N` only talks at N).
-    #[arg(long, default_value_t = firmware_loader::protocol::DEFAULT_BAUD)]
-    pub baud: u32,
+    #[command(flatten)]
+    pub link: LinkArgs,
 }
 
 /// Runs the program and prints its outputs.
@@ -139,7 +134,7 @@ fn run_core(a: &RunArgs) -> Result<ExitCode> {
     // The board says what it was built for; every other engine builds the default core.
     let mut board = None;
     let config = if a.engine == "board" && !bytes.starts_with(&MAGIC) {
-        let (client, config) = board_link(a.port.as_deref(), a.baud, a.timeout_ms)?;
+        let (client, config) = board_link(a.port.as_deref(), &a.link)?;
         board = Some(client);
         config
     } else {
@@ -227,7 +222,7 @@ fn run_board(
 ) -> Result<sim::run_io::RunOutput> {
     let mut client = match client {
         Some(c) => c,
-        None => board_link(a.port.as_deref(), a.baud, a.timeout_ms)?.0,
+        None => board_link(a.port.as_deref(), &a.link)?.0,
     };
     let port = a.port.as_deref().unwrap_or("the board");
     let file = board_upload(&mut client, port, image, inputs, &mut say_uploaded(port))?;

@@ -138,13 +138,6 @@ fn edges(x: usize, y: usize) -> (i32, i32) {
     (EDGES[x], EDGES[y])
 }
 
-fn lcg(seed: &mut u64) -> u32 {
-    *seed = seed
-        .wrapping_mul(6_364_136_223_846_793_005)
-        .wrapping_add(1_442_695_040_888_963_407);
-    (*seed >> 32) as u32
-}
-
 /// WGSL's `/` (and naga's rule for the back ends): `a / 0 = a`, `i32::MIN / -1 = i32::MIN`.
 fn div_i(a: i32, b: i32) -> i32 {
     if b == 0 {
@@ -315,11 +308,11 @@ fn unsigned_division_and_remainder() {
 fn division_by_random_values() {
     let signed = program("int_divide.wgsl");
     let unsigned = program("int_udivide.wgsl");
-    let mut seed = 3;
+    let mut rng = microcode::rng::XorShift::new(3);
     for _ in 0..24 {
         let table: [i32; 16] = std::array::from_fn(|_| {
-            let v = lcg(&mut seed);
-            (v >> (lcg(&mut seed) % 32)) as i32 * if lcg(&mut seed) & 1 == 0 { 1 } else { -1 }
+            let v = rng.next_u32();
+            (v >> (rng.next_u32() % 32)) as i32 * if rng.next_u32() & 1 == 0 { 1 } else { -1 }
         });
         compare("int_divide.wgsl", &signed, &table, false, &|x, y| {
             let (a, b) = (table[x], table[y]);

@@ -551,13 +551,8 @@ fn inverse_trigonometry_accuracy() {
     let t = translate::translate(src.as_bytes(), translate::Language::Wgsl, "acc.wgsl", None)
         .unwrap_or_else(|e| panic!("{e}"));
     let mut worst = [0.0f64; 4];
-    let mut seed = 5u64;
-    let mut next = || {
-        seed = seed
-            .wrapping_mul(6_364_136_223_846_793_005)
-            .wrapping_add(1_442_695_040_888_963_407);
-        (seed >> 40) as f64 / (1u64 << 24) as f64
-    };
+    let mut rng = microcode::rng::XorShift::new(5);
+    let mut next = move || rng.next_f64();
     for k in 0..4000 {
         let mut inputs = RunInputs::default();
         let mut lanes = [[0u32; 4]; 4];

@@ -3,10 +3,13 @@
 //! - `setup [--force]`: install the pinned FPGA toolchain into `<workspace>/.toolchain/venv`;
 //! - `test [ARGS...]`: set the toolchain up when missing or stale, then `cargo test --workspace ARGS`;
 //! - `doctor`: show which tools are found where;
-//! - `formal [ARGS...]`: the formal proofs of the hardware (`formal/`), with each one's time.
+//! - `formal [ARGS...]`: the formal proofs of the hardware (`formal/`), with each one's time;
+//! - `measure [blocks|core]`: area, Fmax and simulation speed of the hardware blocks.
 
+mod cargo_run;
 mod doctor;
 mod formal;
+mod measure;
 mod process;
 mod selftest;
 mod setup;
@@ -28,7 +31,12 @@ tasks:
                     run the formal proofs of the float units, the integer ALU and the core (those
                     CI runs; --all adds the long run; NAME / the group NAME-*), each with its
                     time; --mutants also checks that each proof catches its planted bug (setup
-                    first if needed)";
+                    first if needed)
+  measure [blocks|core]
+                    area (yosys cells, nextpnr-ice40 logic cells and block RAMs), Fmax and
+                    rust-hdl / Verilator simulation speed of the float units and block RAM
+                    (blocks) and of the whole shader core (core), as the markdown rows of
+                    hdl/README.md; both without an argument (minutes; setup first if needed)";
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -43,6 +51,7 @@ fn main() -> ExitCode {
         Some("test") => test::run(&args[1..]),
         Some("doctor") => doctor::run(),
         Some("formal") => formal::run(&args[1..]),
+        Some("measure") => measure::run(&args[1..]),
         Some("help" | "-h" | "--help") => {
             println!("{USAGE}");
             return ExitCode::SUCCESS;

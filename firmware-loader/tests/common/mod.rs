@@ -4,8 +4,9 @@
 use firmware_loader::device::{CopyRunner, Device, DeviceConfig};
 use firmware_loader::host::{Client, ClientOptions};
 use firmware_loader::image::Upload;
-use firmware_loader::port::{mem_pipe, MemPort, SplitMix64, Transport};
+use firmware_loader::port::{mem_pipe, MemPort, Transport};
 use firmware_loader::server::{serve, ServeOptions};
+use microcode::rng::XorShift;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
@@ -66,15 +67,11 @@ pub fn fast() -> ClientOptions {
     }
 }
 
-pub fn random_bytes(rng: &mut SplitMix64, n: usize) -> Vec<u8> {
-    (0..n).map(|_| rng.next_u64() as u8).collect()
-}
-
 /// An image with PROGRAM, CONSTANTS and TEXTURES of the given sizes and 8 bytes of MAPS, all
 /// seeded random content.
 pub fn image(seed: u64, sizes: [usize; 3]) -> Upload {
-    let mut rng = SplitMix64::new(seed);
-    let [mut p, c, t] = sizes.map(|n| random_bytes(&mut rng, n));
+    let mut rng = XorShift::new(seed);
+    let [mut p, c, t] = sizes.map(|n| rng.bytes(n));
     // Instruction words are 112 bits: the device keeps bytes 14 and 15 of each slot at zero.
     for (i, b) in p.iter_mut().enumerate() {
         if i % 16 >= firmware_loader::protocol::PROGRAM_WORD_BYTES {
@@ -83,7 +80,7 @@ pub fn image(seed: u64, sizes: [usize; 3]) -> Upload {
     }
     Upload {
         isa_hash: ISA,
-        regions: [p, c, t, random_bytes(&mut rng, 8)],
+        regions: [p, c, t, rng.bytes(8)],
     }
 }
 

@@ -1,6 +1,8 @@
 //! Independent bit-level model of the float rules (decisions.md section 2) built on host f32
 //! arithmetic, and the test-vector generators.
 
+use microcode::rng::XorShift;
+
 /// Subnormal inputs count as zero with their sign.
 pub fn flush_in(x: u32) -> f32 {
     if x & 0x7F80_0000 == 0 {
@@ -33,27 +35,6 @@ pub fn ref_fmul(a: u32, b: u32) -> u32 {
 pub fn ref_fadd(a: u32, b: u32, sub: bool) -> u32 {
     let b = if sub { b ^ 0x8000_0000 } else { b };
     flush_out(flush_in(a) + flush_in(b))
-}
-
-/// xorshift64* (no dependency; reproducible).
-pub struct Rng(u64);
-
-impl Rng {
-    pub fn new(seed: u64) -> Self {
-        Rng(seed.max(1))
-    }
-    pub fn next_u64(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
-    }
-    pub fn next_u32(&mut self) -> u32 {
-        (self.next_u64() >> 32) as u32
-    }
-    pub fn below(&mut self, n: u32) -> u32 {
-        (((self.next_u64() >> 32) * n as u64) >> 32) as u32
-    }
 }
 
 /// Operands every block must get right: zeros, subnormals, the normal range edges, infinities,
@@ -116,12 +97,12 @@ fn pack(sign: u32, exp: u32, mant: u32) -> u32 {
 }
 
 /// A significand with structure: random, all ones, a single bit, or mostly ones/zeros.
-fn mantissa(r: &mut Rng) -> u32 {
-    match r.below(6) {
+fn mantissa(r: &mut XorShift) -> u32 {
+    match r.below_u32(6) {
         0 => 0x7F_FFFF,
-        1 => 1 << r.below(23),
-        2 => 0x7F_FFFF ^ (1 << r.below(23)),
-        3 => r.next_u32() & !((1 << r.below(23)) - 1),
+        1 => 1 << r.below_u32(23),
+        2 => 0x7F_FFFF ^ (1 << r.below_u32(23)),
+        3 => r.next_u32() & !((1 << r.below_u32(23)) - 1),
         _ => r.next_u32(),
     }
 }
@@ -129,21 +110,21 @@ fn mantissa(r: &mut Rng) -> u32 {
 /// Random operand pairs for multiplication: raw bit patterns, "nice" numbers, and exponent
 /// sums near the underflow and overflow thresholds (127 and 381 before rebiasing).
 pub fn random_fmul_pairs(seed: u64, n: usize) -> Vec<(u32, u32)> {
-    let mut r = Rng::new(seed);
+    let mut r = XorShift::new(seed);
     let mut v = Vec::with_capacity(n);
     for _ in 0..n {
-        let sa = r.below(2);
-        let sb = r.below(2);
-        let pair = match r.below(4) {
+        let sa = r.below_u32(2);
+        let sb = r.below_u32(2);
+        let pair = match r.below_u32(4) {
             0 => (r.next_u32(), r.next_u32()),
             1 => (
-                pack(sa, 100 + r.below(56), mantissa(&mut r)),
-                pack(sb, 100 + r.below(56), mantissa(&mut r)),
+                pack(sa, 100 + r.below_u32(56), mantissa(&mut r)),
+                pack(sb, 100 + r.below_u32(56), mantissa(&mut r)),
             ),
             2 => {
                 // a product near 2^-126: ea + eb in 100..=129.
-                let ea = 1 + r.below(128);
-                let eb = (100 + r.below(30)).saturating_sub(ea).clamp(1, 254);
+                let ea = 1 + r.below_u32(128);
+                let eb = (100 + r.below_u32(30)).saturating_sub(ea).clamp(1, 254);
                 (
                     pack(sa, ea, mantissa(&mut r)),
                     pack(sb, eb, mantissa(&mut r)),
@@ -151,8 +132,8 @@ pub fn random_fmul_pairs(seed: u64, n: usize) -> Vec<(u32, u32)> {
             }
             _ => {
                 // a product near 2^128: ea + eb in 375..=384.
-                let ea = 130 + r.below(125);
-                let eb = (375 + r.below(10)).saturating_sub(ea).clamp(1, 254);
+                let ea = 130 + r.below_u32(125);
+                let eb = (375 + r.below_u32(10)).saturating_sub(ea).clamp(1, 254);
                 (
                     pack(sa, ea, mantissa(&mut r)),
                     pack(sb, eb, mantissa(&mut r)),
@@ -167,45 +148,45 @@ pub fn random_fmul_pairs(seed: u64, n: usize) -> Vec<(u32, u32)> {
 /// Random operand triples (a, b, sub) for addition: raw bit patterns, "nice" numbers, and
 /// pairs close to each other (cancellation, equal exponents, exact zeros).
 pub fn random_fadd_vectors(seed: u64, n: usize) -> Vec<(u32, u32, bool)> {
-    let mut r = Rng::new(seed);
+    let mut r = XorShift::new(seed);
     let mut v = Vec::with_capacity(n);
     for _ in 0..n {
-        let sub = r.below(2) == 1;
-        let (a, b) = match r.below(4) {
+        let sub = r.below_u32(2) == 1;
+        let (a, b) = match r.below_u32(4) {
             0 => (r.next_u32(), r.next_u32()),
             1 => (
-                pack(r.below(2), 100 + r.below(56), mantissa(&mut r)),
-                pack(r.below(2), 100 + r.below(56), mantissa(&mut r)),
+                pack(r.below_u32(2), 100 + r.below_u32(56), mantissa(&mut r)),
+                pack(r.below_u32(2), 100 + r.below_u32(56), mantissa(&mut r)),
             ),
             2 => {
                 // b close to a: same or neighbouring exponent, few differing low bits.
-                let a = pack(r.below(2), 1 + r.below(254), mantissa(&mut r));
-                let de = r.below(3) as i32 - 1;
+                let a = pack(r.below_u32(2), 1 + r.below_u32(254), mantissa(&mut r));
+                let de = r.below_u32(3) as i32 - 1;
                 let ea = ((a >> 23) & 0xFF) as i32;
                 let eb = (ea + de).clamp(1, 254) as u32;
-                let flip = r.next_u32() & ((1 << r.below(24)) - 1);
-                let b = pack(r.below(2), eb, (a ^ flip) & 0x7F_FFFF);
+                let flip = r.next_u32() & ((1 << r.below_u32(24)) - 1);
+                let b = pack(r.below_u32(2), eb, (a ^ flip) & 0x7F_FFFF);
                 (a, b)
             }
             _ => {
                 // Near the ends of the exponent range (flush and overflow) or far apart.
-                let lo = r.below(2) == 0;
-                let e = |r: &mut Rng| {
+                let lo = r.below_u32(2) == 0;
+                let e = |r: &mut XorShift| {
                     if lo {
-                        1 + r.below(30)
+                        1 + r.below_u32(30)
                     } else {
-                        225 + r.below(30)
+                        225 + r.below_u32(30)
                     }
                 };
                 let ea = e(&mut r);
-                let eb = if r.below(4) == 0 {
-                    1 + r.below(254)
+                let eb = if r.below_u32(4) == 0 {
+                    1 + r.below_u32(254)
                 } else {
                     e(&mut r)
                 };
                 (
-                    pack(r.below(2), ea, mantissa(&mut r)),
-                    pack(r.below(2), eb, mantissa(&mut r)),
+                    pack(r.below_u32(2), ea, mantissa(&mut r)),
+                    pack(r.below_u32(2), eb, mantissa(&mut r)),
                 )
             }
         };

@@ -9,40 +9,6 @@ use std::path::PathBuf;
 use rust_hdl::prelude::*;
 use toolchain::{find, run_logged, Tool};
 
-/// SplitMix64: a small, seeded, reproducible random source for test stimuli.
-pub struct Rng(u64);
-
-impl Rng {
-    /// A generator with the given seed.
-    pub fn new(seed: u64) -> Self {
-        Rng(seed)
-    }
-
-    /// The next 64 random bits.
-    pub fn next_u64(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-
-    /// A random byte.
-    pub fn byte(&mut self) -> u8 {
-        (self.next_u64() >> 56) as u8
-    }
-
-    /// A random number in `0..n` (n > 0).
-    pub fn below(&mut self, n: u64) -> u64 {
-        self.next_u64() % n
-    }
-
-    /// A random number in `[0, 1)`.
-    pub fn unit(&mut self) -> f64 {
-        (self.next_u64() >> 11) as f64 / (1u64 << 53) as f64
-    }
-}
-
 /// The settle budget of one `simulate` call (passes of `update_all`).
 const SETTLE: usize = 100;
 

@@ -50,38 +50,9 @@ impl AccuracyRow {
     }
 }
 
-/// A fixed-seed xorshift64* generator (reproducible reports without a dependency).
-#[derive(Clone, Debug)]
-pub struct XorShift(u64);
-
-impl XorShift {
-    /// A generator from a non-zero seed (0 is replaced by a constant).
-    pub fn new(seed: u64) -> Self {
-        XorShift(if seed == 0 {
-            0x9E37_79B9_7F4A_7C15
-        } else {
-            seed
-        })
-    }
-
-    /// The next 64 random bits.
-    pub fn next_u64(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
-    }
-
-    /// The next 32 random bits.
-    pub fn next_u32(&mut self) -> u32 {
-        (self.next_u64() >> 32) as u32
-    }
-
-    /// A uniform value in `[lo, hi)`.
-    pub fn uniform(&mut self, lo: f64, hi: f64) -> f64 {
-        lo + (hi - lo) * ((self.next_u64() >> 11) as f64 / (1u64 << 53) as f64)
-    }
-}
+/// The report's generator: the workspace's one ([`crate::rng`]), re-exported here where the
+/// tests found it first.
+pub use crate::rng::XorShift;
 
 /// The exact value rounded to binary32 (nearest even, subnormal grid) and then flushed.
 pub fn reference_bits(exact: f64) -> u32 {

@@ -192,7 +192,7 @@ mod tests {
     /// operands and scales, the edges of the normal range included.
     #[test]
     fn fldexp_fast_path_equals_packed_path() {
-        let mut rng = crate::arith::accuracy::XorShift::new(0x5EED_1DE5);
+        let mut rng = crate::rng::XorShift::new(0x5EED_1DE5);
         for k in 0..400_000u32 {
             let x = rng.next_u64() as u32;
             let n = match k % 4 {

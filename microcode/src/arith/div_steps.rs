@@ -32,13 +32,13 @@
 //! in three multiply-adds; [`imod_steps`] is `MOD` on the integer ALU, the divider's restoring
 //! recurrence ([`super::int::urem_steps`]) one bit per eight integer operations.
 
-use super::accuracy::XorShift;
 use super::bits::{flush, ONE, SIGN_BIT};
 use super::compare::{feq, fgt, flt, fmax, fne};
 use super::convert::{fexp2_floor, fexp_part, fmant_part, isgn};
 use super::fadd::fmad;
 use super::int::{iabs, iadd, ishr, isub};
 use super::integral::fround;
+use crate::rng::XorShift;
 
 /// -0.0: the addend of a multiply-add that is a plain product.
 const NEG_ZERO: u32 = SIGN_BIT;

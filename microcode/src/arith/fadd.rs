@@ -186,13 +186,8 @@ mod tests {
     /// (cancellations, carries and ties included).
     #[test]
     fn host_path_equals_datapath() {
-        let mut x = 0x1234_5678u32;
-        let mut next = || {
-            x ^= x << 13;
-            x ^= x >> 17;
-            x ^= x << 5;
-            x
-        };
+        let mut rng = crate::rng::XorShift::new(0x1234_5678);
+        let mut next = move || rng.next_u32();
         for _ in 0..300_000 {
             let a = next();
             // b near a in exponent (often), with a random sign and low bits.
@@ -221,7 +216,7 @@ mod tests {
     /// that both the all-fast case and the per-lane fallback are taken.
     #[test]
     fn lanes_equal_fmad() {
-        let mut rng = crate::arith::accuracy::XorShift::new(0x9E37_79B9);
+        let mut rng = crate::rng::XorShift::new(0x9E37_79B9);
         let mut next = move || rng.next_u64() as u32;
         let special = [
             0,

@@ -5,7 +5,12 @@
 use super::{check_limit, CompileError};
 use crate::core::image::{ConstSlot, ConstSource, RegMap};
 use crate::core::CoreConfig;
-use crate::tgsi::{DeclDimension, File, Processor, Program, Register};
+use crate::tgsi::{DeclDimension, Declaration, File, Processor, Program, Register};
+
+/// A TGSI index or vertex number as the image's 16-bit field, clamped into it.
+fn field(i: i32) -> u16 {
+    i.clamp(0, i32::from(u16::MAX)) as u16
+}
 
 /// One key for TEMPX element `[array][index]` (both are 16-bit token fields).
 fn tempx_key(array: i32, index: i32) -> i32 {
@@ -33,6 +38,8 @@ pub(crate) struct Alloc {
 }
 
 impl Alloc {
+    /// Places every declared register, immediate and IMMX element of `p`, in declaration order,
+    /// and checks that they fit `cfg`'s register and constant files.
     pub fn new(p: &Program, cfg: &CoreConfig) -> Result<Alloc, CompileError> {
         let mut a = Alloc {
             fixed_registers: 0,
@@ -42,135 +49,17 @@ impl Alloc {
             inputs: Vec::new(),
             outputs: Vec::new(),
         };
-        let mut r_needed = 0usize;
-        let mut k_needed = 0usize;
         for (index, d) in p.declarations.iter().enumerate() {
-            match d.file {
-                File::Input if p.processor == Processor::Geometry => {
-                    // Geometry inputs are the same for the four invocations: K slots, one per
-                    // vertex of the input primitive and declared index; an index's vertices
-                    // in consecutive slots, for vertex-relative reads `IN[ADDR[a].c + n][i]`.
-                    for i in d.first..=d.last {
-                        for v in 0..p.input_vertices() {
-                            let slot = k_needed;
-                            k_needed += 1;
-                            a.k.insert((File::Input, v, i), slot.min(255) as u8);
-                            a.constants.push(ConstSlot {
-                                k: slot.min(usize::from(u16::MAX)) as u16,
-                                source: ConstSource::Geometry {
-                                    vertex: v.clamp(0, i32::from(u16::MAX)) as u16,
-                                    index: i.clamp(0, i32::from(u16::MAX)) as u16,
-                                },
-                            });
-                        }
-                    }
-                }
-                File::TemporaryArray => {
-                    // TEMPX[a][first..last]: registers of R, keyed by (array, element).
-                    let array = match d.dimension {
-                        Some(DeclDimension::Index(a)) => a,
-                        _ => 0,
-                    };
-                    for i in d.first..=d.last {
-                        let key = (File::TemporaryArray, tempx_key(array, i));
-                        if a.r.contains_key(&key) {
-                            continue;
-                        }
-                        a.r.insert(key, r_needed.min(255) as u8);
-                        r_needed += 1;
-                    }
-                }
-                File::Temporary | File::Input | File::Output | File::Address | File::Loop => {
-                    if d.dimension.is_some() {
-                        return Err(CompileError::Declaration2D {
-                            index,
-                            file: d.file,
-                        });
-                    }
-                    for i in d.first..=d.last {
-                        if a.r.contains_key(&(d.file, i)) {
-                            continue;
-                        }
-                        let reg = r_needed;
-                        r_needed += 1;
-                        a.r.insert((d.file, i), reg.min(255) as u8);
-                        let m = RegMap {
-                            tgsi: i.clamp(0, i32::from(u16::MAX)) as u16,
-                            reg: reg.min(usize::from(u16::MAX)) as u16,
-                        };
-                        match d.file {
-                            File::Input => a.inputs.push(m),
-                            File::Output => a.outputs.push(m),
-                            _ => {}
-                        }
-                    }
-                }
-                File::SystemValue => {
-                    // Loaded like inputs, through the IN index after the declared ones
-                    // (`tgsi::system`).
-                    for i in d.first..=d.last {
-                        if a.r.contains_key(&(File::SystemValue, i)) {
-                            continue;
-                        }
-                        let reg = r_needed;
-                        r_needed += 1;
-                        a.r.insert((File::SystemValue, i), reg.min(255) as u8);
-                        let tgsi = crate::tgsi::system::input_index(p, i);
-                        a.inputs.push(RegMap {
-                            tgsi: tgsi.clamp(0, i32::from(u16::MAX)) as u16,
-                            reg: reg.min(usize::from(u16::MAX)) as u16,
-                        });
-                    }
-                }
-                File::Constant => {
-                    let buffer = match d.dimension {
-                        Some(DeclDimension::Index(b)) => b,
-                        _ => 0,
-                    };
-                    for i in d.first..=d.last {
-                        if a.k.contains_key(&(File::Constant, buffer, i)) {
-                            continue;
-                        }
-                        let slot = k_needed;
-                        k_needed += 1;
-                        a.k.insert((File::Constant, buffer, i), slot.min(255) as u8);
-                        a.constants.push(ConstSlot {
-                            k: slot.min(usize::from(u16::MAX)) as u16,
-                            source: ConstSource::Buffer {
-                                buffer: buffer.clamp(0, i32::from(u16::MAX)) as u16,
-                                index: i.clamp(0, i32::from(u16::MAX)) as u16,
-                            },
-                        });
-                    }
-                }
-                File::ImmediateArray => {
-                    for (n, v) in d.array_data.iter().enumerate() {
-                        let slot = k_needed;
-                        k_needed += 1;
-                        let i = d.first.saturating_add(n as i32);
-                        a.k.insert((File::ImmediateArray, 0, i), slot.min(255) as u8);
-                        a.constants.push(ConstSlot {
-                            k: slot.min(usize::from(u16::MAX)) as u16,
-                            source: ConstSource::Data(*v),
-                        });
-                    }
-                }
-                _ => {}
-            }
+            a.declare(p, index, d)?;
         }
         for (n, imm) in p.immediates.iter().enumerate() {
-            let slot = k_needed;
-            k_needed += 1;
             let mut v = [0u32; 4];
             for (c, b) in imm.values.iter().take(4).enumerate() {
                 v[c] = *b;
             }
-            a.k.insert((File::Immediate, 0, n as i32), slot.min(255) as u8);
-            a.constants.push(ConstSlot {
-                k: slot.min(usize::from(u16::MAX)) as u16,
-                source: ConstSource::Data(v),
-            });
+            a.take_constant((File::Immediate, 0, n as i32), ConstSource::Data(v));
         }
+        let k_needed = a.constants.len();
         check_limit(
             "constant file (K vec4: CONST, IMM, IMMX)",
             k_needed,
@@ -179,11 +68,121 @@ impl Alloc {
         check_limit("constants addressable by an operand", k_needed, 256)?;
         check_limit(
             "registers per lane (R: TEMP, IN, OUT)",
-            r_needed,
+            a.fixed_registers,
             usize::from(cfg.registers),
         )?;
-        a.fixed_registers = r_needed;
         Ok(a)
+    }
+
+    /// Places the registers of declaration `d` (the `index`th of `p`).
+    fn declare(&mut self, p: &Program, index: usize, d: &Declaration) -> Result<(), CompileError> {
+        match d.file {
+            File::Input if p.processor == Processor::Geometry => {
+                // Geometry inputs are the same for the four invocations: K slots, one per
+                // vertex of the input primitive and declared index; an index's vertices in
+                // consecutive slots, for vertex-relative reads `IN[ADDR[a].c + n][i]`.
+                for i in d.first..=d.last {
+                    for vertex in 0..p.input_vertices() {
+                        let source = ConstSource::Geometry {
+                            vertex: field(vertex),
+                            index: field(i),
+                        };
+                        self.take_constant((File::Input, vertex, i), source);
+                    }
+                }
+            }
+            File::TemporaryArray => {
+                // TEMPX[a][first..last]: registers of R, keyed by (array, element).
+                let array = match d.dimension {
+                    Some(DeclDimension::Index(a)) => a,
+                    _ => 0,
+                };
+                for i in d.first..=d.last {
+                    self.take_register((File::TemporaryArray, tempx_key(array, i)));
+                }
+            }
+            File::Temporary | File::Input | File::Output | File::Address | File::Loop => {
+                if d.dimension.is_some() {
+                    return Err(CompileError::Declaration2D {
+                        index,
+                        file: d.file,
+                    });
+                }
+                for i in d.first..=d.last {
+                    let Some(reg) = self.take_register((d.file, i)) else {
+                        continue;
+                    };
+                    let m = RegMap {
+                        tgsi: field(i),
+                        reg: reg.min(usize::from(u16::MAX)) as u16,
+                    };
+                    match d.file {
+                        File::Input => self.inputs.push(m),
+                        File::Output => self.outputs.push(m),
+                        _ => {}
+                    }
+                }
+            }
+            File::SystemValue => {
+                // Loaded like inputs, through the IN index after the declared ones
+                // (`tgsi::system`).
+                for i in d.first..=d.last {
+                    if let Some(reg) = self.take_register((File::SystemValue, i)) {
+                        self.inputs.push(RegMap {
+                            tgsi: field(crate::tgsi::system::input_index(p, i)),
+                            reg: reg.min(usize::from(u16::MAX)) as u16,
+                        });
+                    }
+                }
+            }
+            File::Constant => {
+                let buffer = match d.dimension {
+                    Some(DeclDimension::Index(b)) => b,
+                    _ => 0,
+                };
+                for i in d.first..=d.last {
+                    let key = (File::Constant, buffer, i);
+                    if !self.k.contains_key(&key) {
+                        let source = ConstSource::Buffer {
+                            buffer: field(buffer),
+                            index: field(i),
+                        };
+                        self.take_constant(key, source);
+                    }
+                }
+            }
+            File::ImmediateArray => {
+                for (n, v) in d.array_data.iter().enumerate() {
+                    let i = d.first.saturating_add(n as i32);
+                    self.take_constant((File::ImmediateArray, 0, i), ConstSource::Data(*v));
+                }
+            }
+            _ => {}
+        }
+        Ok(())
+    }
+
+    /// The next register of R for `key`, unless `key` has one already (then `None`). Numbers
+    /// past the operand field's 255 are kept as 255: the limit check after the declarations
+    /// refuses such a program.
+    fn take_register(&mut self, key: (File, i32)) -> Option<usize> {
+        if self.r.contains_key(&key) {
+            return None;
+        }
+        let reg = self.fixed_registers;
+        self.fixed_registers += 1;
+        self.r.insert(key, reg.min(255) as u8);
+        Some(reg)
+    }
+
+    /// The next slot of K for `key` (file, buffer, index), loaded from `source` at run start.
+    fn take_constant(&mut self, key: (File, i32, i32), source: ConstSource) {
+        let slot = self.constants.len();
+        self.k.insert(key, slot.min(255) as u8);
+        self.constants.push(ConstSlot {
+            k: slot.min(usize::from(u16::MAX)) as u16,
+            source,
+        });
     }
 
     /// For relative addressing of `r` (the register as written, its relative bracket aside):

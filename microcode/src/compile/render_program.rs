@@ -998,7 +998,7 @@ mod tests {
             0x3F80_0000,
             0x0100_0000,
         ];
-        let mut rng = crate::arith::accuracy::XorShift::new(0x9E37_79B9);
+        let mut rng = crate::rng::XorShift::new(0x9E37_79B9);
         let mut next = move || rng.next_u64() as u32;
         let mut quads = Vec::new();
         for n in 0..100_000 {
@@ -1066,7 +1066,7 @@ mod tests {
             0x0100_0000,
             0x0080_0001,
         ];
-        let mut rng = crate::arith::accuracy::XorShift::new(0x2545_F491);
+        let mut rng = crate::rng::XorShift::new(0x2545_F491);
         let mut next = move || rng.next_u64() as u32;
         let mut pairs: Vec<(u32, u32)> = edges
             .iter()

@@ -296,13 +296,8 @@ mod tests {
             "TFET R1.xyzw, R2.xyzw, K3.xxxx SAMP[1]",
             "DOP R1.xyzw, R2.xyzw, R3.xyzw, L0.xyzw DFRACEXP.1",
         ];
-        let mut seed = 0x2545_F491_4F6C_DD1Du64;
-        let mut next = |n: usize| {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            (seed % n as u64) as usize
-        };
+        let mut rng = crate::rng::XorShift::new(0x2545_F491_4F6C_DD1D);
+        let mut next = move |n: usize| rng.below(n);
         for t in texts {
             assert!(instr(t).is_ok(), "{t}");
         }

@@ -129,8 +129,8 @@ pub fn component_lanes<const N: usize>(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::arith::accuracy::XorShift;
     use crate::core::isa::OPS;
+    use crate::rng::XorShift;
 
     /// Every operation of the ISA table, every condition: the lanes equal [`component`] on each
     /// lane's operands, with values of every class; an operation that [`reads_predicate`] does

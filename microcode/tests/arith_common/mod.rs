@@ -41,37 +41,6 @@ pub fn flush_bits(x: u32) -> u32 {
     }
 }
 
-/// Seeded xorshift64 for reproducible random inputs.
-pub struct Rng(pub u64);
-
-impl Rng {
-    pub fn next(&mut self) -> u32 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        (self.0 >> 16) as u32
-    }
-
-    /// Random bits biased toward interesting exponents: full range, near 1, near the normal
-    /// boundary, near overflow.
-    pub fn float(&mut self) -> u32 {
-        let r = self.next();
-        let sign = self.next() & 0x8000_0000;
-        let frac = self.next() & 0x7F_FFFF;
-        let exp = match r % 8 {
-            0..=2 => return self.next(),
-            3..=4 => 120 + r / 8 % 16,
-            5 => r / 8 % 6,
-            6 => 249 + r / 8 % 7,
-            _ => {
-                // Few significant bits: exercises exact results and ties.
-                return sign | ((110 + r / 8 % 30) << 23) | (frac & 0x7F_C000);
-            }
-        };
-        sign | (exp << 23) | frac
-    }
-}
-
 /// Edge-case operands: signed zeros, subnormals, min/max normal, infinities, NaNs, values next
 /// to 1 and to the subnormal boundary.
 pub fn edge_cases() -> Vec<u32> {

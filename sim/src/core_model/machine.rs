@@ -3,18 +3,18 @@
 //! instruction writes (its write mask, and the predicate of a predicated write), each in the
 //! quad's four lanes at once: the core's sequences (transcendental steps, dot products, texel
 //! addressing) are mostly one-component instructions. Cycle counts come from the ISA's timing
-//! table (`isa::Timing`). [`wide`] runs groups of quads across.
+//! table (`isa::Timing`). [`decode`] resolves each instruction once, [`flow`] runs the flow
+//! instructions, [`step`] what does not run decoded, and [`wide`] runs groups of quads across.
 
 use super::{CoreFault, FaultKind, ENGINE};
 use crate::run_io::batch::{BatchInputs, BatchOutputs};
 use crate::run_io::{LaneOutput, QuadInputs, RunInputs, RunOutput, Vertex, LANES};
+use decode::{Comp, Decoded, Exec};
+use flow::Frame;
 use microcode::arith;
-use microcode::arith::texel;
 use microcode::core::disasm::instr_text;
-use microcode::core::eval::{component, component_lanes, cond, reads_predicate};
-use microcode::core::isa::{
-    Cond, DstKind, Instr, Op, Operand, SrcFile, StepTiming, Unit, SWZ_ONE, SWZ_ZERO,
-};
+use microcode::core::eval::{component_lanes, cond};
+use microcode::core::isa::{Instr, Op, Operand, SrcFile, SWZ_ONE, SWZ_ZERO};
 use microcode::core::Image;
 
 const SIGN: u32 = 0x8000_0000;
@@ -46,13 +46,6 @@ impl Reg {
     }
 }
 
-#[derive(Clone)]
-enum Frame {
-    If { entry: Mask, cond: Mask },
-    Loop { entry: Mask, live: Mask },
-    Call { entry: Mask, live: Mask, ret: usize },
-}
-
 pub(super) struct Machine<'a> {
     img: &'a Image,
     inputs: &'a RunInputs,
@@ -80,133 +73,6 @@ pub(super) struct Machine<'a> {
     dirty: Vec<usize>,
 }
 
-/// One component of an operand resolved once per machine: its value in a lane is
-/// `(R[reg][lane][comp] & and) ^ xor`. The constant file K and the literals do not change during
-/// a run, so their components (and the ZERO and ONE selectors, an operand the operation does not
-/// read, a register beyond R) are constants: `and` 0 and the value in `xor`. A register's
-/// component carries its swizzle selector in `comp`, abs in `and` (the sign cleared) and neg in
-/// `xor` (the sign flipped).
-#[derive(Clone, Copy, PartialEq, Eq)]
-struct Comp {
-    reg: usize,
-    comp: usize,
-    and: u32,
-    xor: u32,
-}
-
-impl Comp {
-    fn constant(v: u32) -> Comp {
-        Comp {
-            reg: 0,
-            comp: 0,
-            and: 0,
-            xor: v,
-        }
-    }
-}
-
-/// An operand's four components.
-type Src = [Comp; 4];
-
-/// How the machine executes an instruction.
-#[derive(Clone, Copy)]
-enum Exec {
-    /// A component-wise operation of [`component`] on the decoded operands.
-    Alu(Op),
-    /// SETP on the decoded operands.
-    Setp,
-    /// Flow control: [`Machine::flow`] on the image's instruction.
-    Flow,
-    /// Everything else (texture, relative moves, derivatives, doubles, the address stack, an
-    /// operation whose unit the core lacks): [`Machine::step`] on the image's instruction.
-    Other,
-}
-
-/// One instruction decoded when the machine is made, so that a run does not look up its ISA
-/// row, operand files, swizzles and timing again per execution, lane and component.
-#[derive(Clone, Copy)]
-struct Decoded {
-    exec: Exec,
-    cond: Cond,
-    dst: usize,
-    wmask: u8,
-    pw: u8,
-    sat: u8,
-    src: [Src; 3],
-    /// The component written, when it is one component written in every active lane (no
-    /// predicated write).
-    single: Option<usize>,
-    /// The components written in every active lane, one after another, when that is the same
-    /// as computing them all first: no predicated write, and no operand reads the destination.
-    direct: Option<u8>,
-    /// Every written component has the same result: the operands' components are the same
-    /// (TGSI's scalar operations replicate one value) and the operation does not read the
-    /// predicates, so the value is computed once.
-    broadcast: bool,
-    timing: StepTiming,
-    /// The compiler sequence ([`Fused`]) that starts here, when the instructions from here on
-    /// are one: [`Machine::run_fused`] runs them at once.
-    fused: Option<Fused>,
-}
-
-/// Declares the fused sequences: each name with its operations, in the order the compiler
-/// emits them (`microcode/src/compile/trans.rs`). From the one list come [`Fused::ops`] (what
-/// [`Machine::new`] recognises) and [`Machine::run_fused`] (each operation's lane loop with its
-/// arithmetic inlined, one after another).
-macro_rules! fused_sequences {
-    ($($(#[$doc:meta])* $name:ident: [$($op:ident),* $(,)?];)*) => {
-        /// A straight-line run of component-wise instructions that the compiler emits as one
-        /// sequence (a transcendental function's steps). [`Machine::run_fused`] executes its
-        /// instructions in order, each as [`Machine::alu_decoded`] would, without the
-        /// per-instruction budget check, trace, dispatch on the execution kind and on the
-        /// operation (the operations are known where the sequence's code is made). None of them
-        /// changes the execution mask, the predicates or the lanes' liveness, so nothing between
-        /// them needs looking at. Only the operations are matched: any operands, destinations,
-        /// write masks, predicated writes and saturates. (Measured, 2026-11-27: RSQ and EX2 gain;
-        /// the SIN / COS sequence lost in rings, so it is not fused.)
-        #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-        enum Fused {
-            $($(#[$doc])* $name,)*
-        }
-
-        impl Fused {
-            /// Every sequence, the longest first (a sequence that starts another one wins).
-            const ALL: &'static [Fused] = &[$(Fused::$name),*];
-
-            /// The sequence's operations, in order.
-            fn ops(self) -> &'static [Op] {
-                match self {
-                    $(Fused::$name => &[$(Op::$op),*],)*
-                }
-            }
-        }
-
-        impl Machine<'_> {
-            /// Executes the fused sequence `kind`, decoded as `ds` (its instructions, in order),
-            /// in the active lanes. The caller counts the instructions and their clocks.
-            fn run_fused(&mut self, kind: Fused, ds: &[Decoded]) {
-                match kind {
-                    $(Fused::$name => {
-                        let mut ds = ds.iter();
-                        $(
-                            if let Some(d) = ds.next() {
-                                self.alu_known(d, Op::$op);
-                            }
-                        )*
-                    })*
-                }
-            }
-        }
-    };
-}
-
-fused_sequences! {
-    /// RSQ (and the square roots built on it).
-    Rsq: [Rsqr, Rsqt, U2f, Fmad, Fmad, Fmad, Fmad, Fmad, Fmad, Fmad, Fmad, Fmad, Fmad, Rsqf];
-    /// EX2 (and POW's exponential).
-    Ex2: [Fmad, F2ir, I2f, Fmad, Fmad, Fmad, Fmad, Ex2t, Fmad, Ex2f];
-}
-
 /// `$body` with `$o` the operation `$op`, a constant in the arm of each operation listed here
 /// (the component-wise operations the compiler emits most), so that each of them gets its own
 /// copy of `$body` with its arithmetic inlined; any other operation shares one copy.
@@ -232,13 +98,20 @@ macro_rules! by_op {
     };
 }
 
+mod decode;
+mod flow;
+mod step;
 mod wide;
 pub use wide::QUADS as ACROSS_QUADS;
 
+/// Whether any lane of `m` is set.
+#[inline]
 fn any(m: Mask) -> bool {
     m.iter().any(|&x| x)
 }
 
+/// The lanes of `a` that are not in `b`.
+#[inline]
 fn and_not(a: Mask, b: Mask) -> Mask {
     std::array::from_fn(|l| a[l] && !b[l])
 }
@@ -332,113 +205,6 @@ impl<'a> Machine<'a> {
             self.addr_stack[l].clear();
             self.vertices[l].clear();
         }
-    }
-
-    /// See [`Machine::dirty`]: every register of R the run's start or an instruction may write.
-    fn dirty_registers(&self) -> Vec<usize> {
-        let mut dirty = vec![false; self.r.len()];
-        for &(_, reg) in &self.input_map {
-            dirty[reg] = true;
-        }
-        for i in &self.img.code {
-            if i.op.info().dst != DstKind::Reg {
-                continue;
-            }
-            let first = usize::from(i.dst);
-            // MOVW writes R[dst + k] for 0 <= k <= C.index.
-            let last = if i.op == Op::Movw {
-                first + usize::from(i.src[2].index)
-            } else {
-                first
-            };
-            for d in dirty.iter_mut().take(last + 1).skip(first) {
-                *d = true;
-            }
-        }
-        (0..dirty.len()).filter(|&r| dirty[r]).collect()
-    }
-
-    /// Resolves `o` for [`Decoded`]: what [`Machine::read`] gives in every lane.
-    fn decode_src(&self, o: &Operand) -> Src {
-        let reg = usize::from(o.index);
-        if o.file != SrcFile::R || reg >= self.r.len() {
-            // The same in every lane: lane 0's value.
-            return self.read(o, 0).map(Comp::constant);
-        }
-        let and = if o.abs { !SIGN } else { !0 };
-        std::array::from_fn(|c| {
-            let neg = u32::from((o.neg >> c) & 1) << 31;
-            match o.swz[c] {
-                s @ 0..=3 => Comp {
-                    reg,
-                    comp: usize::from(s),
-                    and,
-                    xor: neg,
-                },
-                SWZ_ONE => Comp::constant((ONE & and) ^ neg),
-                // ZERO, and selectors beyond ONE, read 0.
-                _ => Comp::constant(neg),
-            }
-        })
-    }
-
-    fn decode(&self, i: &Instr) -> Decoded {
-        let info = i.op.info();
-        let need = info.unit.feature();
-        let available = need == 0 || self.img.config.has(need);
-        let exec = match i.op {
-            _ if !available => Exec::Other,
-            _ if info.unit == Unit::Flow => Exec::Flow,
-            Op::Pusha | Op::Popa | Op::Tfet | Op::Txq | Op::Tex | Op::Txf | Op::Dop => Exec::Other,
-            Op::Movr | Op::Movw | Op::Ddx | Op::Ddy => Exec::Other,
-            _ if info.dst == DstKind::Pred => Exec::Setp,
-            op => Exec::Alu(op),
-        };
-        // Operands the operation does not read (its ISA row's source count) stay zero.
-        let sources = usize::from(info.sources);
-        let src = std::array::from_fn(|n| {
-            if n < sources.max(1) {
-                self.decode_src(&i.src[n])
-            } else {
-                [Comp::constant(0); 4]
-            }
-        });
-        let written = || (0..4).filter(|c| i.wmask & (1 << c) != 0);
-        let broadcast = !reads_predicate(i.op)
-            && written().all(|c| written().all(|c2| src.iter().all(|s: &Src| s[c] == s[c2])));
-        let dst = usize::from(i.dst);
-        let aliased = src
-            .iter()
-            .any(|s| s.iter().any(|comp| comp.and != 0 && comp.reg == dst));
-        let direct = (!matches!(i.pw, 1 | 2) && !aliased).then_some(i.wmask & 0xF);
-        Decoded {
-            exec,
-            direct,
-            cond: i.cond,
-            dst: usize::from(i.dst),
-            wmask: i.wmask,
-            pw: i.pw,
-            sat: i.sat,
-            src,
-            broadcast,
-            // Write mask bits beyond w name no component.
-            single: ((i.wmask & 0xF).count_ones() == 1 && !matches!(i.pw, 1 | 2))
-                .then(|| (i.wmask & 0xF).trailing_zeros() as usize),
-            timing: StepTiming::of(i),
-            fused: None,
-        }
-    }
-
-    /// The fused sequence ([`Fused`]) that starts at `pc` of the decoded `code`, if any: its
-    /// operations in order, each instruction a decoded component-wise one ([`Exec::Alu`]: its
-    /// unit present).
-    fn fused_at(code: &[Decoded], pc: usize) -> Option<Fused> {
-        let fits = |d: &Decoded, op: Op| matches!(d.exec, Exec::Alu(o) if o == op);
-        Fused::ALL.iter().copied().find(|kind| {
-            let ops = kind.ops();
-            code.get(pc..pc + ops.len())
-                .is_some_and(|ds| ds.iter().zip(ops).all(|(d, &op)| fits(d, op)))
-        })
     }
 
     /// A decoded operand component's value in each lane (what [`Machine::read`] gives for it).
@@ -795,443 +561,6 @@ impl<'a> Machine<'a> {
         }
     }
 
-    fn require(&self, pc: usize, i: &Instr) -> Result<(), CoreFault> {
-        let need = i.op.info().unit.feature();
-        if need != 0 && !self.img.config.has(need) {
-            return Err(self.fault(
-                pc,
-                FaultKind::MissingUnit {
-                    op: i.op.mnemonic(),
-                },
-            ));
-        }
-        Ok(())
-    }
-
-    /// Executes one instruction; returns the next address, or `None` at END.
-    fn step(&mut self, pc: usize, i: &Instr) -> Result<Option<usize>, CoreFault> {
-        self.require(pc, i)?;
-        let info = i.op.info();
-        if matches!(i.op, Op::Pusha | Op::Popa) {
-            self.address_stack(pc, i)?;
-            return Ok(Some(pc + 1));
-        }
-        if i.op == Op::Tfet {
-            self.texel_fetch(pc, i)?;
-            return Ok(Some(pc + 1));
-        }
-        if i.op == Op::Txq {
-            // A move of the size descriptor, once a texture is known to be bound.
-            let unit = usize::from(i.target);
-            if self
-                .inputs
-                .textures
-                .get(unit)
-                .and_then(Option::as_ref)
-                .is_none()
-            {
-                return Err(self.fault(pc, FaultKind::MissingTexture { unit }));
-            }
-            self.alu(i);
-            return Ok(Some(pc + 1));
-        }
-        if matches!(i.op, Op::Tex | Op::Txf) {
-            self.texture(pc, i)?;
-            return Ok(Some(pc + 1));
-        }
-        if i.op == Op::Dop {
-            self.double(pc, i)?;
-            return Ok(Some(pc + 1));
-        }
-        if info.unit != Unit::Flow {
-            // The relative moves and the derivatives ([`Exec::Other`]); every other
-            // component-wise operation runs decoded.
-            self.alu(i);
-            return Ok(Some(pc + 1));
-        }
-        self.flow(pc, i)
-    }
-
-    /// Executes the flow instruction `i` (its unit present); returns the next address, or
-    /// `None` at END.
-    fn flow(&mut self, pc: usize, i: &Instr) -> Result<Option<usize>, CoreFault> {
-        let next = pc + 1;
-        let target = usize::from(i.target);
-        let mismatch = |op| CoreFault {
-            pc,
-            kind: FaultKind::StackMismatch { op },
-        };
-        match i.op {
-            Op::If => {
-                let cond: Mask = std::array::from_fn(|l| {
-                    (0..4).any(|c| i.wmask & (1 << c) != 0 && self.p[l][c])
-                });
-                self.push(
-                    pc,
-                    Frame::If {
-                        entry: self.e,
-                        cond,
-                    },
-                )?;
-                self.e = std::array::from_fn(|l| self.e[l] && cond[l]);
-                if !any(self.e) {
-                    return Ok(Some(target));
-                }
-            }
-            Op::Else => match self.stack.last() {
-                Some(Frame::If { entry, cond }) => {
-                    self.e = and_not(*entry, *cond);
-                    if !any(self.e) {
-                        return Ok(Some(target));
-                    }
-                }
-                _ => return Err(mismatch("ELSE")),
-            },
-            Op::Endif => match self.stack.pop() {
-                Some(Frame::If { entry, .. }) => self.e = entry,
-                _ => return Err(mismatch("ENDIF")),
-            },
-            Op::Loop => self.push(
-                pc,
-                Frame::Loop {
-                    entry: self.e,
-                    live: self.e,
-                },
-            )?,
-            Op::Endloop => {
-                return self
-                    .end_loop(target, next)
-                    .map(Some)
-                    .ok_or_else(|| mismatch("ENDLOOP"))
-            }
-            Op::Brk | Op::Brkp | Op::Cont => {
-                let lanes: Mask = if i.op == Op::Brkp {
-                    std::array::from_fn(|l| self.e[l] && self.p[l][0])
-                } else {
-                    self.e
-                };
-                self.e = and_not(self.e, lanes);
-                for f in self.stack.iter_mut().rev() {
-                    match f {
-                        Frame::If { entry, .. } => *entry = and_not(*entry, lanes),
-                        Frame::Call { .. } => break,
-                        Frame::Loop { live, .. } => {
-                            if i.op != Op::Cont {
-                                *live = and_not(*live, lanes);
-                            }
-                            break;
-                        }
-                    }
-                }
-            }
-            Op::Kilp => {
-                let lanes: Mask = std::array::from_fn(|l| {
-                    self.e[l] && (0..4).any(|c| i.wmask & (1 << c) != 0 && self.p[l][c])
-                });
-                self.kill(lanes);
-            }
-            Op::Kill => self.kill(self.e),
-            Op::Jmp => return Ok(Some(target)),
-            Op::Jmpp => {
-                let active = and_not(self.e, self.killed);
-                let taken: Mask = std::array::from_fn(|l| {
-                    active[l] && (0..4).any(|c| i.wmask & (1 << c) != 0 && self.p[l][c])
-                });
-                let all = (0..LANES).all(|l| !active[l] || taken[l]);
-                if any(taken) && !all {
-                    return Err(self.fault(pc, FaultKind::DivergentBranch { taken }));
-                }
-                if any(taken) {
-                    return Ok(Some(target));
-                }
-            }
-            Op::Emit => {
-                for l in (0..LANES).filter(|&l| self.e[l]) {
-                    let outputs = self.outputs(l);
-                    self.vertices[l].push(Vertex {
-                        outputs,
-                        primitive_end: false,
-                    });
-                }
-            }
-            Op::Endprim => {
-                for l in (0..LANES).filter(|&l| self.e[l]) {
-                    if let Some(v) = self.vertices[l].last_mut() {
-                        v.primitive_end = true;
-                    }
-                }
-            }
-            Op::Cal | Op::Calp => {
-                let callers: Mask = if i.op == Op::Calp {
-                    std::array::from_fn(|l| self.e[l] && self.p[l][0])
-                } else {
-                    self.e
-                };
-                if !any(callers) {
-                    return Ok(Some(next));
-                }
-                let depth = usize::from(self.img.config.call_stack_depth);
-                let calls = self
-                    .stack
-                    .iter()
-                    .filter(|f| matches!(f, Frame::Call { .. }))
-                    .count();
-                if calls >= depth {
-                    return Err(self.fault(pc, FaultKind::CallStackOverflow { depth }));
-                }
-                // Call frames live on the mask stack too.
-                let mask_depth = usize::from(self.img.config.mask_stack_depth);
-                if self.stack.len() >= mask_depth {
-                    return Err(self.fault(pc, FaultKind::StackOverflow { depth: mask_depth }));
-                }
-                self.stack.push(Frame::Call {
-                    entry: self.e,
-                    live: callers,
-                    ret: next,
-                });
-                self.e = callers;
-                return Ok(Some(target));
-            }
-            Op::Ret => return Ok(self.ret(next)),
-            Op::Endsub if self.stack.iter().any(|f| matches!(f, Frame::Call { .. })) => {
-                return Ok(Some(self.return_from_call()));
-            }
-            Op::Loopp => {
-                let live: Mask = std::array::from_fn(|l| self.e[l] && self.p[l][0]);
-                self.push(
-                    pc,
-                    Frame::Loop {
-                        entry: self.e,
-                        live,
-                    },
-                )?;
-                self.e = live;
-                if !any(live) {
-                    return Ok(Some(target));
-                }
-            }
-            Op::Next => match self.stack.last() {
-                Some(Frame::Loop { live, .. }) => self.e = *live,
-                _ => return Err(mismatch("NEXT")),
-            },
-            Op::Endloopp => {
-                // The lanes whose predicate is false leave the loop here, then as ENDLOOP.
-                let p = self.p;
-                if let Some(Frame::Loop { live, .. }) = self.stack.last_mut() {
-                    *live = std::array::from_fn(|l| live[l] && p[l][0]);
-                }
-                return self
-                    .end_loop(target, next)
-                    .map(Some)
-                    .ok_or_else(|| mismatch("ENDLOOPP"));
-            }
-            Op::End => return Ok(None),
-            _ => {}
-        }
-        Ok(Some(next))
-    }
-
-    /// The end of the innermost loop: the pc to go on at, `target` with the loop's live lanes
-    /// while any is left, else `next` with the lanes that entered it (`None`: the innermost frame
-    /// is not a loop).
-    fn end_loop(&mut self, target: usize, next: usize) -> Option<usize> {
-        let Some(&Frame::Loop { entry, live }) = self.stack.last() else {
-            return None;
-        };
-        if any(live) {
-            self.e = live;
-            return Some(target);
-        }
-        self.e = entry;
-        self.stack.pop();
-        Some(next)
-    }
-
-    fn push(&mut self, pc: usize, f: Frame) -> Result<(), CoreFault> {
-        let depth = usize::from(self.img.config.mask_stack_depth);
-        if self.stack.len() >= depth {
-            return Err(self.fault(pc, FaultKind::StackOverflow { depth }));
-        }
-        self.stack.push(f);
-        Ok(())
-    }
-
-    /// RET: the active lanes leave the innermost function (or the program).
-    fn ret(&mut self, next: usize) -> Option<usize> {
-        let lanes = self.e;
-        self.e = [false; LANES];
-        let mut in_call = false;
-        for f in self.stack.iter_mut().rev() {
-            match f {
-                Frame::If { entry, .. } => *entry = and_not(*entry, lanes),
-                Frame::Loop { entry, live } => {
-                    *entry = and_not(*entry, lanes);
-                    *live = and_not(*live, lanes);
-                }
-                Frame::Call { live, .. } => {
-                    *live = and_not(*live, lanes);
-                    in_call = true;
-                    if any(and_not(*live, self.killed)) {
-                        return Some(next);
-                    }
-                    break;
-                }
-            }
-        }
-        if in_call {
-            return Some(self.return_from_call());
-        }
-        self.main_live = and_not(self.main_live, lanes);
-        if any(and_not(self.main_live, self.killed)) {
-            Some(next)
-        } else {
-            None
-        }
-    }
-
-    /// Pops frames up to and including the innermost call frame; returns its return address.
-    fn return_from_call(&mut self) -> usize {
-        while let Some(f) = self.stack.pop() {
-            if let Frame::Call { entry, ret, .. } = f {
-                self.e = and_not(entry, self.killed);
-                return ret;
-            }
-        }
-        0
-    }
-
-    fn kill(&mut self, lanes: Mask) {
-        for (k, &x) in self.killed.iter_mut().zip(lanes.iter()) {
-            *k |= x;
-        }
-        self.e = and_not(self.e, lanes);
-        for f in &mut self.stack {
-            match f {
-                Frame::If { entry, .. } => *entry = and_not(*entry, lanes),
-                Frame::Loop { entry, live } | Frame::Call { entry, live, .. } => {
-                    *entry = and_not(*entry, lanes);
-                    *live = and_not(*live, lanes);
-                }
-            }
-        }
-    }
-
-    /// DOP: the double opcode `target & 0xFF` through the reference model's binary64 kernels
-    /// (`crate::reference::ops_double`), on operands whose swizzles the core applies and whose
-    /// neg (high components) and abs act on each pair's sign.
-    fn double(&mut self, pc: usize, i: &Instr) -> Result<(), CoreFault> {
-        let bad = |m: &Self| m.fault(pc, FaultKind::BadDoubleOp { target: i.target });
-        let op = microcode::tgsi::Opcode::from_number((i.target & 0xFF) as u8)
-            .filter(|o| o.info().src_type == microcode::tgsi::opcode::OperandType::Double)
-            .ok_or_else(|| bad(self))?;
-        let second = i.target & microcode::core::isa::DOP_SECOND != 0;
-        let active = self.e;
-        for l in (0..LANES).filter(|&l| active[l]) {
-            let s = i.src.map(|o| {
-                let mut v = self.read(
-                    &Operand {
-                        neg: 0,
-                        abs: false,
-                        ..o
-                    },
-                    l,
-                );
-                for hi in [1, 3] {
-                    if o.abs {
-                        v[hi] &= 0x7FFF_FFFF;
-                    }
-                    if o.neg & (1 << hi) != 0 {
-                        v[hi] ^= 0x8000_0000;
-                    }
-                }
-                v
-            });
-            let results = crate::reference::ops_double::eval(op, &s).ok_or_else(|| bad(self))?;
-            let out = results[usize::from(second)].map(|w| w.unwrap_or(0));
-            self.write(i, l, out);
-        }
-        Ok(())
-    }
-
-    /// TEX / TXF / TXQ through the sampler bound to the unit (the texture memory's contents and
-    /// the filtering sequence, shared with the reference model: `decisions.md` section 6).
-    fn texture(&mut self, pc: usize, i: &Instr) -> Result<(), CoreFault> {
-        let unit = usize::from(i.src[1].index);
-        let sampler = self
-            .inputs
-            .textures
-            .get(unit)
-            .and_then(Option::as_ref)
-            .ok_or(CoreFault {
-                pc,
-                kind: FaultKind::MissingTexture { unit },
-            })?;
-        let target = microcode::tgsi::TextureTarget::from_number(u32::from(i.src[2].index))
-            .unwrap_or(microcode::tgsi::TextureTarget::Unknown);
-        let active = self.e;
-        for l in (0..LANES).filter(|&l| active[l]) {
-            let a = self.read(&i.src[0], l);
-            let out = match i.op {
-                Op::Txf => sampler.fetch(target, a.map(|x| x as i32)),
-                _ => sampler.sample(target, a.map(|x| f32::from_bits(arith::bits::flush(x)))),
-            };
-            self.write(i, l, out);
-        }
-        Ok(())
-    }
-
-    /// TFET: channel c of the texel at address A.c of the texture bound to unit `target` (the
-    /// address is relative to the texture's base: `arith::texel::SamplerLayout::texel_of`).
-    fn texel_fetch(&mut self, pc: usize, i: &Instr) -> Result<(), CoreFault> {
-        let unit = usize::from(i.target);
-        let sampler = self
-            .inputs
-            .textures
-            .get(unit)
-            .and_then(Option::as_ref)
-            .ok_or(CoreFault {
-                pc,
-                kind: FaultKind::MissingTexture { unit },
-            })?;
-        let layout = sampler.layout();
-        let active = self.e;
-        for l in (0..LANES).filter(|&l| active[l]) {
-            let a = self.read(&i.src[0], l);
-            let out: [u32; 4] = std::array::from_fn(|c| {
-                if a[c] & texel::OUTSIDE != 0 {
-                    return 0;
-                }
-                layout.map_or(0, |layout| {
-                    let (x, y, z) = layout.texel_of(a[c]);
-                    sampler.fetch(layout.fetch_target(), [x as i32, y as i32, z as i32, 0])[c]
-                })
-            });
-            self.write(i, l, out);
-        }
-        Ok(())
-    }
-
-    fn address_stack(&mut self, pc: usize, i: &Instr) -> Result<(), CoreFault> {
-        let depth = usize::from(self.img.config.address_stack_depth);
-        let active = self.e;
-        for l in (0..LANES).filter(|&l| active[l]) {
-            if i.op == Op::Pusha {
-                if self.addr_stack[l].len() >= depth {
-                    return Err(self.fault(pc, FaultKind::AddressStackOverflow { lane: l, depth }));
-                }
-                let v = self.read(&i.src[0], l);
-                self.addr_stack[l].push(v);
-            } else {
-                let v = self.addr_stack[l].pop().ok_or(CoreFault {
-                    pc,
-                    kind: FaultKind::AddressStackUnderflow { lane: l },
-                })?;
-                self.write(i, l, v);
-            }
-        }
-        Ok(())
-    }
-
     fn setp(&mut self, d: &Decoded) {
         // The operands are registers of R and constants, never P: component by component.
         let e = self.e;
@@ -1365,109 +694,6 @@ impl<'a> Machine<'a> {
         }
     }
 
-    /// MOVR's relative read for one lane (see its row in the ISA table).
-    fn read_relative(&self, i: &Instr, lane: usize) -> [u32; 4] {
-        let addr_reg = self
-            .r
-            .get(usize::from(i.src[1].index))
-            .map_or([0; 4], |v| v.lane(lane));
-        let addr = i64::from(addr_reg[usize::from(i.src[1].swz[0] & 3)] as i32);
-        // The target field holds a 10-bit two's complement offset.
-        let off = i64::from(i.offset());
-        let k = addr + off;
-        let mut o = i.src[0];
-        if (0..=i64::from(i.src[2].index)).contains(&k) {
-            // In range: the slot index fits the 8-bit operand index by construction.
-            o.index = (i64::from(o.index) + k).clamp(0, 255) as u8;
-            self.read(&o, lane)
-        } else {
-            o.file = SrcFile::L;
-            o.index = 0;
-            o.swz = o.swz.map(|s| if s < 4 { SWZ_ZERO } else { s });
-            self.read(&o, lane)
-        }
-    }
-
-    /// MOVW's relative write (see its row in the ISA table).
-    fn write_relative(&mut self, i: &Instr) {
-        let active = self.e;
-        for l in (0..LANES).filter(|&l| active[l]) {
-            let addr_reg = self
-                .r
-                .get(usize::from(i.src[1].index))
-                .map_or([0; 4], |v| v.lane(l));
-            let addr = i64::from(addr_reg[usize::from(i.src[1].swz[0] & 3)] as i32);
-            let off = i64::from(i.offset());
-            let k = addr + off;
-            if !(0..=i64::from(i.src[2].index)).contains(&k) {
-                continue;
-            }
-            let v = self.read(&i.src[0], l);
-            let mut to = *i;
-            to.dst = (i64::from(i.dst) + k).clamp(0, 255) as u8;
-            self.write(&to, l, v);
-        }
-    }
-
-    fn alu(&mut self, i: &Instr) {
-        if i.op == Op::Movw {
-            self.write_relative(i);
-            return;
-        }
-        // Derivatives read every lane's operand; nothing else needs them.
-        let all: [[u32; 4]; LANES] = if matches!(i.op, Op::Ddx | Op::Ddy) {
-            std::array::from_fn(|l| self.read(&i.src[0], l))
-        } else {
-            [[0; 4]; LANES]
-        };
-        let active = self.e;
-        // Operands the operation does not read (its ISA row's source count) stay zero.
-        let sources = i.op.info().sources;
-        let dst = usize::from(i.dst);
-        if dst >= self.r.len() {
-            return;
-        }
-        for l in (0..LANES).filter(|&l| active[l]) {
-            // The components this lane writes: only those are evaluated.
-            let p = self.p[l];
-            let written: [bool; 4] = std::array::from_fn(|c| {
-                i.wmask & (1 << c) != 0
-                    && match i.pw {
-                        1 => p[c],
-                        2 => !p[c],
-                        _ => true,
-                    }
-            });
-            if !written.iter().any(|&w| w) {
-                continue;
-            }
-            let a = if i.op == Op::Movr {
-                self.read_relative(i, l)
-            } else {
-                self.read(&i.src[0], l)
-            };
-            let b = if sources >= 2 {
-                self.read(&i.src[1], l)
-            } else {
-                [0; 4]
-            };
-            let c3 = if sources >= 3 {
-                self.read(&i.src[2], l)
-            } else {
-                [0; 4]
-            };
-            for c in (0..4).filter(|&c| written[c]) {
-                let (x, y, z) = (a[c], b[c], c3[c]);
-                let v = match i.op {
-                    Op::Ddx => arith::fsub(all[l | 1][c], all[l & 2][c]),
-                    Op::Ddy => arith::fsub(all[l | 2][c], all[l & 1][c]),
-                    op => component(op, i.cond, x, y, z, p[c]),
-                };
-                self.r[dst].0[c][l] = saturate(i.sat, v);
-            }
-        }
-    }
-
     /// The destination stage: write mask, predicated write, saturate.
     fn write(&mut self, i: &Instr, l: usize, out: [u32; 4]) {
         let Some(dst) = self.r.get_mut(usize::from(i.dst)) else {
@@ -1494,11 +720,12 @@ impl<'a> Machine<'a> {
 
 #[cfg(test)]
 mod tests {
+    use super::decode::Fused;
     use super::*;
-    use microcode::arith::accuracy::XorShift;
     use microcode::core::image::{ConstSlot, ConstSource};
-    use microcode::core::isa::OPS;
+    use microcode::core::isa::{Cond, OPS};
     use microcode::core::CoreConfig;
+    use microcode::rng::XorShift;
 
     /// A random instruction of operation `op`: any destination (R beyond the register file
     /// included), write mask (bits beyond w included), predicated write, saturate, condition;

@@ -221,14 +221,33 @@ fn min_max() -> Vec<Vector> {
     ]
 }
 
-fn cmp_cnd_clamp() -> Vec<Vector> {
-    let sel3 = |op, class, note, a: [u32; 4], b: [u32; 4], c: [u32; 4], want: [u32; 4]| {
-        Vector::new(op, class, note).src(a).src(b).src(c).bits(want)
-    };
-    let (one4, two4) = (fl([1.0, 1.5, 1.25, 1.75]), fl([2.0, 2.5, 2.25, 2.75]));
-    let two = |m: [bool; 4]| -> [u32; 4] {
-        std::array::from_fn(|i| if m[i] { one4[i] } else { two4[i] })
-    };
+/// A three-operand vector with its expected bits.
+fn sel3(
+    op: Opcode,
+    class: Class,
+    note: &'static str,
+    a: [u32; 4],
+    b: [u32; 4],
+    c: [u32; 4],
+    want: [u32; 4],
+) -> Vector {
+    Vector::new(op, class, note).src(a).src(b).src(c).bits(want)
+}
+
+/// The selects' second and third operands: values that tell which one was chosen.
+fn choices() -> ([u32; 4], [u32; 4]) {
+    (fl([1.0, 1.5, 1.25, 1.75]), fl([2.0, 2.5, 2.25, 2.75]))
+}
+
+/// Per component, the second operand of [`choices`] where `m`, else the third.
+fn chosen(m: [bool; 4]) -> [u32; 4] {
+    let (one4, two4) = choices();
+    std::array::from_fn(|i| if m[i] { one4[i] } else { two4[i] })
+}
+
+/// CMP: src0 < 0 ? src1 : src2, a select (NaN and -0 are not below zero).
+fn cmp() -> Vec<Vector> {
+    let (one4, two4) = choices();
     vec![
         sel3(
             Cmp,
@@ -237,7 +256,7 @@ fn cmp_cnd_clamp() -> Vec<Vector> {
             fl([-1.0, 1.0, -0.5, 3.0]),
             one4,
             two4,
-            two([true, false, true, false]),
+            chosen([true, false, true, false]),
         ),
         sel3(
             Cmp,
@@ -246,7 +265,7 @@ fn cmp_cnd_clamp() -> Vec<Vector> {
             [0x8080_0000, 0x0080_0000, 0xB380_0000, 0x3380_0000],
             one4,
             two4,
-            two([true, false, true, false]),
+            chosen([true, false, true, false]),
         ),
         sel3(
             Cmp,
@@ -284,6 +303,13 @@ fn cmp_cnd_clamp() -> Vec<Vector> {
             [SUB, ONE, NSUB, 0x4000_0000],
             [PZ, NZ, NZ, 0x4000_0000],
         ),
+    ]
+}
+
+/// CND: src2 > 0.5 ? src0 : src1, a select.
+fn cnd() -> Vec<Vector> {
+    let (one4, two4) = choices();
+    vec![
         sel3(
             Cnd,
             Ordinary,
@@ -291,7 +317,7 @@ fn cmp_cnd_clamp() -> Vec<Vector> {
             one4,
             two4,
             fl([1.0, 0.5, 0.75, -1.0]),
-            two([true, false, true, false]),
+            chosen([true, false, true, false]),
         ),
         sel3(
             Cnd,
@@ -300,7 +326,7 @@ fn cmp_cnd_clamp() -> Vec<Vector> {
             one4,
             two4,
             [0x3F00_0001, 0x3EFF_FFFF, 0x3F00_0000, 0x3F00_0001],
-            two([true, false, false, true]),
+            chosen([true, false, false, true]),
         ),
         sel3(
             Cnd,
@@ -338,6 +364,12 @@ fn cmp_cnd_clamp() -> Vec<Vector> {
             [ONE, PZ, ONE, SUB],
             [NZ, NZ, PZ, ONE],
         ),
+    ]
+}
+
+/// CLAMP: (x < lo) ? lo : (x > hi) ? hi : x, two selects (a NaN x is kept; Mesa differs when lo > hi).
+fn clamp() -> Vec<Vector> {
+    vec![
         sel3(
             Clamp,
             Ordinary,
@@ -402,6 +434,10 @@ fn cmp_cnd_clamp() -> Vec<Vector> {
             [NZ, PZ, ONE, PZ],
         ),
     ]
+}
+
+fn cmp_cnd_clamp() -> Vec<Vector> {
+    [cmp(), cnd(), clamp()].concat()
 }
 
 fn moves() -> Vec<Vector> {

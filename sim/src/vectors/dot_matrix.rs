@@ -7,7 +7,6 @@ use microcode::tgsi::Opcode;
 use Class::*;
 use Opcode::*;
 
-/// Component-wise two-operand vector; the expectation is the oracle per component.
 /// Dot product of the first `n` components, one rounding (and flush) per operation, left to right.
 fn dot(a: [u32; 4], b: [u32; 4], n: usize) -> f64 {
     let mut acc = r(o(a[0]) * o(b[0]));
@@ -17,9 +16,19 @@ fn dot(a: [u32; 4], b: [u32; 4], n: usize) -> f64 {
     acc
 }
 
-fn dots() -> Vec<Vector> {
-    let (a, b) = (fl([1.0, 2.0, 3.0, 4.0]), fl([0.5, -1.0, 2.0, 0.25]));
-    let (ra, rb) = (fl([0.1, 0.2, 0.3, 0.4]), fl([0.7, 1e8, -1e8, 3.3]));
+/// The dot products' operands: small integers (`a`, `b`) and values that round (`ra`, `rb`).
+fn dot_operands() -> [[u32; 4]; 4] {
+    [
+        fl([1.0, 2.0, 3.0, 4.0]),
+        fl([0.5, -1.0, 2.0, 0.25]),
+        fl([0.1, 0.2, 0.3, 0.4]),
+        fl([0.7, 1e8, -1e8, 3.3]),
+    ]
+}
+
+/// DP2, DP3, DP4: one rounding per operation, left to right; the components not read.
+fn dp2_dp3_dp4() -> Vec<Vector> {
+    let [a, b, ra, rb] = dot_operands();
     let mut v = Vec::new();
     for (op, n) in [(Dp2, 2), (Dp3, 3), (Dp4, 4)] {
         v.push(
@@ -90,19 +99,25 @@ fn dots() -> Vec<Vector> {
             .src(fl([2.0, 3.0, 4.0, 1.0]))
             .bits(x4(0x4110_0000)),
     );
-    // DPH: DP3 + src1.w; DP2A: DP2 + src2.x.
-    let dph = |a: [u32; 4], b: [u32; 4]| result(r(dot(a, b, 3) + o(b[3])));
+    v
+}
+
+/// DPH: DP3 + src1.w.
+fn dph() -> Vec<Vector> {
+    let [a, b, ra, rb] = dot_operands();
+    let mut v = Vec::new();
+    let want = |a: [u32; 4], b: [u32; 4]| result(r(dot(a, b, 3) + o(b[3])));
     v.push(
         Vector::new(Dph, Ordinary, "DP3 + src1.w")
             .src(a)
             .src(b)
-            .bits(x4(dph(a, b))),
+            .bits(x4(want(a, b))),
     );
     v.push(
         Vector::new(Dph, Rounding, "DP3 + src1.w rounded")
             .src(ra)
             .src(rb)
-            .bits(x4(dph(ra, rb))),
+            .bits(x4(want(ra, rb))),
     );
     v.push(
         Vector::new(Dph, SignedZero, "-0 products + -0 w = -0")
@@ -128,21 +143,28 @@ fn dots() -> Vec<Vector> {
             .src([ONE, ONE, ONE, SUB])
             .bits(x4(PZ)),
     );
-    let dp2a = |a: [u32; 4], b: [u32; 4], c: [u32; 4]| result(r(dot(a, b, 2) + o(c[0])));
+    v
+}
+
+/// DP2A: DP2 + src2.x.
+fn dp2a() -> Vec<Vector> {
+    let [a, b, ra, rb] = dot_operands();
+    let mut v = Vec::new();
+    let want = |a: [u32; 4], b: [u32; 4], c: [u32; 4]| result(r(dot(a, b, 2) + o(c[0])));
     let c = fl([0.3, 9.0, 9.0, 9.0]);
     v.push(
         Vector::new(Dp2a, Ordinary, "DP2 + src2.x")
             .src(a)
             .src(b)
             .src(fl([10.0, 0.0, 0.0, 0.0]))
-            .bits(x4(dp2a(a, b, fl([10.0, 0.0, 0.0, 0.0])))),
+            .bits(x4(want(a, b, fl([10.0, 0.0, 0.0, 0.0])))),
     );
     v.push(
         Vector::new(Dp2a, Rounding, "DP2 + src2.x rounded")
             .src(ra)
             .src(rb)
             .src(c)
-            .bits(x4(dp2a(ra, rb, c))),
+            .bits(x4(want(ra, rb, c))),
     );
     v.push(
         Vector::new(Dp2a, SignedZero, "-0 + -0 + -0")
@@ -173,6 +195,10 @@ fn dots() -> Vec<Vector> {
             .bits(x4(PZ)),
     );
     v
+}
+
+fn dots() -> Vec<Vector> {
+    [dp2_dp3_dp4(), dph(), dp2a()].concat()
 }
 
 fn xpd_x2d_rfl() -> Vec<Vector> {

@@ -17,6 +17,8 @@ const DSUB: u64 = 1;
 const DMINN: u64 = 0x0010_0000_0000_0000;
 /// A NaN with a payload and the sign set.
 const DXNAN: u64 = 0xFFF8_0000_0000_0001;
+/// 1 + 2^-52, the next binary64 above 1.
+const ONE_UP: u64 = 0x3FF0_0000_0000_0001;
 
 /// Two binary64 values as the four components of a register.
 fn pair(a: u64, b: u64) -> [u32; 4] {
@@ -34,6 +36,32 @@ fn p2(e: i32) -> f64 {
 
 fn d(x: f64) -> u64 {
     x.to_bits()
+}
+
+/// Two values as binary64 bits.
+fn b2(v: [f64; 2]) -> [u64; 2] {
+    v.map(d)
+}
+
+/// `g` on each pair of operands, rounded once to binary64 (`oracle::dresult`).
+fn each(a: [f64; 2], b: [f64; 2], g: fn(f64, f64) -> f64) -> [u64; 2] {
+    [dresult(g(a[0], b[0])), dresult(g(a[1], b[1]))]
+}
+
+/// A comparison of two pairs: each pair's result (`t`) as 1.0 or 0.0 in both its components.
+fn cmp(
+    op: Opcode,
+    class: Class,
+    note: &'static str,
+    a: [u64; 2],
+    b: [u64; 2],
+    t: [bool; 2],
+) -> Vector {
+    let w = t.map(|x| if x { ONE } else { PZ });
+    Vector::new(op, class, note)
+        .src(pair(a[0], a[1]))
+        .src(pair(b[0], b[1]))
+        .bits([w[0], w[0], w[1], w[1]])
 }
 
 fn bin(
@@ -56,13 +84,8 @@ fn un(op: Opcode, class: Class, note: &'static str, a: [u64; 2], want: [u64; 2])
         .bits(pair(want[0], want[1]))
 }
 
-fn arithmetic() -> Vec<Vector> {
-    let f = |a: [f64; 2], b: [f64; 2], g: fn(f64, f64) -> f64| -> [u64; 2] {
-        [dresult(g(a[0], b[0])), dresult(g(a[1], b[1]))]
-    };
-    type Op = fn(f64, f64) -> f64;
-    let (add, mul, div): (Op, Op, Op) = (|x, y| x + y, |x, y| x * y, |x, y| x / y);
-    let b2 = |v: [f64; 2]| v.map(d);
+/// DADD: sums of pairs, correctly rounded, subnormals kept.
+fn dadd() -> Vec<Vector> {
     vec![
         bin(
             Dadd,
@@ -70,7 +93,7 @@ fn arithmetic() -> Vec<Vector> {
             "1.5 + 2.25, -3 + 1e10",
             b2([1.5, -3.0]),
             b2([2.25, 1e10]),
-            f([1.5, -3.0], [2.25, 1e10], add),
+            each([1.5, -3.0], [2.25, 1e10], |x, y| x + y),
         ),
         bin(
             Dadd,
@@ -78,7 +101,7 @@ fn arithmetic() -> Vec<Vector> {
             "0.1 + 0.2, 1e16 + 1",
             b2([0.1, 1e16]),
             b2([0.2, 1.0]),
-            f([0.1, 1e16], [0.2, 1.0], add),
+            each([0.1, 1e16], [0.2, 1.0], |x, y| x + y),
         ),
         bin(
             Dadd,
@@ -123,15 +146,21 @@ fn arithmetic() -> Vec<Vector> {
             "1.5 * 4, -3 * 0.5",
             b2([1.5, -3.0]),
             b2([4.0, 0.5]),
-            f([1.5, -3.0], [4.0, 0.5], mul),
+            each([1.5, -3.0], [4.0, 0.5], |x, y| x * y),
         ),
+    ]
+}
+
+/// DMUL: products of pairs, correctly rounded, subnormals kept.
+fn dmul() -> Vec<Vector> {
+    vec![
         bin(
             Dmul,
             Rounding,
             "0.1 * 3, (1 + 2^-30)^2",
             b2([0.1, 1.0 + p2(-30)]),
             b2([3.0, 1.0 + p2(-30)]),
-            f([0.1, 1.0 + p2(-30)], [3.0, 1.0 + p2(-30)], mul),
+            each([0.1, 1.0 + p2(-30)], [3.0, 1.0 + p2(-30)], |x, y| x * y),
         ),
         bin(
             Dmul,
@@ -165,6 +194,12 @@ fn arithmetic() -> Vec<Vector> {
             b2([p2(-50), p2(-50)]),
             b2([p2(-1050), -(p2(-1050))]),
         ),
+    ]
+}
+
+/// DDIV: quotients of pairs, correctly rounded.
+fn ddiv() -> Vec<Vector> {
+    vec![
         bin(
             Ddiv,
             Ordinary,
@@ -179,7 +214,7 @@ fn arithmetic() -> Vec<Vector> {
             "1 / 3, 2 / 7",
             b2([1.0, 2.0]),
             b2([3.0, 7.0]),
-            f([1.0, 2.0], [3.0, 7.0], div),
+            each([1.0, 2.0], [3.0, 7.0], |x, y| x / y),
         ),
         bin(
             Ddiv,
@@ -214,6 +249,10 @@ fn arithmetic() -> Vec<Vector> {
             [0x0004_0000_0000_0000, DINF],
         ),
     ]
+}
+
+fn arithmetic() -> Vec<Vector> {
+    [dadd(), dmul(), ddiv()].concat()
 }
 
 fn mad_rcp_sqrt() -> Vec<Vector> {
@@ -429,16 +468,8 @@ fn frac_exp() -> Vec<Vector> {
     ]
 }
 
-fn ldexp_select_compare() -> Vec<Vector> {
-    let b2 = |v: [f64; 2]| v.map(d);
-    let cmp = |op, class, note, a: [u64; 2], bb: [u64; 2], t: [bool; 2]| {
-        let w = t.map(|x| if x { ONE } else { PZ });
-        Vector::new(op, class, note)
-            .src(pair(a[0], a[1]))
-            .src(pair(bb[0], bb[1]))
-            .bits([w[0], w[0], w[1], w[1]])
-    };
-    let one_ulp = d(1.0) + 1;
+/// DLDEXP: a pair scaled by integral powers of two, into and out of the subnormal range.
+fn dldexp() -> Vec<Vector> {
     vec![
         bin(
             Dldexp,
@@ -496,6 +527,12 @@ fn ldexp_select_compare() -> Vec<Vector> {
             b2([-1074.0, -1073.0]),
             [DSUB, 2 | DNZ],
         ),
+    ]
+}
+
+/// DMIN, DMAX: the smaller and larger of each pair.
+fn dmin_dmax() -> Vec<Vector> {
+    vec![
         bin(
             Dmin,
             Ordinary,
@@ -508,8 +545,8 @@ fn ldexp_select_compare() -> Vec<Vector> {
             Dmin,
             Rounding,
             "one ULP apart",
-            [one_ulp, d(1.0)],
-            [d(1.0), one_ulp],
+            [ONE_UP, d(1.0)],
+            [d(1.0), ONE_UP],
             [d(1.0), d(1.0)],
         ),
         bin(
@@ -556,9 +593,9 @@ fn ldexp_select_compare() -> Vec<Vector> {
             Dmax,
             Rounding,
             "one ULP apart",
-            [one_ulp, d(1.0)],
-            [d(1.0), one_ulp],
-            [one_ulp, one_ulp],
+            [ONE_UP, d(1.0)],
+            [d(1.0), ONE_UP],
+            [ONE_UP, ONE_UP],
         ),
         bin(
             Dmax,
@@ -592,6 +629,12 @@ fn ldexp_select_compare() -> Vec<Vector> {
             [2, 0],
             [2, 0],
         ),
+    ]
+}
+
+/// DSEQ, DSLT: comparisons of pairs, 1.0 or 0.0 in both components of each.
+fn dseq_dslt() -> Vec<Vector> {
+    vec![
         cmp(
             Dseq,
             Ordinary,
@@ -604,7 +647,7 @@ fn ldexp_select_compare() -> Vec<Vector> {
             Dseq,
             Rounding,
             "one ULP apart",
-            [one_ulp, d(0.1)],
+            [ONE_UP, d(0.1)],
             [d(1.0), d(0.1)],
             [false, true],
         ),
@@ -652,8 +695,8 @@ fn ldexp_select_compare() -> Vec<Vector> {
             Dslt,
             Rounding,
             "one ULP apart",
-            [d(1.0), one_ulp],
-            [one_ulp, d(1.0)],
+            [d(1.0), ONE_UP],
+            [ONE_UP, d(1.0)],
             [true, false],
         ),
         cmp(
@@ -689,6 +732,10 @@ fn ldexp_select_compare() -> Vec<Vector> {
             [true, true],
         ),
     ]
+}
+
+fn ldexp_select_compare() -> Vec<Vector> {
+    [dldexp(), dmin_dmax(), dseq_dslt()].concat()
 }
 
 /// The vectors of this family.

@@ -8,7 +8,11 @@ use microcode::tgsi::{Modulate, Opcode, Saturate};
 use Class::*;
 use Opcode::*;
 
-/// Component-wise two-operand vector; the expectation is the oracle per component.
+/// The operands of the plain cases (exact or easily rounded results), one for each operand.
+fn plain() -> ([u32; 4], [u32; 4]) {
+    (fl([1.5, -2.25, 1e10, 0.1]), fl([2.0, 0.75, 3.0, 0.2]))
+}
+
 /// Component-wise two-operand vector; the expectation is the oracle per component.
 fn cw2(
     op: Opcode,
@@ -22,9 +26,9 @@ fn cw2(
     Vector::new(op, class, note).src(a).src(b).bits(e)
 }
 
-fn add_sub_mul_div() -> Vec<Vector> {
-    let a = fl([1.5, -2.25, 1e10, 0.1]);
-    let b = fl([2.0, 0.75, 3.0, 0.2]);
+/// ADD, SUB: one rounding to nearest even; signed zeros, infinities, NaN and flushed subnormals.
+fn add_sub() -> Vec<Vector> {
+    let (a, b) = plain();
     vec![
         cw2(Add, Ordinary, "plain sums", a, b, |x, y| x + y),
         cw2(
@@ -88,17 +92,6 @@ fn add_sub_mul_div() -> Vec<Vector> {
         .src([PINF, NINF, PZ, MAXF])
         .src([ONE, ONE, PINF, 0x4000_0000])
         .bits([ONE, PZ, PZ, ONE]),
-        Vector::new(Mul, SignedZero, "_SAT maps -0 to +0")
-            .sat(Saturate::ZeroOne)
-            .src([NZ, NZ, PZ, 0xBF80_0000])
-            .src([ONE, PZ, 0xBF80_0000, 0x3F00_0000])
-            .bits([PZ, PZ, PZ, PZ]),
-        Vector::new(Div, Nan, "_SAT maps 0/0 to +0")
-            .sat(Saturate::ZeroOne)
-            .src([PZ, ONE, 0x4000_0000, PINF])
-            .src([PZ, 0x4000_0000, ONE, PINF])
-            .bits([PZ, 0x3F00_0000, ONE, PZ]),
-        cw2(Sub, Ordinary, "plain differences", a, b, |x, y| x - y),
         cw2(
             Sub,
             Rounding,
@@ -131,6 +124,24 @@ fn add_sub_mul_div() -> Vec<Vector> {
         .src([MINN, SUB, NSUB, ONE])
         .src([0x0080_0001, PZ, NZ, SUB])
         .bits([NZ, PZ, PZ, ONE]),
+    ]
+}
+
+/// MUL: one rounding; products that overflow, underflow and flush.
+fn mul() -> Vec<Vector> {
+    let (a, b) = plain();
+    vec![
+        Vector::new(Mul, SignedZero, "_SAT maps -0 to +0")
+            .sat(Saturate::ZeroOne)
+            .src([NZ, NZ, PZ, 0xBF80_0000])
+            .src([ONE, PZ, 0xBF80_0000, 0x3F00_0000])
+            .bits([PZ, PZ, PZ, PZ]),
+        Vector::new(Div, Nan, "_SAT maps 0/0 to +0")
+            .sat(Saturate::ZeroOne)
+            .src([PZ, ONE, 0x4000_0000, PINF])
+            .src([PZ, 0x4000_0000, ONE, PINF])
+            .bits([PZ, 0x3F00_0000, ONE, PZ]),
+        cw2(Sub, Ordinary, "plain differences", a, b, |x, y| x - y),
         cw2(Mul, Ordinary, "plain products", a, b, |x, y| x * y),
         cw2(
             Mul,
@@ -168,6 +179,12 @@ fn add_sub_mul_div() -> Vec<Vector> {
         .src([0x0D80_0000, 0x8D80_0000, ONE, ONE])
         .src([0x3080_0000, 0x3080_0000, SUB, NSUB])
         .bits([PZ, NZ, PZ, NZ]),
+    ]
+}
+
+/// DIV: the correctly rounded quotient; division by zero and infinity.
+fn div() -> Vec<Vector> {
+    vec![
         cw2(
             Div,
             Ordinary,
@@ -213,6 +230,10 @@ fn add_sub_mul_div() -> Vec<Vector> {
         .src([0x4080_0000, SUB, ONE, 0x4040_0000])
         .bits([PZ, PINF, PZ, NZ]),
     ]
+}
+
+fn add_sub_mul_div() -> Vec<Vector> {
+    [add_sub(), mul(), div()].concat()
 }
 
 fn mad_lrp() -> Vec<Vector> {

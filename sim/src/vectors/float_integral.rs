@@ -12,7 +12,8 @@ fn cw1(op: Opcode, class: Class, note: &'static str, a: [u32; 4], want: [u32; 4]
     Vector::new(op, class, note).src(a).bits(want)
 }
 
-fn integral() -> Vec<Vector> {
+/// FLR, CEIL: toward minus and plus infinity; large values are already integral.
+fn flr_ceil() -> Vec<Vector> {
     vec![
         cw1(
             Flr,
@@ -86,6 +87,12 @@ fn integral() -> Vec<Vector> {
             [SUB, NSUB, 0x0000_0100, MINN],
             [PZ, NZ, PZ, ONE],
         ),
+    ]
+}
+
+/// ROUND (to nearest even), TRUNC (toward zero).
+fn round_trunc() -> Vec<Vector> {
+    vec![
         cw1(
             Round,
             Ordinary,
@@ -165,6 +172,12 @@ fn integral() -> Vec<Vector> {
             [SUB, NSUB, 0x0040_0000, 0x8040_0000],
             [PZ, NZ, PZ, NZ],
         ),
+    ]
+}
+
+/// FRC: x - floor(x), one rounding (so a tiny negative x gives 1.0).
+fn frc() -> Vec<Vector> {
+    vec![
         cw1(
             Frc,
             Ordinary,
@@ -207,6 +220,10 @@ fn integral() -> Vec<Vector> {
             [PZ, PZ, PZ, MINN],
         ),
     ]
+}
+
+fn integral() -> Vec<Vector> {
+    [flr_ceil(), round_trunc(), frc()].concat()
 }
 
 fn sign_abs() -> Vec<Vector> {

@@ -12,7 +12,8 @@ fn pk(op: Opcode, class: Class, note: &'static str, x: [u32; 4], want: u32) -> V
     Vector::new(op, class, note).src(x).bits(x4(want))
 }
 
-fn packs() -> Vec<Vector> {
+/// PK2H: two halves, round to nearest even, overflow to infinity.
+fn pk2h() -> Vec<Vector> {
     vec![
         pk(
             Pk2h,
@@ -78,6 +79,12 @@ fn packs() -> Vec<Vector> {
             fl([65520.0, -1e6, 0.0, 0.0]),
             0xFC00_7C00,
         ),
+    ]
+}
+
+/// PK2US: two unsigned 16-bit normalised values (clamped to [0, 1]).
+fn pk2us() -> Vec<Vector> {
+    vec![
         pk(
             Pk2us,
             Ordinary,
@@ -135,6 +142,12 @@ fn packs() -> Vec<Vector> {
             fl([2.0, -1.0, 0.0, 0.0]),
             0x0000_FFFF,
         ),
+    ]
+}
+
+/// PK4B: four signed 8-bit normalised values (clamped to [-1, 1]).
+fn pk4b() -> Vec<Vector> {
+    vec![
         pk(
             Pk4b,
             Ordinary,
@@ -198,6 +211,12 @@ fn packs() -> Vec<Vector> {
             fl([2.0, -2.0, 100.0, -100.0]),
             0x00_FF_00_FF,
         ),
+    ]
+}
+
+/// PK4UB: four unsigned 8-bit normalised values (clamped to [0, 1]).
+fn pk4ub() -> Vec<Vector> {
+    vec![
         pk(
             Pk4ub,
             Ordinary,
@@ -256,6 +275,10 @@ fn packs() -> Vec<Vector> {
             0x00_FF_00_FF,
         ),
     ]
+}
+
+fn packs() -> Vec<Vector> {
+    [pk2h(), pk2us(), pk4b(), pk4ub()].concat()
 }
 
 fn unpacks() -> Vec<Vector> {

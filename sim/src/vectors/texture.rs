@@ -55,9 +55,19 @@ fn txp(class: Class, note: &'static str, coord: [u32; 4]) -> Vector {
         .bits(want)
 }
 
-fn sampling() -> Vec<Vector> {
+/// TXD at `coord` with every derivative `d`: the texel TEX samples there.
+fn txd(class: Class, note: &'static str, coord: [u32; 4], d: u32) -> Vector {
+    Vector::new(Txd, class, note)
+        .shape(Shape::Texture(TextureTarget::T2D))
+        .src(coord)
+        .src(x4(d))
+        .src(x4(d))
+        .bits(at(coord[0], coord[1]))
+}
+
+/// TEX, TXB (w = bias) and TXL (w = lod): they sample alike on a single-level texture.
+fn tex_txb_txl() -> Vec<Vector> {
     let mut v = Vec::new();
-    // TEX, TXB (w = bias) and TXL (w = lod) sample alike on a single-level texture.
     for (op, w) in [(Tex, 0x4120_0000), (Txb, 0xC120_0000), (Txl, 0x4120_0000)] {
         v.extend([
             tex(
@@ -123,7 +133,12 @@ fn sampling() -> Vec<Vector> {
             ),
         ]);
     }
-    v.extend([
+    v
+}
+
+/// TXP: the coordinates divided by w, one rounding, then sampled as TEX.
+fn projected() -> Vec<Vector> {
+    vec![
         txp(
             Ordinary,
             "(1, 0.5) / 2 is texel (8, 4)",
@@ -161,17 +176,12 @@ fn sampling() -> Vec<Vector> {
             "a subnormal coordinate is zero",
             [NSUB, 0x3F00_0000, PZ, ONE],
         ),
-    ]);
-    // TXD: the derivatives are read and have no effect.
-    let txd = |class, note, coord: [u32; 4], d: u32| {
-        Vector::new(Txd, class, note)
-            .shape(Shape::Texture(TextureTarget::T2D))
-            .src(coord)
-            .src(x4(d))
-            .src(x4(d))
-            .bits(at(coord[0], coord[1]))
-    };
-    v.extend([
+    ]
+}
+
+/// TXD: the derivatives are read and have no effect (one level, no filtering by footprint).
+fn with_derivatives() -> Vec<Vector> {
+    vec![
         txd(
             Ordinary,
             "(0.5, 0.25) whatever the derivatives",
@@ -203,8 +213,11 @@ fn sampling() -> Vec<Vector> {
             [NSUB, 0x3F00_0000, PZ, PZ],
             SUB,
         ),
-    ]);
-    v
+    ]
+}
+
+fn sampling() -> Vec<Vector> {
+    [tex_txb_txl(), projected(), with_derivatives()].concat()
 }
 
 fn fetch_and_query() -> Vec<Vector> {

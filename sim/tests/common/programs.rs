@@ -1,7 +1,7 @@
 //! Programs and inputs shared by the differential tests (`core_diff.rs`: reference model
 //! against core model; `hw_cross.rs`: core model against the hardware engines).
 
-use microcode::arith::accuracy::XorShift;
+use microcode::rng::XorShift;
 use microcode::tgsi::validate::{validate, Limits};
 use microcode::tgsi::*;
 use sim::run_io::RunInputs;

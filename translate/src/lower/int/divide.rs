@@ -363,29 +363,24 @@ pub(crate) fn magic_i32(d: u32) -> (u32, u32) {
 mod tests {
     use super::*;
 
-    fn lcg(seed: &mut u64) -> u32 {
-        *seed = seed
-            .wrapping_mul(6_364_136_223_846_793_005)
-            .wrapping_add(1_442_695_040_888_963_407);
-        (*seed >> 32) as u32
-    }
+    use microcode::rng::XorShift;
 
     #[test]
     fn inverses_are_inverses() {
-        let mut seed = 1;
+        let mut rng = XorShift::new(1);
         for _ in 0..10_000 {
-            let d = lcg(&mut seed) | 1;
+            let d = rng.next_u32() | 1;
             assert_eq!(d.wrapping_mul(inverse_mod_2_32(d)), 1, "{d}");
         }
     }
 
     #[test]
     fn signed_reciprocals_divide_exactly() {
-        let mut seed = 11;
+        let mut rng = XorShift::new(11);
         let mut divisors: Vec<u32> = (3..3000).filter(|d: &u32| !d.is_power_of_two()).collect();
         divisors.extend([7, 641, 0x7FFF_FFFF, 0x7FFF_FFFE, 0x4000_0001, 6_700_417]);
         for _ in 0..2000 {
-            let d = (lcg(&mut seed) >> 1) >> (lcg(&mut seed) % 30);
+            let d = (rng.next_u32() >> 1) >> (rng.next_u32() % 30);
             if d > 2 && !d.is_power_of_two() {
                 divisors.push(d);
             }
@@ -420,7 +415,7 @@ mod tests {
                 (i32::MIN / di) * di,
             ]);
             for _ in 0..200 {
-                values.push(lcg(&mut seed) as i32);
+                values.push(rng.next_u32() as i32);
             }
             for a in values {
                 assert_eq!(div(a), a / di, "{a} / {d} with {m:#x}, {s}");
@@ -432,7 +427,7 @@ mod tests {
     /// The reciprocals divide exactly, against Rust, over edge and random dividends.
     #[test]
     fn magic_reciprocals_divide_exactly() {
-        let mut seed = 7;
+        let mut rng = XorShift::new(7);
         let mut divisors: Vec<u32> = (3..2000).filter(|d: &u32| !d.is_power_of_two()).collect();
         divisors.extend([
             7,
@@ -444,7 +439,7 @@ mod tests {
             0xFFFF_FFFE,
         ]);
         for _ in 0..2000 {
-            let d = lcg(&mut seed) >> (lcg(&mut seed) % 31);
+            let d = rng.next_u32() >> (rng.next_u32() % 31);
             if d > 2 && !d.is_power_of_two() {
                 divisors.push(d);
             }
@@ -473,7 +468,7 @@ mod tests {
             let q_max = u32::MAX / d;
             values.extend([q_max * d, q_max * d - 1, (q_max * d).wrapping_sub(1)]);
             for _ in 0..200 {
-                values.push(lcg(&mut seed));
+                values.push(rng.next_u32());
             }
             for a in values {
                 assert_eq!(div(a), a / d, "{a} / {d} with {m:#x}, {s}, {add}");

@@ -1,11 +1,17 @@
-//! Cost and speed of each block (ignored by default: minutes of yosys/nextpnr).
+//! Cost and speed of each block: `cargo xtask measure [blocks|core]` (minutes of yosys and
+//! nextpnr; the xtask sets the pinned toolchain up first, and a missing tool is an error).
 //!
-//! `cargo test -p hdl --release --test measure -- --ignored --nocapture`
-//! prints one markdown row per block: yosys `synth_ice40` cells of the block alone, nextpnr-ice40
-//! (`--hx8k --package cb132 --freq 100 --seed 1`) logic cells, block RAMs and Fmax of the block
-//! inside a wrapper (operands from a shift register fed by one pin, result registered and
-//! XOR-reduced to one pin, so every output bit stays live), rust-hdl direct-drive and Verilator
-//! simulation speed.
+//! `blocks` prints one markdown row per block: yosys `synth_ice40` cells of the block alone,
+//! nextpnr-ice40 (`--hx8k --package cb132 --freq 100 --seed 1`) logic cells, block RAMs and
+//! Fmax of the block inside a wrapper (operands from a shift register fed by one pin, result
+//! registered and XOR-reduced to one pin, so every output bit stays live), rust-hdl
+//! direct-drive and Verilator simulation speed. `core` prints the row of the whole shader core
+//! (`CoreConfig::default`) in the same wrapper. With no argument, both. The tables are in
+//! `hdl/README.md` ("Measurements"). A measurement, not a test: nothing here can fail but the tools.
+
+// The test helpers (tools, direct drive) are shared with `hdl/tests` (their module allows the
+// ones the measurement does not use).
+#[path = "../tests/common/mod.rs"]
 mod common;
 
 use common::sim::tick;
@@ -16,6 +22,7 @@ use hdl::fcmp::FCmp;
 use hdl::fmul::FMul;
 use rust_hdl::prelude::*;
 use std::process::Command;
+use std::process::ExitCode;
 use std::time::Instant;
 use toolchain::Tool;
 
@@ -170,26 +177,30 @@ fn rust_speed<B: Block>(
     cycles as f64 / t0.elapsed().as_secs_f64()
 }
 
-#[test]
-#[ignore]
+/// Ports of the Verilator harness, from (name, width) pairs.
+fn ports(list: &[(&'static str, usize)]) -> Vec<Port> {
+    list.iter()
+        .map(|&(name, width)| Port { name, width })
+        .collect()
+}
+
+/// Operand bits that change every clock (a multiplicative hash of the clock number), so that
+/// the simulators do work on every cycle.
+fn operand(i: usize, multiplier: u64) -> Bits<32> {
+    ((i as u64).wrapping_mul(multiplier) & 0xFFFF_FFFF).into()
+}
+
+/// The table's header and one row per block.
 fn measure_blocks() {
     println!("| block | yosys cells | nextpnr LCs (with wrapper) | BRAMs | Fmax | latency | throughput | rust-hdl cycles/s | Verilator cycles/s |");
     println!("|---|---|---|---|---|---|---|---|---|");
-    let ab = [
-        Port {
-            name: "a",
-            width: 32,
-        },
-        Port {
-            name: "b",
-            width: 32,
-        },
-    ];
-    let res = [Port {
-        name: "result",
-        width: 32,
-    }];
+    measure_fmul();
+    measure_fadd();
+    measure_fcmp();
+    measure_bram();
+}
 
+fn measure_fmul() {
     let mut fmul = FMul::default();
     fmul.connect_all();
     let v = generate_verilog(&fmul);
@@ -199,14 +210,18 @@ fn measure_blocks() {
         50_000,
         |u| &mut u.clock,
         |u, i| {
-            u.a.next = ((i as u64).wrapping_mul(0x9E37_79B9) & 0xFFFF_FFFF).into();
-            u.b.next = ((i as u64).wrapping_mul(0x85EB_CA6B) & 0xFFFF_FFFF).into();
+            u.a.next = operand(i, 0x9E37_79B9);
+            u.b.next = operand(i, 0x85EB_CA6B);
         },
     );
     if let Some(c) = cost("fmul", &v, &w) {
-        row("FMul", &c, "5", hz, &verilator_speed("fmul", &v, &ab, &res));
+        let ins = ports(&[("a", 32), ("b", 32)]);
+        let speed = verilator_speed("fmul", &v, &ins, &ports(&[("result", 32)]));
+        row("FMul", &c, "5", hz, &speed);
     }
+}
 
+fn measure_fadd() {
     let mut fadd = FAdd::default();
     fadd.connect_all();
     let v = generate_verilog(&fadd);
@@ -220,35 +235,19 @@ fn measure_blocks() {
         50_000,
         |u| &mut u.clock,
         |u, i| {
-            u.a.next = ((i as u64).wrapping_mul(0x9E37_79B9) & 0xFFFF_FFFF).into();
-            u.b.next = ((i as u64).wrapping_mul(0x85EB_CA6B) & 0xFFFF_FFFF).into();
+            u.a.next = operand(i, 0x9E37_79B9);
+            u.b.next = operand(i, 0x85EB_CA6B);
             u.sub.next = i & 1 == 1;
         },
     );
-    let ports = [
-        Port {
-            name: "a",
-            width: 32,
-        },
-        Port {
-            name: "b",
-            width: 32,
-        },
-        Port {
-            name: "sub",
-            width: 1,
-        },
-    ];
     if let Some(c) = cost("fadd", &v, &w) {
-        row(
-            "FAdd",
-            &c,
-            "5",
-            hz,
-            &verilator_speed("fadd", &v, &ports, &res),
-        );
+        let ins = ports(&[("a", 32), ("b", 32), ("sub", 1)]);
+        let speed = verilator_speed("fadd", &v, &ins, &ports(&[("result", 32)]));
+        row("FAdd", &c, "5", hz, &speed);
     }
+}
 
+fn measure_fcmp() {
     let mut fcmp = FCmp::default();
     fcmp.connect_all();
     let v = generate_verilog(&fcmp);
@@ -266,42 +265,25 @@ endmodule
         200_000,
         |u| &mut u.clock,
         |u, i| {
-            u.a.next = ((i as u64).wrapping_mul(0x9E37_79B9) & 0xFFFF_FFFF).into();
-            u.b.next = ((i as u64).wrapping_mul(0x85EB_CA6B) & 0xFFFF_FFFF).into();
+            u.a.next = operand(i, 0x9E37_79B9);
+            u.b.next = operand(i, 0x85EB_CA6B);
         },
     );
-    let outs = [
-        Port {
-            name: "lt",
-            width: 1,
-        },
-        Port {
-            name: "eq",
-            width: 1,
-        },
-        Port {
-            name: "gt",
-            width: 1,
-        },
-        Port {
-            name: "unordered",
-            width: 1,
-        },
-        Port {
-            name: "pick",
-            width: 32,
-        },
-    ];
     if let Some(c) = cost("fcmp", &v, w) {
-        row(
-            "FCmp",
-            &c,
-            "1",
-            hz,
-            &verilator_speed("fcmp", &v, &ab, &outs),
-        );
+        let ins = ports(&[("a", 32), ("b", 32)]);
+        let outs = ports(&[
+            ("lt", 1),
+            ("eq", 1),
+            ("gt", 1),
+            ("unordered", 1),
+            ("pick", 32),
+        ]);
+        let speed = verilator_speed("fcmp", &v, &ins, &outs);
+        row("FCmp", &c, "1", hz, &speed);
     }
+}
 
+fn measure_bram() {
     let mut bram = Bram::<16, 8>::default();
     bram.connect_all();
     let v = generate_verilog(&bram);
@@ -321,47 +303,15 @@ endmodule
             u.ra.next = ((i as u64 * 13 + 1) & 255).into();
         },
     );
-    let ports = [
-        Port {
-            name: "we",
-            width: 1,
-        },
-        Port {
-            name: "wa",
-            width: 8,
-        },
-        Port {
-            name: "wd",
-            width: 16,
-        },
-        Port {
-            name: "ra",
-            width: 8,
-        },
-    ];
     if let Some(c) = cost("bram", &v, &w) {
-        row(
-            "Bram<16, 8>",
-            &c,
-            "1 (read)",
-            hz,
-            &verilator_speed(
-                "bram",
-                &v,
-                &ports,
-                &[Port {
-                    name: "rd",
-                    width: 16,
-                }],
-            ),
-        );
+        let ins = ports(&[("we", 1), ("wa", 8), ("wd", 16), ("ra", 8)]);
+        let speed = verilator_speed("bram", &v, &ins, &ports(&[("rd", 16)]));
+        row("Bram<16, 8>", &c, "1 (read)", hz, &speed);
     }
 }
 
 /// The whole shader core inside the measuring wrapper: host-port inputs from the shift register,
 /// every output XOR-reduced to one pin.
-#[test]
-#[ignore]
 fn measure_shader_core() {
     use hdl::shader_core::ShaderCore;
     let mut core = ShaderCore::new(&microcode::core::CoreConfig::default());
@@ -382,4 +332,24 @@ fn measure_shader_core() {
         "| ShaderCore | {} ({} LUT4, {} carry, {} FF) | {} | {} | {:.1} MHz |",
         c.cells, c.lut, c.carry, c.dff, c.lc, c.ram, c.fmax
     );
+}
+
+fn main() -> ExitCode {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let (blocks, core) = match args.as_slice() {
+        [] => (true, true),
+        [what] if what == "blocks" => (true, false),
+        [what] if what == "core" => (false, true),
+        _ => {
+            eprintln!("usage: measure [blocks|core]");
+            return ExitCode::from(2);
+        }
+    };
+    if blocks {
+        measure_blocks();
+    }
+    if core {
+        measure_shader_core();
+    }
+    ExitCode::SUCCESS
 }
