@@ -56,15 +56,28 @@ enum Death {
     Silent,
 }
 
+/// Another board's budget a link waits on (see [`Mortal`]'s `gate`).
+type Gate = Arc<Mutex<Option<Arc<AtomicUsize>>>>;
+
 /// The host's end of a board's link, which dies after `budget` received bytes.
 struct Mortal {
     inner: MemPort,
     budget: Arc<AtomicUsize>,
     death: Death,
+    /// While set, requests wait until that budget is spent (at most 10 s): the order in which
+    /// the boards take blocks is then the test's, not the scheduler's.
+    gate: Gate,
 }
 
 impl Transport for Mortal {
     fn write_all(&mut self, bytes: &[u8]) -> Result<(), PortError> {
+        let gate = self.gate.lock().unwrap().clone();
+        if let Some(other) = gate {
+            let start = std::time::Instant::now();
+            while other.load(Ordering::Relaxed) != 0 && start.elapsed() < Duration::from_secs(10) {
+                std::thread::sleep(Duration::from_millis(1));
+            }
+        }
         if self.budget.load(Ordering::Relaxed) == 0 && self.death == Death::Gone {
             return Err(PortError::Disconnected);
         }
@@ -102,6 +115,7 @@ impl Transport for Mortal {
 struct Served {
     board: Option<FarmBoard<Mortal>>,
     budget: Arc<AtomicUsize>,
+    gate: Gate,
     stop: Arc<AtomicBool>,
     thread: Option<JoinHandle<()>>,
 }
@@ -129,10 +143,12 @@ fn board(name: &str, fault_at: Option<(u32, u32)>, death: Death) -> Served {
         serve(&mut dev, &d, &s, ServeOptions::default()).expect("device server");
     });
     let budget = Arc::new(AtomicUsize::new(usize::MAX));
+    let gate = Gate::default();
     let link = Mortal {
         inner: host,
         budget: budget.clone(),
         death,
+        gate: gate.clone(),
     };
     let mut client = Client::new(link, fast());
     let map = [RegMap { tgsi: 0, reg: 0 }];
@@ -152,6 +168,7 @@ fn board(name: &str, fault_at: Option<(u32, u32)>, death: Death) -> Served {
             client,
         }),
         budget,
+        gate,
         stop,
         thread: Some(thread),
     }
@@ -243,6 +260,9 @@ fn a_board_lost_mid_block_has_its_block_drawn_by_the_others() {
         served[0]
             .budget
             .store(block_bytes + block_bytes / 2, Ordering::Relaxed);
+        // The other board asks for nothing until this one has died: however the threads are
+        // scheduled, this one takes a second block and dies in it.
+        *served[1].gate.lock().unwrap() = Some(served[0].budget.clone());
         let mut boards = boards_of(&mut served);
         let (log, on_event) = recorder();
         let frame = render_farm(&mut boards, &job, &on_event).expect("the frame");

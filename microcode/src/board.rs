@@ -180,9 +180,13 @@ impl Board {
     }
 
     /// Shader cores a build has unless `--cores` says otherwise: the largest count measured to
-    /// fit at [`Board::clock_hz`].
+    /// fit at [`Board::clock_hz`]: four on the 85F (45.8 / 48.1 / 48.6 MHz with seeds 1 / 2 / 3,
+    /// `docs/numbers.md` "Several cores"); one where no larger build has been placed yet.
     pub fn default_cores(self) -> u16 {
-        1
+        match self {
+            Board::Ulx3s85f => 4,
+            _ => 1,
+        }
     }
 
     /// The most cores the board's build can be asked for: one on the Alchitry Cu (the HX8K is
