@@ -1,42 +1,31 @@
-//! The shader core in rust-hdl: its blocks (float units, operand paths, decoder,
-//! sequencer, mask stack, writeback), the host port, the serial link blocks and the board top.
+//! The shader core in rust-hdl, one block per file, in folders by subsystem: `float` (the
+//! binary32 units), `units` (the misc, transcendental and texture units), `control` (the core's
+//! top, decoder, sequencer, stacks, operand and writeback paths, host port), `memory`,
+//! `protocol` (the loader, its firmware and the frame and CRC blocks), `serial` (the UART) and
+//! `board` (the chips and board tops).
 
-pub mod address_stack;
-pub mod baud;
-pub mod board_chip;
-pub mod board_top;
-pub mod bram;
-pub mod core_mux;
-pub mod crc32;
-pub mod crc32_serial;
-pub mod decoder;
-pub mod ecp5_pll;
-pub mod fadd;
-pub mod fcmp;
-pub mod float_unpack;
-pub mod fmad_pipe;
-pub mod fmul;
-pub mod frame_rx;
-pub mod host_port;
-pub mod loader;
-pub mod loader_firmware;
-pub mod loader_isa;
-pub mod loader_layout;
-pub mod lzc;
-pub mod mask_stack;
-pub mod misc_unit;
-pub mod mul24;
-pub mod multi_board_top;
-pub mod operand_read;
-pub mod quad_dispatcher;
-pub mod rel_index;
-pub mod rom;
-pub mod sequencer;
-pub mod shader_core;
-pub mod tex_unit;
-pub mod trans_unit;
-pub mod uart_rx;
-pub mod uart_tx;
-pub mod ulx3s_chip;
+pub mod board;
+pub mod control;
+pub mod float;
+pub mod memory;
+pub mod protocol;
+pub mod serial;
+pub mod units;
 pub mod verilog;
-pub mod writeback;
+
+// Each block keeps its path at the crate's root (`hdl::fadd`, `hdl::loader`, ...): the folders
+// show the subsystems without renaming what the other crates import.
+pub use board::{
+    board_chip, board_top, core_mux, ecp5_pll, multi_board_top, quad_dispatcher, ulx3s_chip,
+};
+pub use control::{
+    address_stack, decoder, host_port, mask_stack, operand_read, rel_index, sequencer, shader_core,
+    writeback,
+};
+pub use float::{fadd, fcmp, float_unpack, fmad_pipe, fmul, lzc, mul24};
+pub use memory::{bram, rom};
+pub use protocol::{
+    crc32, crc32_serial, frame_rx, loader, loader_firmware, loader_isa, loader_layout,
+};
+pub use serial::{baud, uart_rx, uart_tx};
+pub use units::{misc_unit, tex_unit, trans_unit};
