@@ -12,6 +12,43 @@ use naga::{Expression, Handle, Statement, TypeInner};
 use std::collections::BTreeSet;
 
 impl<'a> Lower<'a> {
+    /// Whether `inner` is an aggregate [`Lower::parts`] builds: a struct, or an array of a
+    /// constant size.
+    fn has_parts(&self, inner: &TypeInner) -> bool {
+        matches!(
+            inner,
+            TypeInner::Struct { .. }
+                | TypeInner::Array {
+                    size: naga::ArraySize::Constant(_),
+                    ..
+                }
+        )
+    }
+
+    /// A struct's members or a constant-size array's elements, each made by `part` (fresh
+    /// storage, a zero value), as one aggregate.
+    fn parts(
+        &mut self,
+        inner: &TypeInner,
+        span: Span,
+        part: fn(&mut Self, Handle<naga::Type>, Span) -> Result<Value, TranslateError>,
+    ) -> Result<Value, TranslateError> {
+        let types: Vec<Handle<naga::Type>> = match inner {
+            TypeInner::Struct { members, .. } => members.iter().map(|m| m.ty).collect(),
+            TypeInner::Array {
+                base,
+                size: naga::ArraySize::Constant(n),
+                ..
+            } => vec![*base; n.get() as usize],
+            _ => Vec::new(),
+        };
+        let mut v = Vec::with_capacity(types.len());
+        for t in types {
+            v.push(part(self, t, span)?);
+        }
+        Ok(Value::Agg(v))
+    }
+
     /// Fresh storage for a value of type `ty`, in temporaries marked as variables.
     pub(super) fn storage(
         &mut self,
@@ -43,23 +80,8 @@ impl<'a> Lower<'a> {
                 }
                 Value::Agg(v)
             }
-            TypeInner::Struct { members, .. } => {
-                let mut v = Vec::new();
-                for m in members {
-                    v.push(self.storage(m.ty, span)?);
-                }
-                Value::Agg(v)
-            }
-            TypeInner::Array {
-                base,
-                size: naga::ArraySize::Constant(n),
-                ..
-            } => {
-                let mut v = Vec::new();
-                for _ in 0..n.get() {
-                    v.push(self.storage(*base, span)?);
-                }
-                Value::Agg(v)
+            TypeInner::Struct { .. } | TypeInner::Array { .. } if self.has_parts(inner) => {
+                self.parts(inner, span, Self::storage)?
             }
             _ => {
                 return Err(err(
@@ -312,23 +334,8 @@ impl<'a> Lower<'a> {
                     })
                     .collect(),
             ),
-            TypeInner::Struct { members, .. } => {
-                let mut v = Vec::new();
-                for m in members {
-                    v.push(self.zero(m.ty, span)?);
-                }
-                Value::Agg(v)
-            }
-            TypeInner::Array {
-                base,
-                size: naga::ArraySize::Constant(n),
-                ..
-            } => {
-                let mut v = Vec::new();
-                for _ in 0..n.get() {
-                    v.push(self.zero(*base, span)?);
-                }
-                Value::Agg(v)
+            TypeInner::Struct { .. } | TypeInner::Array { .. } if self.has_parts(inner) => {
+                self.parts(inner, span, Self::zero)?
             }
             _ => {
                 return Err(err(
