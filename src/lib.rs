@@ -24,6 +24,8 @@
 //!
 //! `examples/testbench` is a project to copy: its `tests/` run shaders this way.
 
+#![warn(missing_docs)]
+
 pub mod demo;
 pub mod testbench;
 

@@ -10,6 +10,8 @@
 //! - [`board`]: running an image's quads in TGSI terms (inputs, CONST values, outputs).
 //! - [`farm`]: one frame's RENDER over several boards, block by block, surviving a lost board.
 
+#![warn(missing_docs)]
+
 pub mod board;
 pub mod device;
 pub mod farm;

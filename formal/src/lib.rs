@@ -9,6 +9,8 @@
 //! a planted bug ([`Mutation`]) that it must find, so that a proof that proves nothing fails
 //! its test. `cargo xtask formal` runs them; ARCHITECTURE.md says what is proven and assumed.
 
+#![warn(missing_docs)]
+
 pub mod encodings;
 pub mod error;
 pub mod loader;

@@ -6,6 +6,8 @@
 //! - [`board`]: the boards (FPGA, clocks, core configuration, core counts), one table.
 //! - [`rng`]: the workspace's one seeded random generator (tests, fuzzing, fault injection).
 
+#![warn(missing_docs)]
+
 pub mod arith;
 pub mod board;
 pub mod compile;

@@ -750,8 +750,12 @@ impl RenderRequest {
 /// (the faulting one included) and their cycles (saturating).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct RenderEnd {
+    /// The fault code of the first faulting quad (`microcode::core::fault_code`), 0 when every
+    /// quad finished; the render stops at it.
     pub fault: u8,
+    /// Quads shaded, the faulting one included.
     pub quads: u16,
+    /// Core clocks the shaded quads took, saturating at `u32::MAX`.
     pub cycles: u32,
 }
 

@@ -1,6 +1,8 @@
 //! Models and engines: the reference model, the core model, the hardware engines (rust-hdl and
 //! Verilator), the texture sampler, the rasteriser and the per-opcode test vectors.
 
+#![warn(missing_docs)]
+
 pub mod core_model;
 #[cfg(feature = "hardware")]
 pub mod hardware;

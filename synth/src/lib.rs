@@ -3,6 +3,8 @@
 //! ULX3S's ECP5), nextpnr places and routes it at a target frequency, icepack or ecppack writes
 //! the bitstream. Every tool's exit status is checked and its log kept.
 
+#![warn(missing_docs)]
+
 pub mod flow;
 pub mod report;
 

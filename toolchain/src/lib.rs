@@ -16,6 +16,8 @@
 //! directories except `/tmp`, which is replaced by a private directory: give them paths relative to
 //! the command's working directory, or absolute paths outside `/tmp`.
 
+#![warn(missing_docs)]
+
 mod error;
 mod layout;
 mod lookup;

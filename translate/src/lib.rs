@@ -22,6 +22,8 @@
 //! Only what the chosen entry point reaches is translated. Every refusal is a
 //! [`TranslateError`] naming the file, line and column and the construct in the language's words.
 
+#![warn(missing_docs)]
+
 mod code;
 mod emit;
 mod error;

@@ -47,6 +47,7 @@ pub mod axis {
 pub struct SamplerLayout {
     /// Width and height in texels (1..=16384).
     pub width: u32,
+    /// Height in texels (1..=16384; 1 for a 1-D texture).
     pub height: u32,
     /// Slices in texture memory: the depth of a 3D texture, 6 for a cube map, else 1.
     pub depth: u32,

@@ -49,7 +49,9 @@ pub enum CompileError {
     /// An instruction, or one of its operands, that the core compiler does not lower.
     #[error("instruction {index} ({opcode}){}: not supported by the core compiler yet: {detail}", operand_text(.operand))]
     Unsupported {
+        /// The instruction's opcode.
         opcode: Opcode,
+        /// The instruction's index in [`Program::instructions`].
         index: usize,
         /// The operand at fault, when one is.
         operand: Option<OperandRef>,
@@ -59,8 +61,12 @@ pub enum CompileError {
     /// The program needs more of something than the core configuration has.
     #[error("{limit}: the program needs {needed}, the core has {available} (over by {})", .needed - .available)]
     Limit {
+        /// What ran out, with the files it counts: `registers per lane (R: TEMP, IN, OUT)`,
+        /// `program size (core instructions)`, `constant file (K vec4: CONST, IMM, IMMX)`, ...
         limit: &'static str,
+        /// How many the program needs.
         needed: usize,
+        /// How many the configuration has.
         available: usize,
     },
     /// A declaration the compiler cannot map onto the core's register files.
@@ -68,12 +74,15 @@ pub enum CompileError {
     Declaration2D {
         /// The declaration's index in [`Program::declarations`].
         index: usize,
+        /// The declaration's register file.
         file: crate::tgsi::File,
     },
     /// A call that re-enters the subroutine it is in (the validator refuses these first).
     #[error("instruction {index} ({opcode}): recursive call into the subroutine at instruction {target}")]
     Recursion {
+        /// The calling instruction's index in [`Program::instructions`].
         index: usize,
+        /// CAL or CALLNZ.
         opcode: Opcode,
         /// The subroutine's first instruction.
         target: usize,
@@ -81,8 +90,11 @@ pub enum CompileError {
     /// A lowering needs a constant that the configuration's literal set lacks.
     #[error("instruction {index} ({opcode}): the core's literal set lacks {bits:#010x}, which its lowering needs")]
     MissingLiteral {
+        /// The instruction's index in [`Program::instructions`].
         index: usize,
+        /// The instruction's opcode.
         opcode: Opcode,
+        /// The binary32 bits of the constant the lowering needs (`CoreConfig::literals`).
         bits: u32,
     },
     /// A token stream of a newer minor version: loaded, not executable (the 004 document).
@@ -92,15 +104,21 @@ pub enum CompileError {
     /// instruction): the program was compiled without being validated.
     #[error("instruction {index} ({opcode}): {what} (the program was not validated?)")]
     Structure {
+        /// The instruction's index in [`Program::instructions`].
         index: usize,
+        /// The instruction's opcode.
         opcode: Opcode,
+        /// What is wrong with the structure.
         what: String,
     },
     /// An invariant of the compiler itself broke; a bug to report.
     #[error("instruction {index} ({opcode}): internal compiler error: {what}; please report it")]
     Internal {
+        /// The index of the instruction being lowered when it broke.
         index: usize,
+        /// Its opcode.
         opcode: Opcode,
+        /// Which invariant broke.
         what: String,
     },
 }
@@ -130,6 +148,8 @@ fn operand_text(o: &Option<OperandRef>) -> String {
 /// The result of a compilation.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Compiled {
+    /// The image a loader writes to the core (and `tgsi-core compile` saves); its `origin`
+    /// column ties each core instruction to its TGSI instruction for [`Compiled::listing`].
     pub image: Image,
 }
 

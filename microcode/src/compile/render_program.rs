@@ -80,8 +80,12 @@ const HALF: f32 = 0.5;
 /// the bottom row's index (for LOWER_LEFT). The board reads them from a CONST slot.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct RenderParams {
+    /// `1 / width`, rounded once with the core's division, so that every engine maps pixel
+    /// columns onto the same coordinates.
     pub inv_width: f32,
+    /// `1 / height`, rounded the same way.
     pub inv_height: f32,
+    /// `height - 1`: the row a LOWER_LEFT origin counts from.
     pub last_row: f32,
 }
 
@@ -284,18 +288,31 @@ pub fn to_byte(bits: u32) -> u8 {
 /// Why a program cannot be rendered on the board by RENDER (the host then runs it quad by quad).
 #[derive(Debug, Error, PartialEq, Eq)]
 pub enum RenderProgramError {
+    /// A vertex or geometry program: RENDER shades pixels only.
     #[error("the program is not a fragment program")]
     NotFragment,
+    /// Nothing would reach the frame: the program declares no OUT register to take the colour from.
     #[error("the program writes no OUT register")]
     NoOutput,
+    /// The instruction at this index reads or writes IN or OUT through an address register or
+    /// a second bracket, which the generated loop cannot rename to its own registers.
     #[error("instruction {0} addresses IN or OUT indirectly or two-dimensionally")]
     IndirectInOut(usize),
+    /// A RET at this index outside any subroutine would end the whole pixel loop, not the
+    /// pixel.
     #[error("instruction {0} returns from the main program (RET before END)")]
     ReturnFromMain(usize),
+    /// The program never ends, so there is no place to continue with the next quad.
     #[error("the program has no END")]
     NoEnd,
+    /// The loop text this module writes failed to parse: a bug in the generator, to report.
     #[error("internal: the generated {what} does not parse: {message}")]
-    Internal { what: &'static str, message: String },
+    Internal {
+        /// Which generated part: `prologue` or `epilogue`.
+        what: &'static str,
+        /// The parser's message.
+        message: String,
+    },
 }
 
 /// What the transformed program leaves in `OUT[0]`.

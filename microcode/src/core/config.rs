@@ -149,8 +149,17 @@ impl CoreConfig {
 /// A config that cannot be read back from bytes.
 #[derive(Debug, Error, Clone, PartialEq, Eq)]
 pub enum ConfigError {
+    /// Fewer bytes than a serialised config ([`CONFIG_BYTES`]): an image or INFO answer cut
+    /// short.
     #[error("config needs {need} bytes, got {got}")]
-    Truncated { need: usize, got: usize },
+    Truncated {
+        /// Bytes a config takes.
+        need: usize,
+        /// Bytes there were.
+        got: usize,
+    },
+    /// The latency field is above 13: a pipeline that deep would need hazard logic the core
+    /// does not have, so no core can be built with it.
     #[error("config latency {0} exceeds 13 (the hazard-free limit of a 16-slot issue)")]
     Latency(u32),
 }

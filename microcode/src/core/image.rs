@@ -37,37 +37,62 @@ pub enum ConstSource {
     /// Immediate data stored in the image.
     Data([u32; 4]),
     /// `CONST[buffer][index]`, written by the host before the run.
-    Buffer { buffer: u16, index: u16 },
+    Buffer {
+        /// The constant buffer: the first bracket of a 2-D `CONST`, 0 for a 1-D one.
+        buffer: u16,
+        /// The CONST register within the buffer.
+        index: u16,
+    },
     /// Geometry input `IN[vertex][index]`, written by the host before the run.
-    Geometry { vertex: u16, index: u16 },
+    Geometry {
+        /// The input vertex (the first bracket).
+        vertex: u16,
+        /// The input register of that vertex (the second bracket).
+        index: u16,
+    },
     /// Descriptor `part` (0 or 1, `arith::texel::descriptors`) of the texture bound to sampler
     /// `unit`, written by the host before the run.
-    Texture { unit: u16, part: u16 },
+    Texture {
+        /// The sampler unit (`SAMP[unit]`).
+        unit: u16,
+        /// Which descriptor vector: 0 or 1.
+        part: u16,
+    },
 }
 
 /// One slot of the constant file K.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct ConstSlot {
+    /// The slot's index in K, as the instructions' operands name it.
     pub k: u16,
+    /// What the loader writes into it.
     pub source: ConstSource,
 }
 
 /// A TGSI register mapped to a register of R.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct RegMap {
+    /// The TGSI register index (`IN[tgsi]` or `OUT[tgsi]`).
     pub tgsi: u16,
+    /// The register of R that holds it: where the loader writes an input or reads an output.
     pub reg: u16,
 }
 
 /// A compiled program with everything the loader needs.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Image {
+    /// The core the program was compiled for; a loader refuses the image on a core that
+    /// differs ([`Image::check_config`]).
     pub config: CoreConfig,
     /// TGSI processor number (0 fragment, 1 vertex, 2 geometry).
     pub processor: u8,
+    /// The program: one core instruction per word of instruction memory, run from index 0.
     pub code: Vec<Instr>,
+    /// The constant file's contents, one entry per slot of K the program reads.
     pub constants: Vec<ConstSlot>,
+    /// Where each TGSI input goes in R before a run.
     pub inputs: Vec<RegMap>,
+    /// Where each TGSI output is read from R after a run.
     pub outputs: Vec<RegMap>,
     /// Per core instruction: the TGSI instruction index it came from ([`LIBRARY_ORIGIN`] for
     /// the compiler's binary64 library, [`DIVISION_ORIGIN`] for its division routine).
@@ -83,39 +108,86 @@ pub const DIVISION_ORIGIN: u16 = u16::MAX - 1;
 /// An image that cannot be read.
 #[derive(Debug, Error, Clone, PartialEq, Eq)]
 pub enum ImageError {
+    /// The file does not start with `TGCI`: it is not a compiled image (a TGSI text or token
+    /// file given where an image was expected, or another file altogether).
     #[error("offset {offset}: bad magic {found:02x?} (expected \"TGCI\")")]
-    BadMagic { offset: usize, found: Vec<u8> },
+    BadMagic {
+        /// Always 0: where the magic is.
+        offset: usize,
+        /// The bytes found there.
+        found: Vec<u8>,
+    },
+    /// The image's major version is not [`VERSION`]'s: an image from an older or newer
+    /// compiler, whose instruction words this reader would misplace. Recompile it.
     #[error("offset {offset}: image version {major}.{minor}; this reader knows {}.{}", VERSION.0, VERSION.1)]
     BadVersion {
+        /// Where the version is (4).
         offset: usize,
+        /// The image's major version.
         major: u16,
+        /// The image's minor version.
         minor: u16,
     },
+    /// The CRC-32 at the end does not match the bytes before it: the file was damaged after
+    /// the compiler wrote it.
     #[error("offset {offset}: checksum {stored:08x} stored, {computed:08x} computed")]
     Checksum {
+        /// Where the stored checksum is (the last four bytes).
         offset: usize,
+        /// The checksum the image carries.
         stored: u32,
+        /// The checksum of the bytes read.
         computed: u32,
     },
+    /// The image ends inside a field or section: a file cut short.
     #[error("offset {offset}: truncated, {need} more bytes needed")]
-    Truncated { offset: usize, need: usize },
+    Truncated {
+        /// Where the missing bytes should start.
+        offset: usize,
+        /// How many more bytes the field needs.
+        need: usize,
+    },
+    /// The core configuration in the header is not one [`CoreConfig::from_bytes`] accepts.
     #[error("offset {offset}: config: {source}")]
-    Config { offset: usize, source: ConfigError },
+    Config {
+        /// Where the configuration starts.
+        offset: usize,
+        /// Why it was refused.
+        source: ConfigError,
+    },
+    /// A word of the CODE section is not an instruction of this ISA.
     #[error("offset {offset}: instruction {index}: {source}")]
     Instruction {
+        /// Where the word starts.
         offset: usize,
+        /// The instruction's index in the program.
         index: usize,
+        /// Which field is wrong.
         source: DecodeError,
     },
+    /// A known section's length is not a whole number of its entries.
     #[error("offset {offset}: section {tag} has length {len}, not a multiple of {unit}")]
     BadLength {
+        /// Where the section's tag is.
         offset: usize,
+        /// The section's tag (`CODE`, `KMAP`, ...).
         tag: String,
+        /// The payload length the section declares, in bytes.
         len: usize,
+        /// The size of one entry of the section, in bytes.
         unit: usize,
     },
+    /// A KMAP entry's kind is not 0 (data), 1 (CONST), 2 (geometry input) or 3 (sampler
+    /// descriptor).
     #[error("offset {offset}: bad constant kind {kind}")]
-    BadConstKind { offset: usize, kind: u16 },
+    BadConstKind {
+        /// Where the entry is.
+        offset: usize,
+        /// The kind it holds.
+        kind: u16,
+    },
+    /// The image is sound but was compiled for a core of another shape than the one that
+    /// would run it; the text lists the differences (registers, constants, features, ...).
     #[error("image built for a different core: {0}")]
     ConfigMismatch(String),
 }

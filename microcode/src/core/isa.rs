@@ -83,13 +83,17 @@ pub enum DstKind {
 /// One row of the operation table.
 #[derive(Clone, Copy, Debug)]
 pub struct OpInfo {
+    /// The operation this row describes.
     pub op: Op,
+    /// Its name in disassembly, traces and ARCHITECTURE.md's table.
     pub mnemonic: &'static str,
     /// Value of the `op` field.
     pub number: u8,
+    /// The unit that executes it; decides which `CoreConfig` feature a build needs for it.
     pub unit: Unit,
     /// Number of source operands read (A, B, C in order).
     pub sources: u8,
+    /// What it writes: a register of R, predicate bits or nothing.
     pub dst: DstKind,
     /// Fixed issue clocks.
     pub issue: u32,
@@ -131,7 +135,10 @@ macro_rules! op_table {
         /// A core operation; the discriminant is the `op` field value.
         #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
         #[repr(u8)]
-        pub enum Op { $( $v = $n, )* }
+        pub enum Op { $(
+            #[doc = concat!("`", $mn, "`: ", $sem, ".")]
+            $v = $n,
+        )* }
 
         /// Every core operation, grouped by unit (table order, not number order: look a row up
         /// by number with [`Op::info`]).
@@ -345,13 +352,21 @@ impl fmt::Display for Op {
 /// Comparison of SET / SETP (the `cond` field).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Cond {
+    /// Less than (false when either is NaN).
     Lt = 0,
+    /// Greater than or equal (false when either is NaN).
     Ge = 1,
+    /// Equal; +0.0 equals -0.0, NaN equals nothing.
     Eq = 2,
+    /// Not equal (true when either is NaN).
     Ne = 3,
+    /// Greater than (false when either is NaN).
     Gt = 4,
+    /// Less than or equal (false when either is NaN).
     Le = 5,
+    /// Never true: SETP with it clears predicates.
     Fl = 6,
+    /// Always true: SETP with it sets predicates.
     Tr = 7,
 }
 
@@ -387,17 +402,23 @@ pub enum SrcFile {
 
 /// Swizzle selectors 0-3 pick x, y, z, w; these two give literal 0.0 and 1.0 (EXT_SWZ).
 pub const SWZ_ZERO: u8 = 4;
+/// The swizzle selector that reads a literal 1.0 (EXT_SWZ's ONE).
 pub const SWZ_ONE: u8 = 5;
 
 /// A source operand: read address (file, index, per-component swizzle) and sign-bit modifiers
 /// (absolute first, then the per-component negate).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Operand {
+    /// Which file the operand reads: per-lane registers, the shared constants or the literal set.
     pub file: SrcFile,
+    /// The register, constant or literal number within `file` (below `1 << INDEX_BITS`).
     pub index: u8,
+    /// Per component c, the component read (0-3 for x-w, [`SWZ_ZERO`] or [`SWZ_ONE`] for a
+    /// literal).
     pub swz: [u8; 4],
     /// Bit c negates component c.
     pub neg: u8,
+    /// Clears the sign bits before `neg` applies: TGSI's absolute value.
     pub abs: bool,
 }
 
@@ -416,6 +437,7 @@ impl Default for Operand {
 /// One core instruction, decoded.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Instr {
+    /// The operation; [`Op::info`] gives its unit, sources and timing.
     pub op: Op,
     /// Destination register of R.
     pub dst: u8,
@@ -423,11 +445,14 @@ pub struct Instr {
     pub wmask: u8,
     /// 0 none, 1 [0, 1], 2 [-1, 1].
     pub sat: u8,
+    /// The comparison of SET and SETP; ignored by every other operation.
     pub cond: Cond,
     /// Predicated write: 0 always, 1 where P.c, 2 where !P.c.
     pub pw: u8,
     /// Branch target (instruction index).
     pub target: u16,
+    /// Operands A, B and C; only the first [`OpInfo::sources`] are read (MOVR and MOVW use B and C
+    /// otherwise).
     pub src: [Operand; 3],
 }
 
@@ -503,26 +528,42 @@ impl Instr {
 /// Instruction fields.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Field {
+    /// `op`: the operation number (7 bits).
     Op,
+    /// `dst`: the destination register of R.
     Dst,
+    /// `wmask`: the write mask, bit c for component c.
     Wmask,
+    /// `sat`: 0 none, 1 clamp to [0, 1], 2 clamp to [-1, 1].
     Sat,
+    /// `cond`: the SET / SETP comparison ([`Cond`]).
     Cond,
+    /// `pw`: the predicated write (0 always, 1 where P.c, 2 where !P.c).
     Pw,
+    /// `target`: a branch target, a sampler unit or MOVR/MOVW's signed offset.
     Target,
+    /// An operand's `file` (0 A, 1 B, 2 C).
     File(u8),
+    /// An operand's `index` (0 A, 1 B, 2 C).
     Index(u8),
+    /// An operand's `swz`: four 3-bit selectors, x in the lowest bits (0 A, 1 B, 2 C).
     Swz(u8),
+    /// An operand's `neg`: one negate bit per component (0 A, 1 B, 2 C).
     Neg(u8),
+    /// An operand's `abs` bit (0 A, 1 B, 2 C).
     Abs(u8),
 }
 
 /// One row of the field table.
 #[derive(Clone, Copy, Debug)]
 pub struct FieldInfo {
+    /// Which field.
     pub field: Field,
+    /// The field's name in disassembly, error messages and ARCHITECTURE.md (`a.swz`).
     pub name: &'static str,
+    /// The field's lowest bit in the instruction word.
     pub lsb: u32,
+    /// The field's width in bits.
     pub width: u32,
 }
 
@@ -584,10 +625,20 @@ pub static FIELDS: &[FieldInfo] = &[
 /// A word that is not an instruction.
 #[derive(Debug, Error, Clone, PartialEq, Eq)]
 pub enum DecodeError {
+    /// The `op` field holds a number that no row of [`OPS`] has (a corrupt image or a word from
+    /// another build).
     #[error("unknown operation number {0}")]
     UnknownOp(u32),
+    /// A field holds a value no instruction uses: `sat` or `pw` above 2, `file` 3, or a
+    /// swizzle selector above [`SWZ_ONE`].
     #[error("field {field} holds {value}, which is not valid")]
-    BadField { field: &'static str, value: u32 },
+    BadField {
+        /// The field's name in [`FIELDS`].
+        field: &'static str,
+        /// The value it holds.
+        value: u32,
+    },
+    /// Bits at or above [`WORD_BITS`] are set: the word is not one this ISA encodes.
     #[error("bits above bit {} are set", WORD_BITS - 1)]
     HighBits,
 }

@@ -15,9 +15,17 @@ pub enum Loc {
     #[default]
     None,
     /// 1-based line and column in TGSI text.
-    Text { line: u32, col: u32 },
-    /// 0-based word offset in a token stream.
-    Token { offset: u32 },
+    Text {
+        /// Line, from 1.
+        line: u32,
+        /// Column, from 1.
+        col: u32,
+    },
+    /// A place in a binary token stream.
+    Token {
+        /// The word's offset from the stream's start, from 0.
+        offset: u32,
+    },
 }
 
 impl PartialEq for Loc {
@@ -41,8 +49,11 @@ impl fmt::Display for Loc {
 /// Shader stage (PROCESSOR token values).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Processor {
+    /// A fragment (pixel) shader: runs on a quad of four pixels, the core's native stage.
     Fragment = 0,
+    /// A vertex shader: runs on four vertices at once, one per lane.
     Vertex = 1,
+    /// A geometry shader: the reference model runs it (EMIT appends vertices); the core does not.
     Geometry = 2,
 }
 
@@ -61,7 +72,10 @@ impl Processor {
 /// Both parse to the same program: the style is a printing option, not part of [`Program`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
 pub enum Dialect {
+    /// The Mesa <= 7.7 header `FRAG1.1` / `VERT1.1` / `GEOM1.1`, printed for tools that predate
+    /// `FRAG`.
     V11,
+    /// The Mesa 7.8+ header `FRAG` / `VERT` / `GEOM`, printed by default.
     #[default]
     Modern,
 }
@@ -69,16 +83,30 @@ pub enum Dialect {
 /// Register files. Numbers are token values (0-7 from the 004 document, 8-12 `decisions.md` section 5).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum File {
+    /// No register: the destination of an instruction whose result is thrown away.
     Null = 0,
+    /// `CONST`: the uniforms the host uploads before a run; read-only to the shader.
     Constant = 1,
+    /// `IN`: the per-lane inputs (interpolated attributes in a fragment shader, vertex attributes
+    /// in a vertex shader).
     Input = 2,
+    /// `OUT`: the per-lane results a run returns.
     Output = 3,
+    /// `TEMP`: per-lane scratch registers the program reads and writes.
     Temporary = 4,
+    /// `SAMP`: the texture units that TEX-family opcodes sample; holds no values.
     Sampler = 5,
+    /// `ADDR`: the address registers that indirect operands (`FILE[ADDR[0].x+3]`) index with (ARL,
+    /// ARA, ARR write them).
     Address = 6,
+    /// `IMM`: the program's literal constants, numbered in the order the `IMM` lines appear.
     Immediate = 7,
+    /// `LOOP`: the counter registers of Mesa 7.7's LOOP/ENDLOOP (format 1.2 file number 8).
     Loop = 8,
+    /// `PRED`: the NV predicate registers (format 1.2 file number 9).
     Predicate = 9,
+    /// `SV`: system values the stage supplies, such as VERTEXID and INSTANCEID (format 1.2 file
+    /// number 10).
     SystemValue = 10,
     /// IMMX: an immediate array declared with its data (Mesa 7.9).
     ImmediateArray = 11,
@@ -164,17 +192,32 @@ impl fmt::Display for File {
 /// Declaration semantic names (SEMANTIC token values).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum SemanticName {
+    /// The vertex's clip-space position (vertex output) or the pixel's window position (fragment
+    /// input).
     Position = 0,
+    /// A front-facing color (`COLOR[0]` primary, `COLOR[1]` secondary); a fragment output
+    /// `COLOR[n]` is render target n.
     Color = 1,
+    /// A back-facing color that a vertex shader writes for two-sided lighting.
     BColor = 2,
+    /// The fog coordinate.
     Fog = 3,
+    /// The point size a vertex shader writes.
     PSize = 4,
+    /// A user attribute with no fixed meaning; the index tells them apart (`GENERIC[3]`).
     Generic = 5,
+    /// A normal vector (a fixed-function input of old vertex programs).
     Normal = 6,
+    /// The fragment's facing: (1, 0, 0, 1) for a front-facing primitive, (-1, 0, 0, 1) for a
+    /// back-facing one.
     Face = 7,
+    /// The edge flag of a vertex (for polygon-mode line drawing).
     EdgeFlag = 8,
+    /// The index of the primitive within the draw.
     PrimId = 9,
+    /// The index of the instance in an instanced draw (a system value, `SV`).
     InstanceId = 10,
+    /// The stencil reference a fragment shader exports.
     Stencil = 11,
     /// The index of a vertex (a system value, `SV`; later Mesa, documented with format 1.2:
     /// `microcode::tgsi::system`).
@@ -235,15 +278,20 @@ impl SemanticName {
 /// A declaration's semantic: `, COLOR[1]`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Semantic {
+    /// Which semantic (POSITION, COLOR, GENERIC, ...).
     pub name: SemanticName,
+    /// The semantic index, telling apart registers of one name: `COLOR[1]` is 1.
     pub index: u32,
 }
 
 /// Interpolation mode (INTERPOLATION token values).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Interpolate {
+    /// Flat: every pixel gets the provoking vertex's value.
     Constant = 0,
+    /// Linear in screen space, without perspective correction.
     Linear = 1,
+    /// Perspective-correct interpolation across the primitive.
     Perspective = 2,
 }
 
@@ -262,32 +310,44 @@ impl Interpolate {
 /// form `DCL IN[][0]` has `Empty`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum DeclDimension {
+    /// `DCL FILE[a][..]`: the first bracket names one index `a`.
     Index(i32),
+    /// `DCL IN[][..]`: the geometry-shader form, one declaration for every input vertex.
     Empty,
 }
 
 /// `DCL FILE[first..last]` with its optional parts.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Declaration {
+    /// The register file the declaration makes registers of.
     pub file: File,
     /// First bracket of a 2-D declaration.
     pub dimension: Option<DeclDimension>,
+    /// The first register index of the range (signed 16-bit in tokens, `decisions.md` section 5).
     pub first: i32,
+    /// The last register index of the range, inclusive (`DCL TEMP[0..3]` has 3; equal to `first`
+    /// for one register).
     pub last: i32,
     /// Usage mask, bit 0 = x; 0xF (all) is the default and is not printed.
     pub usage_mask: u8,
+    /// The semantic (`, COLOR[1]`), for inputs, outputs and system values.
     pub semantic: Option<Semantic>,
+    /// How a fragment input is interpolated (`, LINEAR`), when the declaration says.
     pub interpolate: Option<Interpolate>,
     /// IMMX data: one vec4 of bits per element (`last - first + 1` of them).
     pub array_data: Vec<[u32; 4]>,
+    /// Where the declaration is, for error messages.
     pub loc: Loc,
 }
 
 /// Immediate data type (IMMEDIATE token DataType).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum ImmType {
+    /// `FLT32`: IEEE-754 binary32 values.
     Float32 = 0,
+    /// `UINT32`: unsigned 32-bit integers, for the integer opcodes.
     Uint32 = 1,
+    /// `INT32`: signed 32-bit integers, stored as their two's-complement bits.
     Int32 = 2,
 }
 
@@ -305,18 +365,27 @@ impl ImmType {
 /// `IMM FLT32 { ... }`: one to four 32-bit values, stored as bits. Immediates are numbered in order.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Immediate {
+    /// How `values` are typed, and how the printer writes them.
     pub ty: ImmType,
+    /// One to four 32-bit patterns, in component order (x first); interpret them through `ty`.
     pub values: Vec<u32>,
+    /// Where the `IMM` line is, for error messages.
     pub loc: Loc,
 }
 
 /// PROPERTY names (numbers in `tgsi-reference.md`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum PropertyName {
+    /// The primitive a geometry shader receives (POINTS, LINES, TRIANGLES, ...; the numbers are
+    /// Gallium's PIPE_PRIM values).
     GsInputPrimitive = 0,
+    /// The primitive a geometry shader emits.
     GsOutputPrimitive = 1,
+    /// The most vertices a geometry shader emits per invocation.
     GsMaxOutputVertices = 2,
+    /// Where the window origin is: UPPER_LEFT (0) or LOWER_LEFT (1); `render` orders rows by it.
     FsCoordOrigin = 3,
+    /// Whether pixel centres are at half-integer (0) or integer (1) window coordinates.
     FsCoordPixelCenter = 4,
 }
 
@@ -345,8 +414,11 @@ impl PropertyName {
 /// `PROPERTY NAME value...`; values are stored as numbers (primitive types, origins, counts).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Property {
+    /// Which property.
     pub name: PropertyName,
+    /// Its values (usually one); named values such as TRIANGLES are stored as their numbers.
     pub values: Vec<u32>,
+    /// Where the `PROPERTY` line is, for error messages.
     pub loc: Loc,
 }
 
@@ -356,7 +428,9 @@ pub type Swz = u8;
 /// The address register component of an indirect operand: `FILE[ADDR[0].x+3]`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Indirect {
+    /// The file of the register that supplies the index (ADDR, or a file Mesa allows there).
     pub file: File,
+    /// The index of that register (`ADDR[0]` is 0).
     pub index: i32,
     /// Which component of the address register (0-3).
     pub component: Swz,
@@ -366,7 +440,9 @@ pub struct Indirect {
 /// token format holds in a DIMENSION token.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Dimension {
+    /// The constant part of the second bracket, or the whole of it when `indirect` is `None`.
     pub index: i32,
+    /// An address-register component added to `index` (`CONST[1][ADDR[0].x+3]`).
     pub indirect: Option<Indirect>,
 }
 
@@ -374,9 +450,13 @@ pub struct Dimension {
 /// second bracket.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Register {
+    /// The register file.
     pub file: File,
+    /// The first bracket: the register number, or the constant added to `indirect`.
     pub index: i32,
+    /// An address-register component added to `index`: `FILE[ADDR[0].x+3]`.
     pub indirect: Option<Indirect>,
+    /// The second bracket of a 2-D operand (`CONST[1][3]`, `IN[vertex][attribute]`).
     pub dimension: Option<Dimension>,
 }
 
@@ -400,11 +480,17 @@ impl Register {
 /// An extended-swizzle selector (EXT_SWZ): a component or a literal 0.0 / 1.0.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum ExtSel {
+    /// The source's x (after the simple swizzle).
     X = 0,
+    /// The source's y (after the simple swizzle).
     Y = 1,
+    /// The source's z (after the simple swizzle).
     Z = 2,
+    /// The source's w (after the simple swizzle).
     W = 3,
+    /// A literal 0.0.
     Zero = 4,
+    /// A literal 1.0.
     One = 5,
 }
 
@@ -474,12 +560,16 @@ impl ExtMod {
 /// the order in which they apply).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct SrcOperand {
+    /// The register read.
     pub reg: Register,
     /// Simple swizzle, one selector (0-3) per component.
     pub swizzle: [Swz; 4],
     /// The SRC_REGISTER Negate bit (`-x`).
     pub negate: bool,
+    /// EXT_SWZ: a second swizzle with per-component literals and negates, composed after `swizzle`
+    /// (`decisions.md` section 3).
     pub ext_swizzle: Option<ExtSwizzle>,
+    /// EXT_MOD: complement, bias, scale, absolute value and outer negate; empty when unused.
     pub ext_mod: ExtMod,
 }
 
@@ -499,13 +589,21 @@ impl SrcOperand {
 /// Condition-code tests (CC token values).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum CondMask {
+    /// Passes where the component is greater than zero.
     Gt = 0,
+    /// Passes where the component is zero (either sign).
     Eq = 1,
+    /// Passes where the component is less than zero.
     Lt = 2,
+    /// Passes where the component is greater than or equal to zero.
     Ge = 3,
+    /// Passes where the component is less than or equal to zero.
     Le = 4,
+    /// Passes where the component is not zero; also passes for NaN (UN).
     Ne = 5,
+    /// Always passes ("true").
     Tr = 6,
+    /// Never passes ("false").
     Fl = 7,
 }
 
@@ -536,22 +634,31 @@ impl CondMask {
 /// A condition-code test: which CC register, which test, through which swizzle.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct CondTest {
+    /// The test applied to each component.
     pub mask: CondMask,
     /// CC register 0 or 1.
     pub index: u8,
+    /// Which CC component each destination component tests, one selector (0-3) per component.
     pub swizzle: [Swz; 4],
 }
 
 /// MODULATE destination extension (a power-of-two scale applied before saturate).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
 pub enum Modulate {
+    /// No scale.
     #[default]
     X1 = 0,
+    /// Multiply by 2.
     X2 = 1,
+    /// Multiply by 4.
     X4 = 2,
+    /// Multiply by 8.
     X8 = 3,
+    /// Multiply by 1/2.
     Half = 4,
+    /// Multiply by 1/4.
     Quarter = 5,
+    /// Multiply by 1/8.
     Eighth = 6,
 }
 
@@ -580,11 +687,13 @@ impl Modulate {
 /// A destination operand.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct DstOperand {
+    /// The register written.
     pub reg: Register,
     /// Bit 0 = x ... bit 3 = w.
     pub write_mask: u8,
     /// CONDCODE extension: a component is written only where the test passes.
     pub cond: Option<CondTest>,
+    /// A power-of-two scale applied to the result before saturation (MODULATE extension).
     pub modulate: Modulate,
 }
 
@@ -603,6 +712,7 @@ impl DstOperand {
 /// Saturate mode (instruction token Saturate field).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
 pub enum Saturate {
+    /// The result is written as computed.
     #[default]
     None = 0,
     /// `_SAT`: clamp to [0, 1].
@@ -614,10 +724,14 @@ pub enum Saturate {
 /// NV precision hint; accepted and ignored (everything computes in binary32).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
 pub enum Precision {
+    /// No hint.
     #[default]
     Default = 0,
+    /// Asks for binary32 (`.F32` in text).
     Float32 = 1,
+    /// Asks for binary16 (`.F16` in text).
     Float16 = 2,
+    /// Asks for NV 12-bit fixed point (`.X12` in text).
     Fixed12 = 3,
 }
 
@@ -628,24 +742,39 @@ pub enum Precision {
 /// depth reference z (SHADOW1D, SHADOW2D, SHADOW1D_ARRAY) or w (SHADOW2D_ARRAY, SHADOWCUBE).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum TextureTarget {
+    /// No target given (not valid on a texture opcode).
     Unknown = 0,
+    /// A one-dimensional texture: coordinate x.
     T1D = 1,
+    /// A two-dimensional texture with normalised coordinates x, y in [0, 1].
     T2D = 2,
+    /// A volume texture: coordinates x, y, z.
     T3D = 3,
+    /// A cube map: the direction x, y, z picks the face and texel.
     Cube = 4,
+    /// A rectangle texture: unnormalised texel coordinates x, y.
     Rect = 5,
+    /// A 1-D depth texture compared with the reference in z.
     Shadow1D = 6,
+    /// A 2-D depth texture compared with the reference in z.
     Shadow2D = 7,
+    /// A rectangle depth texture compared with the reference in z.
     ShadowRect = 8,
+    /// An array of 1-D textures: the layer is y.
     T1DArray = 9,
+    /// An array of 2-D textures: the layer is z.
     T2DArray = 10,
+    /// An array of 1-D depth textures: layer y, reference z.
     Shadow1DArray = 11,
+    /// An array of 2-D depth textures: layer z, reference w.
     Shadow2DArray = 12,
+    /// A depth cube map: direction x, y, z, reference w.
     ShadowCube = 13,
     /// A multisampled 2-D texture (one sample per texel here: as 2D).
     T2DMsaa = 14,
     /// A multisampled 2-D array (as 2D_ARRAY).
     T2DArrayMsaa = 15,
+    /// An array of cube maps: direction x, y, z, layer w.
     CubeArray = 16,
     /// Depth comparison on a cube-map array: its reference has no room in the coordinate
     /// (later TGSI reads it from a second source); TEX reads it from nowhere and compares 0.
@@ -713,18 +842,26 @@ impl TextureTarget {
 /// One instruction.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Instruction {
+    /// What the instruction does (a row of the opcode table).
     pub opcode: Opcode,
+    /// How the results are clamped before they are written (`_SAT`, `_SATNV`).
     pub saturate: Saturate,
+    /// The NV precision hint; carried for round trips, ignored by every engine.
     pub precision: Precision,
     /// CondDstUpdate: the CC register (0 or 1) updated from the written values.
     pub cond_update: Option<u8>,
     /// CondFlowEnable: the instruction happens only where this test passes.
     pub cond_flow: Option<CondTest>,
+    /// The destinations, as many as the opcode table's `dsts` (zero or one).
     pub dst: Vec<DstOperand>,
+    /// The sources, as many as the opcode table's `srcs`.
     pub src: Vec<SrcOperand>,
     /// Target instruction index (`:N`).
     pub label: Option<u32>,
+    /// The texture target of a TEX-family instruction (the last operand in text: `TEX OUT[0],
+    /// IN[0], SAMP[0], 2D`).
     pub texture: Option<TextureTarget>,
+    /// Where the instruction is, for error messages.
     pub loc: Loc,
 }
 
@@ -750,10 +887,15 @@ impl Instruction {
 /// emit properties, declarations, immediates, then instructions, so that order is canonical.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Program {
+    /// The stage the program runs in (the `FRAG` / `VERT` / `GEOM` header).
     pub processor: Processor,
+    /// `PROPERTY` lines, in source order.
     pub properties: Vec<Property>,
+    /// `DCL` lines, in source order.
     pub declarations: Vec<Declaration>,
+    /// `IMM` lines, in source order; their position is their `IMM[n]` number.
     pub immediates: Vec<Immediate>,
+    /// The instructions, in order; a label (`:N`) is an index into this list.
     pub instructions: Vec<Instruction>,
     /// False when the program came from a token stream of a newer minor version than this crate
     /// knows (the 004 document: load it, but refuse to execute it). True for everything else.

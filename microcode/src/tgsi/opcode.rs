@@ -50,25 +50,45 @@ impl OperandType {
 /// Control-flow role of an opcode.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Flow {
+    /// IF: opens a block run by the lanes whose `src.x` is not 0.0 (NaN counts as true).
     If,
+    /// IFC (ps_2_x): runs exactly as IF does, testing `src.x`.
     Ifc,
+    /// ELSE: switches an IF or IFC block to the lanes that failed its test.
     Else,
+    /// ENDIF: closes an IF or IFC block.
     EndIf,
+    /// BGNLOOP: opens a loop that runs until every lane has left it with BRK or BREAKC.
     BgnLoop,
+    /// ENDLOOP: jumps back to its BGNLOOP.
     EndLoop,
+    /// BGNFOR: opens a counted loop; `floor(src.xyz)` (start, count, step) goes into a LOOP register.
     BgnFor,
+    /// ENDFOR: steps the LOOP register and goes back to BGNFOR while its count lasts.
     EndFor,
+    /// REP: opens a loop repeated `floor(src.x)` times per lane.
     Rep,
+    /// ENDREP: closes a REP loop.
     EndRep,
+    /// BRK: takes the executing lanes out of the innermost loop.
     Brk,
+    /// BREAKC: BRK for the lanes whose `src.x` is not 0.0.
     BreakC,
+    /// CONT: sends the executing lanes to the innermost loop's next iteration.
     Cont,
+    /// CAL: calls the subroutine at the instruction's label.
     Cal,
+    /// CALLNZ: calls the subroutine in the lanes whose `src.x` is not 0.0.
     CallNz,
+    /// RET: returns from a subroutine; in the main program the executing lanes stop.
     Ret,
+    /// BGNSUB: marks the start of a subroutine body.
     BgnSub,
+    /// ENDSUB: the end of a subroutine body, which returns.
     EndSub,
+    /// BRA: an unstructured jump to the label, for the whole quad (`decisions.md` section 4).
     Bra,
+    /// END: the end of the main program.
     End,
 }
 
@@ -107,9 +127,13 @@ pub enum LabelUse {
 pub struct Stages(pub u8);
 
 impl Stages {
+    /// The fragment stage.
     pub const FRAGMENT: Stages = Stages(1);
+    /// The vertex stage.
     pub const VERTEX: Stages = Stages(2);
+    /// The geometry stage.
     pub const GEOMETRY: Stages = Stages(4);
+    /// Every stage.
     pub const ALL: Stages = Stages(7);
 
     /// True when every stage of `other` is in the set.
@@ -121,6 +145,7 @@ impl Stages {
 /// Whether the project executes an opcode (decisions.md section 1).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Support {
+    /// The validator accepts the opcode and every engine runs it.
     Supported,
     /// Parses and decodes; the validator rejects it with this reason.
     Unsupported(&'static str),
@@ -150,7 +175,12 @@ pub enum Lowering {
     Formula,
     /// A matrix product: `rows` dot products of `width` components with consecutive registers
     /// of the second source (decisions.md section 1). The reference model reads the shape too.
-    Matrix { rows: u8, width: u8 },
+    Matrix {
+        /// Result components written, one dot product each (3 for M4X3).
+        rows: u8,
+        /// Components in each dot product (4 for M4X3).
+        width: u8,
+    },
     /// The texture unit's sequence (`compile/texture.rs`).
     Texture,
     /// Integer operations on the integer ALU or as sequences (`compile/int.rs`).
@@ -246,6 +276,7 @@ pub fn lowering_summary() -> String {
 /// One row of the opcode table.
 #[derive(Clone, Copy, Debug)]
 pub struct OpcodeInfo {
+    /// The opcode this row describes (the row's index in [`OPCODES`] is not its number).
     pub opcode: Opcode,
     /// Canonical mnemonic, printed by the dumper.
     pub mnemonic: &'static str,
@@ -253,14 +284,23 @@ pub struct OpcodeInfo {
     pub number: u8,
     /// Other spellings accepted by the parser (older documents).
     pub aliases: &'static [&'static str],
+    /// How many destination operands the opcode takes (0 or 1).
     pub num_dst: u8,
+    /// How many source operands the opcode takes (0 to 3 for most; the sampler counts as a source).
     pub num_src: u8,
+    /// How results map onto the destination's components.
     pub output: OutputMode,
+    /// How the sources are read: decides which source modifiers are integer operations.
     pub src_type: OperandType,
+    /// How the result is written: float, integer, double or raw bits.
     pub dst_type: OperandType,
+    /// The opcode's family, which picks the validator's rules and the models' kernels.
     pub kind: Kind,
+    /// Whether the instruction carries a `:label`.
     pub label: LabelUse,
+    /// The stages the validator allows the opcode in.
     pub stages: Stages,
+    /// Whether the project executes the opcode, and why not when it does not.
     pub support: Support,
     /// How the compiler turns the opcode into core instructions ([`Lowering::None`] exactly when
     /// the opcode is not supported).
@@ -329,7 +369,10 @@ macro_rules! opcode_table {
         /// A TGSI opcode. The discriminant is the token number.
         #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
         #[repr(u8)]
-        pub enum Opcode { $( $variant = $num, )* }
+        pub enum Opcode { $(
+            #[doc = concat!("`", $mn, "` (", $origin, "): `", $sem, "`")]
+            $variant = $num,
+        )* }
 
         /// Every opcode, in number order.
         pub static OPCODES: &[OpcodeInfo] = &[ $(
