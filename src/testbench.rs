@@ -42,22 +42,42 @@ impl Engine {
 pub enum Error {
     /// The program file cannot be read.
     #[error("{path}: {error}")]
-    Io { path: String, error: std::io::Error },
+    Io {
+        /// The file.
+        path: String,
+        /// The operating system's error.
+        error: std::io::Error,
+    },
     /// The program does not parse or decode (the message carries the location).
     #[error("{0}")]
     Load(String),
     /// The program parses but breaks a rule of TGSI.
     #[error("{name}: {error}")]
-    Invalid { name: String, error: String },
+    Invalid {
+        /// The shader's name (its file, or `<text>`).
+        name: String,
+        /// The validator's findings, rendered with their locations.
+        error: String,
+    },
     /// The compiler refuses the program for this core build.
     #[error("{name}: {error}")]
-    Compile { name: String, error: CompileError },
+    Compile {
+        /// The shader's name (its file, or `<text>`).
+        name: String,
+        /// Why the compiler refused it.
+        error: CompileError,
+    },
     /// A texture argument is wrong or its file cannot be read.
     #[error("texture: {0}")]
     Texture(String),
     /// The engine could not run the quad (a fault, an engine that cannot start).
     #[error("{engine} engine: {error}")]
-    Run { engine: &'static str, error: String },
+    Run {
+        /// The engine (`reference`, `core`, `rtl`, `verilator`).
+        engine: &'static str,
+        /// The engine's error, rendered.
+        error: String,
+    },
 }
 
 /// A TGSI program, validated and compiled for a core build ([`CoreConfig::default`], the board's,

@@ -111,12 +111,15 @@ pub struct FrameCheck {
     pub valid: Signal<In, Bit>,
     /// Receive (high) or discard (low).
     pub enable: Signal<In, Bit>,
-    /// The receiver's frame-buffer write: enable, address, byte.
+    /// The receiver's frame-buffer write enable: an unstuffed byte is written this clock.
     pub we: Signal<Out, Bit>,
+    /// The write's frame-buffer address (512 bytes).
     pub wa: Signal<Out, Bits<9>>,
+    /// The byte written.
     pub wd: Signal<Out, Bits<8>>,
     /// A segment ended; `body_len` its size if it passed, else 0.
     pub closed: Signal<Out, Bit>,
+    /// Bytes of the segment's body (header, payload and CRC) when it passed its CRC, else 0.
     pub body_len: Signal<Out, Bits<9>>,
     /// The CRC unit is absorbing a byte.
     pub crc_busy: Signal<Out, Bit>,

@@ -34,16 +34,39 @@ use microcode::compile::render_program::{
 /// Why a frame could not be rendered or written.
 #[derive(Debug, Error)]
 pub enum RenderError {
+    /// The requested size is odd or zero: the frame is shaded in whole 2x2 quads.
     #[error("the size {width}x{height} is not a whole number of 2x2 quads (use even sizes >= 2)")]
-    Size { width: u32, height: u32 },
+    Size {
+        /// The requested width in pixels.
+        width: u32,
+        /// The requested height in pixels.
+        height: u32,
+    },
+    /// A vertex or geometry program was given: only fragment shaders produce pixels.
     #[error("render runs fragment shaders; this is a {0:?} program")]
     NotFragment(microcode::tgsi::Processor),
+    /// The program declares no OUT register, so there is no colour to write.
     #[error("the program writes no OUT register")]
     NoOutput,
+    /// The engine failed on one quad (a fault, a budget, a missing texture); the frame stops
+    /// there.
     #[error("quad at ({x}, {y}): {message}")]
-    Engine { x: u32, y: u32, message: String },
+    Engine {
+        /// The quad's left pixel column.
+        x: u32,
+        /// The quad's top pixel row.
+        y: u32,
+        /// The engine's error, rendered.
+        message: String,
+    },
+    /// The PNG encoder refused the frame.
     #[error("cannot write {path}: {message}")]
-    Write { path: String, message: String },
+    Write {
+        /// The PNG file.
+        path: String,
+        /// The encoder's message.
+        message: String,
+    },
     /// The file could not be written (a full disk, no permission, a closed pipe).
     #[error(transparent)]
     Output(#[from] microcode::output::WriteError),
@@ -52,13 +75,17 @@ pub enum RenderError {
 /// A rendered image plus what it cost.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Frame {
+    /// Width in pixels (even).
     pub width: u32,
+    /// Height in pixels (even).
     pub height: u32,
     /// Row-major from the top, RGBA.
     pub pixels: Vec<[u8; 4]>,
+    /// Pixels the shader killed (KIL, KILP); they are transparent in `pixels`.
     pub killed: usize,
     /// Sum of the engine's clocks over all quads, when it counts them.
     pub cycles: Option<u64>,
+    /// Quads shaded: `width * height / 4`.
     pub quads: usize,
 }
 

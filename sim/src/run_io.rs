@@ -52,7 +52,9 @@ pub trait Sampler: Send + Sync {
 /// Which way the primitive faces (`--face`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Face {
+    /// A front-facing primitive: FACE reads (1, 0, 0, 1).
     Front,
+    /// A back-facing primitive: FACE reads (-1, 0, 0, 1).
     Back,
 }
 
@@ -203,6 +205,8 @@ pub struct LaneOutput {
 pub struct RunOutput {
     /// Engine name (`reference`, `core`, `rtl`, ...).
     pub engine: String,
+    /// Per lane (0 top-left, 1 top-right, 2 bottom-left, 3 bottom-right, or four vertices):
+    /// its outputs and whether it was killed.
     pub lanes: [LaneOutput; LANES],
     /// Executed instructions in the engine's own unit (models only).
     pub instructions: Option<u64>,

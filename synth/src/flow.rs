@@ -35,7 +35,10 @@ pub struct Options {
 /// What the flow produced.
 #[derive(Clone, Debug)]
 pub struct Outcome {
+    /// nextpnr's utilisation and achieved clock, read from its `report.json`.
     pub report: Report,
+    /// The bitstream to program the board with (`top.bin` for the iCE40, `top.bit` for the
+    /// ECP5), in [`Options::out`] beside every tool's log.
     pub bitstream: PathBuf,
     /// Cells per cell type of the whole design after yosys (`stat`).
     pub yosys_cells: Vec<(String, u64)>,
@@ -47,18 +50,31 @@ pub struct Outcome {
 /// Why the flow stopped.
 #[derive(Debug, Error)]
 pub enum SynthError {
+    /// A file or folder of the output folder could not be created, written or read back
+    /// (a full disk, missing permissions, an output path that is a file).
     #[error("cannot prepare {path}: {source}")]
     Io {
+        /// The file or folder.
         path: PathBuf,
+        /// The operating system's error.
         source: std::io::Error,
     },
+    /// A tool is missing, could not start or failed (its exit status and the tail of its log
+    /// are in the error; the whole log stays in the output folder).
     #[error(transparent)]
     Tool(#[from] ToolError),
     /// A file of the flow's own (the Verilog, the constraints) could not be written.
     #[error(transparent)]
     Write(#[from] microcode::output::WriteError),
+    /// nextpnr succeeded but its `--report` JSON lacks a field the flow reads (a nextpnr
+    /// version other than the pinned one).
     #[error("nextpnr report {path}: {message}")]
-    Report { path: PathBuf, message: String },
+    Report {
+        /// The report file.
+        path: PathBuf,
+        /// What is missing or malformed in it.
+        message: String,
+    },
     /// yosys mapped the design to more LUTs than the device has logic cells, or to more block
     /// RAMs (or multipliers) than it has: placement cannot succeed, so the flow stops before
     /// nextpnr (the yosys log and statistics are kept).
@@ -69,14 +85,23 @@ pub enum SynthError {
          {stat}"
     )]
     DoesNotFit {
+        /// The FPGA ([`microcode::board::Board::chip`]: `iCE40 HX8K-CB132`, ...).
         chip: &'static str,
+        /// LUT4s yosys mapped the design to (an ECP5 carry cell counts as two).
         luts: u64,
+        /// 18x18 multipliers used (always 0 on the iCE40).
         mults: u64,
+        /// 18x18 multipliers the device has.
         available_mults: u64,
+        /// Flip-flops used; each needs a logic cell too.
         ffs: u64,
+        /// Block RAMs used.
         brams: u64,
+        /// LUT4s (logic cells) the device has.
         available: u64,
+        /// Block RAMs the device has.
         available_brams: u64,
+        /// yosys's statistics file, for the per-cell-type breakdown.
         stat: PathBuf,
     },
     /// nextpnr packed the design into more logic cells (or block RAMs) than the device has: a
@@ -88,13 +113,22 @@ pub enum SynthError {
          (yosys cells of each alone): {blocks}; see {log}"
     )]
     DoesNotPack {
+        /// The FPGA ([`microcode::board::Board::chip`]: `iCE40 HX8K-CB132`, ...).
         chip: &'static str,
+        /// Logic cells nextpnr packed the design into.
         cells: u64,
+        /// Logic cells the device has.
         available: u64,
+        /// `cells` as a whole percentage of `available`.
         percent: u64,
+        /// Block RAMs used.
         brams: u64,
+        /// Block RAMs the device has.
         available_brams: u64,
+        /// Each block of [`Options::blocks`] with its yosys cells alone, to show where the
+        /// area went.
         blocks: String,
+        /// nextpnr's log.
         log: PathBuf,
     },
 }

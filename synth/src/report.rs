@@ -6,7 +6,9 @@ use serde_json::Value;
 /// One resource: how many are used out of how many the device has.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Usage {
+    /// Units the placed design takes.
     pub used: u64,
+    /// Units the device has.
     pub available: u64,
 }
 

@@ -26,38 +26,90 @@ pub const ENGINE: &str = "core";
 #[derive(Debug, Error, Clone, PartialEq, Eq)]
 #[error("core instruction {pc}: {kind}")]
 pub struct CoreFault {
+    /// The index in the image's code of the instruction that faulted (0 when the image as a
+    /// whole is refused); the image's ORIG section maps it back to a TGSI instruction.
     pub pc: usize,
+    /// What went wrong.
     pub kind: FaultKind,
 }
 
 /// Fault flags of the core.
 #[derive(Debug, Error, Clone, PartialEq, Eq)]
 pub enum FaultKind {
+    /// The run executed its budget of core instructions without reaching END: an endless
+    /// loop, or a budget too small for the program (`--budget`).
     #[error("instruction budget of {budget} exhausted")]
-    BudgetExhausted { budget: u64 },
+    BudgetExhausted {
+        /// The budget, in core instructions.
+        budget: u64,
+    },
+    /// IF and loop frames nested deeper than the core's mask stack
+    /// (`CoreConfig::mask_stack_depth`).
     #[error("mask stack overflow (depth {depth})")]
-    StackOverflow { depth: usize },
+    StackOverflow {
+        /// The mask stack's depth.
+        depth: usize,
+    },
+    /// Calls nested deeper than the core's call stack (`CoreConfig::call_stack_depth`), as
+    /// unbounded recursion through CALLNZ does.
     #[error("call stack overflow (depth {depth})")]
-    CallStackOverflow { depth: usize },
+    CallStackOverflow {
+        /// The call stack's depth.
+        depth: usize,
+    },
+    /// A flow instruction found the wrong frame on top of the mask stack (an ELSE with no IF
+    /// frame, a loop end inside an IF): an image the compiler did not write.
     #[error("mask stack underflow or mismatched frame at {op}")]
-    StackMismatch { op: &'static str },
+    StackMismatch {
+        /// The flow instruction's mnemonic.
+        op: &'static str,
+    },
+    /// PUSHA in a lane whose address stack is full (`CoreConfig::address_stack_depth`).
     #[error("address stack overflow in lane {lane} (depth {depth})")]
-    AddressStackOverflow { lane: usize, depth: usize },
+    AddressStackOverflow {
+        /// The lane (0-3).
+        lane: usize,
+        /// The address stack's depth.
+        depth: usize,
+    },
+    /// POPA in a lane whose address stack is empty.
     #[error("address stack underflow in lane {lane} (POPA on an empty stack)")]
-    AddressStackUnderflow { lane: usize },
+    AddressStackUnderflow {
+        /// The lane (0-3).
+        lane: usize,
+    },
+    /// A conditional BRA whose test differs between active lanes: the core has one program
+    /// counter per quad, so it cannot follow both ways (`decisions.md` section 4).
     #[error("conditional branch taken by some active lanes only (taken per lane: {taken:?})")]
-    DivergentBranch { taken: [bool; 4] },
+    DivergentBranch {
+        /// Whether each lane's test passed.
+        taken: [bool; 4],
+    },
+    /// The program samples a unit the run gave no texture for (`--texture N=FILE`).
     #[error("no texture bound to sampler unit {unit}")]
-    MissingTexture { unit: usize },
+    MissingTexture {
+        /// The sampler unit.
+        unit: usize,
+    },
+    /// The image uses an operation whose unit the image's config leaves out
+    /// (`CoreConfig::features`).
     #[error("operation {op} needs a unit this core build lacks")]
-    MissingUnit { op: &'static str },
+    MissingUnit {
+        /// The operation's mnemonic.
+        op: &'static str,
+    },
     /// A DOP whose `target` names no double opcode (a hand-made or damaged image).
     #[error("DOP target {target} is not a double opcode")]
-    BadDoubleOp { target: u16 },
+    BadDoubleOp {
+        /// The target field's value.
+        target: u16,
+    },
     /// The image holds more instructions than its core's program memory.
     #[error("the image has {instructions} instructions; the core holds {program_size}")]
     ProgramTooLarge {
+        /// Instructions in the image.
         instructions: usize,
+        /// The core's program memory, in instructions (`CoreConfig::program_size`).
         program_size: usize,
     },
     /// The image's CODE section is empty.
@@ -69,8 +121,11 @@ pub enum FaultKind {
     /// A register of R beyond the core's register file.
     #[error("{what} names R{reg}; the core has {registers} registers")]
     RegisterOutOfRange {
+        /// Which use names it: an operand, the destination, an input or output mapping.
         what: &'static str,
+        /// The register number.
         reg: usize,
+        /// Registers of R the core has (`CoreConfig::registers`).
         registers: usize,
     },
 }

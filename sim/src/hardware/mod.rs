@@ -41,9 +41,13 @@ pub enum HwError {
     /// The image uses an operation this hardware build does not implement.
     #[error("core instruction {pc} ({text}): the {engine} engine's hardware does not implement {op}{why}")]
     Unsupported {
+        /// The engine ([`HostPort::engine`]: `rtl`, `verilator`).
         engine: &'static str,
+        /// The instruction's index in the image's code.
         pc: usize,
+        /// The operation's mnemonic.
         op: &'static str,
+        /// The instruction, disassembled.
         text: String,
         /// What the operation stands for and how to avoid it.
         why: &'static str,
@@ -54,39 +58,63 @@ pub enum HwError {
         "core instruction {pc} ({text}): {op} runs on {unit}, which this {engine} build leaves out"
     )]
     NotBuilt {
+        /// The engine ([`HostPort::engine`]: `rtl`, `verilator`).
         engine: &'static str,
+        /// The instruction's index in the image's code.
         pc: usize,
+        /// The operation's mnemonic.
         op: &'static str,
+        /// The instruction, disassembled.
         text: String,
+        /// The unit it needs, in words (`Features::names`: "the divider").
         unit: String,
     },
     /// The image breaks a rule of the core ISA that the hardware relies on.
     #[error("core instruction {pc} ({text}): {rule}")]
     IsaRule {
+        /// The instruction's index in the image's code.
         pc: usize,
+        /// The instruction, disassembled.
         text: String,
+        /// The rule, and why the hardware needs it.
         rule: &'static str,
     },
     /// The image does not fit this hardware's memories.
     #[error("the image needs {what} {need}, the hardware has {have}")]
     TooLarge {
+        /// The memory that overflows (`instructions`).
         what: &'static str,
+        /// How many entries the image needs.
         need: usize,
+        /// How many the hardware has.
         have: usize,
     },
     /// The core stopped with a fault.
     #[error("the core stopped with fault {code} ({name}) after {cycles} cycles")]
     Fault {
+        /// The fault code (`microcode::core::fault_code`).
         code: u8,
+        /// The code's name in the fault table.
         name: &'static str,
+        /// Clocks from the start of the run to the fault.
         cycles: u64,
     },
     /// A texture the image samples cannot be held by the hardware's texture memory.
     #[error("sampler unit {unit}: {reason}")]
-    Texture { unit: usize, reason: String },
+    Texture {
+        /// The sampler unit.
+        unit: usize,
+        /// Why it does not fit (size, format).
+        reason: String,
+    },
     /// The simulation did not finish.
     #[error("the {engine} engine did not finish within {clocks} clocks")]
-    Timeout { engine: &'static str, clocks: u64 },
+    Timeout {
+        /// The engine (`rtl`, `verilator`).
+        engine: &'static str,
+        /// The clock limit the run was given.
+        clocks: u64,
+    },
     /// rust-hdl rejected the core or its simulation did not settle.
     #[error("rtl engine: {0}")]
     Rtl(String),

@@ -11,12 +11,22 @@ use thiserror::Error;
 /// A value that is not four comma-separated numbers.
 #[derive(Debug, Error, PartialEq, Eq)]
 pub enum ValueError {
+    /// The value does not have exactly four items (`1,2,3` for a vec4).
     #[error("expected 4 comma-separated numbers, found {found} in `{text}`")]
-    Count { text: String, found: usize },
+    Count {
+        /// The value as given.
+        text: String,
+        /// How many comma-separated items it has.
+        found: usize,
+    },
+    /// One item is neither a float Rust parses nor a `0x` bit pattern that fits 32 bits.
     #[error("component {component} of `{text}`: `{item}` is neither a float nor a 0x bit pattern")]
     Number {
+        /// The value as given.
         text: String,
+        /// Which item (0 is x).
         component: usize,
+        /// The item that does not parse.
         item: String,
     },
 }
@@ -24,19 +34,54 @@ pub enum ValueError {
 /// A malformed `--input`, `--const`, `--face` or `--texture` argument.
 #[derive(Debug, Error)]
 pub enum ArgError {
+    /// The argument is not of the flag's form (no `=`, a register number that is not a
+    /// number).
     #[error("`{arg}`: expected {expected}")]
-    Syntax { arg: String, expected: &'static str },
+    Syntax {
+        /// The argument as given.
+        arg: String,
+        /// The forms the flag accepts (`N=v, N@L=v or V:N=v`).
+        expected: &'static str,
+    },
+    /// `--input N@L=v` names a lane other than 0-3 (a run is one quad).
     #[error("`{arg}`: lane {lane} is out of range (0-3)")]
-    Lane { arg: String, lane: usize },
+    Lane {
+        /// The argument as given.
+        arg: String,
+        /// The lane it names.
+        lane: usize,
+    },
+    /// The value after `=` is not four numbers.
     // The cause is part of the message (not a `source`), so that `{:#}` does not print it twice.
     #[error("`{arg}`: {error}")]
-    Value { arg: String, error: ValueError },
+    Value {
+        /// The argument as given.
+        arg: String,
+        /// What is wrong with the value.
+        error: ValueError,
+    },
+    /// `--face` is neither `front` nor `back`.
     #[error("`{arg}`: expected `front` or `back`")]
-    Face { arg: String },
+    Face {
+        /// The argument as given.
+        arg: String,
+    },
+    /// The texture file cannot be read or decoded, or does not fit the options given.
     #[error("`{arg}`: {error}")]
-    Texture { arg: String, error: TextureError },
+    Texture {
+        /// The argument as given.
+        arg: String,
+        /// Why the texture was refused.
+        error: TextureError,
+    },
+    /// A `--texture` option after the file name is not one the loader knows.
     #[error("`{arg}`: unknown texture option `{option}` (nearest, bilinear, repeat, clamp, cube, volume=D, format=NAME)")]
-    TextureOption { arg: String, option: String },
+    TextureOption {
+        /// The argument as given.
+        arg: String,
+        /// The option not understood.
+        option: String,
+    },
 }
 
 /// Parses `x,y,z,w` where each item is a float or a `0x` bit pattern.
@@ -72,17 +117,28 @@ fn parse_number(item: &str) -> Option<u32> {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum InputArg {
     /// `N=v`: `IN[N]` in all four lanes.
-    All { index: u32, value: [u32; 4] },
+    All {
+        /// N, the input register.
+        index: u32,
+        /// The vec4 as binary32 (or integer) bits.
+        value: [u32; 4],
+    },
     /// `N@L=v`: `IN[N]` in lane L.
     Lane {
+        /// N, the input register.
         index: u32,
+        /// L, the lane (0-3).
         lane: usize,
+        /// The vec4 as bits.
         value: [u32; 4],
     },
     /// `V:N=v`: geometry input `IN[V][N]`.
     Geometry {
+        /// V, the input vertex.
         vertex: u32,
+        /// N, the input register of that vertex.
         index: u32,
+        /// The vec4 as bits.
         value: [u32; 4],
     },
 }

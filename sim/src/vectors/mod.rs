@@ -127,11 +127,26 @@ pub enum Check {
     Bits(u32),
     /// Within `ulps` units in the last place of the correctly rounded binary32 result `want`
     /// (zero, infinite and NaN results must match exactly).
-    Ulp { want: u32, ulps: u32 },
+    Ulp {
+        /// The correctly rounded result, as bits.
+        want: u32,
+        /// The largest distance allowed, in units in the last place (`decisions.md` section 2).
+        ulps: u32,
+    },
     /// Within `tol` of `want` (NaN and infinite results must match exactly).
-    Abs { want: f64, tol: f64 },
+    Abs {
+        /// The exact result.
+        want: f64,
+        /// The largest absolute error allowed.
+        tol: f64,
+    },
     /// Within `tol * |want|` of `want` (zero, infinite and NaN results must match exactly).
-    Rel { want: f64, tol: f64 },
+    Rel {
+        /// The exact result.
+        want: f64,
+        /// The largest error allowed, relative to `|want|`.
+        tol: f64,
+    },
     /// Not checked (a value the contract leaves open).
     Any,
 }
@@ -193,14 +208,19 @@ impl Operand {
 /// One test vector.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Vector {
+    /// The opcode under test.
     pub opcode: Opcode,
+    /// The class of values it exercises, for the coverage report.
     pub class: Class,
     /// What the vector shows, for failure messages.
     pub note: &'static str,
+    /// The instruction's saturate mode (`_SAT` vectors check the clamp).
     pub saturate: Saturate,
     /// MODULATE destination scale, applied before saturate.
     pub modulate: Modulate,
+    /// How the harness builds the program around the opcode.
     pub shape: Shape,
+    /// The source operands: values per lane and their modifiers.
     pub src: Vec<Operand>,
     /// Per destination, `[lane][component]`.
     pub expect: Vec<[[Check; 4]; 4]>,

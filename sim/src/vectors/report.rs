@@ -7,16 +7,23 @@ use std::fmt::{self, Display, Write as _};
 /// How far a result was from its expectation (only the measures that apply are set).
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct Deviation {
+    /// Distance in units in the last place, for [`Check::Ulp`](super::Check::Ulp) components.
     pub ulp: Option<u64>,
+    /// Absolute error, for [`Check::Abs`](super::Check::Abs) components.
     pub abs: Option<f64>,
+    /// Error relative to the expected magnitude, for [`Check::Rel`](super::Check::Rel)
+    /// components.
     pub rel: Option<f64>,
 }
 
 /// One vector that did not pass.
 #[derive(Clone, Debug, PartialEq)]
 pub struct VectorFailure {
+    /// The vector's opcode.
     pub opcode: Opcode,
+    /// The vector's class of values.
     pub class: Class,
+    /// What the vector shows (`Vector::note`).
     pub note: &'static str,
     /// Every mismatch (lane, component, values) or the engine's error.
     pub detail: String,
@@ -35,11 +42,15 @@ impl Display for VectorFailure {
 /// The results of one opcode's vectors.
 #[derive(Clone, Debug, PartialEq)]
 pub struct OpcodeResult {
+    /// The opcode.
     pub opcode: Opcode,
+    /// Vectors run.
     pub vectors: usize,
+    /// Vectors whose every checked component passed.
     pub passed: usize,
     /// Worst deviations seen over all checked components (passing or not).
     pub worst: Deviation,
+    /// The vectors that did not pass, in run order.
     pub failures: Vec<VectorFailure>,
 }
 
