@@ -136,7 +136,7 @@ macro_rules! op_table {
         #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
         #[repr(u8)]
         pub enum Op { $(
-            #[doc = concat!("`", $mn, "`: ", $sem, ".")]
+            #[doc = concat!("`", $mn, "`: `` ", $sem, " ``")]
             $v = $n,
         )* }
 

@@ -852,9 +852,9 @@ pub struct Instruction {
     pub cond_update: Option<u8>,
     /// CondFlowEnable: the instruction happens only where this test passes.
     pub cond_flow: Option<CondTest>,
-    /// The destinations, as many as the opcode table's `dsts` (zero or one).
+    /// The destinations, as many as the opcode table's `num_dst` (0 to 2; DFRACEXP has two).
     pub dst: Vec<DstOperand>,
-    /// The sources, as many as the opcode table's `srcs`.
+    /// The sources, as many as the opcode table's `num_src` (0 to 4).
     pub src: Vec<SrcOperand>,
     /// Target instruction index (`:N`).
     pub label: Option<u32>,

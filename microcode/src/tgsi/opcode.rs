@@ -62,7 +62,8 @@ pub enum Flow {
     BgnLoop,
     /// ENDLOOP: jumps back to its BGNLOOP.
     EndLoop,
-    /// BGNFOR: opens a counted loop; `floor(src.xyz)` (start, count, step) goes into a LOOP register.
+    /// BGNFOR: opens a counted loop; `floor(src.xyz)` (start, count, step) goes into a LOOP
+    /// register.
     BgnFor,
     /// ENDFOR: steps the LOOP register and goes back to BGNFOR while its count lasts.
     EndFor,
@@ -284,9 +285,9 @@ pub struct OpcodeInfo {
     pub number: u8,
     /// Other spellings accepted by the parser (older documents).
     pub aliases: &'static [&'static str],
-    /// How many destination operands the opcode takes (0 or 1).
+    /// How many destination operands the opcode takes (0 to 2; only DFRACEXP has two).
     pub num_dst: u8,
-    /// How many source operands the opcode takes (0 to 3 for most; the sampler counts as a source).
+    /// How many source operands the opcode takes (0 to 4; a texture opcode's sampler counts as one).
     pub num_src: u8,
     /// How results map onto the destination's components.
     pub output: OutputMode,
