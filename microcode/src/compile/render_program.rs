@@ -291,7 +291,8 @@ pub enum RenderProgramError {
     /// A vertex or geometry program: RENDER shades pixels only.
     #[error("the program is not a fragment program")]
     NotFragment,
-    /// Nothing would reach the frame: the program declares no OUT register to take the colour from.
+    /// Nothing would reach the frame: the program declares no OUT register to take the colour
+    /// from.
     #[error("the program writes no OUT register")]
     NoOutput,
     /// The instruction at this index reads or writes IN or OUT through an address register or

@@ -356,7 +356,7 @@ pub enum Cond {
     Lt = 0,
     /// Greater than or equal (false when either is NaN).
     Ge = 1,
-    /// Equal; +0.0 equals -0.0, NaN equals nothing.
+    /// Equal; +0.0 equals -0.0 and subnormals compare as zeros; NaN equals nothing.
     Eq = 2,
     /// Not equal (true when either is NaN).
     Ne = 3,
@@ -451,8 +451,8 @@ pub struct Instr {
     pub pw: u8,
     /// Branch target (instruction index).
     pub target: u16,
-    /// Operands A, B and C; only the first [`OpInfo::sources`] are read (MOVR and MOVW use B and C
-    /// otherwise).
+    /// Operands A, B and C; an operation reads the first [`OpInfo::sources`] of them (MOVR and
+    /// MOVW read only A's value: B names their index register, C.index is their limit).
     pub src: [Operand; 3],
 }
 
@@ -540,7 +540,8 @@ pub enum Field {
     Cond,
     /// `pw`: the predicated write (0 always, 1 where P.c, 2 where !P.c).
     Pw,
-    /// `target`: a branch target, a sampler unit or MOVR/MOVW's signed offset.
+    /// `target`: a branch target, a sampler unit, DOP's double opcode or MOVR/MOVW's signed
+    /// offset.
     Target,
     /// An operand's `file` (0 A, 1 B, 2 C).
     File(u8),

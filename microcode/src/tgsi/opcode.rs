@@ -146,7 +146,7 @@ impl Stages {
 /// Whether the project executes an opcode (decisions.md section 1).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Support {
-    /// The validator accepts the opcode and every engine runs it.
+    /// The validator accepts the opcode; the reference model runs it and the compiler lowers it.
     Supported,
     /// Parses and decodes; the validator rejects it with this reason.
     Unsupported(&'static str),
@@ -287,7 +287,8 @@ pub struct OpcodeInfo {
     pub aliases: &'static [&'static str],
     /// How many destination operands the opcode takes (0 to 2; only DFRACEXP has two).
     pub num_dst: u8,
-    /// How many source operands the opcode takes (0 to 4; a texture opcode's sampler counts as one).
+    /// How many source operands the opcode takes (0 to 4; a texture opcode's sampler counts as
+    /// one).
     pub num_src: u8,
     /// How results map onto the destination's components.
     pub output: OutputMode,
