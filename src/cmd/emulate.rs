@@ -21,8 +21,9 @@ pub struct EmulateArgs {
     #[arg(long)]
     pub cores: Option<u16>,
     /// Simulator: verilator (fast; built once and cached), rtl (rust-hdl) or netlist (the
-    /// gate-level netlist yosys `synth_ice40` maps the design to, with the iCE40 cell models,
-    /// under Verilator; refused for the ECP5 boards, whose block RAM yosys cannot simulate);
+    /// gate-level netlist yosys `synth_ice40` or `synth_ecp5` maps the design to, with the
+    /// family's cell models, under Verilator; on the ECP5 with the project's models of the
+    /// block RAM and the multiplier, which yosys's library leaves without behaviour);
     /// rtl and netlist are slow: give the host tools a long `--timeout-ms`.
     #[arg(long, default_value = "verilator")]
     pub engine: String,

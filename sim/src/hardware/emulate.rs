@@ -178,8 +178,8 @@ pub fn start(
 
 /// [`start`] for the build `build` (a board, its core configuration, its cores): the netlist
 /// engine maps the design with that board's family's yosys flow and simulates it with that
-/// family's cell models. yosys's ECP5 library has no simulation model of the `DP16KD` block
-/// RAM (a blackbox), so an ECP5 netlist cannot run: that is refused, naming why.
+/// family's cell models (on the ECP5 with the project's models of the `DP16KD` block RAM and the
+/// `MULT18X18D` multiplier, which yosys's library leaves without behaviour).
 pub fn start_board(
     engine: EmuEngine,
     build: &BoardBuild,
@@ -187,15 +187,6 @@ pub fn start_board(
     progress: &mut dyn FnMut(&str),
 ) -> Result<Emulation, HwError> {
     let family = build.board.family();
-    if engine == EmuEngine::Netlist && family == Family::Ecp5 {
-        return Err(HwError::Verilator(
-            "the ECP5 netlist cannot be emulated: yosys's ECP5 cell library (ecp5/cells_sim.v) \
-             declares the DP16KD block RAM as a blackbox without a simulation model, so the \
-             loader's firmware and the core's memories would read nothing; emulate the ECP5 \
-             build with `--engine verilator` (its Verilog) or `--engine rtl`"
-                .into(),
-        ));
-    }
     let clock_hz = EMULATED_CLOCK_HZ;
     let divisor = hdl::baud::BaudDivisor::for_rate(u64::from(clock_hz), u64::from(baud))
         .map_err(|e| HwError::Rtl(format!("{baud} baud at {clock_hz} Hz: {e}")))?
@@ -484,7 +475,36 @@ fn cell_models(family: Family) -> Result<String, HwError> {
     })?;
     let mut text = String::new();
     inline_includes(&path, &mut Vec::new(), &mut text)?;
+    if family == Family::Ecp5 {
+        text = without_module(&text, "DP16KD").ok_or_else(|| {
+            HwError::Verilator(format!(
+                "{}: no DP16KD module to replace with the simulation model (a yosys of another \
+                 shape: `cargo xtask setup` installs the pinned one)",
+                path.display()
+            ))
+        })?;
+        text.push_str(ECP5_MODELS);
+    }
     Ok(text)
+}
+
+/// Behavioural models of the ECP5 block RAM and multiplier, which yosys's library leaves
+/// without one (see the file's header for what they model and why).
+const ECP5_MODELS: &str = include_str!("ecp5_models.v");
+
+/// `text` without the Verilog module `name` (from its `module NAME(` line, with the attribute
+/// line just before it, through its `endmodule`); `None` if there is no such module.
+fn without_module(text: &str, name: &str) -> Option<String> {
+    let head = format!("module {name}(");
+    let start = text.find(&head)?;
+    let end = start + text[start..].find("endmodule")? + "endmodule".len();
+    // The `(* blackbox *)` attribute on the line before belongs to the module too.
+    let before = text[..start].trim_end();
+    let start = match before.strip_suffix("(* blackbox *)") {
+        Some(rest) => rest.len(),
+        None => start,
+    };
+    Some(format!("{}{}", &text[..start], &text[end..]))
 }
 
 /// Appends `path` to `text` with its `` `include "NAME" `` lines replaced by the files they name
