@@ -27,7 +27,7 @@ enum Command {
     Check(cmd::check::CheckArgs),
     /// Execute a TGSI program on one quad and print its outputs.
     Run(cmd::run::RunArgs),
-    /// Build the bitstream for the Alchitry Cu and report what it costs.
+    /// Build the bitstream for a board (Alchitry Cu, ULX3S) and report what it costs.
     Synth(cmd::synth::SynthArgs),
     /// Measure the models' speed and the core's clocks per instruction.
     Bench(cmd::bench::BenchArgs),
@@ -35,7 +35,7 @@ enum Command {
     Conformance(cmd::conformance::ConformanceArgs),
     /// Render a fragment shader over a grid of quads to a PNG.
     Render(cmd::render::RenderArgs),
-    /// Program the board with a bitstream (needs iceprog).
+    /// Program a board with a bitstream (iceprog; openFPGALoader or fujprog for the ECP5).
     Flash(cmd::flash::FlashArgs),
     /// Compile a program to a core image.
     Compile(cmd::compile::CompileArgs),
