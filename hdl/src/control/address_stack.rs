@@ -20,6 +20,7 @@
 //!   lanes, unless it faulted; `clear_depths` (a run's start) empties every lane's stack at the
 //!   next edge.
 use microcode::core::config::ADDRESS_STACK_ENTRIES;
+use microcode::core::fault_code;
 use rust_hdl::prelude::*;
 
 /// The address stack's control; see the module documentation.
@@ -56,6 +57,10 @@ pub struct AddressStack {
     depth: [DFF<Bits<4>>; 4],
     // Entries built (`CoreConfig::address_stack_depth`, at most `ADDRESS_STACK_ENTRIES`).
     entries: Constant<Bits<4>>,
+    // The codes of `fault` (`microcode::core::fault_code`).
+    code_none: Constant<Bits<4>>,
+    code_overflow: Constant<Bits<4>>,
+    code_underflow: Constant<Bits<4>>,
     lane: Signal<Local, Bits<2>>,
     lane_depth: Signal<Local, Bits<4>>,
     lane_depth_p1: Signal<Local, Bits<4>>,
@@ -89,6 +94,9 @@ impl AddressStack {
             push_addr: Default::default(),
             depth: Default::default(),
             entries: Constant::new(u64::from(entries.min(ADDRESS_STACK_ENTRIES)).to_bits()),
+            code_none: Constant::new(u64::from(fault_code::NONE).to_bits()),
+            code_overflow: Constant::new(u64::from(fault_code::ADDRESS_OVERFLOW).to_bits()),
+            code_underflow: Constant::new(u64::from(fault_code::ADDRESS_UNDERFLOW).to_bits()),
             lane: Default::default(),
             lane_depth: Default::default(),
             lane_depth_p1: Default::default(),
@@ -121,13 +129,13 @@ impl Logic for AddressStack {
             | (bit_cast::<4, 1>((self.depth[1].q.val() == 0).into()) << 1)
             | (bit_cast::<4, 1>((self.depth[2].q.val() == 0).into()) << 2)
             | (bit_cast::<4, 1>((self.depth[3].q.val() == 0).into()) << 3);
-        self.fault.next = bits::<4>(0);
+        self.fault.next = self.code_none.val();
         if self.check.val() {
             if (self.op.val() == 1) & (self.full.val() & self.e.val()).any() {
-                self.fault.next = bits::<4>(8);
+                self.fault.next = self.code_overflow.val();
             }
             if (self.op.val() == 2) & (self.empty.val() & self.e.val()).any() {
-                self.fault.next = bits::<4>(9);
+                self.fault.next = self.code_underflow.val();
             }
         }
         self.fault_any.next = self.fault.val().any();
@@ -186,18 +194,5 @@ impl Logic for AddressStack {
         self.push2_addr.d.next = self.push1_addr.q.val();
         self.push_we.next = self.push2_we.q.val();
         self.push_addr.next = self.push2_addr.q.val();
-    }
-}
-
-/// The fault codes this block raises (literals above because a Rust constant would reach the
-/// Verilog as a bare name; this test keeps them equal to `host_port`).
-#[cfg(test)]
-mod tests {
-    use crate::host_port::fault_code;
-
-    #[test]
-    fn literal_fault_codes_match_the_host_port() {
-        assert_eq!(fault_code::ADDRESS_OVERFLOW, 8);
-        assert_eq!(fault_code::ADDRESS_UNDERFLOW, 9);
     }
 }

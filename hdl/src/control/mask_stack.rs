@@ -124,6 +124,8 @@ pub struct MaskStack {
     // The frames this build has (a thermometer code): the others are never valid nor written,
     // so synthesis turns their registers into constants and drops them.
     frames: Constant<Bits<8>>,
+    kind_loop: Constant<Bits<2>>,
+    kind_call: Constant<Bits<2>>,
 }
 
 impl Default for MaskStack {
@@ -198,6 +200,8 @@ impl MaskStack {
             c_call_ret: Default::default(),
             call_ret_q: Default::default(),
             frames: Constant::new(((1u64 << frames) - 1).to_bits()),
+            kind_loop: Constant::new(KIND_LOOP.to_bits()),
+            kind_call: Constant::new(KIND_CALL.to_bits()),
         }
     }
 }
@@ -235,13 +239,14 @@ impl Logic for MaskStack {
         self.is_call.next = bits::<8>(0);
         self.is_loop.next = bits::<8>(0);
         for i in 0..8 {
+            // Bit 1 set: KIND_LOOP or KIND_CALL.
             if self.kind[i].q.val().get_bit(1) {
                 self.is_lc.next = self.is_lc.val().replace_bit(i, true);
             }
-            if self.kind[i].q.val() == 3 {
+            if self.kind[i].q.val() == self.kind_call.val() {
                 self.is_call.next = self.is_call.val().replace_bit(i, true);
             }
-            if self.kind[i].q.val() == 2 {
+            if self.kind[i].q.val() == self.kind_loop.val() {
                 self.is_loop.next = self.is_loop.val().replace_bit(i, true);
             }
         }
@@ -410,6 +415,7 @@ impl Logic for MaskStack {
                 StackCmd::Kill => {
                     if self.valid.q.val().get_bit(i) {
                         self.entry[i].d.next = self.entry[i].q.val() & !self.lanes.val();
+                        // Bit 1 set: KIND_LOOP or KIND_CALL.
                         if self.kind[i].q.val().get_bit(1) {
                             self.live[i].d.next = self.live[i].q.val() & !self.lanes.val();
                         }

@@ -16,7 +16,7 @@
 //! reaching the registers) are not counted.
 //!
 //! EMIT and ENDPRIM pause the run after their last clock (and the drain): `done` pulses with the
-//! pause code on `fault` (10 EMIT, 11 ENDPRIM), `busy` is low so the host can read the outputs of
+//! pause code on `fault` (`fault_code::EMIT`, `fault_code::ENDPRIM`), `busy` is low so the host can read the outputs of
 //! the lanes in `e`, and `resume` continues with the next instruction, every mask, stack, budget
 //! and the cycle count kept (the pause's clocks are not counted). `start` or `clear` instead
 //! abandon the run.
@@ -24,7 +24,8 @@
 //! Ports: see the field documentation. Timing: `start` and `clear` act at the edge where they are
 //! seen while idle (or paused); `done` is a registered one-clock pulse.
 use crate::decoder::{ExecKind, FlowOp};
-use crate::mask_stack::{MaskStack, StackCmd};
+use crate::host_port::fault_code;
+use crate::mask_stack::{MaskStack, StackCmd, KIND_CALL, KIND_IF, KIND_LOOP};
 use rust_hdl::prelude::*;
 
 /// Clocks from the last executed clock until `done`: the pipeline drains, its longest path being
@@ -137,6 +138,20 @@ pub struct Sequencer {
     call_depth: Constant<Bits<4>>,
     stack_depth: Constant<Bits<5>>,
     drain: Constant<Bits<9>>,
+    // The fault and pause codes raised here (`microcode::core::fault_code`), and the mask
+    // stack's frame kinds: constants so that the Verilog names them (localparams).
+    code_none: Constant<Bits<4>>,
+    code_budget: Constant<Bits<4>>,
+    code_stack_overflow: Constant<Bits<4>>,
+    code_call_overflow: Constant<Bits<4>>,
+    code_stack_mismatch: Constant<Bits<4>>,
+    code_divergent: Constant<Bits<4>>,
+    code_missing_unit: Constant<Bits<4>>,
+    code_emit: Constant<Bits<4>>,
+    code_endprim: Constant<Bits<4>>,
+    kind_if: Constant<Bits<2>>,
+    kind_loop: Constant<Bits<2>>,
+    kind_call: Constant<Bits<2>>,
     // Combinational values of the last clock of an instruction.
     last: Signal<Local, Bit>,
     dead: Signal<Local, Bit>,
@@ -152,7 +167,7 @@ pub struct Sequencer {
     calls_next: Signal<Local, Bits<4>>,
     fault_now: Signal<Local, Bits<4>>,
     end_now: Signal<Local, Bit>,
-    // Geometry output: the pause code of EMIT (10) or ENDPRIM (11) in its last clock, and the
+    // Geometry output: the pause code of EMIT or ENDPRIM in its last clock, and the
     // one taken at the end of the drain.
     pause_now: Signal<Local, Bits<4>>,
     pause: DFF<Bits<4>>,
@@ -226,6 +241,18 @@ impl Sequencer {
                 u64::from(mask_depth.min(crate::mask_stack::DEPTH as u16)).to_bits(),
             ),
             drain: Constant::new(u64::from(DRAIN_CLOCKS).to_bits()),
+            code_none: Constant::new(u64::from(fault_code::NONE).to_bits()),
+            code_budget: Constant::new(u64::from(fault_code::BUDGET).to_bits()),
+            code_stack_overflow: Constant::new(u64::from(fault_code::STACK_OVERFLOW).to_bits()),
+            code_call_overflow: Constant::new(u64::from(fault_code::CALL_OVERFLOW).to_bits()),
+            code_stack_mismatch: Constant::new(u64::from(fault_code::STACK_MISMATCH).to_bits()),
+            code_divergent: Constant::new(u64::from(fault_code::DIVERGENT).to_bits()),
+            code_missing_unit: Constant::new(u64::from(fault_code::MISSING_UNIT).to_bits()),
+            code_emit: Constant::new(u64::from(fault_code::EMIT).to_bits()),
+            code_endprim: Constant::new(u64::from(fault_code::ENDPRIM).to_bits()),
+            kind_if: Constant::new(KIND_IF.to_bits()),
+            kind_loop: Constant::new(KIND_LOOP.to_bits()),
+            kind_call: Constant::new(KIND_CALL.to_bits()),
             last: Default::default(),
             dead: Default::default(),
             stop_now: Default::default(),
@@ -378,9 +405,9 @@ impl Logic for Sequencer {
         self.killed_next.next = self.killed_q.q.val();
         self.live_next.next = self.main_live.q.val();
         self.calls_next.next = self.calls.q.val();
-        self.fault_now.next = bits::<4>(0);
+        self.fault_now.next = self.code_none.val();
         self.end_now.next = false;
-        self.pause_now.next = bits::<4>(0);
+        self.pause_now.next = self.code_none.val();
         self.lanes.next = self.e_q.q.val();
         self.stack.cmd.next = StackCmd::Hold;
         self.stack.push_kind.next = bits::<2>(0);
@@ -395,10 +422,10 @@ impl Logic for Sequencer {
             match self.flow_q.q.val() {
                 FlowOp::If => {
                     if self.full.val() {
-                        self.fault_now.next = bits::<4>(2);
+                        self.fault_now.next = self.code_stack_overflow.val();
                     } else {
                         self.stack.cmd.next = StackCmd::Push;
-                        self.stack.push_kind.next = bits::<2>(1);
+                        self.stack.push_kind.next = self.kind_if.val();
                         self.stack.push_live.next = self.cond.val();
                         self.e_next.next = self.e_q.q.val() & self.cond.val();
                         if !(self.e_q.q.val() & self.cond.val()).any() {
@@ -407,8 +434,8 @@ impl Logic for Sequencer {
                     }
                 }
                 FlowOp::Else => {
-                    if self.stack.top_kind.val() != 1 {
-                        self.fault_now.next = bits::<4>(4);
+                    if self.stack.top_kind.val() != self.kind_if.val() {
+                        self.fault_now.next = self.code_stack_mismatch.val();
                     } else {
                         self.e_next.next = self.stack.top_entry.val() & !self.stack.top_live.val();
                         if !(self.stack.top_entry.val() & !self.stack.top_live.val()).any() {
@@ -417,8 +444,8 @@ impl Logic for Sequencer {
                     }
                 }
                 FlowOp::Endif => {
-                    if self.stack.top_kind.val() != 1 {
-                        self.fault_now.next = bits::<4>(4);
+                    if self.stack.top_kind.val() != self.kind_if.val() {
+                        self.fault_now.next = self.code_stack_mismatch.val();
                     } else {
                         self.stack.cmd.next = StackCmd::Pop;
                         self.e_next.next = self.stack.top_entry.val();
@@ -426,15 +453,15 @@ impl Logic for Sequencer {
                 }
                 FlowOp::Loop => {
                     if self.full.val() {
-                        self.fault_now.next = bits::<4>(2);
+                        self.fault_now.next = self.code_stack_overflow.val();
                     } else {
                         self.stack.cmd.next = StackCmd::Push;
-                        self.stack.push_kind.next = bits::<2>(2);
+                        self.stack.push_kind.next = self.kind_loop.val();
                     }
                 }
                 FlowOp::Endloop => {
-                    if self.stack.top_kind.val() != 2 {
-                        self.fault_now.next = bits::<4>(4);
+                    if self.stack.top_kind.val() != self.kind_loop.val() {
+                        self.fault_now.next = self.code_stack_mismatch.val();
                     } else if self.stack.top_live.val().any() {
                         self.e_next.next = self.stack.top_live.val();
                         self.next_pc.next = self.target_q.q.val().get_bits::<9>(0);
@@ -472,20 +499,20 @@ impl Logic for Sequencer {
                     self.end_now.next = true;
                 }
                 FlowOp::Emit => {
-                    self.pause_now.next = bits::<4>(10);
+                    self.pause_now.next = self.code_emit.val();
                 }
                 FlowOp::Endprim => {
-                    self.pause_now.next = bits::<4>(11);
+                    self.pause_now.next = self.code_endprim.val();
                 }
                 FlowOp::Cal => {
                     if self.e_q.q.val().any() {
                         if self.calls.q.val() >= self.call_depth.val() {
-                            self.fault_now.next = bits::<4>(3);
+                            self.fault_now.next = self.code_call_overflow.val();
                         } else if self.full.val() {
-                            self.fault_now.next = bits::<4>(2);
+                            self.fault_now.next = self.code_stack_overflow.val();
                         } else {
                             self.stack.cmd.next = StackCmd::Push;
-                            self.stack.push_kind.next = bits::<2>(3);
+                            self.stack.push_kind.next = self.kind_call.val();
                             self.calls_next.next = self.calls.q.val() + 1;
                             self.next_pc.next = self.target_q.q.val().get_bits::<9>(0);
                         }
@@ -495,12 +522,12 @@ impl Logic for Sequencer {
                     self.lanes.next = self.e_q.q.val() & self.px.val();
                     if self.lanes.val().any() {
                         if self.calls.q.val() >= self.call_depth.val() {
-                            self.fault_now.next = bits::<4>(3);
+                            self.fault_now.next = self.code_call_overflow.val();
                         } else if self.full.val() {
-                            self.fault_now.next = bits::<4>(2);
+                            self.fault_now.next = self.code_stack_overflow.val();
                         } else {
                             self.stack.cmd.next = StackCmd::Push;
-                            self.stack.push_kind.next = bits::<2>(3);
+                            self.stack.push_kind.next = self.kind_call.val();
                             self.stack.push_live.next = self.lanes.val();
                             self.e_next.next = self.lanes.val();
                             self.calls_next.next = self.calls.q.val() + 1;
@@ -536,10 +563,10 @@ impl Logic for Sequencer {
                 }
                 FlowOp::Loopp => {
                     if self.full.val() {
-                        self.fault_now.next = bits::<4>(2);
+                        self.fault_now.next = self.code_stack_overflow.val();
                     } else {
                         self.stack.cmd.next = StackCmd::Push;
-                        self.stack.push_kind.next = bits::<2>(2);
+                        self.stack.push_kind.next = self.kind_loop.val();
                         self.stack.push_live.next = self.e_q.q.val() & self.px.val();
                         self.e_next.next = self.e_q.q.val() & self.px.val();
                         if !(self.e_q.q.val() & self.px.val()).any() {
@@ -548,16 +575,16 @@ impl Logic for Sequencer {
                     }
                 }
                 FlowOp::Next => {
-                    if self.stack.top_kind.val() != 2 {
-                        self.fault_now.next = bits::<4>(4);
+                    if self.stack.top_kind.val() != self.kind_loop.val() {
+                        self.fault_now.next = self.code_stack_mismatch.val();
                     } else {
                         self.e_next.next = self.stack.top_live.val();
                     }
                 }
                 FlowOp::Endloopp => {
                     self.lanes.next = self.stack.top_live.val() & self.px.val();
-                    if self.stack.top_kind.val() != 2 {
-                        self.fault_now.next = bits::<4>(4);
+                    if self.stack.top_kind.val() != self.kind_loop.val() {
+                        self.fault_now.next = self.code_stack_mismatch.val();
                     } else if self.lanes.val().any() {
                         self.stack.cmd.next = StackCmd::SetTopLive;
                         self.stack.lanes.next = self.lanes.val();
@@ -575,7 +602,7 @@ impl Logic for Sequencer {
                     self.lanes.next = self.e_q.q.val() & !self.killed_q.q.val();
                     if (self.lanes.val() & self.cond.val()).any() {
                         if (self.lanes.val() & !self.cond.val()).any() {
-                            self.fault_now.next = bits::<4>(5);
+                            self.fault_now.next = self.code_divergent.val();
                         } else {
                             self.next_pc.next = self.target_q.q.val().get_bits::<9>(0);
                         }
@@ -602,7 +629,7 @@ impl Logic for Sequencer {
             }
             if (self.state.q.val() == SeqState::Paused) & self.resume.val() {
                 self.state.d.next = SeqState::Resume;
-                self.fault_q.d.next = bits::<4>(0);
+                self.fault_q.d.next = self.code_none.val();
             } else if self.clear.val() {
                 self.state.d.next = SeqState::Clear;
                 self.timer.d.next = bits::<9>(0);
@@ -615,7 +642,7 @@ impl Logic for Sequencer {
                 self.p_q.d.next = bits::<16>(0);
                 self.calls.d.next = bits::<4>(0);
                 self.cycles_q.d.next = bits::<32>(0);
-                self.fault_q.d.next = bits::<4>(0);
+                self.fault_q.d.next = self.code_none.val();
             }
         }
         match self.state.q.val() {
@@ -641,7 +668,7 @@ impl Logic for Sequencer {
                     self.state.d.next = SeqState::Exec;
                     self.left.d.next = self.budget.val() - 1;
                 } else {
-                    self.fault_q.d.next = bits::<4>(1);
+                    self.fault_q.d.next = self.code_budget.val();
                     self.state.d.next = SeqState::Drain;
                     self.timer.d.next = self.drain.val();
                 }
@@ -659,13 +686,13 @@ impl Logic for Sequencer {
                     self.cycles_q.d.next = self.cycles_q.q.val();
                     self.stack.cmd.next = StackCmd::Hold;
                     if !self.dead.val() {
-                        self.fault_q.d.next = bits::<4>(1);
+                        self.fault_q.d.next = self.code_budget.val();
                     }
                     self.state.d.next = SeqState::Drain;
                     self.timer.d.next = self.drain.val();
                 } else if self.kind.val() == ExecKind::Missing {
                     self.stack.cmd.next = StackCmd::Hold;
-                    self.fault_q.d.next = bits::<4>(6);
+                    self.fault_q.d.next = self.code_missing_unit.val();
                     self.state.d.next = SeqState::Drain;
                     self.timer.d.next = self.drain.val();
                 } else if self.ext_fault.val().any() {
@@ -710,27 +737,10 @@ impl Logic for Sequencer {
                     if self.pause.q.val().any() {
                         self.state.d.next = SeqState::Paused;
                         self.fault_q.d.next = self.pause.q.val();
-                        self.pause.d.next = bits::<4>(0);
+                        self.pause.d.next = self.code_none.val();
                     }
                 }
             }
         }
-    }
-}
-
-/// The fault codes this block raises (the numbers above are literals because a Rust constant
-/// would reach the Verilog as a bare name; this test keeps them equal to `host_port`).
-#[cfg(test)]
-mod tests {
-    use crate::host_port::fault_code;
-
-    #[test]
-    fn literal_fault_codes_match_the_host_port() {
-        assert_eq!(fault_code::BUDGET, 1);
-        assert_eq!(fault_code::STACK_OVERFLOW, 2);
-        assert_eq!(fault_code::CALL_OVERFLOW, 3);
-        assert_eq!(fault_code::STACK_MISMATCH, 4);
-        assert_eq!(fault_code::DIVERGENT, 5);
-        assert_eq!(fault_code::MISSING_UNIT, 6);
     }
 }

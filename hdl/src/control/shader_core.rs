@@ -21,7 +21,7 @@ use crate::bram::Bram;
 use crate::decoder::{Decoder, ExecKind, IntOp, ResultSel, TexOp, TransOp};
 use crate::fadd::{AddOp, RoundMode};
 use crate::fmad_pipe::FmadPipe;
-use crate::host_port::HostBus;
+use crate::host_port::{HostBus, CONST_BASE, REG_BASE, TEXTURE_BASE};
 use crate::misc_unit::MiscUnit;
 use crate::operand_read::OperandRead;
 use crate::rel_index::RelIndex;
@@ -138,6 +138,11 @@ pub struct ShaderCore {
     region_const: Signal<Local, Bit>,
     region_registers: Signal<Local, Bit>,
     region_tex: Signal<Local, Bit>,
+    // The host map's regions (`host_port::CONST_BASE`, `REG_BASE`: 256-word pages;
+    // `TEXTURE_BASE`: a 512-word page).
+    page_const: Constant<Bits<8>>,
+    page_registers: Constant<Bits<8>>,
+    page_tex: Constant<Bits<7>>,
     hr_prog: DFF<Bit>,
     hr_tex: DFF<Bit>,
     hr_bank: DFF<Bits<2>>,
@@ -230,6 +235,9 @@ impl ShaderCore {
             region_const: Default::default(),
             region_registers: Default::default(),
             region_tex: Default::default(),
+            page_const: Constant::new(u64::from(CONST_BASE >> 8).to_bits()),
+            page_registers: Constant::new(u64::from(REG_BASE >> 8).to_bits()),
+            page_tex: Constant::new(u64::from(TEXTURE_BASE >> 9).to_bits()),
             hr_prog: Default::default(),
             hr_tex: Default::default(),
             hr_bank: Default::default(),
@@ -259,9 +267,10 @@ impl Logic for ShaderCore {
 
         // ---- Host port decode.
         self.region_prog.next = !self.host.addr.val().get_bits::<6>(10).any();
-        self.region_const.next = self.host.addr.val().get_bits::<8>(8) == 0x04;
-        self.region_registers.next = self.host.addr.val().get_bits::<8>(8) == 0x08;
-        self.region_tex.next = self.host.addr.val().get_bits::<7>(9) == 0x08;
+        self.region_const.next = self.host.addr.val().get_bits::<8>(8) == self.page_const.val();
+        self.region_registers.next =
+            self.host.addr.val().get_bits::<8>(8) == self.page_registers.val();
+        self.region_tex.next = self.host.addr.val().get_bits::<7>(9) == self.page_tex.val();
 
         // ---- Instruction memory and decoder.
         for i in 0..4 {
