@@ -30,15 +30,25 @@ pub const DEPTH: usize = 8;
 /// What the stack does at the next edge.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, LogicState)]
 pub enum StackCmd {
+    /// Nothing changes.
     Hold,
+    /// Empty the stack (a run starts or is abandoned).
     Reset,
+    /// Push a frame (`push_kind`, `push_entry`, `push_live`, `push_ret`).
     Push,
+    /// Pop the top frame.
     Pop,
+    /// Pop every frame down to and including the innermost call frame (return).
     PopToCall,
+    /// Replace the top frame's live mask with `lanes` (a predicated loop end).
     SetTopLive,
+    /// BRK, BRKP: the `lanes` leave the innermost loop (see the module documentation).
     ClearBrk,
+    /// CONT: the `lanes` wait for the loop's next iteration.
     ClearCont,
+    /// RET: the `lanes` leave the function (or, in the main program, stop).
     ClearRet,
+    /// KIL, KILP: every frame loses the `lanes`.
     Kill,
 }
 
@@ -68,13 +78,17 @@ pub struct MaskStack {
     pub sp: Signal<Out, Bits<5>>,
     /// Kind of the top frame (0 when empty).
     pub top_kind: Signal<Out, Bits<2>>,
+    /// Entry mask of the top frame (the execution mask when it was pushed).
     pub top_entry: Signal<Out, Bits<4>>,
+    /// Live mask of the top frame (an IF's condition, a loop's lanes still looping).
     pub top_live: Signal<Out, Bits<4>>,
     /// A call frame is on the stack.
     pub call_found: Signal<Out, Bit>,
-    /// The innermost call frame's entry mask, live mask and return address.
+    /// The innermost call frame's entry mask.
     pub call_entry: Signal<Out, Bits<4>>,
+    /// The innermost call frame's live mask (lanes that have not returned).
     pub call_live: Signal<Out, Bits<4>>,
+    /// The innermost call frame's return address.
     pub call_ret: Signal<Out, Bits<8>>,
     kind: [DFF<Bits<2>>; 8],
     entry: [DFF<Bits<4>>; 8],
