@@ -391,8 +391,8 @@ pub const PROOFS: &[Proof] = &[
         yosys: "",
         mutation: Mutation {
             what: "the execution-mask check dropped from the register write enable",
-            find: "dec$wmask[comp] & seq$e[lane] & pass",
-            replace: "dec$wmask[comp] & pass",
+            find: "dec$write$wmask[comp] & seq$e[lane] & pass",
+            replace: "dec$write$wmask[comp] & pass",
         },
         ci: true,
         time_limit: None,
@@ -418,8 +418,8 @@ pub const PROOFS: &[Proof] = &[
         yosys: "",
         mutation: Mutation {
             what: "an executing lane's address-stack overflow no longer blocks the slot's write",
-            find: "& ((dec$rel != 32'h2) | lane_ok) & ~|ext_fault;",
-            replace: "& ((dec$rel != 32'h2) | lane_ok);",
+            find: "& ((dec$unit$rel != rel_write) | lane_ok) & ~|ext_fault;",
+            replace: "& ((dec$unit$rel != rel_write) | lane_ok);",
         },
         ci: true,
         time_limit: None,

@@ -33,7 +33,7 @@ fn emitted_verilog_lints_and_passes_yosys_checks() {
         "misc$tex$mem",
         "kmem",
         "ast",
-        "meta_ram",
+        "slots$ram",
         "dec$rom_issue",
         "imem$0",
     ] {

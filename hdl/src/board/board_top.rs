@@ -9,13 +9,15 @@
 //! (J11 ... N14). The chip's ports carry their pads (`board_chip.rs`), which write
 //! `constraints/alchitry_cu.pcf`.
 //!
-//! LEDs: 0 heartbeat (about 0.75 Hz at 50 MHz), 1 a valid image is loaded, 2 a quad is running,
-//! 3 the last RUN faulted, 4 an upload is in progress (or failed), 5 the loader is answering or
-//! working, 6 toggles per received byte, 7 toggles per dropped frame.
+//! LEDs ([`crate::board_status::BoardStatus`], which also synchronises the button): 0 heartbeat
+//! (about 0.75 Hz at 50 MHz), 1 a valid image is loaded, 2 a quad is running, 3 the last RUN
+//! faulted, 4 an upload is in progress (or failed), 5 the loader is answering or working, 6
+//! toggles per received byte, 7 toggles per dropped frame.
 //!
 //! Timing: the UART runs at the divisor given at construction (clocks per bit); everything else is
 //! described by [`Loader`] and [`ShaderCore`].
 use crate::baud::BaudDivisor;
+use crate::board_status::BoardStatus;
 use crate::host_port::HostBusDriver;
 use crate::loader::Loader;
 use crate::shader_core::ShaderCore;
@@ -42,10 +44,7 @@ pub struct BoardTop {
     uart_tx: UartTx,
     loader: Loader,
     core: ShaderCore,
-    reset_sync: DFF<Bits<2>>,
-    heartbeat: DFF<Bits<26>>,
-    activity: DFF<Bit>,
-    dropped: DFF<Bit>,
+    status: BoardStatus,
 }
 
 impl BoardTop {
@@ -62,10 +61,7 @@ impl BoardTop {
             uart_tx: UartTx::new(divisor),
             loader,
             core: ShaderCore::new(core),
-            reset_sync: Default::default(),
-            heartbeat: Default::default(),
-            activity: Default::default(),
-            dropped: Default::default(),
+            status: BoardStatus::default(),
         }
     }
 }
@@ -73,15 +69,17 @@ impl BoardTop {
 impl Logic for BoardTop {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(self, clock, reset_sync, heartbeat, activity, dropped);
-        clock!(self, clock, uart_rx, uart_tx, loader, core);
-        // The button is asynchronous: two flip-flops. Power-up zeros read as "not pressed" only
-        // after the synchroniser has filled, so the loader sees one reset clock at configuration,
-        // which is harmless (it starts in that state anyway).
-        self.reset_sync.d.next =
-            (self.reset_sync.q.val() << 1) | bit_cast::<2, 1>(self.reset_n.val().into());
-        self.loader.reset.next = !self.reset_sync.q.val().get_bit(1);
-        self.heartbeat.d.next = self.heartbeat.q.val() + 1;
+        clock!(self, clock, status, uart_rx, uart_tx, loader, core);
+        // Reset synchroniser and LEDs.
+        self.status.reset_n.next = self.reset_n.val();
+        self.loader.reset.next = self.status.reset.val();
+        self.status.rx_valid.next = self.uart_rx.valid.val();
+        self.status.dropped.next = self.loader.dropped.val();
+        self.status.load_state.next = self.loader.load_state.val();
+        self.status.running.next = self.loader.running.val();
+        self.status.faulted.next = self.loader.faulted.val();
+        self.status.idle.next = self.loader.idle.val();
+        self.leds.next = self.status.leds.val();
 
         // UART <-> loader (the receiver synchronises `rx` itself).
         self.uart_rx.rx.next = self.rx.val();
@@ -94,22 +92,6 @@ impl Logic for BoardTop {
 
         // Loader <-> core host port.
         HostBusDriver::join(&mut self.loader.host, &mut self.core.host);
-
-        if self.uart_rx.valid.val() {
-            self.activity.d.next = !self.activity.q.val();
-        }
-        // A dropped frame shows as a toggle of LED 7 (the loader counts them for STATUS).
-        if self.loader.dropped.val() {
-            self.dropped.d.next = !self.dropped.q.val();
-        }
-        self.leds.next = bit_cast::<8, 1>(self.heartbeat.q.val().get_bit(25).into())
-            | (bit_cast::<8, 1>((self.loader.load_state.val() == 2).into()) << 1)
-            | (bit_cast::<8, 1>(self.loader.running.val().into()) << 2)
-            | (bit_cast::<8, 1>(self.loader.faulted.val().into()) << 3)
-            | (bit_cast::<8, 1>(self.loader.load_state.val().get_bit(0).into()) << 4)
-            | (bit_cast::<8, 1>((!self.loader.idle.val()).into()) << 5)
-            | (bit_cast::<8, 1>(self.activity.q.val().into()) << 6)
-            | (bit_cast::<8, 1>(self.dropped.q.val().into()) << 7);
     }
 }
 
@@ -121,8 +103,11 @@ pub enum BoardError {
     /// The line rate cannot be made from the clock.
     #[error("{baud} baud at {clock_hz} Hz: {source}")]
     Baud {
+        /// The line rate asked for, in baud.
         baud: u32,
+        /// The board clock, in Hz.
         clock_hz: u32,
+        /// Why the divisor does not fit.
         source: crate::baud::BaudError,
     },
     /// rust-hdl's structural checks refused the design.

@@ -2,7 +2,8 @@
 //! ULX3S's ECP5 builds, `--cores N`): the UART, the on-chip loader ([`Loader`], with the
 //! firmware for this board), the [`CoreMux`] that spreads the loader's host port over the cores,
 //! the RENDER [`QuadDispatcher`], and N [`ShaderCore`]s, each the same core as the one-core
-//! board's. Reset synchronisation and the LEDs are [`crate::board_top::BoardTop`]'s.
+//! board's. Reset synchronisation and the LEDs are
+//! [`crate::board_status::BoardStatus`], as on the one-core board.
 //!
 //! Ports: `clock`, `reset_n`, `rx`, `tx`, `leds`, as [`crate::board_top::BoardTop`].
 //!
@@ -15,6 +16,7 @@
 //! Timing: as its blocks; the cores run independently, the mux is combinational between the
 //! loader (or the dispatcher) and the cores.
 use crate::baud::BaudDivisor;
+use crate::board_status::BoardStatus;
 use crate::core_mux::CoreMux;
 use crate::loader::Loader;
 use crate::quad_dispatcher::QuadDispatcher;
@@ -44,10 +46,7 @@ pub struct MultiBoardTop {
     mux: CoreMux,
     dispatch: QuadDispatcher,
     cores: Vec<ShaderCore>,
-    reset_sync: DFF<Bits<2>>,
-    heartbeat: DFF<Bits<26>>,
-    activity: DFF<Bit>,
-    dropped: DFF<Bit>,
+    status: BoardStatus,
     busy_bits: Signal<Local, Bits<32>>,
     done_bits: Signal<Local, Bits<32>>,
     rdata_differ: Signal<Local, Bit>,
@@ -80,10 +79,7 @@ impl MultiBoardTop {
             cores: (0..cores)
                 .map(|_| ShaderCore::for_family(core, family))
                 .collect(),
-            reset_sync: Default::default(),
-            heartbeat: Default::default(),
-            activity: Default::default(),
-            dropped: Default::default(),
+            status: BoardStatus::default(),
             busy_bits: Default::default(),
             done_bits: Default::default(),
             rdata_differ: Default::default(),
@@ -95,12 +91,17 @@ impl MultiBoardTop {
 impl Logic for MultiBoardTop {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(self, clock, reset_sync, heartbeat, activity, dropped);
-        clock!(self, clock, uart_rx, uart_tx, loader, mux, dispatch);
-        self.reset_sync.d.next =
-            (self.reset_sync.q.val() << 1) | bit_cast::<2, 1>(self.reset_n.val().into());
-        self.loader.reset.next = !self.reset_sync.q.val().get_bit(1);
-        self.heartbeat.d.next = self.heartbeat.q.val() + 1;
+        clock!(self, clock, status, uart_rx, uart_tx, loader, mux, dispatch);
+        // Reset synchroniser and LEDs.
+        self.status.reset_n.next = self.reset_n.val();
+        self.loader.reset.next = self.status.reset.val();
+        self.status.rx_valid.next = self.uart_rx.valid.val();
+        self.status.dropped.next = self.loader.dropped.val();
+        self.status.load_state.next = self.loader.load_state.val();
+        self.status.running.next = self.loader.running.val() | self.dispatch.active.val();
+        self.status.faulted.next = self.loader.faulted.val();
+        self.status.idle.next = self.loader.idle.val();
+        self.leds.next = self.status.leds.val();
 
         // UART <-> loader.
         self.uart_rx.rx.next = self.rx.val();
@@ -196,22 +197,6 @@ impl Logic for MultiBoardTop {
         self.dispatch.picked_fault.next = self.mux.picked_fault.val();
         self.dispatch.picked_killed.next = self.mux.picked_killed.val();
         self.dispatch.picked_cycles.next = self.mux.picked_cycles.val();
-
-        if self.uart_rx.valid.val() {
-            self.activity.d.next = !self.activity.q.val();
-        }
-        if self.loader.dropped.val() {
-            self.dropped.d.next = !self.dropped.q.val();
-        }
-        self.leds.next = bit_cast::<8, 1>(self.heartbeat.q.val().get_bit(25).into())
-            | (bit_cast::<8, 1>((self.loader.load_state.val() == 2).into()) << 1)
-            | (bit_cast::<8, 1>((self.loader.running.val() | self.dispatch.active.val()).into())
-                << 2)
-            | (bit_cast::<8, 1>(self.loader.faulted.val().into()) << 3)
-            | (bit_cast::<8, 1>(self.loader.load_state.val().get_bit(0).into()) << 4)
-            | (bit_cast::<8, 1>((!self.loader.idle.val()).into()) << 5)
-            | (bit_cast::<8, 1>(self.activity.q.val().into()) << 6)
-            | (bit_cast::<8, 1>(self.dropped.q.val().into()) << 7);
     }
 }
 

@@ -7,10 +7,10 @@
 //!
 //! Ports and timing:
 //! - `check` (the instruction's first clock of an ALU instruction), `op` (the decoder's
-//!   `astack`: 0 none, 1 PUSHA, 2 POPA) and `e` (the execution mask) give `fault`
+//!   `unit.astack`, [`astack`]: none, PUSHA or POPA) and `e` (the execution mask) give `fault`
 //!   combinationally: `fault_code::ADDRESS_OVERFLOW` when a PUSHA finds an executing lane's stack
-//!   full, `ADDRESS_UNDERFLOW` when a POPA finds one empty, else 0. A fault stops the run before any lane
-//!   pushes or pops, as in the model.
+//!   full, `ADDRESS_UNDERFLOW` when a POPA finds one empty, else 0. A fault stops the run before
+//!   any lane pushes or pops, as in the model.
 //! - `slot_valid` and `slot` (lane in bits 2..3, component in 0..1) of the slot issued this clock:
 //!   a POPA slot reads at issue (`pop_read` with `pop_addr`, combinational); a PUSHA slot of an
 //!   executing lane writes two clocks after issue (`push_we`, `push_addr`: registered), when the
@@ -19,7 +19,9 @@
 //! - The depths change at the edge ending the instruction's last slot (15), for the executing
 //!   lanes, unless it faulted; `clear_depths` (a run's start) empties every lane's stack at the
 //!   next edge.
+use crate::decoder::astack;
 use microcode::core::config::ADDRESS_STACK_ENTRIES;
+use microcode::core::fault_code;
 use rust_hdl::prelude::*;
 
 /// The address stack's control; see the module documentation.
@@ -31,7 +33,7 @@ pub struct AddressStack {
     pub clear_depths: Signal<In, Bit>,
     /// Check the depths this clock (the first clock of an ALU instruction).
     pub check: Signal<In, Bit>,
-    /// The instruction's stack operation: 0 none, 1 PUSHA, 2 POPA.
+    /// The instruction's stack operation ([`astack`]: none, PUSHA or POPA).
     pub op: Signal<In, Bits<2>>,
     /// The execution mask (one bit per lane).
     pub e: Signal<In, Bits<4>>,
@@ -56,6 +58,13 @@ pub struct AddressStack {
     depth: [DFF<Bits<4>>; 4],
     // Entries built (`CoreConfig::address_stack_depth`, at most `ADDRESS_STACK_ENTRIES`).
     entries: Constant<Bits<4>>,
+    // The codes of `fault` (`microcode::core::fault_code`).
+    code_none: Constant<Bits<4>>,
+    code_overflow: Constant<Bits<4>>,
+    code_underflow: Constant<Bits<4>>,
+    // The decoder's encoding of `op` (`decoder::astack`).
+    op_push: Constant<Bits<2>>,
+    op_pop: Constant<Bits<2>>,
     lane: Signal<Local, Bits<2>>,
     lane_depth: Signal<Local, Bits<4>>,
     lane_depth_p1: Signal<Local, Bits<4>>,
@@ -89,6 +98,11 @@ impl AddressStack {
             push_addr: Default::default(),
             depth: Default::default(),
             entries: Constant::new(u64::from(entries.min(ADDRESS_STACK_ENTRIES)).to_bits()),
+            code_none: Constant::new(u64::from(fault_code::NONE).to_bits()),
+            code_overflow: Constant::new(u64::from(fault_code::ADDRESS_OVERFLOW).to_bits()),
+            code_underflow: Constant::new(u64::from(fault_code::ADDRESS_UNDERFLOW).to_bits()),
+            op_push: Constant::new(astack::PUSH.to_bits()),
+            op_pop: Constant::new(astack::POP.to_bits()),
             lane: Default::default(),
             lane_depth: Default::default(),
             lane_depth_p1: Default::default(),
@@ -121,13 +135,13 @@ impl Logic for AddressStack {
             | (bit_cast::<4, 1>((self.depth[1].q.val() == 0).into()) << 1)
             | (bit_cast::<4, 1>((self.depth[2].q.val() == 0).into()) << 2)
             | (bit_cast::<4, 1>((self.depth[3].q.val() == 0).into()) << 3);
-        self.fault.next = bits::<4>(0);
+        self.fault.next = self.code_none.val();
         if self.check.val() {
-            if (self.op.val() == 1) & (self.full.val() & self.e.val()).any() {
-                self.fault.next = bits::<4>(8);
+            if (self.op.val() == self.op_push.val()) & (self.full.val() & self.e.val()).any() {
+                self.fault.next = self.code_overflow.val();
             }
-            if (self.op.val() == 2) & (self.empty.val() & self.e.val()).any() {
-                self.fault.next = bits::<4>(9);
+            if (self.op.val() == self.op_pop.val()) & (self.empty.val() & self.e.val()).any() {
+                self.fault.next = self.code_underflow.val();
             }
         }
         self.fault_any.next = self.fault.val().any();
@@ -144,7 +158,7 @@ impl Logic for AddressStack {
         {
             for i in 0..4 {
                 if self.e.val().get_bit(i) {
-                    if self.op.val() == 1 {
+                    if self.op.val() == self.op_push.val() {
                         self.depth[i].d.next = self.depth[i].q.val() + 1;
                     } else {
                         self.depth[i].d.next = self.depth[i].q.val() - 1;
@@ -170,34 +184,21 @@ impl Logic for AddressStack {
         }
         self.lane_depth_p1.next = self.lane_depth.val() + 1;
         // A pop reads the lane's top entry at issue.
-        self.pop_read.next = self.slot_valid.val() & (self.op.val() == 2);
+        self.pop_read.next = self.slot_valid.val() & (self.op.val() == self.op_pop.val());
         self.pop_addr.next =
             (bit_cast::<8, 4>(self.lane_depth.val()) << 4) | bit_cast::<8, 4>(self.slot.val());
-        self.pop_sel_q.d.next = self.op.val() == 2;
+        self.pop_sel_q.d.next = self.op.val() == self.op_pop.val();
         self.pop_sel.next = self.pop_sel_q.q.val();
         // A push writes one above the top, two clocks after issue.
         self.push1_addr.d.next =
             (bit_cast::<8, 4>(self.lane_depth_p1.val()) << 4) | bit_cast::<8, 4>(self.slot.val());
         self.push1_we.d.next = self.slot_valid.val()
-            & (self.op.val() == 1)
+            & (self.op.val() == self.op_push.val())
             & self.e.val().get_bit(self.lane.val().index())
             & !self.fault_any.val();
         self.push2_we.d.next = self.push1_we.q.val();
         self.push2_addr.d.next = self.push1_addr.q.val();
         self.push_we.next = self.push2_we.q.val();
         self.push_addr.next = self.push2_addr.q.val();
-    }
-}
-
-/// The fault codes this block raises (literals above because a Rust constant would reach the
-/// Verilog as a bare name; this test keeps them equal to `host_port`).
-#[cfg(test)]
-mod tests {
-    use crate::host_port::fault_code;
-
-    #[test]
-    fn literal_fault_codes_match_the_host_port() {
-        assert_eq!(fault_code::ADDRESS_OVERFLOW, 8);
-        assert_eq!(fault_code::ADDRESS_UNDERFLOW, 9);
     }
 }

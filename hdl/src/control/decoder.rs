@@ -33,16 +33,23 @@ pub enum ResultSel {
     /// The multiply-add pipeline: FMAD, the derivatives, and the adder's conversions
     /// ([`Control::add_op`]).
     Fmad,
+    /// MOV and the other operand moves: operand A as it is.
     Mov,
+    /// MIN: the smaller of A and B (`FCmp`).
     Min,
+    /// MAX: the larger of A and B.
     Max,
+    /// SET and SETP: 1.0 or 0.0 (SETP: a predicate) by the comparison of A and B.
     Set,
+    /// SEL: A or B by the slot's predicate bit (flushed).
     Sel,
     /// `EXPN`: the unbiased exponent as a float.
     Expn,
+    /// `MANT`: the significand as a float in [1, 2).
     Mant,
     /// `ISGN` / `USGN` (signed by `i2f_mode`): -1.0, 0.0 or 1.0 from the operand's bits.
     Sign,
+    /// The integer ALU ([`IntOp`]).
     Int,
     /// The transcendental step unit ([`crate::trans_unit::TransUnit`]).
     Trans,
@@ -82,58 +89,102 @@ impl TexOp {
 /// Step of the transcendental unit (one per `Seq` operation of the ISA).
 #[derive(Copy, Clone, Debug, PartialEq, Eq, LogicState)]
 pub enum TransOp {
+    /// `RSQR` (`isa::Op::Rsqr`): rsq_reduce: the operand reduced to [1, 4) and its exponent parity.
     Rsqr,
+    /// `RSQT` (`isa::Op::Rsqt`): rsq_seed: the reciprocal square root seed from the table.
     Rsqt,
+    /// `RSQF` (`isa::Op::Rsqf`): rsq_finish: the specials, else the scaled result.
     Rsqf,
+    /// `EX2T` (`isa::Op::Ex2t`): ex2_table: 2^(fraction) from the table.
     Ex2t,
+    /// `EX2F` (`isa::Op::Ex2f`): ex2_finish: the specials, else the result scaled by the integer part.
     Ex2f,
+    /// `LG2M` (`isa::Op::Lg2m`): lg2_reduce: the reduced significand.
     Lg2m,
+    /// `LG2H` (`isa::Op::Lg2h`): lg2_reduce_hi: the reduced significand, low 8 bits cleared.
     Lg2h,
+    /// `LG2E` (`isa::Op::Lg2e`): lg2_exponent: the reduced exponent as int32.
     Lg2e,
+    /// `LG2I` (`isa::Op::Lg2i`): lg2_inv: the reciprocal table entry.
     Lg2i,
+    /// `LG2A` (`isa::Op::Lg2a`): lg2_log_hi: the log table entry, high half.
     Lg2a,
+    /// `LG2B` (`isa::Op::Lg2b`): lg2_log_lo: the log table entry, low half.
     Lg2b,
+    /// `LG2F` (`isa::Op::Lg2f`): lg2_finish: the specials, else the result.
     Lg2f,
+    /// `SCQ` (`isa::Op::Scq`): sincos_pick: the quadrant's sine or cosine, signed.
     Scq,
+    /// `SCF` (`isa::Op::Scf`): sincos_finish: NaN for a NaN or infinite angle, else the result.
     Scf,
 }
 
 /// Integer ALU operation.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, LogicState)]
 pub enum IntOp {
+    /// IADD: A + B, wrapping.
     Iadd,
+    /// ISUB: A - B, wrapping.
     Isub,
+    /// AND: A & B.
     And,
+    /// OR: A | B.
     Or,
+    /// XOR: A ^ B.
     Xor,
+    /// NOT: !A.
     Not,
+    /// SHL: A << (B & 31).
     Shl,
+    /// SHR: A >> (B & 31), arithmetic.
     Shr,
 }
 
 /// Flow operation evaluated by the sequencer.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, LogicState)]
 pub enum FlowOp {
+    /// Not a flow operation (or NOP): nothing.
     Nop,
+    /// IF: push an IF frame, the lanes whose predicate passes continue; none: jump to the target.
     If,
+    /// ELSE: the IF frame's other lanes; none: jump to the target.
     Else,
+    /// ENDIF: pop the IF frame.
     Endif,
+    /// BGNLOOP: push a loop frame.
     Loop,
+    /// ENDLOOP: lanes still looping jump back to the target, else pop.
     Endloop,
+    /// BRK: every executing lane leaves the innermost loop.
     Brk,
+    /// BRKP: BRK for the executing lanes with P.x.
     Brkp,
+    /// CONT: every executing lane waits for the next iteration.
     Cont,
+    /// KILP: kill the executing lanes with any P.c set (c in the write mask).
     Kilp,
+    /// KILL: kill every executing lane.
     Kill,
+    /// END: the run ends.
     End,
+    /// CAL: push a call frame and jump to the target.
     Cal,
+    /// CALP: CAL for the executing lanes with P.x.
     Calp,
+    /// RET: the executing lanes leave the function (in the main program they stop).
     Ret,
+    /// ENDSUB: return from the innermost call.
     Endsub,
+    /// LOOPP: push a loop frame whose live lanes are those with P.x; none: jump to the target.
     Loopp,
+    /// NEXT: the end of a loop body: the loop's live lanes (CONT lanes come back) execute.
     Next,
+    /// ENDLOOPP: the live lanes with P.x loop back to the target; none: pop.
     Endloopp,
+    /// JMP: jump to the target.
     Jmp,
+    /// JMPP: jump when every live executing lane's predicate passes, fall through when none
+    /// does; lanes that disagree: the `DIVERGENT` fault.
     Jmpp,
     /// Pause for the host to read a vertex (geometry output).
     Emit,
@@ -162,8 +213,11 @@ pub mod deriv {
 /// The datapath control of one core operation.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Control {
+    /// How the sequencer executes it.
     pub kind: ExecKind,
+    /// Which unit's result is written.
     pub result: ResultSel,
+    /// The flow operation ([`FlowOp::Nop`] unless `kind` is `Flow`).
     pub flow: FlowOp,
     /// What the multiply-add pipeline's adder does (`Add` but for its conversions).
     pub add_op: AddOp,
@@ -172,8 +226,11 @@ pub struct Control {
     /// The operand A reaches the adder as the addend (operand C reads A's register): the
     /// conversions, which ignore the product.
     pub conv: bool,
+    /// The integer ALU's operation.
     pub int_op: IntOp,
+    /// Signedness of [`ResultSel::Sign`] ([`i2f_mode`]).
     pub i2f_mode: u64,
+    /// Derivative operand routing ([`deriv`]).
     pub deriv: u64,
     /// The transcendental step.
     pub trans: TransOp,
@@ -182,8 +239,18 @@ pub struct Control {
     /// Relative addressing ([`rel`]): MOVR's source or MOVW's destination moves by the lane's
     /// index.
     pub rel: u64,
-    /// The address stack: 0 none, 1 PUSHA, 2 POPA.
+    /// The address stack's operation ([`astack`]).
     pub astack: u64,
+}
+
+/// The address stack's operation ([`Control::astack`]).
+pub mod astack {
+    /// Neither.
+    pub const NONE: u64 = 0;
+    /// PUSHA: each executing lane pushes operand A.
+    pub const PUSH: u64 = 1;
+    /// POPA: each executing lane pops its top into the destination.
+    pub const POP: u64 = 2;
 }
 
 /// Relative addressing of MOVR / MOVW.
@@ -210,7 +277,7 @@ const fn ctl(kind: ExecKind, result: ResultSel) -> Control {
         trans: TransOp::Rsqr,
         tex: TexOp::Idx,
         rel: rel::NONE,
-        astack: 0,
+        astack: astack::NONE,
     }
 }
 
@@ -352,8 +419,8 @@ pub const fn control(op: Op) -> Control {
         Op::Scf => trans(TransOp::Scf),
         Op::Movr => relative(rel::READ),
         Op::Movw => relative(rel::WRITE),
-        Op::Pusha => address_stack(1),
-        Op::Popa => address_stack(2),
+        Op::Pusha => address_stack(astack::PUSH),
+        Op::Popa => address_stack(astack::POP),
         Op::Tidx => tex(TexOp::Idx),
         Op::Tfrc => tex(TexOp::Frc),
         Op::Tfet => tex(TexOp::Fet),
@@ -430,6 +497,95 @@ pub const FIELD_WIDTHS: &[(&str, u32)] = &[
     ("c.abs", 1),
 ];
 
+/// The decoder's outputs for the sequencer ([`crate::sequencer::Sequencer`]). Like every
+/// decoder output, combinational from the instruction word, so valid in every clock of the
+/// instruction (the instruction memory holds the word from the instruction's first clock to its
+/// last).
+#[derive(LogicInterface, Default)]
+pub struct SeqControl {
+    /// How the instruction executes (pipelined slots, flow control, or a missing unit).
+    pub kind: Signal<Out, ExecKind>,
+    /// The flow operation ([`FlowOp::Nop`] for ALU instructions).
+    pub flow: Signal<Out, FlowOp>,
+    /// Clocks of the instruction (`OpInfo::issue`), before the retire wait the sequencer adds.
+    pub issue: Signal<Out, Bits<9>>,
+    /// Writes R or P through the short path (`isa::MISC_LATENCY`): the sequencer applies the
+    /// ISA's retire rule (`isa::retire_wait`).
+    pub short_write: Signal<Out, Bit>,
+    /// Writes R or P through the multiply-add pipeline (`isa::LATENCY`).
+    pub long_write: Signal<Out, Bit>,
+    /// The target field: a flow instruction's branch target (instruction index), MOVR's and
+    /// MOVW's signed offset ([`isa::TARGET_BITS`] bits, sign-extended by `RelIndex`).
+    pub target: Signal<Out, Bits<10>>,
+}
+
+/// One source operand's fields, for operand fetch ([`crate::operand_read::OperandRead`]).
+/// Meaningful only for the operands the operation reads.
+#[derive(LogicInterface, Default)]
+pub struct SourceFields {
+    /// Register file (`isa::SrcFile`'s encoding: 0 R, 1 K, 2 the literals).
+    pub file: Signal<Out, Bits<2>>,
+    /// Register index within the file ([`isa::INDEX_BITS`] bits, zero-extended).
+    pub index: Signal<Out, Bits<8>>,
+    /// Swizzle: 3 bits per result component c (bits `3c..3c+2`): 0-3 pick x, y, z, w;
+    /// `isa::SWZ_ZERO` and `isa::SWZ_ONE` give 0.0 and 1.0.
+    pub swz: Signal<Out, Bits<12>>,
+    /// Negate per result component (bit c), applied after `abs`.
+    pub neg: Signal<Out, Bits<4>>,
+    /// Absolute value of every component.
+    pub abs: Signal<Out, Bit>,
+}
+
+/// What a slot writes: read at issue for the write enables and the slot controls that travel
+/// to the writeback stage (`ShaderCore`'s `meta`).
+#[derive(LogicInterface, Default)]
+pub struct WriteControl {
+    /// Destination register of R (its index; MOVW adds the lane's relative index).
+    pub dst: Signal<Out, Bits<8>>,
+    /// Component write mask, bit c for component c (SETP: the predicate components written;
+    /// the sequencer's predicate tests of IF, KILP and friends: the components tested).
+    pub wmask: Signal<Out, Bits<4>>,
+    /// Saturation: 0 none, 1 to [0, 1], 2 to [-1, 1] (`isa::Instr::sat`).
+    pub sat: Signal<Out, Bits<2>>,
+    /// Predicated write: 0 always, 1 where P.c, 2 where !P.c (`isa::Instr::pw`).
+    pub pw: Signal<Out, Bits<2>>,
+    /// The operation writes a register of R.
+    pub writes_reg: Signal<Out, Bit>,
+    /// The operation writes predicate bits.
+    pub writes_pred: Signal<Out, Bit>,
+    /// Which unit's result the writeback takes.
+    pub result: Signal<Out, ResultSel>,
+}
+
+/// The execution units' controls (registered with the slot one clock after issue, so they
+/// reach the units with the operands).
+#[derive(LogicInterface, Default)]
+pub struct UnitControl {
+    /// Rounding direction of the adder's conversions.
+    pub round: Signal<Out, RoundMode>,
+    /// What the multiply-add pipeline's adder does.
+    pub add_op: Signal<Out, AddOp>,
+    /// Operand A reaches the adder as the addend (operand C reads A's register): the
+    /// conversions.
+    pub conv: Signal<Out, Bit>,
+    /// The integer ALU's operation ([`ResultSel::Int`]).
+    pub int_op: Signal<Out, IntOp>,
+    /// Signedness of [`ResultSel::Sign`] ([`i2f_mode`]).
+    pub i2f_mode: Signal<Out, Bits<2>>,
+    /// Derivative operand routing ([`deriv`]).
+    pub deriv: Signal<Out, Bits<2>>,
+    /// The transcendental unit's step ([`ResultSel::Trans`]).
+    pub trans_op: Signal<Out, TransOp>,
+    /// The texture unit's step ([`ResultSel::Tex`]).
+    pub tex_op: Signal<Out, TexOp>,
+    /// The comparison of SET, SETP and friends (`isa::Cond`'s encoding).
+    pub cond: Signal<Out, Bits<3>>,
+    /// Relative addressing of MOVR / MOVW ([`rel`]).
+    pub rel: Signal<Out, Bits<2>>,
+    /// The address stack's operation ([`astack`]).
+    pub astack: Signal<Out, Bits<2>>,
+}
+
 /// Instruction decoder; see the module documentation.
 #[derive(LogicBlock)]
 pub struct Decoder {
@@ -441,53 +597,20 @@ pub struct Decoder {
     pub w2: Signal<In, Bits<32>>,
     /// Instruction bits 96..111 (the upper 16 bits are ignored).
     pub w3: Signal<In, Bits<32>>,
+    /// The operation number (`isa::Op`'s encoding): the control ROMs' address.
     pub op: Signal<Out, Bits<7>>,
-    pub dst: Signal<Out, Bits<8>>,
-    pub wmask: Signal<Out, Bits<4>>,
-    pub sat: Signal<Out, Bits<2>>,
-    pub cond: Signal<Out, Bits<3>>,
-    pub pw: Signal<Out, Bits<2>>,
-    pub target: Signal<Out, Bits<10>>,
-    pub a_file: Signal<Out, Bits<2>>,
-    pub a_index: Signal<Out, Bits<8>>,
-    pub a_swz: Signal<Out, Bits<12>>,
-    pub a_neg: Signal<Out, Bits<4>>,
-    pub a_abs: Signal<Out, Bit>,
-    pub b_file: Signal<Out, Bits<2>>,
-    pub b_index: Signal<Out, Bits<8>>,
-    pub b_swz: Signal<Out, Bits<12>>,
-    pub b_neg: Signal<Out, Bits<4>>,
-    pub b_abs: Signal<Out, Bit>,
-    pub c_file: Signal<Out, Bits<2>>,
-    pub c_index: Signal<Out, Bits<8>>,
-    pub c_swz: Signal<Out, Bits<12>>,
-    pub c_neg: Signal<Out, Bits<4>>,
-    pub c_abs: Signal<Out, Bit>,
-    /// Clocks of the instruction (`OpInfo::issue`).
-    pub issue: Signal<Out, Bits<9>>,
-    /// Writes a register of R.
-    pub writes_reg: Signal<Out, Bit>,
-    /// Writes predicate bits.
-    pub writes_pred: Signal<Out, Bit>,
-    /// Writes R or P through the short path (`isa::MISC_LATENCY`): the sequencer applies the
-    /// ISA's retire rule (`isa::retire_wait`).
-    pub short_write: Signal<Out, Bit>,
-    /// Writes R or P through the multiply-add pipeline (`isa::LATENCY`).
-    pub long_write: Signal<Out, Bit>,
-    pub kind: Signal<Out, ExecKind>,
-    pub result: Signal<Out, ResultSel>,
-    pub flow: Signal<Out, FlowOp>,
-    pub round: Signal<Out, RoundMode>,
-    pub add_op: Signal<Out, AddOp>,
-    pub conv: Signal<Out, Bit>,
-    pub int_op: Signal<Out, IntOp>,
-    pub i2f_mode: Signal<Out, Bits<2>>,
-    pub deriv: Signal<Out, Bits<2>>,
-    pub trans_op: Signal<Out, TransOp>,
-    /// Step of [`ResultSel::Tex`].
-    pub tex_op: Signal<Out, TexOp>,
-    pub rel: Signal<Out, Bits<2>>,
-    pub astack: Signal<Out, Bits<2>>,
+    /// What the sequencer needs.
+    pub seq: SeqControl,
+    /// Source operand A's fields (operand fetch).
+    pub a: SourceFields,
+    /// Source operand B's fields.
+    pub b: SourceFields,
+    /// Source operand C's fields.
+    pub c: SourceFields,
+    /// What the slot writes and where (issue and writeback).
+    pub write: WriteControl,
+    /// The execution units' controls.
+    pub unit: UnitControl,
     word: Signal<Local, Bits<112>>,
     op_lsb: Constant<Bits<8>>,
     dst_lsb: Constant<Bits<8>>,
@@ -544,45 +667,12 @@ impl Decoder {
             w2: Default::default(),
             w3: Default::default(),
             op: Default::default(),
-            dst: Default::default(),
-            wmask: Default::default(),
-            sat: Default::default(),
-            cond: Default::default(),
-            pw: Default::default(),
-            target: Default::default(),
-            a_file: Default::default(),
-            a_index: Default::default(),
-            a_swz: Default::default(),
-            a_neg: Default::default(),
-            a_abs: Default::default(),
-            b_file: Default::default(),
-            b_index: Default::default(),
-            b_swz: Default::default(),
-            b_neg: Default::default(),
-            b_abs: Default::default(),
-            c_file: Default::default(),
-            c_index: Default::default(),
-            c_swz: Default::default(),
-            c_neg: Default::default(),
-            c_abs: Default::default(),
-            issue: Default::default(),
-            writes_reg: Default::default(),
-            writes_pred: Default::default(),
-            short_write: Default::default(),
-            long_write: Default::default(),
-            kind: Default::default(),
-            result: Default::default(),
-            flow: Default::default(),
-            round: Default::default(),
-            add_op: Default::default(),
-            conv: Default::default(),
-            int_op: Default::default(),
-            i2f_mode: Default::default(),
-            deriv: Default::default(),
-            trans_op: Default::default(),
-            tex_op: Default::default(),
-            rel: Default::default(),
-            astack: Default::default(),
+            seq: Default::default(),
+            a: Default::default(),
+            b: Default::default(),
+            c: Default::default(),
+            write: Default::default(),
+            unit: Default::default(),
             word: Default::default(),
             op_lsb: lsb(Field::Op),
             dst_lsb: lsb(Field::Dst),
@@ -643,42 +733,43 @@ impl Logic for Decoder {
             | (bit_cast::<112, 32>(self.w2.val()) << 64)
             | (bit_cast::<112, 16>(self.w3.val().get_bits::<16>(0)) << 96);
         self.op.next = self.word.val().get_bits::<7>(self.op_lsb.val().index());
-        self.dst.next = bit_cast::<8, 6>(self.word.val().get_bits::<6>(self.dst_lsb.val().index()));
-        self.wmask.next = self.word.val().get_bits::<4>(self.wmask_lsb.val().index());
-        self.sat.next = self.word.val().get_bits::<2>(self.sat_lsb.val().index());
-        self.cond.next = self.word.val().get_bits::<3>(self.cond_lsb.val().index());
-        self.pw.next = self.word.val().get_bits::<2>(self.pw_lsb.val().index());
-        self.target.next = self
+        self.write.dst.next =
+            bit_cast::<8, 6>(self.word.val().get_bits::<6>(self.dst_lsb.val().index()));
+        self.write.wmask.next = self.word.val().get_bits::<4>(self.wmask_lsb.val().index());
+        self.write.sat.next = self.word.val().get_bits::<2>(self.sat_lsb.val().index());
+        self.unit.cond.next = self.word.val().get_bits::<3>(self.cond_lsb.val().index());
+        self.write.pw.next = self.word.val().get_bits::<2>(self.pw_lsb.val().index());
+        self.seq.target.next = self
             .word
             .val()
             .get_bits::<10>(self.target_lsb.val().index());
-        self.a_file.next = self.word.val().get_bits::<2>(self.a_file_lsb.val().index());
-        self.a_index.next = bit_cast::<8, 6>(
+        self.a.file.next = self.word.val().get_bits::<2>(self.a_file_lsb.val().index());
+        self.a.index.next = bit_cast::<8, 6>(
             self.word
                 .val()
                 .get_bits::<6>(self.a_index_lsb.val().index()),
         );
-        self.a_swz.next = self.word.val().get_bits::<12>(self.a_swz_lsb.val().index());
-        self.a_neg.next = self.word.val().get_bits::<4>(self.a_neg_lsb.val().index());
-        self.a_abs.next = self.word.val().get_bit(self.a_abs_lsb.val().index());
-        self.b_file.next = self.word.val().get_bits::<2>(self.b_file_lsb.val().index());
-        self.b_index.next = bit_cast::<8, 6>(
+        self.a.swz.next = self.word.val().get_bits::<12>(self.a_swz_lsb.val().index());
+        self.a.neg.next = self.word.val().get_bits::<4>(self.a_neg_lsb.val().index());
+        self.a.abs.next = self.word.val().get_bit(self.a_abs_lsb.val().index());
+        self.b.file.next = self.word.val().get_bits::<2>(self.b_file_lsb.val().index());
+        self.b.index.next = bit_cast::<8, 6>(
             self.word
                 .val()
                 .get_bits::<6>(self.b_index_lsb.val().index()),
         );
-        self.b_swz.next = self.word.val().get_bits::<12>(self.b_swz_lsb.val().index());
-        self.b_neg.next = self.word.val().get_bits::<4>(self.b_neg_lsb.val().index());
-        self.b_abs.next = self.word.val().get_bit(self.b_abs_lsb.val().index());
-        self.c_file.next = self.word.val().get_bits::<2>(self.c_file_lsb.val().index());
-        self.c_index.next = bit_cast::<8, 6>(
+        self.b.swz.next = self.word.val().get_bits::<12>(self.b_swz_lsb.val().index());
+        self.b.neg.next = self.word.val().get_bits::<4>(self.b_neg_lsb.val().index());
+        self.b.abs.next = self.word.val().get_bit(self.b_abs_lsb.val().index());
+        self.c.file.next = self.word.val().get_bits::<2>(self.c_file_lsb.val().index());
+        self.c.index.next = bit_cast::<8, 6>(
             self.word
                 .val()
                 .get_bits::<6>(self.c_index_lsb.val().index()),
         );
-        self.c_swz.next = self.word.val().get_bits::<12>(self.c_swz_lsb.val().index());
-        self.c_neg.next = self.word.val().get_bits::<4>(self.c_neg_lsb.val().index());
-        self.c_abs.next = self.word.val().get_bit(self.c_abs_lsb.val().index());
+        self.c.swz.next = self.word.val().get_bits::<12>(self.c_swz_lsb.val().index());
+        self.c.neg.next = self.word.val().get_bits::<4>(self.c_neg_lsb.val().index());
+        self.c.abs.next = self.word.val().get_bit(self.c_abs_lsb.val().index());
 
         self.rom_issue.address.next = self.op.val();
         self.rom_flags.address.next = self.op.val();
@@ -695,24 +786,24 @@ impl Logic for Decoder {
         self.rom_tex.address.next = self.op.val();
         self.rom_rel.address.next = self.op.val();
         self.rom_astack.address.next = self.op.val();
-        self.issue.next = self.rom_issue.data.val();
-        self.writes_reg.next = self.rom_flags.data.val().get_bit(0);
-        self.writes_pred.next = self.rom_flags.data.val().get_bit(1);
-        self.short_write.next = self.rom_flags.data.val().get_bit(2);
-        self.long_write.next = self.rom_flags.data.val().get_bit(3);
-        self.kind.next = self.rom_kind.data.val();
-        self.result.next = self.rom_result.data.val();
-        self.flow.next = self.rom_flow.data.val();
-        self.round.next = self.rom_round.data.val();
-        self.add_op.next = self.rom_add_op.data.val();
-        self.conv.next = self.rom_conv.data.val();
-        self.int_op.next = self.rom_int.data.val();
-        self.i2f_mode.next = self.rom_i2f.data.val();
-        self.deriv.next = self.rom_deriv.data.val();
-        self.trans_op.next = self.rom_trans.data.val();
-        self.tex_op.next = self.rom_tex.data.val();
-        self.rel.next = self.rom_rel.data.val();
-        self.astack.next = self.rom_astack.data.val();
+        self.seq.issue.next = self.rom_issue.data.val();
+        self.write.writes_reg.next = self.rom_flags.data.val().get_bit(0);
+        self.write.writes_pred.next = self.rom_flags.data.val().get_bit(1);
+        self.seq.short_write.next = self.rom_flags.data.val().get_bit(2);
+        self.seq.long_write.next = self.rom_flags.data.val().get_bit(3);
+        self.seq.kind.next = self.rom_kind.data.val();
+        self.write.result.next = self.rom_result.data.val();
+        self.seq.flow.next = self.rom_flow.data.val();
+        self.unit.round.next = self.rom_round.data.val();
+        self.unit.add_op.next = self.rom_add_op.data.val();
+        self.unit.conv.next = self.rom_conv.data.val();
+        self.unit.int_op.next = self.rom_int.data.val();
+        self.unit.i2f_mode.next = self.rom_i2f.data.val();
+        self.unit.deriv.next = self.rom_deriv.data.val();
+        self.unit.trans_op.next = self.rom_trans.data.val();
+        self.unit.tex_op.next = self.rom_tex.data.val();
+        self.unit.rel.next = self.rom_rel.data.val();
+        self.unit.astack.next = self.rom_astack.data.val();
     }
 }
 

@@ -124,74 +124,83 @@ pub use microcode::core::fault_code;
 
 use rust_hdl::prelude::*;
 
-/// The host port's signals as the core sees them (the table above, without the `host_` prefix:
-/// `addr`, `wdata`, `we`, `rdata`, then the run's handshake). One interface for the core, the
-/// loader ([`HostBusDriver`], the same signals in the other direction) and the board top, which
-/// joins the two; in the emitted Verilog a signal is `host$NAME` (Verilator: `host__024NAME`).
-#[derive(LogicInterface, Default)]
-#[join = "HostBusDriver"]
-pub struct HostBus {
-    /// Word address.
-    pub addr: Signal<In, Bits<16>>,
-    /// Write data.
-    pub wdata: Signal<In, Bits<32>>,
-    /// Write `wdata` to `addr` at this rising edge.
-    pub we: Signal<In, Bit>,
-    /// The word at the `addr` presented [`READ_LATENCY`] edges earlier.
-    pub rdata: Signal<Out, Bits<32>>,
-    /// Pulse: zero the register file.
-    pub clear: Signal<In, Bit>,
-    /// Pulse: run the program.
-    pub start: Signal<In, Bit>,
-    /// Pulse: continue a run paused at EMIT / ENDPRIM.
-    pub resume: Signal<In, Bit>,
-    /// Instruction budget of a run.
-    pub budget: Signal<In, Bits<32>>,
-    /// A clear or a run is in progress.
-    pub busy: Signal<Out, Bit>,
-    /// One-clock pulse when a run ends or pauses.
-    pub done: Signal<Out, Bit>,
-    /// Fault or pause code of the last run ([`fault_code`]).
-    pub fault: Signal<Out, Bits<4>>,
-    /// Kill mask of the last run.
-    pub killed: Signal<Out, Bits<4>>,
-    /// Clocks of the last run.
-    pub cycles: Signal<Out, Bits<32>>,
-    /// While paused: the lanes that executed the EMIT / ENDPRIM.
-    pub lanes: Signal<Out, Bits<4>>,
-}
+pub use bus::{HostBus, HostBusDriver};
 
-/// The host port from the side that drives it (the on-chip loader): [`HostBus`] with every
-/// direction reversed.
-#[derive(LogicInterface, Default)]
-#[join = "HostBus"]
-pub struct HostBusDriver {
-    /// Word address.
-    pub addr: Signal<Out, Bits<16>>,
-    /// Write data.
-    pub wdata: Signal<Out, Bits<32>>,
-    /// Write `wdata` to `addr` at this rising edge.
-    pub we: Signal<Out, Bit>,
-    /// The word at the `addr` presented [`READ_LATENCY`] edges earlier.
-    pub rdata: Signal<In, Bits<32>>,
-    /// Pulse: zero the register file.
-    pub clear: Signal<Out, Bit>,
-    /// Pulse: run the program.
-    pub start: Signal<Out, Bit>,
-    /// Pulse: continue a run paused at EMIT / ENDPRIM.
-    pub resume: Signal<Out, Bit>,
-    /// Instruction budget of a run.
-    pub budget: Signal<Out, Bits<32>>,
-    /// A clear or a run is in progress.
-    pub busy: Signal<In, Bit>,
-    /// One-clock pulse when a run ends or pauses.
-    pub done: Signal<In, Bit>,
-    /// Fault or pause code of the last run ([`fault_code`]).
-    pub fault: Signal<In, Bits<4>>,
-    /// Kill mask of the last run.
-    pub killed: Signal<In, Bits<4>>,
-    /// Clocks of the last run.
-    pub cycles: Signal<In, Bits<32>>,
-    /// While paused: the lanes that executed the EMIT / ENDPRIM.
-    pub lanes: Signal<In, Bits<4>>,
+// The interfaces sit in a module of their own because the derive's `join` methods carry no
+// documentation (the structs' and fields' do).
+#[allow(missing_docs)]
+mod bus {
+    use super::*;
+
+    /// The host port's signals as the core sees them (the table above, without the `host_` prefix:
+    /// `addr`, `wdata`, `we`, `rdata`, then the run's handshake). One interface for the core, the
+    /// loader ([`HostBusDriver`], the same signals in the other direction) and the board top, which
+    /// joins the two; in the emitted Verilog a signal is `host$NAME` (Verilator: `host__024NAME`).
+    #[derive(LogicInterface, Default)]
+    #[join = "HostBusDriver"]
+    pub struct HostBus {
+        /// Word address.
+        pub addr: Signal<In, Bits<16>>,
+        /// Write data.
+        pub wdata: Signal<In, Bits<32>>,
+        /// Write `wdata` to `addr` at this rising edge.
+        pub we: Signal<In, Bit>,
+        /// The word at the `addr` presented [`READ_LATENCY`] edges earlier.
+        pub rdata: Signal<Out, Bits<32>>,
+        /// Pulse: zero the register file.
+        pub clear: Signal<In, Bit>,
+        /// Pulse: run the program.
+        pub start: Signal<In, Bit>,
+        /// Pulse: continue a run paused at EMIT / ENDPRIM.
+        pub resume: Signal<In, Bit>,
+        /// Instruction budget of a run.
+        pub budget: Signal<In, Bits<32>>,
+        /// A clear or a run is in progress.
+        pub busy: Signal<Out, Bit>,
+        /// One-clock pulse when a run ends or pauses.
+        pub done: Signal<Out, Bit>,
+        /// Fault or pause code of the last run ([`fault_code`]).
+        pub fault: Signal<Out, Bits<4>>,
+        /// Kill mask of the last run.
+        pub killed: Signal<Out, Bits<4>>,
+        /// Clocks of the last run.
+        pub cycles: Signal<Out, Bits<32>>,
+        /// While paused: the lanes that executed the EMIT / ENDPRIM.
+        pub lanes: Signal<Out, Bits<4>>,
+    }
+
+    /// The host port from the side that drives it (the on-chip loader): [`HostBus`] with every
+    /// direction reversed.
+    #[derive(LogicInterface, Default)]
+    #[join = "HostBus"]
+    pub struct HostBusDriver {
+        /// Word address.
+        pub addr: Signal<Out, Bits<16>>,
+        /// Write data.
+        pub wdata: Signal<Out, Bits<32>>,
+        /// Write `wdata` to `addr` at this rising edge.
+        pub we: Signal<Out, Bit>,
+        /// The word at the `addr` presented [`READ_LATENCY`] edges earlier.
+        pub rdata: Signal<In, Bits<32>>,
+        /// Pulse: zero the register file.
+        pub clear: Signal<Out, Bit>,
+        /// Pulse: run the program.
+        pub start: Signal<Out, Bit>,
+        /// Pulse: continue a run paused at EMIT / ENDPRIM.
+        pub resume: Signal<Out, Bit>,
+        /// Instruction budget of a run.
+        pub budget: Signal<Out, Bits<32>>,
+        /// A clear or a run is in progress.
+        pub busy: Signal<In, Bit>,
+        /// One-clock pulse when a run ends or pauses.
+        pub done: Signal<In, Bit>,
+        /// Fault or pause code of the last run ([`fault_code`]).
+        pub fault: Signal<In, Bits<4>>,
+        /// Kill mask of the last run.
+        pub killed: Signal<In, Bits<4>>,
+        /// Clocks of the last run.
+        pub cycles: Signal<In, Bits<32>>,
+        /// While paused: the lanes that executed the EMIT / ENDPRIM.
+        pub lanes: Signal<In, Bits<4>>,
+    }
 }

@@ -30,15 +30,25 @@ pub const DEPTH: usize = 8;
 /// What the stack does at the next edge.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, LogicState)]
 pub enum StackCmd {
+    /// Nothing changes.
     Hold,
+    /// Empty the stack (a run starts or is abandoned).
     Reset,
+    /// Push a frame (`push_kind`, `push_entry`, `push_live`, `push_ret`).
     Push,
+    /// Pop the top frame.
     Pop,
+    /// Pop every frame down to and including the innermost call frame (return).
     PopToCall,
+    /// Replace the top frame's live mask with `lanes` (a predicated loop end).
     SetTopLive,
+    /// BRK, BRKP: the `lanes` leave the innermost loop (see the module documentation).
     ClearBrk,
+    /// CONT: the `lanes` wait for the loop's next iteration.
     ClearCont,
+    /// RET: the `lanes` leave the function (or, in the main program, stop).
     ClearRet,
+    /// KIL, KILP: every frame loses the `lanes`.
     Kill,
 }
 
@@ -68,13 +78,17 @@ pub struct MaskStack {
     pub sp: Signal<Out, Bits<5>>,
     /// Kind of the top frame (0 when empty).
     pub top_kind: Signal<Out, Bits<2>>,
+    /// Entry mask of the top frame (the execution mask when it was pushed).
     pub top_entry: Signal<Out, Bits<4>>,
+    /// Live mask of the top frame (an IF's condition, a loop's lanes still looping).
     pub top_live: Signal<Out, Bits<4>>,
     /// A call frame is on the stack.
     pub call_found: Signal<Out, Bit>,
-    /// The innermost call frame's entry mask, live mask and return address.
+    /// The innermost call frame's entry mask.
     pub call_entry: Signal<Out, Bits<4>>,
+    /// The innermost call frame's live mask (lanes that have not returned).
     pub call_live: Signal<Out, Bits<4>>,
+    /// The innermost call frame's return address.
     pub call_ret: Signal<Out, Bits<8>>,
     kind: [DFF<Bits<2>>; 8],
     entry: [DFF<Bits<4>>; 8],
@@ -124,6 +138,8 @@ pub struct MaskStack {
     // The frames this build has (a thermometer code): the others are never valid nor written,
     // so synthesis turns their registers into constants and drops them.
     frames: Constant<Bits<8>>,
+    kind_loop: Constant<Bits<2>>,
+    kind_call: Constant<Bits<2>>,
 }
 
 impl Default for MaskStack {
@@ -198,6 +214,8 @@ impl MaskStack {
             c_call_ret: Default::default(),
             call_ret_q: Default::default(),
             frames: Constant::new(((1u64 << frames) - 1).to_bits()),
+            kind_loop: Constant::new(KIND_LOOP.to_bits()),
+            kind_call: Constant::new(KIND_CALL.to_bits()),
         }
     }
 }
@@ -235,13 +253,14 @@ impl Logic for MaskStack {
         self.is_call.next = bits::<8>(0);
         self.is_loop.next = bits::<8>(0);
         for i in 0..8 {
+            // Bit 1 set: KIND_LOOP or KIND_CALL.
             if self.kind[i].q.val().get_bit(1) {
                 self.is_lc.next = self.is_lc.val().replace_bit(i, true);
             }
-            if self.kind[i].q.val() == 3 {
+            if self.kind[i].q.val() == self.kind_call.val() {
                 self.is_call.next = self.is_call.val().replace_bit(i, true);
             }
-            if self.kind[i].q.val() == 2 {
+            if self.kind[i].q.val() == self.kind_loop.val() {
                 self.is_loop.next = self.is_loop.val().replace_bit(i, true);
             }
         }
@@ -410,6 +429,7 @@ impl Logic for MaskStack {
                 StackCmd::Kill => {
                     if self.valid.q.val().get_bit(i) {
                         self.entry[i].d.next = self.entry[i].q.val() & !self.lanes.val();
+                        // Bit 1 set: KIND_LOOP or KIND_CALL.
                         if self.kind[i].q.val().get_bit(1) {
                             self.live[i].d.next = self.live[i].q.val() & !self.lanes.val();
                         }

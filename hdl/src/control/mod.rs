@@ -2,10 +2,12 @@
 
 pub mod address_stack;
 pub mod decoder;
+pub mod flow_eval;
 pub mod host_port;
 pub mod mask_stack;
 pub mod operand_read;
 pub mod rel_index;
 pub mod sequencer;
 pub mod shader_core;
+pub mod slot_ring;
 pub mod writeback;

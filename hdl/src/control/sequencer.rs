@@ -1,6 +1,7 @@
 //! `Sequencer`: instruction fetch, the per-instruction clock count of the ISA table, slot issue,
-//! the execution and kill masks, predicates, flow control over the [`MaskStack`], the
-//! instruction budget and the fault flags.
+//! the execution and kill masks, predicates, flow control over the [`MaskStack`] (the decision
+//! per flow operation is [`crate::flow_eval::FlowEval`]'s), the instruction budget and the fault
+//! flags.
 //!
 //! Every instruction takes exactly `OpInfo::cycles` clocks (the decoder's `issue`; the ISA's
 //! cycle model, `isa::Timing`), plus the retire wait of a pipelined instruction that writes
@@ -16,14 +17,16 @@
 //! reaching the registers) are not counted.
 //!
 //! EMIT and ENDPRIM pause the run after their last clock (and the drain): `done` pulses with the
-//! pause code on `fault` (10 EMIT, 11 ENDPRIM), `busy` is low so the host can read the outputs of
-//! the lanes in `e`, and `resume` continues with the next instruction, every mask, stack, budget
-//! and the cycle count kept (the pause's clocks are not counted). `start` or `clear` instead
-//! abandon the run.
+//! pause code on `fault` (`fault_code::EMIT`, `fault_code::ENDPRIM`), `busy` is low so the host can
+//! read the outputs of the lanes in `e`, and `resume` continues with the next instruction, every
+//! mask, stack, budget and the cycle count kept (the pause's clocks are not counted). `start` or
+//! `clear` instead abandon the run.
 //!
 //! Ports: see the field documentation. Timing: `start` and `clear` act at the edge where they are
 //! seen while idle (or paused); `done` is a registered one-clock pulse.
 use crate::decoder::{ExecKind, FlowOp};
+use crate::flow_eval::FlowEval;
+use crate::host_port::fault_code;
 use crate::mask_stack::{MaskStack, StackCmd};
 use rust_hdl::prelude::*;
 
@@ -34,10 +37,15 @@ pub const DRAIN_CLOCKS: u32 = microcode::core::isa::LATENCY;
 /// Sequencer state.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, LogicState)]
 pub enum SeqState {
+    /// No run: the host owns the memories.
     Idle,
+    /// Zeroing the register file, one word per clock (`clear_we`, `clear_addr`).
     Clear,
+    /// The clock after `start`: instruction 0 is being read and the budget loaded.
     Fetch,
+    /// Executing instructions.
     Exec,
+    /// The run stopped: waiting [`DRAIN_CLOCKS`] for the last writes before `done`.
     Drain,
     /// Stopped after EMIT or ENDPRIM with the run's state kept (the host reads the outputs).
     Paused,
@@ -60,17 +68,24 @@ pub struct Sequencer {
     pub budget: Signal<In, Bits<32>>,
     /// From the decoder: how the current instruction executes.
     pub kind: Signal<In, ExecKind>,
+    /// From the decoder: the flow operation, acted on in the instruction's last clock.
     pub flow: Signal<In, FlowOp>,
+    /// From the decoder: the instruction's clocks (`OpInfo::issue`), before the retire wait.
     pub issue: Signal<In, Bits<9>>,
     /// The instruction writes through the short path (`isa::MISC_LATENCY`).
     pub short_write: Signal<In, Bit>,
     /// The instruction writes through the multiply-add pipeline (`isa::LATENCY`).
     pub long_write: Signal<In, Bit>,
+    /// From the decoder: the components a predicate test looks at (IF's, KILP's, ... `P.c`
+    /// of any set component passes).
     pub wmask: Signal<In, Bits<4>>,
+    /// From the decoder: the branch target (instruction index; 256 and above end the run).
     pub target: Signal<In, Bits<10>>,
-    /// Predicate write from the writeback stage.
+    /// Predicate write from the writeback stage: write `p_val` to bit `p_idx` at this edge.
     pub p_we: Signal<In, Bit>,
+    /// The predicate bit written (`4 * lane + component`).
     pub p_idx: Signal<In, Bits<4>>,
+    /// The value written.
     pub p_val: Signal<In, Bit>,
     /// A fault the datapath detects in an instruction's first clock (the address stack's
     /// overflow and underflow codes); nonzero stops the run before the instruction, like a
@@ -86,10 +101,15 @@ pub struct Sequencer {
     pub e: Signal<Out, Bits<4>>,
     /// Predicates, bit `4 * lane + component`.
     pub p: Signal<Out, Bits<16>>,
+    /// A clear or a run is in progress (low while paused).
     pub busy: Signal<Out, Bit>,
+    /// One-clock pulse: the run ended or paused.
     pub done: Signal<Out, Bit>,
+    /// Fault or pause code of the last run (`microcode::core::fault_code`; valid from `done`).
     pub fault: Signal<Out, Bits<4>>,
+    /// Lanes killed in the run (KIL, KILP).
     pub killed: Signal<Out, Bits<4>>,
+    /// Clocks of the executed instructions (the core model's `cycles`).
     pub cycles: Signal<Out, Bits<32>>,
     /// Address of the executing instruction.
     pub cur_pc: Signal<Out, Bits<8>>,
@@ -97,8 +117,10 @@ pub struct Sequencer {
     pub first: Signal<Out, Bit>,
     /// Register-file clear port.
     pub clear_we: Signal<Out, Bit>,
+    /// The register-file word the clear writes (zero) this clock.
     pub clear_addr: Signal<Out, Bits<8>>,
     stack: MaskStack,
+    flow_eval: FlowEval,
     state: DFF<SeqState>,
     pc: DFF<Bits<8>>,
     // First clock of an instruction; clocks left after this one; the next pipelined slot and
@@ -134,9 +156,13 @@ pub struct Sequencer {
     issue6: Signal<Local, Bits<6>>,
     wait_total: Signal<Local, Bits<6>>,
     wait_m1: Signal<Local, Bits<6>>,
-    call_depth: Constant<Bits<4>>,
     stack_depth: Constant<Bits<5>>,
     drain: Constant<Bits<9>>,
+    // The fault codes raised here (`microcode::core::fault_code`; the flow operations' are
+    // `FlowEval`'s): constants so that the Verilog names them (localparams).
+    code_none: Constant<Bits<4>>,
+    code_budget: Constant<Bits<4>>,
+    code_missing_unit: Constant<Bits<4>>,
     // Combinational values of the last clock of an instruction.
     last: Signal<Local, Bit>,
     dead: Signal<Local, Bit>,
@@ -144,7 +170,6 @@ pub struct Sequencer {
     n_clocks: Signal<Local, Bits<6>>,
     cond: Signal<Local, Bits<4>>,
     px: Signal<Local, Bits<4>>,
-    lanes: Signal<Local, Bits<4>>,
     next_pc: Signal<Local, Bits<9>>,
     e_next: Signal<Local, Bits<4>>,
     killed_next: Signal<Local, Bits<4>>,
@@ -152,7 +177,7 @@ pub struct Sequencer {
     calls_next: Signal<Local, Bits<4>>,
     fault_now: Signal<Local, Bits<4>>,
     end_now: Signal<Local, Bit>,
-    // Geometry output: the pause code of EMIT (10) or ENDPRIM (11) in its last clock, and the
+    // Geometry output: the pause code of EMIT or ENDPRIM in its last clock, and the
     // one taken at the end of the drain.
     pause_now: Signal<Local, Bits<4>>,
     pause: DFF<Bits<4>>,
@@ -195,6 +220,7 @@ impl Sequencer {
             clear_we: Default::default(),
             clear_addr: Default::default(),
             stack: MaskStack::new(usize::from(mask_depth)),
+            flow_eval: FlowEval::new(call_depth),
             state: Default::default(),
             pc: Default::default(),
             first_q: Default::default(),
@@ -221,18 +247,19 @@ impl Sequencer {
             issue6: Default::default(),
             wait_total: Default::default(),
             wait_m1: Default::default(),
-            call_depth: Constant::new(u64::from(call_depth.min(15)).to_bits()),
             stack_depth: Constant::new(
                 u64::from(mask_depth.min(crate::mask_stack::DEPTH as u16)).to_bits(),
             ),
             drain: Constant::new(u64::from(DRAIN_CLOCKS).to_bits()),
+            code_none: Constant::new(u64::from(fault_code::NONE).to_bits()),
+            code_budget: Constant::new(u64::from(fault_code::BUDGET).to_bits()),
+            code_missing_unit: Constant::new(u64::from(fault_code::MISSING_UNIT).to_bits()),
             last: Default::default(),
             dead: Default::default(),
             stop_now: Default::default(),
             n_clocks: Default::default(),
             cond: Default::default(),
             px: Default::default(),
-            lanes: Default::default(),
             next_pc: Default::default(),
             e_next: Default::default(),
             killed_next: Default::default(),
@@ -372,218 +399,42 @@ impl Logic for Sequencer {
             | (bit_cast::<4, 1>(self.p_q.q.val().get_bit(12).into()) << 3);
         self.full.next = self.stack.sp.val() >= self.stack_depth.val();
 
-        // Defaults of the flow evaluation.
-        self.next_pc.next = bit_cast::<9, 8>(self.pc.q.val()) + bits::<9>(1);
-        self.e_next.next = self.e_q.q.val();
-        self.killed_next.next = self.killed_q.q.val();
-        self.live_next.next = self.main_live.q.val();
-        self.calls_next.next = self.calls.q.val();
-        self.fault_now.next = bits::<4>(0);
-        self.end_now.next = false;
-        self.pause_now.next = bits::<4>(0);
-        self.lanes.next = self.e_q.q.val();
-        self.stack.cmd.next = StackCmd::Hold;
-        self.stack.push_kind.next = bits::<2>(0);
-        self.stack.push_entry.next = self.e_q.q.val();
-        self.stack.push_live.next = self.e_q.q.val();
-        self.stack.push_ret.next = self.next_pc.val().get_bits::<8>(0);
-        self.stack.lanes.next = self.e_q.q.val();
-
-        // Flow instructions act in their last clock, never their first (all but NOP take two
-        // clocks or more), so they read the decoded fields from registers.
-        if (self.kind_q.q.val() == ExecKind::Flow) & self.last.val() & !self.first_q.q.val() {
-            match self.flow_q.q.val() {
-                FlowOp::If => {
-                    if self.full.val() {
-                        self.fault_now.next = bits::<4>(2);
-                    } else {
-                        self.stack.cmd.next = StackCmd::Push;
-                        self.stack.push_kind.next = bits::<2>(1);
-                        self.stack.push_live.next = self.cond.val();
-                        self.e_next.next = self.e_q.q.val() & self.cond.val();
-                        if !(self.e_q.q.val() & self.cond.val()).any() {
-                            self.next_pc.next = self.target_q.q.val().get_bits::<9>(0);
-                        }
-                    }
-                }
-                FlowOp::Else => {
-                    if self.stack.top_kind.val() != 1 {
-                        self.fault_now.next = bits::<4>(4);
-                    } else {
-                        self.e_next.next = self.stack.top_entry.val() & !self.stack.top_live.val();
-                        if !(self.stack.top_entry.val() & !self.stack.top_live.val()).any() {
-                            self.next_pc.next = self.target_q.q.val().get_bits::<9>(0);
-                        }
-                    }
-                }
-                FlowOp::Endif => {
-                    if self.stack.top_kind.val() != 1 {
-                        self.fault_now.next = bits::<4>(4);
-                    } else {
-                        self.stack.cmd.next = StackCmd::Pop;
-                        self.e_next.next = self.stack.top_entry.val();
-                    }
-                }
-                FlowOp::Loop => {
-                    if self.full.val() {
-                        self.fault_now.next = bits::<4>(2);
-                    } else {
-                        self.stack.cmd.next = StackCmd::Push;
-                        self.stack.push_kind.next = bits::<2>(2);
-                    }
-                }
-                FlowOp::Endloop => {
-                    if self.stack.top_kind.val() != 2 {
-                        self.fault_now.next = bits::<4>(4);
-                    } else if self.stack.top_live.val().any() {
-                        self.e_next.next = self.stack.top_live.val();
-                        self.next_pc.next = self.target_q.q.val().get_bits::<9>(0);
-                    } else {
-                        self.e_next.next = self.stack.top_entry.val();
-                        self.stack.cmd.next = StackCmd::Pop;
-                    }
-                }
-                FlowOp::Brk => {
-                    self.e_next.next = bits::<4>(0);
-                    self.stack.cmd.next = StackCmd::ClearBrk;
-                }
-                FlowOp::Brkp => {
-                    self.e_next.next = self.e_q.q.val() & !self.px.val();
-                    self.stack.lanes.next = self.e_q.q.val() & self.px.val();
-                    self.stack.cmd.next = StackCmd::ClearBrk;
-                }
-                FlowOp::Cont => {
-                    self.e_next.next = bits::<4>(0);
-                    self.stack.cmd.next = StackCmd::ClearCont;
-                }
-                FlowOp::Kilp => {
-                    self.lanes.next = self.e_q.q.val() & self.cond.val();
-                    self.killed_next.next = self.killed_q.q.val() | self.lanes.val();
-                    self.e_next.next = self.e_q.q.val() & !self.lanes.val();
-                    self.stack.lanes.next = self.lanes.val();
-                    self.stack.cmd.next = StackCmd::Kill;
-                }
-                FlowOp::Kill => {
-                    self.killed_next.next = self.killed_q.q.val() | self.e_q.q.val();
-                    self.e_next.next = bits::<4>(0);
-                    self.stack.cmd.next = StackCmd::Kill;
-                }
-                FlowOp::End => {
-                    self.end_now.next = true;
-                }
-                FlowOp::Emit => {
-                    self.pause_now.next = bits::<4>(10);
-                }
-                FlowOp::Endprim => {
-                    self.pause_now.next = bits::<4>(11);
-                }
-                FlowOp::Cal => {
-                    if self.e_q.q.val().any() {
-                        if self.calls.q.val() >= self.call_depth.val() {
-                            self.fault_now.next = bits::<4>(3);
-                        } else if self.full.val() {
-                            self.fault_now.next = bits::<4>(2);
-                        } else {
-                            self.stack.cmd.next = StackCmd::Push;
-                            self.stack.push_kind.next = bits::<2>(3);
-                            self.calls_next.next = self.calls.q.val() + 1;
-                            self.next_pc.next = self.target_q.q.val().get_bits::<9>(0);
-                        }
-                    }
-                }
-                FlowOp::Calp => {
-                    self.lanes.next = self.e_q.q.val() & self.px.val();
-                    if self.lanes.val().any() {
-                        if self.calls.q.val() >= self.call_depth.val() {
-                            self.fault_now.next = bits::<4>(3);
-                        } else if self.full.val() {
-                            self.fault_now.next = bits::<4>(2);
-                        } else {
-                            self.stack.cmd.next = StackCmd::Push;
-                            self.stack.push_kind.next = bits::<2>(3);
-                            self.stack.push_live.next = self.lanes.val();
-                            self.e_next.next = self.lanes.val();
-                            self.calls_next.next = self.calls.q.val() + 1;
-                            self.next_pc.next = self.target_q.q.val().get_bits::<9>(0);
-                        }
-                    }
-                }
-                FlowOp::Ret => {
-                    self.e_next.next = bits::<4>(0);
-                    if self.stack.call_found.val() {
-                        if (self.stack.call_live.val() & !self.e_q.q.val() & !self.killed_q.q.val())
-                            .any()
-                        {
-                            self.stack.cmd.next = StackCmd::ClearRet;
-                        } else {
-                            self.stack.cmd.next = StackCmd::PopToCall;
-                            self.e_next.next = self.stack.call_entry.val() & !self.killed_q.q.val();
-                            self.next_pc.next = bit_cast::<9, 8>(self.stack.call_ret.val());
-                            self.calls_next.next = self.calls.q.val() - 1;
-                        }
-                    } else {
-                        self.stack.cmd.next = StackCmd::ClearRet;
-                        self.live_next.next = self.main_live.q.val() & !self.e_q.q.val();
-                    }
-                }
-                FlowOp::Endsub => {
-                    if self.stack.call_found.val() {
-                        self.stack.cmd.next = StackCmd::PopToCall;
-                        self.e_next.next = self.stack.call_entry.val() & !self.killed_q.q.val();
-                        self.next_pc.next = bit_cast::<9, 8>(self.stack.call_ret.val());
-                        self.calls_next.next = self.calls.q.val() - 1;
-                    }
-                }
-                FlowOp::Loopp => {
-                    if self.full.val() {
-                        self.fault_now.next = bits::<4>(2);
-                    } else {
-                        self.stack.cmd.next = StackCmd::Push;
-                        self.stack.push_kind.next = bits::<2>(2);
-                        self.stack.push_live.next = self.e_q.q.val() & self.px.val();
-                        self.e_next.next = self.e_q.q.val() & self.px.val();
-                        if !(self.e_q.q.val() & self.px.val()).any() {
-                            self.next_pc.next = self.target_q.q.val().get_bits::<9>(0);
-                        }
-                    }
-                }
-                FlowOp::Next => {
-                    if self.stack.top_kind.val() != 2 {
-                        self.fault_now.next = bits::<4>(4);
-                    } else {
-                        self.e_next.next = self.stack.top_live.val();
-                    }
-                }
-                FlowOp::Endloopp => {
-                    self.lanes.next = self.stack.top_live.val() & self.px.val();
-                    if self.stack.top_kind.val() != 2 {
-                        self.fault_now.next = bits::<4>(4);
-                    } else if self.lanes.val().any() {
-                        self.stack.cmd.next = StackCmd::SetTopLive;
-                        self.stack.lanes.next = self.lanes.val();
-                        self.e_next.next = self.lanes.val();
-                        self.next_pc.next = self.target_q.q.val().get_bits::<9>(0);
-                    } else {
-                        self.e_next.next = self.stack.top_entry.val();
-                        self.stack.cmd.next = StackCmd::Pop;
-                    }
-                }
-                FlowOp::Jmp => {
-                    self.next_pc.next = self.target_q.q.val().get_bits::<9>(0);
-                }
-                FlowOp::Jmpp => {
-                    self.lanes.next = self.e_q.q.val() & !self.killed_q.q.val();
-                    if (self.lanes.val() & self.cond.val()).any() {
-                        if (self.lanes.val() & !self.cond.val()).any() {
-                            self.fault_now.next = bits::<4>(5);
-                        } else {
-                            self.next_pc.next = self.target_q.q.val().get_bits::<9>(0);
-                        }
-                    }
-                }
-                _ => {}
-            }
-        }
+        // The flow decision (`FlowEval`), acted on in a flow instruction's last clock; flow
+        // instructions never act in their first (all but NOP take two clocks or more), so it
+        // reads the decoded fields from registers.
+        self.flow_eval.active.next =
+            (self.kind_q.q.val() == ExecKind::Flow) & self.last.val() & !self.first_q.q.val();
+        self.flow_eval.flow.next = self.flow_q.q.val();
+        self.flow_eval.pc.next = self.pc.q.val();
+        self.flow_eval.target.next = self.target_q.q.val();
+        self.flow_eval.e.next = self.e_q.q.val();
+        self.flow_eval.killed.next = self.killed_q.q.val();
+        self.flow_eval.live.next = self.main_live.q.val();
+        self.flow_eval.calls.next = self.calls.q.val();
+        self.flow_eval.cond.next = self.cond.val();
+        self.flow_eval.px.next = self.px.val();
+        self.flow_eval.full.next = self.full.val();
+        self.flow_eval.top_kind.next = self.stack.top_kind.val();
+        self.flow_eval.top_entry.next = self.stack.top_entry.val();
+        self.flow_eval.top_live.next = self.stack.top_live.val();
+        self.flow_eval.call_found.next = self.stack.call_found.val();
+        self.flow_eval.call_live.next = self.stack.call_live.val();
+        self.flow_eval.call_entry.next = self.stack.call_entry.val();
+        self.flow_eval.call_ret.next = self.stack.call_ret.val();
+        self.next_pc.next = self.flow_eval.next_pc.val();
+        self.e_next.next = self.flow_eval.e_next.val();
+        self.killed_next.next = self.flow_eval.killed_next.val();
+        self.live_next.next = self.flow_eval.live_next.val();
+        self.calls_next.next = self.flow_eval.calls_next.val();
+        self.fault_now.next = self.flow_eval.fault.val();
+        self.end_now.next = self.flow_eval.end_run.val();
+        self.pause_now.next = self.flow_eval.pause.val();
+        self.stack.cmd.next = self.flow_eval.cmd.val();
+        self.stack.push_kind.next = self.flow_eval.push_kind.val();
+        self.stack.push_entry.next = self.flow_eval.push_entry.val();
+        self.stack.push_live.next = self.flow_eval.push_live.val();
+        self.stack.push_ret.next = self.flow_eval.push_ret.val();
+        self.stack.lanes.next = self.flow_eval.stack_lanes.val();
 
         // Idle or paused: a clear, a new run, or (paused) the rest of the run.
         // A flow decision moves the stack only while executing: after a run stops in the first
@@ -602,7 +453,7 @@ impl Logic for Sequencer {
             }
             if (self.state.q.val() == SeqState::Paused) & self.resume.val() {
                 self.state.d.next = SeqState::Resume;
-                self.fault_q.d.next = bits::<4>(0);
+                self.fault_q.d.next = self.code_none.val();
             } else if self.clear.val() {
                 self.state.d.next = SeqState::Clear;
                 self.timer.d.next = bits::<9>(0);
@@ -615,7 +466,7 @@ impl Logic for Sequencer {
                 self.p_q.d.next = bits::<16>(0);
                 self.calls.d.next = bits::<4>(0);
                 self.cycles_q.d.next = bits::<32>(0);
-                self.fault_q.d.next = bits::<4>(0);
+                self.fault_q.d.next = self.code_none.val();
             }
         }
         match self.state.q.val() {
@@ -641,7 +492,7 @@ impl Logic for Sequencer {
                     self.state.d.next = SeqState::Exec;
                     self.left.d.next = self.budget.val() - 1;
                 } else {
-                    self.fault_q.d.next = bits::<4>(1);
+                    self.fault_q.d.next = self.code_budget.val();
                     self.state.d.next = SeqState::Drain;
                     self.timer.d.next = self.drain.val();
                 }
@@ -659,13 +510,13 @@ impl Logic for Sequencer {
                     self.cycles_q.d.next = self.cycles_q.q.val();
                     self.stack.cmd.next = StackCmd::Hold;
                     if !self.dead.val() {
-                        self.fault_q.d.next = bits::<4>(1);
+                        self.fault_q.d.next = self.code_budget.val();
                     }
                     self.state.d.next = SeqState::Drain;
                     self.timer.d.next = self.drain.val();
                 } else if self.kind.val() == ExecKind::Missing {
                     self.stack.cmd.next = StackCmd::Hold;
-                    self.fault_q.d.next = bits::<4>(6);
+                    self.fault_q.d.next = self.code_missing_unit.val();
                     self.state.d.next = SeqState::Drain;
                     self.timer.d.next = self.drain.val();
                 } else if self.ext_fault.val().any() {
@@ -710,27 +561,10 @@ impl Logic for Sequencer {
                     if self.pause.q.val().any() {
                         self.state.d.next = SeqState::Paused;
                         self.fault_q.d.next = self.pause.q.val();
-                        self.pause.d.next = bits::<4>(0);
+                        self.pause.d.next = self.code_none.val();
                     }
                 }
             }
         }
-    }
-}
-
-/// The fault codes this block raises (the numbers above are literals because a Rust constant
-/// would reach the Verilog as a bare name; this test keeps them equal to `host_port`).
-#[cfg(test)]
-mod tests {
-    use crate::host_port::fault_code;
-
-    #[test]
-    fn literal_fault_codes_match_the_host_port() {
-        assert_eq!(fault_code::BUDGET, 1);
-        assert_eq!(fault_code::STACK_OVERFLOW, 2);
-        assert_eq!(fault_code::CALL_OVERFLOW, 3);
-        assert_eq!(fault_code::STACK_MISMATCH, 4);
-        assert_eq!(fault_code::DIVERGENT, 5);
-        assert_eq!(fault_code::MISSING_UNIT, 6);
     }
 }

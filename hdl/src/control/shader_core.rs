@@ -18,14 +18,15 @@
 //! Ports: the host port ([`crate::host_port`]). Timing: see above and the sequencer.
 use crate::address_stack::AddressStack;
 use crate::bram::Bram;
-use crate::decoder::{Decoder, ExecKind, IntOp, ResultSel, TexOp, TransOp};
+use crate::decoder::{deriv, rel, Decoder, ExecKind, IntOp, ResultSel, TexOp, TransOp};
 use crate::fadd::{AddOp, RoundMode};
 use crate::fmad_pipe::FmadPipe;
-use crate::host_port::HostBus;
+use crate::host_port::{HostBus, CONST_BASE, REG_BASE, TEXTURE_BASE};
 use crate::misc_unit::MiscUnit;
 use crate::operand_read::OperandRead;
 use crate::rel_index::RelIndex;
 use crate::sequencer::Sequencer;
+use crate::slot_ring::SlotRing;
 use crate::writeback::Writeback;
 use microcode::core::CoreConfig;
 use rust_hdl::prelude::*;
@@ -71,30 +72,15 @@ pub struct ShaderCore {
     x1_i2f: DFF<Bits<2>>,
     x1_cond: DFF<Bits<3>>,
     x1_p: DFF<Bit>,
-    // Slot controls to the writeback stage: bit 0 write R, 1 write P, 2 take the multiply-add
-    // (the long path), 3..5 zero, 6..7 saturate, 8..15 the R word (register, lane,
-    // component); a clock in flip-flops, then a circular buffer in block RAM read 10 clocks
-    // later for the long path or 4 for the short one (the write port takes one of them: the
-    // retire rule keeps them apart).
-    meta: DFF<Bits<16>>,
-    meta_ram: Bram<16, 8>,
-    meta_cnt: DFF<Bits<8>>,
-    // The ring's addresses are the counter's low bits: all 8 on the iCE40 (its smallest memory
-    // is a block RAM of 256 words anyway), 4 on the ECP5 (16 words, which yosys puts in LUT
-    // RAM, keeping an 18-Kbit block RAM per core free); the taps are at most 9 words back.
-    meta_mask: Constant<Bits<8>>,
-    // A short-path writer's slot issued 1..5 clocks ago (the tap to read for the writeback).
-    sk: [DFF<Bit>; 5],
+    // The slot's controls, to the writeback stage through the ring.
+    slots: SlotRing,
     meta_in: Signal<Local, Bits<16>>,
-    // The tap read this clock was the long one but its slot took the short path: no write.
-    wb_take: Signal<Local, Bit>,
     // The registered writeback: write enable, R word, value; predicate write and value.
     wb_we: DFF<Bit>,
     wb_wa: DFF<Bits<8>>,
     wb_wd: DFF<Bits<32>>,
     wb_pwe: DFF<Bit>,
     wb_pval: DFF<Bit>,
-    meta_out: Signal<Local, Bits<16>>,
     // Relative moves: the clock within the instruction, each lane's index and whether it is in
     // range, read in clocks 12..15 (after the previous instruction's last write).
     pclk: DFF<Bits<5>>,
@@ -138,6 +124,15 @@ pub struct ShaderCore {
     region_const: Signal<Local, Bit>,
     region_registers: Signal<Local, Bit>,
     region_tex: Signal<Local, Bit>,
+    // The host map's regions (`host_port::CONST_BASE`, `REG_BASE`: 256-word pages;
+    // `TEXTURE_BASE`: a 512-word page).
+    page_const: Constant<Bits<8>>,
+    page_registers: Constant<Bits<8>>,
+    page_tex: Constant<Bits<7>>,
+    // The decoder's encodings (`decoder::rel`, `decoder::deriv`).
+    rel_read: Constant<Bits<2>>,
+    rel_write: Constant<Bits<2>>,
+    deriv_x: Constant<Bits<2>>,
     hr_prog: DFF<Bit>,
     hr_tex: DFF<Bit>,
     hr_bank: DFF<Bits<2>>,
@@ -155,8 +150,7 @@ impl ShaderCore {
         let mut core = ShaderCore::new(config);
         if family == microcode::board::Family::Ecp5 {
             core.fmad = FmadPipe::with_dsp();
-            core.meta_ram = Bram::with_depth_and_contents(16, &[]);
-            core.meta_mask = Constant::new(0x0F_u64.to_bits());
+            core.slots = SlotRing::lut_ram();
         }
         core
     }
@@ -205,19 +199,13 @@ impl ShaderCore {
             x1_i2f: Default::default(),
             x1_cond: Default::default(),
             x1_p: Default::default(),
-            meta: Default::default(),
-            meta_ram: Default::default(),
-            meta_cnt: Default::default(),
-            meta_mask: Constant::new(0xFF_u64.to_bits()),
-            sk: Default::default(),
+            slots: SlotRing::block_ram(),
             meta_in: Default::default(),
-            wb_take: Default::default(),
             wb_we: Default::default(),
             wb_wa: Default::default(),
             wb_wd: Default::default(),
             wb_pwe: Default::default(),
             wb_pval: Default::default(),
-            meta_out: Default::default(),
             lane: Default::default(),
             comp: Default::default(),
             pass: Default::default(),
@@ -230,6 +218,12 @@ impl ShaderCore {
             region_const: Default::default(),
             region_registers: Default::default(),
             region_tex: Default::default(),
+            page_const: Constant::new(u64::from(CONST_BASE >> 8).to_bits()),
+            page_registers: Constant::new(u64::from(REG_BASE >> 8).to_bits()),
+            page_tex: Constant::new(u64::from(TEXTURE_BASE >> 9).to_bits()),
+            rel_read: Constant::new(rel::READ.to_bits()),
+            rel_write: Constant::new(rel::WRITE.to_bits()),
+            deriv_x: Constant::new(deriv::X.to_bits()),
             hr_prog: Default::default(),
             hr_tex: Default::default(),
             hr_bank: Default::default(),
@@ -246,22 +240,20 @@ impl Logic for ShaderCore {
         dff_setup!(
             self, clock, x1_sel, x1_round, x1_add_op, x1_int, x1_trans, x1_tex, x1_comp, x1_i2f,
             x1_cond, x1_p, hr_prog, hr_tex, hr_const, hr_bank, rdata, wb_we, wb_wa, wb_wd, wb_pwe,
-            wb_pval, pclk, rd_valid, rd_lane, meta_cnt, acnt, meta
+            wb_pval, pclk, rd_valid, rd_lane, acnt
         );
         clock!(self, clock, ast, kmem, astack);
-        clock!(self, clock, seq, opa, opb, opc, fmad, misc, meta_ram);
+        clock!(self, clock, seq, opa, opb, opc, fmad, misc, slots);
         for i in 0..4 {
             self.imem[i].clock.next = self.clock.val();
-        }
-        for i in 0..5 {
-            self.sk[i].clock.next = self.clock.val();
         }
 
         // ---- Host port decode.
         self.region_prog.next = !self.host.addr.val().get_bits::<6>(10).any();
-        self.region_const.next = self.host.addr.val().get_bits::<8>(8) == 0x04;
-        self.region_registers.next = self.host.addr.val().get_bits::<8>(8) == 0x08;
-        self.region_tex.next = self.host.addr.val().get_bits::<7>(9) == 0x08;
+        self.region_const.next = self.host.addr.val().get_bits::<8>(8) == self.page_const.val();
+        self.region_registers.next =
+            self.host.addr.val().get_bits::<8>(8) == self.page_registers.val();
+        self.region_tex.next = self.host.addr.val().get_bits::<7>(9) == self.page_tex.val();
 
         // ---- Instruction memory and decoder.
         for i in 0..4 {
@@ -290,13 +282,13 @@ impl Logic for ShaderCore {
         self.seq.resume.next = self.host.resume.val();
         self.host.lanes.next = self.seq.e.val();
         self.seq.budget.next = self.host.budget.val();
-        self.seq.kind.next = self.dec.kind.val();
-        self.seq.flow.next = self.dec.flow.val();
-        self.seq.issue.next = self.dec.issue.val();
-        self.seq.short_write.next = self.dec.short_write.val();
-        self.seq.long_write.next = self.dec.long_write.val();
-        self.seq.wmask.next = self.dec.wmask.val();
-        self.seq.target.next = self.dec.target.val();
+        self.seq.kind.next = self.dec.seq.kind.val();
+        self.seq.flow.next = self.dec.seq.flow.val();
+        self.seq.issue.next = self.dec.seq.issue.val();
+        self.seq.short_write.next = self.dec.seq.short_write.val();
+        self.seq.long_write.next = self.dec.seq.long_write.val();
+        self.seq.wmask.next = self.dec.write.wmask.val();
+        self.seq.target.next = self.dec.seq.target.val();
         self.host.busy.next = self.seq.busy.val();
         self.host.done.next = self.seq.done.val();
         self.host.fault.next = self.seq.fault.val();
@@ -317,10 +309,10 @@ impl Logic for ShaderCore {
         self.rd_valid.d.next = false;
         self.rd_lane.d.next = self.cur_clk.val().get_bits::<2>(0);
         self.opb.use_raw.next = false;
-        self.opb.raw_addr.next = (bit_cast::<8, 4>(self.dec.b_index.val().get_bits::<4>(0)) << 4)
+        self.opb.raw_addr.next = (bit_cast::<8, 4>(self.dec.b.index.val().get_bits::<4>(0)) << 4)
             | (bit_cast::<8, 2>(self.cur_clk.val().get_bits::<2>(0)) << 2)
-            | bit_cast::<8, 2>(self.dec.b_swz.val().get_bits::<2>(0));
-        if self.dec.rel.val().any()
+            | bit_cast::<8, 2>(self.dec.b.swz.val().get_bits::<2>(0));
+        if self.dec.unit.rel.val().any()
             & self.seq.busy.val()
             & (self.cur_clk.val().get_bits::<3>(2) == bits::<3>(3))
         {
@@ -329,8 +321,8 @@ impl Logic for ShaderCore {
         }
         self.rel.clock.next = self.clock.val();
         self.rel.x.next = self.opb.raw.val();
-        self.rel.target.next = self.dec.target.val();
-        self.rel.limit.next = self.dec.c_index.val();
+        self.rel.target.next = self.dec.seq.target.val();
+        self.rel.limit.next = self.dec.c.index.val();
         self.rel.capture.next = self.rd_valid.q.val();
         self.rel.capture_lane.next = self.rd_lane.q.val();
 
@@ -338,8 +330,8 @@ impl Logic for ShaderCore {
         // stops the run before any lane pushes or pops, as in the model); the depths change
         // after the last slot.
         self.astack.clear_depths.next = self.host.start.val() & !self.seq.busy.val();
-        self.astack.check.next = self.seq.first.val() & (self.dec.kind.val() == ExecKind::Alu);
-        self.astack.op.next = self.dec.astack.val();
+        self.astack.check.next = self.seq.first.val() & (self.dec.seq.kind.val() == ExecKind::Alu);
+        self.astack.op.next = self.dec.unit.astack.val();
         self.astack.e.next = self.seq.e.val();
         self.astack.slot_valid.next = self.seq.slot_valid.val();
         self.astack.slot.next = self.seq.slot.val();
@@ -352,9 +344,9 @@ impl Logic for ShaderCore {
         self.rel.lane.next = self.lane.val();
         self.lane_i.next = self.rel.index.val();
         self.lane_ok.next = self.rel.ok.val();
-        self.dst_eff.next = self.dec.dst.val();
-        if self.dec.rel.val() == 2 {
-            self.dst_eff.next = self.dec.dst.val() + self.lane_i.val();
+        self.dst_eff.next = self.dec.write.dst.val();
+        if self.dec.unit.rel.val() == self.rel_write.val() {
+            self.dst_eff.next = self.dec.write.dst.val() + self.lane_i.val();
         }
         // The addend line: written every clock (at t+2, the operand C of the slot issued at t,
         // as the misc unit registered it: the operand's own logic then feeds one flip-flop,
@@ -375,58 +367,58 @@ impl Logic for ShaderCore {
             self.ast.wa.next = self.astack.push_addr.val();
             self.ast.wd.next = self.misc.a1.val();
         }
-        self.opa.file.next = self.dec.a_file.val();
-        self.opa.index.next = self.dec.a_index.val();
+        self.opa.file.next = self.dec.a.file.val();
+        self.opa.index.next = self.dec.a.index.val();
         self.opa.zero.next = false;
-        if self.dec.rel.val() == 1 {
-            self.opa.index.next = self.dec.a_index.val() + self.lane_i.val();
+        if self.dec.unit.rel.val() == self.rel_read.val() {
+            self.opa.index.next = self.dec.a.index.val() + self.lane_i.val();
             self.opa.zero.next = !self.lane_ok.val();
         }
-        self.opa.swz.next = self.dec.a_swz.val();
-        self.opa.neg.next = self.dec.a_neg.val();
-        self.opa.abs.next = self.dec.a_abs.val();
+        self.opa.swz.next = self.dec.a.swz.val();
+        self.opa.neg.next = self.dec.a.neg.val();
+        self.opa.abs.next = self.dec.a.abs.val();
         self.opa.lane.next = self.lane.val();
         self.opa.comp.next = self.comp.val();
         self.opa.extra_neg.next = false;
-        self.opb.file.next = self.dec.b_file.val();
-        self.opb.index.next = self.dec.b_index.val();
-        self.opb.swz.next = self.dec.b_swz.val();
-        self.opb.neg.next = self.dec.b_neg.val();
-        self.opb.abs.next = self.dec.b_abs.val();
+        self.opb.file.next = self.dec.b.file.val();
+        self.opb.index.next = self.dec.b.index.val();
+        self.opb.swz.next = self.dec.b.swz.val();
+        self.opb.neg.next = self.dec.b.neg.val();
+        self.opb.abs.next = self.dec.b.abs.val();
         self.opb.lane.next = self.lane.val();
         self.opb.comp.next = self.comp.val();
         self.opb.extra_neg.next = false;
         self.opb.zero.next = false;
-        self.opc.file.next = self.dec.c_file.val();
-        self.opc.index.next = self.dec.c_index.val();
-        self.opc.swz.next = self.dec.c_swz.val();
-        self.opc.neg.next = self.dec.c_neg.val();
-        self.opc.abs.next = self.dec.c_abs.val();
+        self.opc.file.next = self.dec.c.file.val();
+        self.opc.index.next = self.dec.c.index.val();
+        self.opc.swz.next = self.dec.c.swz.val();
+        self.opc.neg.next = self.dec.c.neg.val();
+        self.opc.abs.next = self.dec.c.abs.val();
         self.opc.lane.next = self.lane.val();
         self.opc.comp.next = self.comp.val();
         self.opc.extra_neg.next = false;
         self.opc.zero.next = false;
-        if self.dec.conv.val() {
+        if self.dec.unit.conv.val() {
             // A conversion's operand A reaches the adder as the addend.
-            self.opc.file.next = self.dec.a_file.val();
-            self.opc.index.next = self.dec.a_index.val();
-            self.opc.swz.next = self.dec.a_swz.val();
-            self.opc.neg.next = self.dec.a_neg.val();
-            self.opc.abs.next = self.dec.a_abs.val();
+            self.opc.file.next = self.dec.a.file.val();
+            self.opc.index.next = self.dec.a.index.val();
+            self.opc.swz.next = self.dec.a.swz.val();
+            self.opc.neg.next = self.dec.a.neg.val();
+            self.opc.abs.next = self.dec.a.abs.val();
         }
-        if self.dec.deriv.val().any() {
+        if self.dec.unit.deriv.val().any() {
             // d = A(neighbour) * 1.0 + -A(this lane's pair base): fsub, exactly.
             self.opb.file.next = bits::<2>(2);
             self.opb.swz.next = self.all_one.val();
             self.opb.neg.next = bits::<4>(0);
             self.opb.abs.next = false;
-            self.opc.file.next = self.dec.a_file.val();
-            self.opc.index.next = self.dec.a_index.val();
-            self.opc.swz.next = self.dec.a_swz.val();
-            self.opc.neg.next = self.dec.a_neg.val();
-            self.opc.abs.next = self.dec.a_abs.val();
+            self.opc.file.next = self.dec.a.file.val();
+            self.opc.index.next = self.dec.a.index.val();
+            self.opc.swz.next = self.dec.a.swz.val();
+            self.opc.neg.next = self.dec.a.neg.val();
+            self.opc.abs.next = self.dec.a.abs.val();
             self.opc.extra_neg.next = true;
-            if self.dec.deriv.val() == 1 {
+            if self.dec.unit.deriv.val() == self.deriv_x.val() {
                 self.opa.lane.next = self.lane.val() | bits::<2>(1);
                 self.opc.lane.next = self.lane.val() & bits::<2>(2);
             } else {
@@ -450,54 +442,40 @@ impl Logic for ShaderCore {
         self.opc.kdata.next = self.kmem.rd.val();
 
         self.pass.next = true;
-        if self.dec.pw.val() == 1 {
+        if self.dec.write.pw.val() == 1 {
             self.pass.next = self.seq.p.val().get_bit(self.seq.slot.val().index());
         }
-        if self.dec.pw.val() == 2 {
+        if self.dec.write.pw.val() == 2 {
             self.pass.next = !self.seq.p.val().get_bit(self.seq.slot.val().index());
         }
         self.we_slot.next = self.seq.slot_valid.val()
-            & self.dec.writes_reg.val()
-            & self.dec.wmask.val().get_bit(self.comp.val().index())
+            & self.dec.write.writes_reg.val()
+            & self.dec.write.wmask.val().get_bit(self.comp.val().index())
             & self.seq.e.val().get_bit(self.lane.val().index())
             & self.pass.val()
-            & ((self.dec.rel.val() != 2) | self.lane_ok.val())
+            & ((self.dec.unit.rel.val() != self.rel_write.val()) | self.lane_ok.val())
             & !self.ext_fault.val().any();
         self.wp_slot.next = self.seq.slot_valid.val()
-            & self.dec.writes_pred.val()
-            & self.dec.wmask.val().get_bit(self.comp.val().index())
+            & self.dec.write.writes_pred.val()
+            & self.dec.write.wmask.val().get_bit(self.comp.val().index())
             & self.seq.e.val().get_bit(self.lane.val().index());
         self.meta_in.next = bit_cast::<16, 1>(self.we_slot.val().into())
             | (bit_cast::<16, 1>(self.wp_slot.val().into()) << 1)
-            | (bit_cast::<16, 1>((self.dec.result.val() == ResultSel::Fmad).into()) << 2)
-            | (bit_cast::<16, 2>(self.dec.sat.val()) << 6)
+            | (bit_cast::<16, 1>((self.dec.write.result.val() == ResultSel::Fmad).into()) << 2)
+            | (bit_cast::<16, 2>(self.dec.write.sat.val()) << 6)
             | (bit_cast::<16, 4>(self.dst_eff.val().get_bits::<4>(0)) << 12)
             | (bit_cast::<16, 4>(self.seq.slot.val()) << 8);
-        self.meta.d.next = self.meta_in.val();
-        // The controls of the slot issued 1 clock ago go into the buffer; the read address
-        // chosen now gives, next clock, those of the slot issued 11 clocks before it (the long
-        // path) or, when that slot is a short-path writer's, 5 (the short path).
-        self.meta_cnt.d.next = self.meta_cnt.q.val() + 1;
-        self.meta_ram.we.next = true;
-        self.meta_ram.wa.next = self.meta_cnt.q.val() & self.meta_mask.val();
-        self.meta_ram.wd.next = self.meta.q.val();
-        self.sk[0].d.next = self.seq.slot_valid.val() & self.dec.short_write.val();
-        for i in 1..5 {
-            self.sk[i].d.next = self.sk[i - 1].q.val();
-        }
-        self.meta_ram.ra.next = (self.meta_cnt.q.val() - bits::<8>(9)) & self.meta_mask.val();
-        if self.sk[3].q.val() {
-            self.meta_ram.ra.next = (self.meta_cnt.q.val() - bits::<8>(3)) & self.meta_mask.val();
-        }
-        self.x1_sel.d.next = self.dec.result.val();
-        self.x1_round.d.next = self.dec.round.val();
-        self.x1_add_op.d.next = self.dec.add_op.val();
-        self.x1_int.d.next = self.dec.int_op.val();
-        self.x1_trans.d.next = self.dec.trans_op.val();
-        self.x1_tex.d.next = self.dec.tex_op.val();
+        self.slots.meta_in.next = self.meta_in.val();
+        self.slots.short_slot.next = self.seq.slot_valid.val() & self.dec.seq.short_write.val();
+        self.x1_sel.d.next = self.dec.write.result.val();
+        self.x1_round.d.next = self.dec.unit.round.val();
+        self.x1_add_op.d.next = self.dec.unit.add_op.val();
+        self.x1_int.d.next = self.dec.unit.int_op.val();
+        self.x1_trans.d.next = self.dec.unit.trans_op.val();
+        self.x1_tex.d.next = self.dec.unit.tex_op.val();
         self.x1_comp.d.next = self.comp.val();
-        self.x1_i2f.d.next = self.dec.i2f_mode.val();
-        self.x1_cond.d.next = self.dec.cond.val();
+        self.x1_i2f.d.next = self.dec.unit.i2f_mode.val();
+        self.x1_cond.d.next = self.dec.unit.cond.val();
         self.x1_p.d.next = self.seq.p.val().get_bit(self.seq.slot.val().index());
 
         // ---- Units (cycle t+2).
@@ -527,18 +505,16 @@ impl Logic for ShaderCore {
         self.misc.p.next = self.x1_p.q.val();
 
         // ---- Writeback (cycle t+11 on the long path, t+5 on the short one).
-        self.meta_out.next = self.meta_ram.rd.val();
-        self.wb_take.next = self.sk[4].q.val() | self.meta_out.val().get_bit(2);
         self.wb.fmad.next = self.fmad.result.val();
         self.wb.misc.next = self.misc.result.val();
-        self.wb.use_fmad.next = self.meta_out.val().get_bit(2);
-        self.wb.sat.next = self.meta_out.val().get_bits::<2>(6);
+        self.wb.use_fmad.next = self.slots.meta_out.val().get_bit(2);
+        self.wb.sat.next = self.slots.meta_out.val().get_bits::<2>(6);
         // The writeback stage's output is registered: the write happens one clock later, at
         // the edge ending t+12 (t+6 on the short path; the units start at t+1).
-        self.wb_we.d.next = self.meta_out.val().get_bit(0) & self.wb_take.val();
-        self.wb_wa.d.next = self.meta_out.val().get_bits::<8>(8);
+        self.wb_we.d.next = self.slots.meta_out.val().get_bit(0) & self.slots.take.val();
+        self.wb_wa.d.next = self.slots.meta_out.val().get_bits::<8>(8);
         self.wb_wd.d.next = self.wb.value.val();
-        self.wb_pwe.d.next = self.meta_out.val().get_bit(1) & self.wb_take.val();
+        self.wb_pwe.d.next = self.slots.meta_out.val().get_bit(1) & self.slots.take.val();
         self.wb_pval.d.next = self.misc.result.val().get_bit(29);
         self.seq.p_we.next = self.wb_pwe.q.val();
         self.seq.p_idx.next = self.wb_wa.q.val().get_bits::<4>(0);

@@ -39,9 +39,6 @@ use crate::frame_rx::FrameRx;
 use crate::host_port::HostBusDriver;
 use crate::loader_isa::{decode_rom, io_rom, CpuOp, IoOp, MEMORY_WORDS};
 use crate::loader_layout as layout;
-use microcode::core::config::Features;
-use microcode::core::CoreConfig;
-use microcode::protocol::{Info, Limits, MAX_PAYLOAD, PROTOCOL_VERSION, SUPPORTED_BAUDS};
 use rust_hdl::prelude::*;
 
 /// Instruction budget of every quad a RUN executes (the default of the software engines,
@@ -54,12 +51,19 @@ pub use microcode::protocol::{DeviceConfig, INFO_BYTES, INFO_RECORD_BYTES};
 /// operation and its step).
 #[derive(Copy, Clone, Debug, PartialEq, Eq, LogicState)]
 pub enum ASel {
+    /// The adder's (or comparator's) byte.
     Alu,
+    /// The AND's byte.
     And,
+    /// A rotated: the shifts, one byte a clock.
     Rot,
+    /// Zero.
     Zero,
+    /// The loader memory's byte.
     Mem,
+    /// The firmware memory's byte.
     Fw,
+    /// An input/output operation's byte.
     Io,
 }
 
@@ -960,82 +964,9 @@ impl Logic for Loader {
     }
 }
 
-// ---- The device this loader implements, in the protocol's terms: what the host tools, the
-// emulator and the tests describe.
-
-/// Core version the board reports in INFO.
-pub const CORE_VERSION: (u16, u16) = (1, 0);
-
-/// The device the on-chip loader implements for `cores` cores built for `core` on `board`,
-/// clocked at `clock_hz`, with its line rate fixed at `baud`.
-pub fn device_config(
-    board: microcode::board::Board,
-    cores: u16,
-    core: &CoreConfig,
-    clock_hz: u32,
-    baud: u32,
-) -> DeviceConfig {
-    let bauds: &'static [u32] = match SUPPORTED_BAUDS.iter().position(|&b| b == baud) {
-        Some(i) => &SUPPORTED_BAUDS[i..=i],
-        // A non-standard rate (an emulator's): one small allocation per configuration.
-        None => Box::leak(Box::new([baud])),
-    };
-    let mut cfg = DeviceConfig {
-        core_version: CORE_VERSION,
-        isa_hash: core.isa_hash(),
-        features: core.features,
-        clock_hz,
-        baud,
-        bauds,
-        limits: Limits {
-            program: layout::PROGRAM,
-            constants: layout::CONSTANTS,
-            // The region is the texture unit's memory: a build without the unit has none.
-            textures: if core.has(Features::TEXTURE) {
-                u32::from(core.texture_texels).min(layout::TEXTURES / 4) * 4
-            } else {
-                0
-            },
-            inputs: layout::INPUTS,
-            outputs: layout::OUTPUTS,
-            params: layout::PARAMS,
-            maps: layout::MAPS,
-            max_quads: layout::MAX_QUADS,
-            max_payload: (MAX_PAYLOAD as u16).min(layout::MAX_PAYLOAD),
-        },
-        board: 0,
-        cores: 1,
-        config: [0; microcode::core::config::CONFIG_BYTES],
-    };
-    cfg = cfg.with_cores(board.id(), cores, core);
-    cfg
-}
-
-/// INFO's whole answer for `cfg` (the record the loader memory holds, then the board, core
-/// count and configuration the firmware sends from its tables).
-pub fn info_bytes(cfg: &DeviceConfig) -> Vec<u8> {
-    Info {
-        protocol: PROTOCOL_VERSION,
-        core_version: cfg.core_version,
-        isa_hash: cfg.isa_hash,
-        features: cfg.features,
-        clock_hz: cfg.clock_hz,
-        baud: cfg.baud,
-        limits: cfg.limits,
-        board: cfg.board,
-        cores: cfg.cores,
-        config: cfg.config,
-    }
-    .to_bytes()
-}
-
-/// The INFO record the loader's memory holds for `cfg` (INFO's first
-/// [`INFO_RECORD_BYTES`]).
-pub fn info_record(cfg: &DeviceConfig) -> [u8; INFO_RECORD_BYTES] {
-    let mut out = [0u8; INFO_RECORD_BYTES];
-    out.copy_from_slice(&info_bytes(cfg)[..INFO_RECORD_BYTES]);
-    out
-}
+// ---- The device this loader implements: `crate::loader_device` (re-exported here, where the
+// host tools and tests have always found it).
+pub use crate::loader_device::{device_config, info_bytes, info_record, CORE_VERSION};
 
 /// The on-chip loader for `cfg`: its INFO record (the ISA hash, line rate and region sizes the
 /// firmware checks against) and the firmware for the board (`cluster`: the multi-core board's,

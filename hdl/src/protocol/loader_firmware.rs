@@ -32,6 +32,7 @@ use microcode::protocol::{
 
 /// The protocol's numbers as the firmware's immediates.
 mod cluster;
+mod render;
 
 const fn reason(r: Reason) -> u32 {
     r as u32
@@ -196,9 +197,28 @@ const _: () = assert!(ctl_byte(0) == 0x700 << 4 && RECORD_KILL_BYTE == (0x600 <<
 /// loader memory ([`layout::INFO_BASE`]).
 pub fn firmware(cfg: &DeviceConfig, cluster: bool) -> Result<Vec<u16>, AsmError> {
     let mut a = Asm::new();
-    let results = layout::RESULTS_BASE;
-    let maps = layout::MAPS_BASE;
+    // The routines in the order they are assembled (the order fixes every address).
+    boot(&mut a, cluster);
+    dispatch(&mut a);
+    helpers(&mut a, cfg);
+    status(&mut a);
+    begin(&mut a);
+    write(&mut a);
+    commit(&mut a, cluster);
+    run_checks(&mut a);
+    params(&mut a);
+    run_quads(&mut a, cluster);
+    run_routines(&mut a);
+    resume(&mut a);
+    render(&mut a, cluster);
+    read(&mut a);
+    reset(&mut a, cfg, cluster);
+    set_baud(&mut a, cluster);
+    a.finish()
+}
 
+/// Configuration and the reset button.
+fn boot(a: &mut Asm, cluster: bool) {
     // ---- Configuration and the reset button: no image, every variable cleared, every core
     // selected.
     a.emit(Ldi, layout::VARS_BASE).mov("PA");
@@ -211,7 +231,10 @@ pub fn firmware(cfg: &DeviceConfig, cluster: bool) -> Result<Vec<u16>, AsmError>
     if cluster {
         a.call("hwsel");
     }
+}
 
+/// Waiting for a request and the command table; the NAK, ACK and answer framing routines.
+fn dispatch(a: &mut Asm) {
     // ---- Waiting for a request; the receiver's remaining checks (at least 8 bytes, a length
     // field equal to the payload's), then the command's handler from the table, entered with
     // A = the payload length.
@@ -273,6 +296,11 @@ pub fn firmware(cfg: &DeviceConfig, cluster: bool) -> Result<Vec<u16>, AsmError>
     // Four (two) bytes of A, little-endian.
     a.label("tx4").io("TX").sh("SHR8").io("TX").sh("SHR8");
     a.label("tx2").io("TX").sh("SHR8").io("TX").ret();
+}
+
+/// Routines the handlers share: clearing the run, copies, region bases and range checks.
+fn helpers(a: &mut Asm, cfg: &DeviceConfig) {
+    let results = layout::RESULTS_BASE;
     // The run cleared: its summary, pauses and RESULTS.
     a.label("zrun").emit(Ldi, 0);
     for v in [QRUN, RFAULT, RCYC, PAUSES] {
@@ -334,11 +362,14 @@ pub fn firmware(cfg: &DeviceConfig, cluster: bool) -> Result<Vec<u16>, AsmError>
     // T = the end.
     a.ldv(LIM).emit(Cmpt, 0).to(Jc, "nak3").ret();
 
-    info(&mut a, cfg);
+    info(a, cfg);
     // The rest of the answer from P.
     a.label("send").emit(Lbp, 0).io("TX").to(Jnn, "send");
     a.to(Jmp, "fin");
+}
 
+/// STATUS.
+fn status(a: &mut Asm) {
     // ---- STATUS.
     a.label("status").to(Jnz, "nak1");
     a.emit(Ldi, STATUS_BYTES as u32 + 1).call("head");
@@ -350,7 +381,10 @@ pub fn firmware(cfg: &DeviceConfig, cluster: bool) -> Result<Vec<u16>, AsmError>
     a.ldv(RFAULT).io("TX").ldv(SEL).io("TX");
     a.ldv(RCYC).call("tx4");
     a.ldv(BADF).call("tx2").to(Jmp, "fin");
+}
 
+/// BEGIN.
+fn begin(a: &mut Asm) {
     // ---- BEGIN: u32 isa, four u32 lengths.
     a.label("begin")
         .emit(Cmp, BEGIN_BYTES as u32)
@@ -372,7 +406,10 @@ pub fn firmware(cfg: &DeviceConfig, cluster: bool) -> Result<Vec<u16>, AsmError>
     a.emit(Ldi, state(LoadState::Uploading)).stv(LD).io("LED");
     a.emit(Ldi, 0).stv(ACRC).stv(STAGED);
     a.call("zrun").to(Jmp, "ack");
+}
 
+/// WRITE.
+fn write(a: &mut Asm) {
     // ---- WRITE: u8 region, u32 address, data.
     a.label("write")
         .emit(Cmp, WRITE_HEADER as u32 + 1)
@@ -430,7 +467,10 @@ pub fn firmware(cfg: &DeviceConfig, cluster: bool) -> Result<Vec<u16>, AsmError>
         .io("HW1")
         .to(Djn, "rmw1");
     a.label("rmwd").ret();
+}
 
+/// COMMIT.
+fn commit(a: &mut Asm, cluster: bool) {
     // ---- COMMIT: u32 image CRC. The unit absorbs the image, then the expected CRC: the
     // residue says whether they match.
     a.label("commit")
@@ -485,7 +525,12 @@ pub fn firmware(cfg: &DeviceConfig, cluster: bool) -> Result<Vec<u16>, AsmError>
     a.label("crccore").mov("NA").to(Jz, "crcdone");
     a.label("crc1").io("XB").io("CRC").to(Djn, "crc1");
     a.label("crcdone").ret();
+}
 
+/// RUN: the request's checks, the inputs, the cleared run and the MAPS check.
+fn run_checks(a: &mut Asm) {
+    let results = layout::RESULTS_BASE;
+    let maps = layout::MAPS_BASE;
     // ---- RUN: u16 quads, u16 input stride, u16 output stride, inline input bytes.
     a.label("run").emit(Cmp, RUN_HEADER as u32).to(Jc, "nak1");
     a.ldv(LD)
@@ -523,6 +568,11 @@ pub fn firmware(cfg: &DeviceConfig, cluster: bool) -> Result<Vec<u16>, AsmError>
         .sh("SHR8");
     a.stv(QRUN).stv(RFAULT).io("LEDF").to(Jmp, "ranswer");
     a.label("rparams").call("params").to(Jmp, "rquads");
+}
+
+/// The PARAMS copy into K (RUN and RENDER).
+fn params(a: &mut Asm) {
+    let maps = layout::MAPS_BASE;
     // PARAMS slots into K, once per RUN or RENDER (slots past PARAMS read zeros: OUTPUTS, just
     // cleared; slots beyond K are skipped). EPTR points 2 bytes before an entry, so that its
     // u16 is a word's high half.
@@ -548,6 +598,12 @@ pub fn firmware(cfg: &DeviceConfig, cluster: bool) -> Result<Vec<u16>, AsmError>
         .stv(ENT)
         .to(Jnz, "rp1");
     a.label("pret").ret();
+}
+
+/// RUN: quad by quad, its RESULTS record, and the summary.
+fn run_quads(a: &mut Asm, cluster: bool) {
+    let results = layout::RESULTS_BASE;
+    let maps = layout::MAPS_BASE;
     // The quads; QIN and QOUT start a stride before INPUTS and OUTPUTS.
     a.label("rquads").ldv(ISTR).emit(Ldi, layout::INPUTS_BASE);
     a.emit(Subt, 0).stv(QIN);
@@ -588,7 +644,7 @@ pub fn firmware(cfg: &DeviceConfig, cluster: bool) -> Result<Vec<u16>, AsmError>
     a.emit(Add, results - 8).mov("PA");
     a.io("STAT");
     if cluster {
-        cluster::run_check(&mut a);
+        cluster::run_check(a);
     }
     a.emit(Swp, 0).io("CYC").emit(Swp, 0);
     // T = the quad's cycles.
@@ -622,6 +678,10 @@ pub fn firmware(cfg: &DeviceConfig, cluster: bool) -> Result<Vec<u16>, AsmError>
     a.emit(Ldi, results).mov("PA").to(Jmp, "rk2");
     a.label("rkill").emit(Lwp, 0).io("TX").emit(Lwp, 0);
     a.label("rk2").to(Jnn, "rkill").to(Jmp, "fin");
+}
+
+/// RUN's routines: the stride multiply, the fault code, the MAPS moves.
+fn run_routines(a: &mut Asm) {
     // A = the stride from A times QUADS.
     a.label("mulq").stv(TMP).ldv(QUADS).mov("NA").emit(Ldi, 0);
     a.label("mulq1")
@@ -651,7 +711,10 @@ pub fn firmware(cfg: &DeviceConfig, cluster: bool) -> Result<Vec<u16>, AsmError>
     a.label("move3").to(Djn, "move2");
     a.ldv(ENT).emit(Sub, 1).stv(ENT).to(Jnz, "move1");
     a.label("moved").ret();
+}
 
+/// RESUME.
+fn resume(a: &mut Asm) {
     // ---- RESUME: u32 pauses seen. At that pause: the quad continues; one pause further (the
     // answer was lost) or with nothing paused: the summary again; otherwise BAD_STATE.
     a.label("resume")
@@ -664,7 +727,11 @@ pub fn firmware(cfg: &DeviceConfig, cluster: bool) -> Result<Vec<u16>, AsmError>
         .emit(Cmp, u32::from(fault_code::EMIT))
         .to(Jc, "ranswer");
     a.io("RES").to(Jmp, "rdone");
+}
 
+/// RENDER: the checks, then the board's quad loop.
+fn render(a: &mut Asm, cluster: bool) {
+    let maps = layout::MAPS_BASE;
     // ---- RENDER: u16 row quads, u16 x, u16 y, u16 quads, u8 lane words, u8 block quads.
     // Checked in the model's order; then quad by quad: the coordinate input written, the quad
     // run, its record (kill mask, lane words of the first output entry) appended to the block
@@ -713,11 +780,14 @@ pub fn firmware(cfg: &DeviceConfig, cluster: bool) -> Result<Vec<u16>, AsmError>
     a.emit(Ldi, layout::OUTPUTS / 4).mov("NA");
     a.emit(Ldi, 0).call("zloop").call("params");
     if cluster {
-        cluster::render_cluster(&mut a);
+        cluster::render_cluster(a);
     } else {
-        render_quads(&mut a);
+        render::render_quads(a);
     }
+}
 
+/// READ.
+fn read(a: &mut Asm) {
     // ---- READ: u8 region, u32 address, u16 length.
     a.label("read").emit(Cmp, READ_BYTES as u32).to(Jne, "nak1");
     a.emit(Ldb, PAY)
@@ -735,7 +805,10 @@ pub fn firmware(cfg: &DeviceConfig, cluster: bool) -> Result<Vec<u16>, AsmError>
         .to(Jnc, "send");
     a.label("rdcore").io("XB").io("TX").to(Jnn, "rdcore");
     a.to(Jmp, "fin");
+}
 
+/// RESET (and CORE, the multi-core board's).
+fn reset(a: &mut Asm, cfg: &DeviceConfig, cluster: bool) {
     // ---- RESET: an image stays valid; the run and the last NAK are cleared.
     a.label("reset").to(Jnz, "nak1");
     a.ldv(LD).emit(Cmp, state(LoadState::Valid)).to(Je, "rs1");
@@ -746,8 +819,11 @@ pub fn firmware(cfg: &DeviceConfig, cluster: bool) -> Result<Vec<u16>, AsmError>
         a.call("hwsel");
     }
     a.to(Jmp, "ack");
-    cluster::core(&mut a, cfg.cores, cluster);
+    cluster::core(a, cfg.cores, cluster);
+}
 
+/// SET_BAUD (and the multi-core board's control routines).
+fn set_baud(a: &mut Asm, cluster: bool) {
     // ---- SET_BAUD: only the current rate.
     a.label("baud")
         .emit(Cmp, SET_BAUD_BYTES as u32)
@@ -757,143 +833,8 @@ pub fn firmware(cfg: &DeviceConfig, cluster: bool) -> Result<Vec<u16>, AsmError>
     a.to(Jmp, "ack");
 
     if cluster {
-        cluster::control(&mut a);
+        cluster::control(a);
     }
-    a.finish()
-}
-
-/// RENDER on a board with one core, after the checks and the PARAMS copy: quad by quad, the
-/// coordinate input written, the quad run, its record (kill mask, lane words of the first
-/// output entry) appended to the block built in the frame buffer from payload byte 4 (the
-/// request's fields are in variables by then), a full, last or faulting block sent as a frame
-/// (none for a count-only render); then the end frame.
-fn render_quads(a: &mut Asm) {
-    let maps = layout::MAPS_BASE;
-    // The fields (PARAMS used the scratch variables).
-    for (field, v) in [
-        (PAY, R_ROW),
-        (PAY + 2, R_X),
-        (PAY + 4, R_Y),
-        (PAY + 6, R_LEFT),
-    ] {
-        a.emit(Ldh, field).stv(v);
-    }
-    a.emit(Ldb, PAY + 8).stv(R_LW).emit(Ldb, PAY + 9).stv(R_BQ);
-    a.emit(Ldi, 0).stv(R_DONE).stv(R_NB);
-    // The registers of the first input and the first output entry, as core byte addresses.
-    a.emit(Ldh, maps + 10).call("rreg").stv(R_IN);
-    a.emit(Ldh, maps).sh("SHL2").emit(Add, maps + 10).stv(R_T1);
-    a.emit(Ldi, maps + 8).mov("PA");
-    // (the output entry's u16 register: a word's high half, P's word)
-    a.ldv(R_T1)
-        .emit(Sub, 2)
-        .mov("PA")
-        .emit(Lwp, 0)
-        .sh("SHR16")
-        .call("rreg")
-        .stv(R_OUT);
-    a.emit(Ldi, RENDER_COORD_BIAS >> 24);
-    for _ in 0..6 {
-        a.sh("SHL4");
-    }
-    a.stv(R_BIAS);
-    // A quad; a block begins with its header word (0, BLOCK, u16 quads done) at byte 4.
-    a.label("rquad").ldv(R_NB).to(Jnz, "rq1");
-    a.ldv(R_DONE).sh("SHL4").sh("SHL4").sh("SHL4").sh("SHL4");
-    a.emit(Stw, PAY)
-        .emit(Ldi, PAY + RENDER_BLOCK_HEADER as u32)
-        .stv(R_BP);
-    // The coordinate words of lane 0 (lanes 1 and 3 add 1 to x, lanes 2 and 3 to y).
-    a.label("rq1").io("CLR");
-    for (c, v) in [(R_X, R_T1), (R_Y, R_T2)] {
-        a.ldv(c)
-            .ldv(c)
-            .emit(Addt, 0)
-            .ldv(R_BIAS)
-            .emit(Addt, 0)
-            .stv(v);
-    }
-    a.ldv(R_IN).mov("HA");
-    for lane in 0..4u32 {
-        if lane > 0 {
-            a.io("H4").io("H4");
-        }
-        a.ldv(R_T1);
-        if lane & 1 == 1 {
-            a.emit(Add, 1);
-        }
-        a.io("HW4").ldv(R_T2);
-        if lane >> 1 == 1 {
-            a.emit(Add, 1);
-        }
-        a.io("HW4");
-    }
-    a.io("GO");
-    // T = the quad's cycles: added, saturating.
-    a.io("CYC").ldv(R_CYC).emit(Addt, 0).to(Jnc, "rc1");
-    a.emit(Ldi, 0).emit(Sub, 1);
-    a.label("rc1").stv(R_CYC);
-    a.ldv(R_DONE).emit(Add, 1).stv(R_DONE);
-    a.call("flt").to(Jnz, "rfault");
-    // The record: kill mask, then each lane's words.
-    a.ldv(R_BP).mov("HA").io("STAT").emit(Sbh, 0);
-    a.ldv(R_BP).emit(Add, 1).mov("PA");
-    a.ldv(R_OUT).stv(R_T1).emit(Ldi, 4).stv(R_T2);
-    a.label("rlane").ldv(R_T1).mov("HA").emit(Add, 16).stv(R_T1);
-    a.ldv(R_LW).mov("NA").to(Jz, "rlnext");
-    a.label("rword")
-        .io("HRD")
-        .emit(Swp, 0)
-        .io("H4")
-        .to(Djn, "rword");
-    a.label("rlnext")
-        .ldv(R_T2)
-        .emit(Sub, 1)
-        .stv(R_T2)
-        .to(Jnz, "rlane");
-    a.ldv(R_BP).ldv(R_REC).emit(Addt, 0).stv(R_BP);
-    a.ldv(R_NB).emit(Add, 1).stv(R_NB);
-    // The next quad's position.
-    a.ldv(R_X)
-        .emit(Add, 1)
-        .stv(R_X)
-        .ldv(R_ROW)
-        .emit(Cmpt, 0)
-        .to(Jne, "rnx");
-    a.emit(Ldi, 0).stv(R_X).ldv(R_Y).emit(Add, 1).stv(R_Y);
-    a.label("rnx")
-        .ldv(R_LEFT)
-        .emit(Sub, 1)
-        .stv(R_LEFT)
-        .to(Jz, "rflush");
-    // T = block quads.
-    a.ldv(R_BQ).ldv(R_NB).emit(Cmpt, 0).to(Jne, "rquad");
-    a.to(Jmp, "rflush");
-    a.label("rfault").ldv(R_NB).to(Jz, "rend");
-    // The block as a frame: the payload from byte 4 (the result byte from REASON, 0).
-    // (A count-only render sends no block frames.)
-    a.label("rflush").ldv(R_LW).to(Jz, "rsent");
-    a.ldv(R_BP).emit(Sub, PAY).call("head");
-    a.emit(Ldi, PAY + 1).mov("PA");
-    a.label("rsend").emit(Lbp, 0).io("TX").to(Jnn, "rsend");
-    a.io("TXC").io("TXC").io("TXC").io("TXC").io("TXE");
-    a.label("rsent").emit(Ldi, 0).stv(R_NB);
-    a.call("flt").to(Jnz, "rend");
-    a.ldv(R_LEFT).to(Jnz, "rquad");
-    // The end frame; the run's variables cleared.
-    a.label("rend")
-        .emit(Ldi, RENDER_END_BYTES as u32)
-        .call("head");
-    a.emit(Ldi, u32::from(RENDER_END)).io("TX");
-    a.call("flt").io("TX").ldv(R_DONE).call("tx2");
-    a.ldv(R_CYC).call("tx4").call("zrun").to(Jmp, "fin");
-    // A = the core byte address of register A & 0xFF.
-    a.label("rreg")
-        .emit(And, 0xFF)
-        .emit(Add, REG_BIAS)
-        .sh("SHL4")
-        .sh("SHL2")
-        .ret();
 }
 
 /// INFO: the record from the loader memory, then the board, the core count and the core

@@ -36,61 +36,112 @@ pub const MEMORY_WORDS: usize = 1024;
 /// The processor's operations, in operation-number order (the table's order).
 #[derive(Copy, Clone, Debug, PartialEq, Eq, LogicState)]
 pub enum CpuOp {
+    /// `LDI`: load an immediate into A.
     Ldi,
+    /// `STW`: store A's word at a memory address.
     Stw,
+    /// `LDB`: load a byte from memory.
     Ldb,
+    /// `LDH`: load a half-word from memory.
     Ldh,
+    /// `LDW`: load a word from memory.
     Ldw,
+    /// `LBP`: load the byte at P, advancing P.
     Lbp,
+    /// `LWP`: load the word at P, advancing P.
     Lwp,
+    /// `SWP`: store A's word at P, advancing P.
     Swp,
+    /// `SBH`: store A's low byte at H, advancing H.
     Sbh,
+    /// `ADD`: add an immediate (sets C and E).
     Add,
+    /// `SUB`: subtract an immediate (sets C and E).
     Sub,
+    /// `CMP`: compare with an immediate (sets C and E).
     Cmp,
+    /// `AND`: AND with an immediate (sets E).
     And,
+    /// `ADDT`: add T.
     Addt,
+    /// `SUBT`: subtract T.
     Subt,
+    /// `CMPT`: compare with T.
     Cmpt,
+    /// `SH`: one of the shifts of [`SHIFTS`].
     Sh,
+    /// `MOV`: a register move.
     Mov,
+    /// `JMP`: jump (to T with the operand [`RET`]: `JA`).
     Jmp,
+    /// `JZ`: jump if A is zero.
     Jz,
+    /// `JNZ`: jump if A is not zero.
     Jnz,
+    /// `JC`: jump if C.
     Jc,
+    /// `JNC`: jump if not C.
     Jnc,
+    /// `JE`: jump if E.
     Je,
+    /// `JNE`: jump if not E.
     Jne,
+    /// `DJN`: count N down, jump while it is not zero.
     Djn,
+    /// `JNN`: jump if N is not zero.
     Jnn,
+    /// `CALL`: call (return with the operand [`RET`]).
     Call,
+    /// `IO`: an input/output operation ([`IoOp`]).
     Io,
 }
 
 /// The input/output operations of `IO k`, in `k` order (the order of [`IO_OPS`]).
 #[derive(Copy, Clone, Debug, PartialEq, Eq, LogicState)]
 pub enum IoOp {
+    /// `WAITF`: wait for the answer to go out and a request segment to arrive.
     Waitf,
+    /// `TX`: send an answer body byte.
     Tx,
+    /// `TXC`: send the next byte of the answer's CRC.
     Txc,
+    /// `TXE`: send END.
     Txe,
+    /// `HRD`: read a core word.
     Hrd,
+    /// `XB`: read a byte of a core word, advancing H.
     Xb,
+    /// `INS`: insert a memory byte into A.
     Ins,
+    /// `HW1`: write a core word, advancing H by 1.
     Hw1,
+    /// `HW4`: write a core word, advancing H by 4.
     Hw4,
+    /// `H4`: advance H by 4.
     H4,
+    /// `CRCC`: start a CRC.
     Crcc,
+    /// `CRC`: absorb a byte into the CRC.
     Crc,
+    /// `CRCW`: absorb a word into the CRC.
     Crcw,
+    /// `CRCOK`: check the CRC residue.
     Crcok,
+    /// `CLR`: clear the core and wait.
     Clr,
+    /// `GO`: start the core and wait for `done`.
     Go,
+    /// `RES`: resume the core and wait for `done`.
     Res,
+    /// `STAT`: read the core's status word.
     Stat,
+    /// `CYC`: read the core's cycle count.
     Cyc,
+    /// `LED`: set the load-state LEDs.
     Led,
+    /// `LEDF`: set the fault LED.
     Ledf,
+    /// `FW`: read a firmware word (tables).
     Fw,
 }
 
@@ -116,12 +167,16 @@ pub enum Operand {
 /// One operation of the table.
 #[derive(Copy, Clone, Debug)]
 pub struct OpInfo {
+    /// The operation (its encoding is its index in [`OPS`]).
     pub op: CpuOp,
+    /// Its name in listings and the assembler.
     pub mnemonic: &'static str,
+    /// What its operand field holds.
     pub operand: Operand,
     /// Clocks it takes, the fetch clock included (operations that wait, and the shifts and
     /// moves whose sub-operation decides: at least this many).
     pub clocks: u8,
+    /// What it does, for the table in ARCHITECTURE.md.
     pub effect: &'static str,
 }
 
@@ -391,19 +446,36 @@ pub fn disasm(word: u16) -> String {
 /// Why firmware does not assemble.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum AsmError {
+    /// A jump, call or table entry names a label nothing defines.
     #[error("label `{0}` is used but never defined")]
     UndefinedLabel(String),
+    /// Two places define the same label.
     #[error("label `{0}` is defined twice")]
     DuplicateLabel(String),
+    /// An operand too large for the instruction's field.
     #[error("{mnemonic} operand {value:#x} does not fit its field (11 bits, or a variable number below the firmware's variable count)")]
-    Operand { mnemonic: &'static str, value: u32 },
+    Operand {
+        /// The instruction.
+        mnemonic: &'static str,
+        /// The operand given.
+        value: u32,
+    },
+    /// A word or half-word access at an address its width does not allow.
     #[error("{mnemonic} {address:#x}: a word must be aligned and a half within a word")]
     Misaligned {
+        /// The instruction.
         mnemonic: &'static str,
+        /// The loader-memory byte address given.
         address: u32,
     },
+    /// The program does not fit the firmware memory.
     #[error("the code is {words} words; the firmware memory holds {limit}")]
-    TooLong { words: usize, limit: usize },
+    TooLong {
+        /// Words assembled.
+        words: usize,
+        /// Words of firmware memory ([`MEMORY_WORDS`]).
+        limit: usize,
+    },
 }
 
 /// A two-pass assembler: instructions are appended with their operand or a label, labels

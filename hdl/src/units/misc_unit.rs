@@ -50,18 +50,21 @@ pub struct MiscUnit {
     pub tex_op: Signal<In, TexOp>,
     /// The slot's component (the channel of a texel fetch).
     pub comp: Signal<In, Bits<2>>,
-    /// Texture memory write port ([`TexUnit`]): enable, texel address, RGBA8 data.
+    /// Texture memory write port ([`TexUnit`]): write `tw_data` at `tw_addr` at this edge.
     pub tw_we: Signal<In, Bit>,
+    /// Texel address of the host's write or read.
     pub tw_addr: Signal<In, Bits<9>>,
+    /// The written texel, RGBA8.
     pub tw_data: Signal<In, Bits<32>>,
     /// The host reads texture memory at `tw_addr` ([`TexUnit`]); the texel one edge later.
     pub tr_en: Signal<In, Bit>,
+    /// The texel read (one edge after `tr_en`).
     pub tr_data: Signal<Out, Bits<32>>,
     /// The result, [`MISC_UNIT_LATENCY`] clocks later.
     pub result: Signal<Out, Bits<32>>,
-    /// Operands A and C one clock later, as registered here (the core's addend line and
-    /// address stack store them).
+    /// Operand A one clock later, as registered here (the core's address stack stores it).
     pub a1: Signal<Out, Bits<32>>,
+    /// Operand C one clock later, as registered here (the core's addend line stores it).
     pub c1: Signal<Out, Bits<32>>,
     fcmp: FCmp,
     trans: TransUnit,

@@ -26,9 +26,11 @@ pub struct TransUnit {
     pub a: Signal<In, Bits<32>>,
     /// Operand C.
     pub c: Signal<In, Bits<32>>,
-    /// Operands A, B and C one clock after `a` and `c`.
+    /// Operand A one clock after `a` (the misc unit's register).
     pub a1: Signal<In, Bits<32>>,
+    /// Operand B, presented with `a1`.
     pub b1: Signal<In, Bits<32>>,
+    /// Operand C one clock after `c`.
     pub c1: Signal<In, Bits<32>>,
     /// Which step.
     pub op: Signal<In, TransOp>,

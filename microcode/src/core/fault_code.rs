@@ -5,8 +5,8 @@
 //!
 //! One table ([`FAULTS`]) gives each code its constant, its name and whether it pauses; the
 //! hardware engines print [`name`], the core model maps its fault kinds onto the codes
-//! (`sim::core_model::FaultKind::code`), the sequencer raises them (its literals are checked
-//! against these constants by `hdl`'s tests).
+//! (`sim::core_model::FaultKind::code`), the hardware raises them (`hdl`'s sequencer, flow
+//! decision and address stack hold these constants as Verilog `localparam`s).
 
 /// One row of the fault table.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
