@@ -180,8 +180,8 @@ impl Board {
     }
 
     /// Shader cores a build has unless `--cores` says otherwise: the largest count measured to
-    /// fit at [`Board::clock_hz`]: eight on the 85F (60% of its LUT4, 42.0 MHz for the 40 MHz
-    /// clock, `docs/numbers.md` "Several cores"); one where no larger build has been placed yet.
+    /// fit at [`Board::clock_hz`]: eight on the 85F (60% of its LUT4, 42.0 / 43.7 / 44.6 MHz with
+    /// seeds 1 / 2 / 3 for the 40 MHz clock, `docs/numbers.md` "Several cores"); one where no larger build has been placed yet.
     pub fn default_cores(self) -> u16 {
         match self {
             Board::Ulx3s85f => 8,
